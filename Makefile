@@ -1,0 +1,186 @@
+# romroom - one entry point.
+#
+#   make            rrbake (host tool) + the loader library for every board
+#   make run        bake the sample rooms, run the demo on a QEMU board
+#   make test       host unit tests, build checks, target tests on all boards
+#   make bench      instruction counts in QEMU (table)
+#   make stack      per-function stack usage report per board (CSV)
+#   make size       loader code size per board
+#   make install PREFIX=/usr/local / make uninstall
+#
+# Missing Debian packages (cross compilers, picolibc, newlib, QEMU) are
+# installed with apt-get on first use (see platform/ensure-deps.sh).
+
+CORPUS  ?= ../shared/corpus
+BOARDS  := mps2-an385 versatilepb malta-be malta-le
+ALL_BOARDS := host $(BOARDS)
+RUN_BOARD ?= mps2-an385
+BUILD   := build
+PREFIX  ?= /usr/local
+ROOM    ?=
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Warnings for everything; CI (CI=true) turns them into errors.
+WARN    := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion -Wvla
+ifeq ($(CI),true)
+WERROR  := -Werror
+endif
+
+# Worst-case stack bytes any public loader function may use (checked by
+# tests/check_stack.py from gcc -fcallgraph-info=su on every board).
+STACK_BOUND ?= 512
+
+# Loader sources: the freestanding runtime library.
+LOADER_SRCS := $(sort $(wildcard loader/*.c))
+LOADER_HDRS := $(wildcard loader/*.h)
+TOOL_SRCS   := $(sort $(wildcard tools/*.c))
+TOOL_LIB_SRCS := $(filter-out tools/rrbake.c,$(TOOL_SRCS))
+HOST_TESTS  := $(patsubst tests/host/%.c,%,$(sort $(wildcard tests/host/test_*.c)))
+TARGET_TESTS := $(patsubst tests/target/%.c,%,$(sort $(wildcard tests/target/t_*.c)))
+
+HOST_CC     ?= gcc
+HOST_CFLAGS := -std=gnu99 -O2 -g $(WARN) $(WERROR) -Iloader -Itools -Iplatform -Itests
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+RRBAKE := $(BUILD)/tools/rrbake
+
+.PHONY: all deps tools run test bench stack size clean install uninstall \
+        board-lib board-tests board-bench help
+
+# ------------------------------------------------------------------------
+ifeq ($(BOARD),)
+# Top level: no board selected.
+
+all: deps tools
+	@for b in $(ALL_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-lib || exit 1; done
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# *//'
+
+deps:
+	@sh platform/ensure-deps.sh $(ALL_BOARDS)
+
+tools: $(RRBAKE)
+
+$(RRBAKE): $(TOOL_SRCS) $(LOADER_SRCS) $(wildcard tools/*.h) $(LOADER_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(TOOL_SRCS) $(LOADER_SRCS) -lm
+
+# Sample source files, written by the project's own writers.
+$(BUILD)/samples/.stamp: $(RRBAKE)
+	@mkdir -p $(BUILD)/samples
+	$(RRBAKE) sample all -o $(BUILD)/samples || true
+	@touch $@
+
+samples: $(BUILD)/samples/.stamp
+
+# Host unit tests, with AddressSanitizer and UBSan.
+include platform/host/board.mk
+HOST_PLAT_SRCS := $(BOARD_PLAT_SRCS)
+$(BUILD)/hosttest/%: tests/host/%.c $(TOOL_LIB_SRCS) $(LOADER_SRCS) $(HOST_PLAT_SRCS) \
+                     $(wildcard tools/*.h) $(LOADER_HDRS) tests/rr_test.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DRR_DEBUG -o $@ $< $(TOOL_LIB_SRCS) \
+	    $(LOADER_SRCS) $(HOST_PLAT_SRCS) -lm
+
+host-tests: $(addprefix $(BUILD)/hosttest/,$(HOST_TESTS))
+
+run: deps tools samples
+	@sh tests/run_demo.sh "$(RUN_BOARD)" "$(ROOM)"
+
+test: deps tools samples
+	@$(MAKE) --no-print-directory -j$(JOBS) host-tests
+	@for b in $(ALL_BOARDS); do \
+	    $(MAKE) --no-print-directory -j$(JOBS) BOARD=$$b board-tests || exit 1; done
+	@sh tests/runner.sh "$(BUILD)" "$(CORPUS)" "$(ALL_BOARDS)" "$(HOST_TESTS)" \
+	    "$(TARGET_TESTS)" "$(STACK_BOUND)"
+
+bench: deps tools samples
+	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
+	@sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)"
+
+stack size: all
+	@for b in $(ALL_BOARDS); do \
+	    python3 tests/check_stack.py --csv $(BUILD)/$$b/loader $(STACK_BOUND) \
+	        > $(BUILD)/$$b/stack.csv; echo "$(BUILD)/$$b/stack.csv"; done
+	@sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)"
+
+install: all
+	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"
+
+uninstall:
+	@sh tools/install.sh uninstall "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"
+
+clean:
+	rm -rf $(BUILD)
+
+# ------------------------------------------------------------------------
+else
+# One board: BOARD=<name>. Variables come from platform/<board>/board.mk.
+include platform/$(BOARD)/board.mk
+
+B := $(BUILD)/$(BOARD)
+LOADER_CFLAGS := -std=c99 -O2 $(WARN) $(WERROR) -ffreestanding -fno-common \
+    -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su \
+    -Wstack-usage=$(STACK_BOUND) -Iloader
+LOADER_OBJS := $(patsubst loader/%.c,$(B)/loader/%.o,$(LOADER_SRCS))
+
+board-lib: $(B)/librr.a
+
+$(B)/loader/%.o: loader/%.c $(LOADER_HDRS)
+	@mkdir -p $(dir $@)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(LOADER_CFLAGS) -c $< -o $@
+
+$(B)/librr.a: $(LOADER_OBJS)
+	@rm -f $@
+	$(BOARD_AR) rcs $@ $^
+
+# Target test programs: tests/target/t_<name>.c, with the blobs listed in
+# tests/target/<name>.blobs baked for this board and linked as const data.
+ENDIAN_OPT := --target $(BOARD)
+TEST_CFLAGS := -std=c99 -O2 -Wall -Wextra $(WERROR) -ffunction-sections -fdata-sections \
+    -Iloader -Iplatform -Itests -Itests/target
+
+$(B)/blobs/%.stamp: tests/target/%.blobs $(RRBAKE) $(BUILD)/samples/.stamp
+	@mkdir -p $(B)/blobs/$*
+	@sh tests/gen_blobs.sh "$<" "$(B)/blobs/$*" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
+	@touch $@
+
+# A test without a .blobs file gets an empty table.
+$(B)/blobs/%.empty:
+	@mkdir -p $(B)/blobs/$*
+	@sh tests/gen_blobs.sh /dev/null "$(B)/blobs/$*" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
+	@touch $@
+
+blob_stamp = $(if $(wildcard tests/target/$(patsubst t_%,%,$(1)).blobs),$(B)/blobs/$(patsubst t_%,%,$(1)).stamp,$(B)/blobs/$(patsubst t_%,%,$(1)).empty)
+
+define target_test
+$(B)/$(1).elf: tests/target/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1)) tests/rr_test.h
+	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< \
+	    $(B)/blobs/$(patsubst t_%,%,$(1))/blobs.S $(B)/blobs/$(patsubst t_%,%,$(1))/blobs.c \
+	    $$(BOARD_PLAT_SRCS) $(B)/librr.a $$(BOARD_LDFLAGS) $$(BOARD_LIBS)
+endef
+$(foreach t,$(TARGET_TESTS),$(eval $(call target_test,$(t))))
+
+board-tests: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(TARGET_TESTS)))
+
+board-bench: board-tests
+
+# The demo of `make run`: the blobs listed in $(BUILD)/demo.blobs (written by
+# tests/run_demo.sh), opened and queried by tests/demo/demo.c.
+$(B)/blobs/demo.stamp: $(BUILD)/demo.blobs $(RRBAKE)
+	@mkdir -p $(B)/blobs/demo
+	@sh tests/gen_blobs.sh "$<" "$(B)/blobs/demo" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
+	@touch $@
+
+$(B)/demo.elf: tests/demo/demo.c $(B)/librr.a $(BOARD_PLAT_SRCS) $(B)/blobs/demo.stamp
+	$(BOARD_CC) $(BOARD_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(B)/blobs/demo/blobs.S \
+	    $(B)/blobs/demo/blobs.c $(BOARD_PLAT_SRCS) $(B)/librr.a $(BOARD_LDFLAGS) $(BOARD_LIBS)
+
+board-demo: $(B)/demo.elf
+
+endif
+
+# Print a variable (used by the test scripts: make BOARD=x print-BOARD_RUN).
+print-%:
+	@echo '$($*)'

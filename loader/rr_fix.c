@@ -1,0 +1,180 @@
+/* rr_fix.c - fixed-point arithmetic shared by every runtime.
+ *
+ * One type, rr_fix = Q16.16 in an int32_t. World coordinates use the blob's
+ * own number of fractional bits; products of a coordinate and a Q16.16 unit
+ * value are taken with rr_mul_shift(c, u, 16) and stay in coordinate units.
+ *
+ * One rounding rule everywhere: round to nearest, ties away from zero, so that
+ * f(-x) == -f(x) for every odd function here. Intermediates are 64-bit; the
+ * only helpers they may pull in are libgcc's 64-bit integer division and
+ * multiplication (never a float helper: the build checks the symbols).
+ */
+#define RR_INTERNAL
+#include "rr_int.h"
+
+static int32_t sat32(int64_t v)
+{
+    if (v > INT32_MAX)
+        return INT32_MAX;
+    if (v < INT32_MIN)
+        return INT32_MIN;
+    return (int32_t)v;
+}
+
+int64_t rr_shr_round64(int64_t v, unsigned shift)
+{
+    uint64_t m = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+    uint64_t r;
+    if (shift == 0)
+        return v;
+    r = (m + ((uint64_t)1 << (shift - 1))) >> shift;
+    return v < 0 ? -(int64_t)r : (int64_t)r;
+}
+
+int32_t rr_mul_shift(int32_t a, int32_t b, unsigned shift)
+{
+    return (int32_t)rr_shr_round64((int64_t)a * b, shift);
+}
+
+rr_fix rr_fix_mul(rr_fix a, rr_fix b)
+{
+    return (rr_fix)rr_shr_round64((int64_t)a * b, RR_FIX_SHIFT);
+}
+
+rr_fix rr_fix_mul_sat(rr_fix a, rr_fix b)
+{
+    return sat32(rr_shr_round64((int64_t)a * b, RR_FIX_SHIFT));
+}
+
+/* |n| / |d| rounded half away from zero, sign applied, saturated to int32.
+ * d must not be 0. One unsigned 64-bit division. */
+static int32_t div_round(int64_t n, int64_t d)
+{
+    int neg = (n < 0) != (d < 0);
+    uint64_t un = n < 0 ? 0u - (uint64_t)n : (uint64_t)n;
+    uint64_t ud = d < 0 ? 0u - (uint64_t)d : (uint64_t)d;
+    uint64_t q = un / ud, r = un - q * ud;
+    if (r >= ud - r)  /* 2r >= d without overflow */
+        q++;
+    if (q > (uint64_t)INT32_MAX)
+        return neg ? INT32_MIN : INT32_MAX;
+    return neg ? -(int32_t)q : (int32_t)q;
+}
+
+static int32_t div_zero(int64_t n)
+{
+    return n > 0 ? INT32_MAX : (n < 0 ? INT32_MIN : 0);
+}
+
+rr_fix rr_fix_div(rr_fix a, rr_fix b)
+{
+    int64_t n = (int64_t)a * RR_FIX_ONE;
+    return b ? div_round(n, b) : div_zero(n);
+}
+
+rr_fix rr_fix_recip(rr_fix a)
+{
+    return rr_fix_div(RR_FIX_ONE, a);
+}
+
+int32_t rr_muldiv(int32_t a, int32_t b, int32_t c)
+{
+    int64_t n = (int64_t)a * b;
+    return c ? div_round(n, c) : div_zero(n);
+}
+
+uint32_t rr_isqrt64(uint64_t v)
+{
+    /* Bit-by-bit method: 32 steps, shifts and adds only. */
+    uint64_t res = 0, bit = (uint64_t)1 << 62;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint32_t)res;
+}
+
+rr_fix rr_fix_sqrt(rr_fix a)
+{
+    uint64_t v;
+    uint32_t r;
+    if (a <= 0)
+        return 0;
+    v = (uint64_t)a << RR_FIX_SHIFT;
+    r = rr_isqrt64(v);
+    if (v - (uint64_t)r * r > r)  /* nearest: v >= r^2 + r + 1 */
+        r++;
+    return (rr_fix)r;
+}
+
+/* Precondition for dot64/cross: the exact result fits in int64, which holds
+ * whenever every component is below 2^30 in magnitude (+-16384.0). */
+int64_t rr_vec3_dot64(rr_vec3 a, rr_vec3 b)
+{
+    return (int64_t)a.x * b.x + (int64_t)a.y * b.y + (int64_t)a.z * b.z;
+}
+
+rr_fix rr_vec3_dot(rr_vec3 a, rr_vec3 b)
+{
+    return sat32(rr_shr_round64(rr_vec3_dot64(a, b), RR_FIX_SHIFT));
+}
+
+static rr_fix cross1(rr_fix a, rr_fix b, rr_fix c, rr_fix d)
+{
+    return sat32(rr_shr_round64((int64_t)a * b - (int64_t)c * d, RR_FIX_SHIFT));
+}
+
+rr_vec3 rr_vec3_cross(rr_vec3 a, rr_vec3 b)
+{
+    rr_vec3 r;
+    r.x = cross1(a.y, b.z, a.z, b.y);
+    r.y = cross1(a.z, b.x, a.x, b.z);
+    r.z = cross1(a.x, b.y, a.y, b.x);
+    return r;
+}
+
+static uint64_t mag(int64_t v)
+{
+    return v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+}
+
+rr_err rr_vec3_normalize(rr_vec3 v, rr_vec3 *out)
+{
+    /* Scale first so the largest component is in [2^29, 2^30): direction is
+     * scale-invariant and small vectors keep full precision. Then |v| is the
+     * square root of the sum of squares (< 3 * 2^60, fits in 64 bits). */
+    int64_t x = v.x, y = v.y, z = v.z;
+    uint64_t m = mag(x), s;
+    uint32_t len;
+    if (mag(y) > m)
+        m = mag(y);
+    if (mag(z) > m)
+        m = mag(z);
+    if (!out)
+        return RR_ERR_ARG;
+    if (m == 0) {
+        out->x = out->y = out->z = 0;
+        return RR_ERR_RANGE;
+    }
+    while (m < ((uint64_t)1 << 29)) {
+        m <<= 1, x *= 2, y *= 2, z *= 2;
+    }
+    while (m >= ((uint64_t)1 << 30)) {  /* only INT32_MIN..-2^30 / 2^30.. */
+        m >>= 1, x = rr_shr_round64(x, 1), y = rr_shr_round64(y, 1), z = rr_shr_round64(z, 1);
+    }
+    s = mag(x) * mag(x) + mag(y) * mag(y) + mag(z) * mag(z);
+    len = rr_isqrt64(s);
+    if (s - (uint64_t)len * len > len)
+        len++;
+    out->x = div_round(x * RR_FIX_ONE, len);
+    out->y = div_round(y * RR_FIX_ONE, len);
+    out->z = div_round(z * RR_FIX_ONE, len);
+    return RR_OK;
+}

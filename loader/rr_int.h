@@ -1,0 +1,51 @@
+/* rr_int.h - internal declarations shared by the loader's modules.
+ * Not part of the public API: include rr.h instead. */
+#ifndef RR_INT_H
+#define RR_INT_H
+
+#ifndef RR_INTERNAL
+#error "rr_int.h is private to loader/: include rr.h"
+#endif
+
+#include "rr.h"
+#include "rr_blobfmt.h"
+#include "rr_limits.h"
+
+/* Misuse checks that compile away (like LFS_ASSERT): caller bugs only. Bad
+ * blob data never reaches an assert; it gets an rr_err. */
+#ifndef RR_ASSERT
+#ifdef RR_DEBUG
+#define RR_ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
+#else
+#define RR_ASSERT(c) ((void)0)
+#endif
+#endif
+
+
+/* Section lookup with the element size the caller expects: RR_ERR_MISSING if
+ * absent, RR_ERR_SECTION if size != count * elem (or not a multiple). */
+rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
+                   const void **data, uint32_t *count, rr_diag *diag);
+/* Byte offset of p within the blob (for diagnostics). */
+uint32_t rr__offset(const rr_room *room, const void *p);
+/* Fill diag (if not NULL) and return e. */
+rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
+                const char *what, uint32_t value, uint32_t limit);
+/* True when the string table holds a string starting at off. */
+int rr__string_ok(const rr_room *room, uint32_t off);
+
+/* Fail with RR_ERR_SECTION on a section type that is neither common, nor
+ * optional, nor in types[]: every validator calls this first. */
+rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t ntypes,
+                          rr_diag *diag);
+
+/* Validators of each runtime (weak: a program links only what it uses).
+ * Called by rr_open after the container passed, each must check every index,
+ * string offset and tree of its sections; it may use the whole arena as
+ * scratch, and fills diag on failure. */
+rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag);
+rr_err rr__rmf_validate(rr_room *room, rr_diag *diag);
+rr_err rr__roo_validate(rr_room *room, rr_diag *diag);
+rr_err rr__emi_validate(rr_room *room, rr_diag *diag);
+
+#endif

@@ -1,0 +1,150 @@
+/* icount.c - QEMU TCG plugin: exact count of guest instructions from rr_bench_start to rr_bench_stop. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "qemu-plugin-min.h"
+
+/*
+ * Use: qemu-system-... -plugin icount.so,start=ADDR,stop=ADDR,out=FILE
+ * ADDR is hexadecimal as nm prints it ("0x" optional). Bit 0 (the ARM Thumb
+ * bit) is ignored, and a sign-extended 32-bit address (mips nm prints
+ * ffffffff80100178) is read as its low 32 bits.
+ *
+ * Every translated instruction gets an inline "executed += 1" that runs each
+ * time it executes; the first instruction of each marker also gets a
+ * callback. A region costs the growth of `executed` between the start and
+ * stop callbacks: all instructions from the first of rr_bench_start up to,
+ * not including, the first of rr_bench_stop. A start inside an open region
+ * is ignored. At exit FILE (or, without out=, QEMU's log) gets
+ * "insns=<sum over completed regions> regions=<completed regions>".
+ * One vCPU is assumed, as on every board here.
+ */
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+static uint64_t start_pc;
+static uint64_t stop_pc;
+static const char *out_path;
+
+static uint64_t executed;       /* every guest instruction so far */
+static uint64_t region_begin;   /* `executed` at the open region's start */
+static uint64_t total;          /* instructions in completed regions */
+static uint64_t regions;        /* completed start/stop pairs */
+static int inside;
+
+static uint64_t normalize(uint64_t addr)
+{
+    if ((addr >> 31) == 0x1ffffffffu) {   /* sign-extended 32-bit address */
+        addr &= 0xffffffffu;
+    }
+    return addr & ~(uint64_t)1;
+}
+
+static void on_start(unsigned int vcpu_index, void *userdata)
+{
+    (void)vcpu_index;
+    (void)userdata;
+    if (!inside) {
+        inside = 1;
+        region_begin = executed;
+    }
+}
+
+static void on_stop(unsigned int vcpu_index, void *userdata)
+{
+    (void)vcpu_index;
+    (void)userdata;
+    if (inside) {
+        inside = 0;
+        total += executed - region_begin;
+        regions++;
+    }
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    size_t i;
+
+    (void)id;
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = normalize(qemu_plugin_insn_vaddr(insn));
+
+        if (pc == start_pc) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start,
+                                                   QEMU_PLUGIN_CB_NO_REGS, NULL);
+        } else if (pc == stop_pc) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop,
+                                                   QEMU_PLUGIN_CB_NO_REGS, NULL);
+        }
+        qemu_plugin_register_vcpu_insn_exec_inline(insn,
+                                                   QEMU_PLUGIN_INLINE_ADD_U64,
+                                                   &executed, 1);
+    }
+}
+
+static void write_result(qemu_plugin_id_t id, void *userdata)
+{
+    char line[80];
+    FILE *f;
+
+    (void)id;
+    (void)userdata;
+    snprintf(line, sizeof line, "insns=%" PRIu64 " regions=%" PRIu64 "\n",
+             total, regions);
+    if (out_path == NULL) {
+        qemu_plugin_outs(line);
+        return;
+    }
+    f = fopen(out_path, "w");
+    if (f == NULL || fputs(line, f) == EOF || fclose(f) != 0) {
+        qemu_plugin_outs("icount: cannot write the out= file\n");
+    }
+}
+
+/* Parse "key=hex" into *addr; returns 1 if arg has that key. */
+static int parse_addr(const char *arg, const char *key, uint64_t *addr,
+                      int *ok)
+{
+    size_t len = strlen(key);
+    char *end;
+
+    if (strncmp(arg, key, len) != 0 || arg[len] != '=') {
+        return 0;
+    }
+    *addr = normalize(strtoull(arg + len + 1, &end, 16));
+    *ok = arg[len + 1] != '\0' && *end == '\0';
+    return 1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+                                           const qemu_info_t *info,
+                                           int argc, char **argv)
+{
+    int have_start = 0;
+    int have_stop = 0;
+    int i;
+
+    (void)info;
+    for (i = 0; i < argc; i++) {
+        if (parse_addr(argv[i], "start", &start_pc, &have_start) ||
+            parse_addr(argv[i], "stop", &stop_pc, &have_stop)) {
+            continue;
+        }
+        if (strncmp(argv[i], "out=", 4) == 0 && argv[i][4] != '\0') {
+            out_path = argv[i] + 4;
+            continue;
+        }
+        qemu_plugin_outs("icount: unknown argument (want start=, stop=, out=)\n");
+        return -1;
+    }
+    if (!have_start || !have_stop || start_pc == stop_pc) {
+        qemu_plugin_outs("icount: need distinct start=ADDR and stop=ADDR (hex)\n");
+        return -1;
+    }
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+    qemu_plugin_register_atexit_cb(id, write_result, NULL);
+    return 0;
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# check_selftest.sh - the build checks must catch what they claim to catch:
+# build tests/bad/bad_loader.c for the Cortex-M3 (soft-float) and expect the
+# symbol check to report malloc and a float helper, and the stack check to
+# report recursion and an oversized frame.
+d=build/check-selftest
+mkdir -p "$d"
+rm -f "$d"/*.ci
+arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -mfloat-abi=soft -O1 -fno-optimize-sibling-calls \
+    -fno-ipa-icf -fstack-usage -fcallgraph-info=su -c tests/bad/bad_loader.c -o "$d/bad.o" ||
+    { echo "FAIL check-selftest: cannot build the bad object"; echo "# check-selftest: 0 passed, 1 failed"; exit 1; }
+( cd "$d" && rm -f bad.a && arm-none-eabi-ar rcs bad.a bad.o )
+p=0 f=0
+sym=$(python3 tests/check_symbols.py arm-none-eabi-nm "$d/bad.a")
+stk=$(python3 tests/check_stack.py "$d" 512)
+for want in "forbidden symbol malloc" "soft-float helper __aeabi_dmul"; do
+    if echo "$sym" | grep -q "$want"; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL check-selftest: symbol check missed: $want"; fi
+done
+for want in "recursion: rr_bad_recursive" "rr_bad_big_frame needs"; do
+    if echo "$stk" | grep -q "$want"; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL check-selftest: stack check missed: $want"; fi
+done
+echo "# check-selftest: $p passed, $f failed"
+[ $f = 0 ]

@@ -1,0 +1,48 @@
+/* rr_test.h - the tiny test harness shared by host tests and target test
+ * programs. Output goes through plat_printf so it is byte-identical on every
+ * board. Each check has a case id that names the table row it came from, so a
+ * failure can be rerun alone (RT_ONLY=<id> on the host).
+ *
+ *   RT_EXPECT("fix.mul.7", got == want);
+ *   RT_EXPECT_EQ("blob.trunc.12", rr_open(...), RR_ERR_TRUNC);   // prints both values
+ *   return rt_done("test_fix");  // prints "# test_fix: N passed, M failed", returns 0/1
+ */
+#ifndef RR_TEST_H
+#define RR_TEST_H
+
+#include "rr_plat.h"
+
+static int rt_passed, rt_failed;
+
+static void rt_expect(const char *id, int ok, const char *expr, const char *file, int line)
+{
+    if (ok) {
+        rt_passed++;
+        return;
+    }
+    rt_failed++;
+    plat_printf("FAIL %s: %s (%s:%d)\n", id, expr, file, line);
+}
+
+static void rt_expect_eq(const char *id, long long got, long long want, const char *expr,
+                         const char *file, int line)
+{
+    if (got == want) {
+        rt_passed++;
+        return;
+    }
+    rt_failed++;
+    plat_printf("FAIL %s: %s = %lld, expected %lld (%s:%d)\n", id, expr, got, want, file, line);
+}
+
+#define RT_EXPECT(id, cond) rt_expect((id), (cond) ? 1 : 0, #cond, __FILE__, __LINE__)
+#define RT_EXPECT_EQ(id, got, want) \
+    rt_expect_eq((id), (long long)(got), (long long)(want), #got, __FILE__, __LINE__)
+
+static int rt_done(const char *suite)
+{
+    plat_printf("# %s: %d passed, %d failed\n", suite, rt_passed, rt_failed);
+    return rt_failed ? 1 : 0;
+}
+
+#endif

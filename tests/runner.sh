@@ -1,0 +1,71 @@
+#!/bin/sh
+# runner.sh BUILD CORPUS "BOARDS" "HOST_TESTS" "TARGET_TESTS" STACK_BOUND
+# Runs everything `make test` built and prints one summary line at the end:
+#   N passed, N failed
+# Counted: every check of every host test and target program (their
+# "# suite: N passed, M failed" lines), the build checks per board (symbols,
+# stack, recursion), the checker self-test, and one comparison per target
+# program per QEMU board (its output must equal the host's byte for byte).
+# A program that crashes, times out or exits non-zero counts as one failure.
+build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6
+logs=$build/logs
+mkdir -p "$logs"
+P=0 F=0
+
+count() {  # count LOGFILE: add up the suite lines of one run
+    c=$(sed -n 's/^# .*: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1 \2/p' "$1" |
+        awk '{p+=$1; f+=$2} END {print p+0, f+0}')
+    P=$((P + ${c% *})); F=$((F + ${c#* }))
+}
+show() {  # the suite lines and failures of a log
+    grep -E '^(# |FAIL)' "$1" | head -40
+}
+
+echo "== host unit tests (ASan + UBSan)"
+for t in $host_tests; do
+    log=$logs/host-$t.log
+    if timeout 900 "$build/hosttest/$t" "$corpus" > "$log" 2>&1; then :; else
+        echo "FAIL $t: exit status $?"; F=$((F + 1)); fi
+    show "$log"; count "$log"
+done
+
+echo "== build checks (symbols, recursion, stack <= $bound bytes per public function)"
+sh tests/check_selftest.sh > "$logs/check-selftest.log" 2>&1 || true
+show "$logs/check-selftest.log"; count "$logs/check-selftest.log"
+for b in $boards; do
+    nm=$(make -s --no-print-directory BOARD="$b" print-BOARD_NM)
+    log=$logs/checks-$b.log
+    { python3 tests/check_symbols.py "$nm" "$build/$b/librr.a"
+      python3 tests/check_stack.py "$build/$b/loader" "$bound"; } > "$log" 2>&1
+    show "$log"; count "$log"
+done
+
+echo "== target test programs"
+for b in $boards; do
+    run=$(make -s --no-print-directory BOARD="$b" print-BOARD_RUN)
+    [ "$b" = host ] && run="timeout 600"
+    for t in $target_tests; do
+        out=$build/$b/$t.out
+        # shellcheck disable=SC2086
+        $run "$build/$b/$t.elf" > "$out" 2> "$build/$b/$t.err"
+        rc=$?
+        if [ $rc != 0 ]; then
+            echo "FAIL $b/$t: exit status $rc"; F=$((F + 1))
+            tail -3 "$build/$b/$t.err"
+        fi
+        grep -E '^FAIL' "$out" | sed "s|^|$b: |" | head -20
+        count "$out"
+        if [ "$b" != host ]; then
+            if cmp -s "$out" "$build/host/$t.out"; then
+                P=$((P + 1))
+                echo "$b/$t: output identical to host ($(wc -l < "$out") lines)"
+            else
+                F=$((F + 1))
+                echo "FAIL $b/$t: output differs from host:"
+                diff "$build/host/$t.out" "$out" | head -10
+            fi
+        fi
+    done
+done
+echo "$P passed, $F failed"
+[ $F = 0 ]

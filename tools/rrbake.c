@@ -1,0 +1,624 @@
+/* rrbake.c - the command-line front end: bake, info, verify, dump, sample.
+ * Each source format lives in its own module (rrb_format.h); this file only
+ * parses arguments, walks folders, and handles blobs (info/verify of .rrb). */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rrb_blob.h"
+#include "rrb_format.h"
+#include "rrb_util.h"
+
+static const char usage_main[] =
+    "usage: rrbake COMMAND [options] ...\n"
+    "\n"
+    "Bake game room files into romroom blobs, and inspect files and blobs.\n"
+    "\n"
+    "commands:\n"
+    "  bake IN... [-o OUT]    bake files or folders into .rrb blobs\n"
+    "  info FILE [--json]     summary of a source file or a blob\n"
+    "  verify FILE            full consistency check (exit status 0 = ok)\n"
+    "  dump FILE --json       whole content of a source file as JSON\n"
+    "  sample FORMAT|all -o DIR  write the project's own sample files\n"
+    "  formats                list the supported source formats\n"
+    "\n"
+    "Run 'rrbake COMMAND --help' for the options of a command.\n";
+
+static const char usage_bake[] =
+    "usage: rrbake bake IN... [-o OUT] [options]\n"
+    "\n"
+    "IN is a room file or a folder (baked recursively; output mirrors the tree).\n"
+    "With one input file, -o names the output file (default: IN with .rrb);\n"
+    "with folders or several inputs, -o names the output folder.\n"
+    "\n"
+    "options:\n"
+    "  -o OUT                 output file or folder\n"
+    "  --endian little|big    byte order of the blob (default little)\n"
+    "  --target BOARD         host, mps2-an385, versatilepb, malta-le (little),\n"
+    "                         malta-be (big)\n"
+    "  --strict               treat warnings (e.g. ROO checksum) as errors\n"
+    "  --room-scale           RMesh: apply the game's RoomScale 8/2048\n"
+    "  --collision-only       leave render data out of the blob\n"
+    "  --skip-hidden          RMF: leave out solids of hidden visgroups\n"
+    "  --c-array NAME         write C source (const array NAME) instead of binary\n"
+    "  -q, --quiet            no warnings, no progress\n"
+    "\n"
+    "Every blob written is opened again with rr_open before it is saved.\n"
+    "Exit status: 0 all baked, 1 some input failed, 2 usage error.\n";
+
+static const char usage_info[] =
+    "usage: rrbake info FILE [--json]\n"
+    "\n"
+    "Print a summary of a source room file (any supported format) or of a .rrb\n"
+    "blob (header, sections, sizes, arena, depth). --json prints one JSON object.\n";
+
+static const char usage_verify[] =
+    "usage: rrbake verify FILE\n"
+    "\n"
+    "Source file: full consistency check of the format (ROO checksum, RMF planes,\n"
+    "EMI hierarchy...). Blob: the same validation rr_open does, with the section\n"
+    "and byte offset of the first problem. Exit status 0 when the file is sound.\n";
+
+static const char usage_dump[] =
+    "usage: rrbake dump FILE --json\n"
+    "\n"
+    "Print the whole content of a source room file as JSON.\n";
+
+static const char usage_sample[] =
+    "usage: rrbake sample FORMAT|all -o DIR\n"
+    "\n"
+    "Write the project's own small sample files (made by its writers, not copied\n"
+    "from any game) into DIR. FORMAT is one of: rmesh rmf roo emi.\n";
+
+static int has_help(int argc, char **argv)
+{
+    int i;
+    for (i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+static int is_blob(const uint8_t *d, size_t n)
+{
+    return n >= 4 && d[0] == RR_MAGIC0 && d[1] == RR_MAGIC1 && d[2] == RR_MAGIC2 &&
+           d[3] == RR_MAGIC3;
+}
+
+static uint32_t rd32(const uint8_t *p, int be)
+{
+    return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+              : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static const char *format_name(uint32_t f)
+{
+    static const char *const names[] = {"raw", "rmesh", "rmf", "roo", "emi"};
+    return f < 5 ? names[f] : "unknown";
+}
+
+/* Blob info works for either byte order: it reads the header by hand. */
+static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
+{
+    int be;
+    uint32_t i, ns;
+    if (n < RR_HEADER_BYTES) {
+        fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
+        return 1;
+    }
+    be = rd32(d + 4, 1) == RR_ENDIAN_PROBE;
+    ns = rd32(d + 36, be);
+    if (ns > RR_MAX_SECTIONS || RR_HEADER_BYTES + (size_t)ns * 16 > n) {
+        fprintf(stderr, "%s:0x24: expected at most %u sections inside the file, found %u\n", path,
+                RR_MAX_SECTIONS, ns);
+        return 1;
+    }
+    if (json) {
+        printf("{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
+               "\"coord_frac\":%u,\"size\":%u,\"checksum\":%u,\"arena\":%u,\"max_depth\":%u,"
+               "\"sections\":[",
+               format_name(rd32(d + 24, be)), be ? "big" : "little", rd32(d + 8, be),
+               rd32(d + 12, be) & 0xff, rd32(d + 16, be), rd32(d + 20, be), rd32(d + 28, be),
+               rd32(d + 32, be));
+        for (i = 0; i < ns; i++) {
+            const uint8_t *s = d + RR_HEADER_BYTES + i * 16;
+            printf("%s{\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}", i ? "," : "",
+                   rd32(s, be), rd32(s + 4, be), rd32(s + 8, be), rd32(s + 12, be));
+        }
+        printf("]}\n");
+        return 0;
+    }
+    printf("%s: romroom blob v%u, %s room, %s-endian\n", path, rd32(d + 8, be),
+           format_name(rd32(d + 24, be)), be ? "big" : "little");
+    printf("  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n",
+           rd32(d + 16, be), rd32(d + 20, be), rd32(d + 12, be) & 0xff);
+    printf("  arena %u bytes, max tree depth %u, %u sections:\n", rd32(d + 28, be),
+           rd32(d + 32, be), ns);
+    for (i = 0; i < ns; i++) {
+        const uint8_t *s = d + RR_HEADER_BYTES + i * 16;
+        printf("    type 0x%04x  offset %8u  size %8u  count %8u\n", rd32(s, be), rd32(s + 4, be),
+               rd32(s + 8, be), rd32(s + 12, be));
+    }
+    return 0;
+}
+
+/* Open a little-endian blob with the real loader; prints the diagnosis. */
+static int blob_open_check(const uint8_t *d, size_t n, const char *path, int verbose)
+{
+    rr_room room;
+    rr_diag diag;
+    rr_err e;
+    int32_t need;
+    void *arena;
+    uint32_t *aligned = rrb_xmalloc(n + 4);
+    memcpy(aligned, d, n);
+    memset(&diag, 0, sizeof diag);
+    need = rr_arena_size(aligned, (uint32_t)n);
+    if (need < 0) {
+        e = rr_open_diag(aligned, (uint32_t)n, NULL, 0, &room, &diag);
+    } else {
+        arena = rrb_xmalloc((size_t)need + 4);
+        e = rr_open_diag(aligned, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
+        free(arena);
+    }
+    free(aligned);
+    if (e) {
+        fprintf(stderr, "%s:0x%x: blob rejected: %s (section 0x%04x, %s: value %u, limit %u)\n",
+                path, diag.offset, rr_strerror(e), diag.section, diag.what ? diag.what : "?",
+                diag.value, diag.limit);
+        return 1;
+    }
+    if (verbose)
+        printf("%s: ok (%s room, %u bytes, arena %u, depth %u)\n", path,
+               format_name(room.format), room.size, room.arena_need, room.max_depth);
+    return 0;
+}
+
+static int blob_verify(const uint8_t *d, size_t n, const char *path)
+{
+    uint32_t crc;
+    if (n >= 8 && rd32(d + 4, 1) == RR_ENDIAN_PROBE) {
+        /* Big-endian blob: the container is checked here; the format's own
+         * validation runs on a big-endian target (or bake a little twin). */
+        if (n < RR_HEADER_BYTES || rd32(d + 16, 1) != n) {
+            fprintf(stderr, "%s:0x10: expected total size %zu, found %u\n", path, n,
+                    n >= 20 ? rd32(d + 16, 1) : 0);
+            return 1;
+        }
+        crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
+        if (crc != rd32(d + 20, 1)) {
+            fprintf(stderr, "%s:0x14: expected checksum 0x%08x, found 0x%08x\n", path, crc,
+                    rd32(d + 20, 1));
+            return 1;
+        }
+        printf("%s: big-endian blob: header, size and checksum ok (full validation runs "
+               "on a big-endian target)\n", path);
+        return 0;
+    }
+    return blob_open_check(d, n, path, 1);
+}
+
+typedef int (*file_cmd)(const uint8_t *d, size_t n, const char *path, int json);
+
+static int cmd_text(int argc, char **argv, const char *usage, int which)
+{
+    const char *path = NULL;
+    int json = 0, i, rc;
+    uint8_t *d;
+    size_t n;
+    char err[RRB_ERR_MAX];
+    const rrb_format *f;
+    rrb_text_fn fn;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "%s", usage);
+            return 2;
+        } else
+            path = argv[i];
+    }
+    if (!path) {
+        fprintf(stderr, "%s", usage);
+        return 2;
+    }
+    if (rrb_load_file(path, &d, &n, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (is_blob(d, n)) {
+        rc = which == 1 ? blob_verify(d, n, path) : blob_info(d, n, path, json);
+        free(d);
+        return rc;
+    }
+    f = rrb_detect(d, n, path);
+    if (!f) {
+        fprintf(stderr, "%s:0x0: expected a room file of a supported format (rrbake formats), "
+                        "found unrecognised data\n", path);
+        free(d);
+        return 1;
+    }
+    fn = which == 1 ? f->verify : which == 2 ? f->dump_json : json ? f->info_json : f->info;
+    if (!fn) {
+        fprintf(stderr, "%s: %s: this command is not supported yet for this format\n", path,
+                f->name);
+        free(d);
+        return 1;
+    }
+    err[0] = 0;
+    rc = fn(d, n, path, stdout, err, sizeof err);
+    if (rc && err[0])
+        fprintf(stderr, "%s\n", err);
+    free(d);
+    return rc ? 1 : 0;
+}
+
+typedef struct bake_cfg {
+    rrb_opts opts;
+    const char *c_array;
+    int quiet;
+} bake_cfg;
+
+static int write_c_array(const char *out, const char *name, const uint8_t *d, size_t n)
+{
+    FILE *f = fopen(out, "w");
+    size_t i;
+    if (!f) {
+        fprintf(stderr, "%s: cannot create: %s\n", out, strerror(errno));
+        return 1;
+    }
+    fprintf(f, "/* romroom blob, %zu bytes, baked by rrbake. */\n#include <stdint.h>\n", n);
+    fprintf(f, "const uint32_t %s_size = %zuu;\n", name, n);
+    fprintf(f, "__attribute__((aligned(8))) const unsigned char %s[%zu] = {", name, n);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s0x%02x,", i % 16 ? "" : "\n    ", d[i]);
+    fprintf(f, "\n};\n");
+    return fclose(f) ? 1 : 0;
+}
+
+/* Bake one file; returns 0 or 1 (the reason is printed). */
+static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
+{
+    uint8_t *d, *le = NULL, *final = NULL;
+    size_t n, len, flen;
+    char err[RRB_ERR_MAX];
+    const rrb_format *f;
+    rrb_blob *b;
+    int rc = 1;
+    if (rrb_load_file(in, &d, &n, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    f = rrb_detect(d, n, in);
+    if (!f || !f->bake) {
+        fprintf(stderr, f ? "%s: %s: baking is not supported yet for this format\n"
+                          : "%s:0x0: expected a room file of a supported format, found "
+                            "unrecognised data\n",
+                in, f ? f->name : "");
+        free(d);
+        return 1;
+    }
+    err[0] = 0;
+    b = f->bake(d, n, in, &cfg->opts, err, sizeof err);
+    free(d);
+    if (!b) {
+        fprintf(stderr, "%s\n", err[0] ? err : "bake failed");
+        return 1;
+    }
+    /* Always check the little-endian twin with the real loader. */
+    if (rrb_blob_finish(b, 0, &le, &len) == 0 && blob_open_check(le, len, in, 0) == 0) {
+        if (cfg->opts.big_endian)
+            rc = rrb_blob_finish(b, 1, &final, &flen) ? 1 : 0;
+        else {
+            final = le, flen = len, le = NULL;
+            rc = 0;
+        }
+    }
+    if (rc == 0)
+        rc = cfg->c_array ? write_c_array(out, cfg->c_array, final, flen)
+                          : rrb_save_file(out, final, flen, err, sizeof err) ? 1 : 0;
+    if (rc && !cfg->c_array && err[0] && final)
+        fprintf(stderr, "%s\n", err);
+    free(le);
+    free(final);
+    rrb_blob_free(b);
+    return rc;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void mkdirs(const char *path)
+{
+    char tmp[4096];
+    size_t i, n = strlen(path);
+    if (n >= sizeof tmp)
+        return;
+    memcpy(tmp, path, n + 1);
+    for (i = 1; i <= n; i++)
+        if (tmp[i] == '/' || tmp[i] == 0) {
+            char c = tmp[i];
+            tmp[i] = 0;
+            mkdir(tmp, 0777);
+            tmp[i] = c;
+        }
+}
+
+/* Output name: replace the extension with .rrb (or .c with --c-array). */
+static void out_name(char *dst, size_t cap, const char *dir, const char *rel, int c_array)
+{
+    const char *dot = strrchr(rel, '.'), *slash = strrchr(rel, '/');
+    int keep = (dot && (!slash || dot > slash)) ? (int)(dot - rel) : (int)strlen(rel);
+    snprintf(dst, cap, "%s%s%.*s%s", dir ? dir : "", dir ? "/" : "", keep, rel,
+             c_array ? ".c" : ".rrb");
+}
+
+typedef struct batch {
+    char **in, **out;
+    size_t n, cap, cap2;
+} batch;
+
+static void batch_add(batch *b, const char *in, const char *out)
+{
+    b->in = rrb_grow(b->in, &b->cap, b->n + 1, sizeof *b->in);
+    b->out = rrb_grow(b->out, &b->cap2, b->n + 1, sizeof *b->out);
+    b->in[b->n] = rrb_xstrdup(in);
+    b->out[b->n] = rrb_xstrdup(out);
+    b->n++;
+}
+
+/* Collect the files of a folder tree (explicit stack of paths, no recursion). */
+static void walk(batch *b, const char *root, const char *outdir, int c_array)
+{
+    char **stack = NULL, path[4096], rel[4096], outp[4096];
+    size_t sn = 0, scap = 0, rootlen = strlen(root);
+    stack = rrb_grow(stack, &scap, 1, sizeof *stack);
+    stack[sn++] = rrb_xstrdup(root);
+    while (sn) {
+        char *dir = stack[--sn];
+        DIR *dp = opendir(dir);
+        struct dirent *de;
+        while (dp && (de = readdir(dp))) {
+            if (de->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            if (is_dir(path)) {
+                stack = rrb_grow(stack, &scap, sn + 1, sizeof *stack);
+                stack[sn++] = rrb_xstrdup(path);
+                continue;
+            }
+            snprintf(rel, sizeof rel, "%s", path + rootlen + 1);
+            out_name(outp, sizeof outp, outdir, rel, c_array);
+            batch_add(b, path, outp);
+        }
+        if (dp)
+            closedir(dp);
+        free(dir);
+    }
+    free(stack);
+}
+
+static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const char **out)
+{
+    const char *a = argv[*i];
+    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(a, "-o") && next)
+        *out = next, (*i)++;
+    else if (!strcmp(a, "--endian") && next && (!strcmp(next, "little") || !strcmp(next, "big")))
+        cfg->opts.big_endian = !strcmp(next, "big"), (*i)++;
+    else if (!strcmp(a, "--target") && next) {
+        if (!strcmp(next, "malta-be"))
+            cfg->opts.big_endian = 1;
+        else if (!strcmp(next, "host") || !strcmp(next, "mps2-an385") ||
+                 !strcmp(next, "versatilepb") || !strcmp(next, "malta-le") ||
+                 !strcmp(next, "microbit"))
+            cfg->opts.big_endian = 0;
+        else
+            return -1;
+        (*i)++;
+    } else if (!strcmp(a, "--c-array") && next)
+        cfg->c_array = next, (*i)++;
+    else if (!strcmp(a, "--strict"))
+        cfg->opts.strict = 1;
+    else if (!strcmp(a, "--room-scale"))
+        cfg->opts.room_scale = 1;
+    else if (!strcmp(a, "--collision-only"))
+        cfg->opts.collision_only = 1;
+    else if (!strcmp(a, "--skip-hidden"))
+        cfg->opts.skip_hidden = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+        cfg->quiet = cfg->opts.quiet = 1;
+    else
+        return -1;
+    return 0;
+}
+
+static int cmd_bake(int argc, char **argv)
+{
+    bake_cfg cfg;
+    const char *out = NULL;
+    batch b = {0};
+    char **ins = rrb_xcalloc((size_t)argc + 1, sizeof *ins), outp[4096];
+    int nin = 0, i, failed = 0, tty = isatty(2);
+    size_t k;
+    memset(&cfg, 0, sizeof cfg);
+    for (i = 0; i < argc; i++) {
+        if (argv[i][0] != '-')
+            ins[nin++] = argv[i];
+        else if (parse_bake_opt(argc, argv, &i, &cfg, &out)) {
+            fprintf(stderr, "rrbake bake: bad option '%s'\n%s", argv[i], usage_bake);
+            free(ins);
+            return 2;
+        }
+    }
+    if (!nin) {
+        fprintf(stderr, "%s", usage_bake);
+        free(ins);
+        return 2;
+    }
+    for (i = 0; i < nin; i++) {
+        if (is_dir(ins[i])) {
+            walk(&b, ins[i], out ? out : ins[i], cfg.c_array != NULL);
+        } else if (nin == 1 && out && !is_dir(out)) {
+            batch_add(&b, ins[i], out);
+        } else {
+            const char *base = strrchr(ins[i], '/');
+            out_name(outp, sizeof outp, out, out ? (base ? base + 1 : ins[i]) : ins[i],
+                     cfg.c_array != NULL);
+            batch_add(&b, ins[i], outp);
+        }
+    }
+    free(ins);
+    for (k = 0; k < b.n; k++) {
+        char *slash = strrchr(b.out[k], '/');
+        if (slash) {
+            *slash = 0;
+            mkdirs(b.out[k]);
+            *slash = '/';
+        }
+        if (!cfg.quiet && b.n > 1)
+            fprintf(stderr, tty ? "\r[%zu/%zu] %s\033[K" : "[%zu/%zu] %s\n", k + 1, b.n, b.in[k]);
+        if (bake_one(b.in[k], b.out[k], &cfg))
+            failed++;
+    }
+    if (!cfg.quiet && b.n > 1)
+        fprintf(stderr, "%sbaked %zu, failed %d\n", tty ? "\r\033[K" : "", b.n - (size_t)failed,
+                failed);
+    for (k = 0; k < b.n; k++) {
+        free(b.in[k]);
+        free(b.out[k]);
+    }
+    free(b.in);
+    free(b.out);
+    return failed ? 1 : 0;
+}
+
+static int cmd_sample(int argc, char **argv)
+{
+    const char *which = NULL, *dir = NULL;
+    char err[RRB_ERR_MAX];
+    int i, rc = 0, done = 0;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            dir = argv[++i];
+        else if (!which)
+            which = argv[i];
+    }
+    if (!which || !dir) {
+        fprintf(stderr, "%s", usage_sample);
+        return 2;
+    }
+    mkdirs(dir);
+    for (i = 0; i < RRB_NFORMATS; i++) {
+        const rrb_format *f = rrb_formats[i];
+        if (!f || !f->sample || (strcmp(which, "all") && strcmp(which, f->name)))
+            continue;
+        err[0] = 0;
+        if (f->sample(dir, err, sizeof err)) {
+            fprintf(stderr, "rrbake sample %s: %s\n", f->name, err);
+            rc = 1;
+        }
+        done++;
+    }
+    if (!done) {
+        fprintf(stderr, "rrbake sample: no writer for '%s' in this build\n", which);
+        return 1;
+    }
+    return rc;
+}
+
+/* A synthetic RAW blob of about `size` bytes (tests, benchmarks, the demo
+ * before any format is linked): a string table, an info record and an
+ * optional payload section of pseudo-random words. */
+static int cmd_synth(int argc, char **argv)
+{
+    const char *out = NULL;
+    long size = -1;
+    int i, be = 0;
+    uint32_t *words, n, x = 2463534242u;
+    rrb_blob *b;
+    rr_blob_info bi;
+    uint8_t *bytes;
+    size_t len;
+    char err[RRB_ERR_MAX];
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--endian") && i + 1 < argc)
+            be = !strcmp(argv[++i], "big");
+        else
+            size = strtol(argv[i], NULL, 0);
+    }
+    if (!out || size < 0 || size > (1L << 28)) {
+        fprintf(stderr, "usage: rrbake synth BYTES -o OUT [--endian little|big]\n");
+        return 2;
+    }
+    b = rrb_blob_new(RR_FMT_RAW, 0);
+    memset(&bi, 0, sizeof bi);
+    bi.source_size = (uint32_t)size;
+    bi.source_name = rrb_blob_string(b, "synthetic");
+    rrb_blob_add(b, RR_SEC_INFO, &bi, 1, sizeof bi, RR_LAYOUT_BLOB_INFO);
+    n = (uint32_t)(size > 160 ? (size - 160) / 4 : 0);
+    words = rrb_xcalloc(n ? n : 1, 4);
+    for (i = 0; (uint32_t)i < n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        words[i] = x;
+    }
+    rrb_blob_add(b, RR_SEC_OPTIONAL | 0x10, words, n, 4, "4");
+    free(words);
+    if (rrb_blob_finish(b, be, &bytes, &len) || rrb_save_file(out, bytes, len, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        rrb_blob_free(b);
+        return 1;
+    }
+    free(bytes);
+    rrb_blob_free(b);
+    return 0;
+}
+
+static int cmd_formats(void)
+{
+    int i;
+    for (i = 0; i < RRB_NFORMATS; i++)
+        if (rrb_formats[i])
+            printf("%-6s %s\n", rrb_formats[i]->name, rrb_formats[i]->desc);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    int sub = argc - 2;
+    char **sv = argv + 2;
+    if (!cmd || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage_main, cmd ? stdout : stderr);
+        return cmd ? 0 : 2;
+    }
+    if (!strcmp(cmd, "bake"))
+        return has_help(sub, sv) ? (fputs(usage_bake, stdout), 0) : cmd_bake(sub, sv);
+    if (!strcmp(cmd, "info"))
+        return has_help(sub, sv) ? (fputs(usage_info, stdout), 0)
+                                 : cmd_text(sub, sv, usage_info, 0);
+    if (!strcmp(cmd, "verify"))
+        return has_help(sub, sv) ? (fputs(usage_verify, stdout), 0)
+                                 : cmd_text(sub, sv, usage_verify, 1);
+    if (!strcmp(cmd, "dump"))
+        return has_help(sub, sv) ? (fputs(usage_dump, stdout), 0)
+                                 : cmd_text(sub, sv, usage_dump, 2);
+    if (!strcmp(cmd, "sample"))
+        return has_help(sub, sv) ? (fputs(usage_sample, stdout), 0) : cmd_sample(sub, sv);
+    if (!strcmp(cmd, "synth"))
+        return cmd_synth(sub, sv);
+    if (!strcmp(cmd, "formats"))
+        return cmd_formats();
+    fprintf(stderr, "rrbake: unknown command '%s'\n%s", cmd, usage_main);
+    return 2;
+}
