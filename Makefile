@@ -37,6 +37,7 @@ TOOL_SRCS   := $(sort $(wildcard tools/*.c))
 TOOL_LIB_SRCS := $(filter-out tools/rrbake.c,$(TOOL_SRCS))
 HOST_TESTS  := $(patsubst tests/host/%.c,%,$(sort $(wildcard tests/host/test_*.c)))
 TARGET_TESTS := $(patsubst tests/target/%.c,%,$(sort $(wildcard tests/target/t_*.c)))
+BENCH_PROGS := $(patsubst tests/bench/%.c,%,$(sort $(wildcard tests/bench/b_*.c)))
 
 HOST_CC     ?= gcc
 HOST_CFLAGS := -std=gnu99 -O2 -g $(WARN) $(WERROR) -Iloader -Itools -Iplatform -Itests
@@ -48,6 +49,8 @@ RRBAKE := $(BUILD)/tools/rrbake
         board-lib board-tests board-bench help
 
 # ------------------------------------------------------------------------
+.SECONDEXPANSION:
+
 ifeq ($(BOARD),)
 # Top level: no board selected.
 
@@ -97,7 +100,7 @@ test: deps tools samples
 
 bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
-	@sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)"
+	@sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)" "$(BENCH_PROGS)"
 
 stack size: all
 	@for b in $(ALL_BOARDS); do \
@@ -141,7 +144,8 @@ ENDIAN_OPT := --target $(BOARD)
 TEST_CFLAGS := -std=c99 -O2 -Wall -Wextra $(WERROR) -ffunction-sections -fdata-sections \
     -Iloader -Iplatform -Itests -Itests/target
 
-$(B)/blobs/%.stamp: tests/target/%.blobs $(RRBAKE) $(BUILD)/samples/.stamp
+$(B)/blobs/%.stamp: $$(firstword $$(wildcard tests/target/$$*.blobs tests/bench/$$*.blobs)) \
+                    $(RRBAKE) $(BUILD)/samples/.stamp
 	@mkdir -p $(B)/blobs/$*
 	@sh tests/gen_blobs.sh "$<" "$(B)/blobs/$*" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
 	@touch $@
@@ -152,19 +156,22 @@ $(B)/blobs/%.empty:
 	@sh tests/gen_blobs.sh /dev/null "$(B)/blobs/$*" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
 	@touch $@
 
-blob_stamp = $(if $(wildcard tests/target/$(patsubst t_%,%,$(1)).blobs),$(B)/blobs/$(patsubst t_%,%,$(1)).stamp,$(B)/blobs/$(patsubst t_%,%,$(1)).empty)
+# $(1) = program name (t_x or b_x), $(2) = its folder; blobs from <folder>/x.blobs.
+blob_name = $(patsubst b_%,%,$(patsubst t_%,%,$(1)))
+blob_stamp = $(if $(wildcard $(2)/$(call blob_name,$(1)).blobs),$(B)/blobs/$(call blob_name,$(1)).stamp,$(B)/blobs/$(call blob_name,$(1)).empty)
 
-define target_test
-$(B)/$(1).elf: tests/target/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1)) tests/rr_test.h
+define target_prog
+$(B)/$(1).elf: $(2)/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1),$(2)) tests/rr_test.h
 	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< \
-	    $(B)/blobs/$(patsubst t_%,%,$(1))/blobs.S $(B)/blobs/$(patsubst t_%,%,$(1))/blobs.c \
+	    $(B)/blobs/$(call blob_name,$(1))/blobs.S $(B)/blobs/$(call blob_name,$(1))/blobs.c \
 	    $$(BOARD_PLAT_SRCS) $(B)/librr.a $$(BOARD_LDFLAGS) $$(BOARD_LIBS)
 endef
-$(foreach t,$(TARGET_TESTS),$(eval $(call target_test,$(t))))
+$(foreach t,$(TARGET_TESTS),$(eval $(call target_prog,$(t),tests/target)))
+$(foreach t,$(BENCH_PROGS),$(eval $(call target_prog,$(t),tests/bench)))
 
 board-tests: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(TARGET_TESTS)))
 
-board-bench: board-tests
+board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(BENCH_PROGS)))
 
 # The demo of `make run`: the blobs listed in $(BUILD)/demo.blobs (written by
 # tests/run_demo.sh), opened and queried by tests/demo/demo.c.

@@ -19,5 +19,15 @@ done
 for want in "recursion: rr_bad_recursive" "rr_bad_big_frame needs"; do
     if echo "$stk" | grep -q "$want"; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL check-selftest: stack check missed: $want"; fi
 done
+# the FPU check must see hard-float code (ARM VFP and MIPS FPU)
+echo 'float mul(float a, float b) { return a * b + 1.0f; }' > "$d/fpu.c"
+arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -c "$d/fpu.c" -o "$d/fpu-arm.o"
+mips-linux-gnu-gcc -O2 -mhard-float -c "$d/fpu.c" -o "$d/fpu-mips.o"
+for pair in "arm-none-eabi-objdump $d/fpu-arm.o" "mips-linux-gnu-objdump $d/fpu-mips.o"; do
+    # shellcheck disable=SC2086
+    if sh tests/check_fpu.sh selftest $pair > /dev/null; then
+        f=$((f + 1)); echo "FAIL check-selftest: FPU check missed hard-float code in ${pair#* }"
+    else p=$((p + 1)); fi
+done
 echo "# check-selftest: $p passed, $f failed"
 [ $f = 0 ]

@@ -36,7 +36,11 @@ for b in $boards; do
     nm=$(make -s --no-print-directory BOARD="$b" print-BOARD_NM)
     log=$logs/checks-$b.log
     { python3 tests/check_symbols.py "$nm" "$build/$b/librr.a"
-      python3 tests/check_stack.py "$build/$b/loader" "$bound"; } > "$log" 2>&1
+      python3 tests/check_stack.py "$build/$b/loader" "$bound"
+      if [ "$b" != host ]; then  # no FPU instruction in any linked test program
+          od=$(printf '%s' "$nm" | sed 's/nm$/objdump/')
+          sh tests/check_fpu.sh "$b" "$od" $(for t in $target_tests; do echo "$build/$b/$t.elf"; done)
+      fi; } > "$log" 2>&1
     show "$log"; count "$log"
 done
 

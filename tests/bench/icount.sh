@@ -51,5 +51,5 @@ if [ ! -s "$out" ]; then
     echo "icount.sh: the plugin wrote no result to $out (exit status $status)" >&2
     exit 1
 fi
-sed -n 's/^insns=\([0-9]*\) regions=\([0-9]*\)$/\1 \2/p' "$out"
+sed -n "s/^insns=\([0-9]*\) regions=\([0-9]*\)$/\1 \2/p" "$out"
 exit "$status"
