@@ -20,15 +20,16 @@ int main(void)
         rr_room room;
         int32_t need = rr_arena_size(b->data, b->size);
         rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &room);
-        plat_printf("\n%s: %u bytes, arena %d bytes: %s\n", b->name, b->size, need, rr_strerror(e));
+        plat_printf("\n%s: %u bytes, arena %d bytes: %s\n", b->name, b->size, (int)need,
+                    rr_strerror(e));
         if (e)
             continue;
         plat_printf("  format %s, coordinates Q.%u, max depth %u, %u sections\n",
-                    room.format < 5 ? formats[room.format] : "?", room.coord_frac,
-                    room.max_depth, room.nsections);
+                    room.format < 5 ? formats[room.format] : "?", (unsigned)room.coord_frac,
+                    (unsigned)room.max_depth, (unsigned)room.nsections);
         for (s = 0; s < room.nsections; s++)
-            plat_printf("    section 0x%04x: %u bytes, %u elements\n", room.sections[s * 4],
-                        room.sections[s * 4 + 2], room.sections[s * 4 + 3]);
+            plat_printf("    section 0x%04x: %u bytes, %u elements\n", (unsigned)room.sections[s * 4],
+                        (unsigned)room.sections[s * 4 + 2], (unsigned)room.sections[s * 4 + 3]);
     }
     return 0;
 }
