@@ -122,7 +122,7 @@ uint8_t rrb_u8(rrb_cur *c, const char *what)
 uint16_t rrb_u16(rrb_cur *c, const char *what)
 {
     const uint8_t *p = take(c, 2, what);
-    return p ? (uint16_t)(p[0] | p[1] << 8) : 0;
+    return p ? (uint16_t)(p[0] | (unsigned)p[1] << 8) : 0;
 }
 
 int16_t rrb_i16(rrb_cur *c, const char *what)

@@ -21,8 +21,8 @@ static void fix_table(void)
     int i, j;
     uint32_t h = 0;
     for (i = 0; i < NE; i++) {
-        plat_printf("sqrt %d = %d, recip = %d\n", edges[i], rr_fix_sqrt(edges[i]),
-                    rr_fix_recip(edges[i]));
+        plat_printf("sqrt %d = %d, recip = %d\n", (int)edges[i], (int)rr_fix_sqrt(edges[i]),
+                    (int)rr_fix_recip(edges[i]));
         for (j = 0; j < NE; j++) {
             /* fold the pair results into a hash line per row to keep output short */
             h = h * 31u + (uint32_t)rr_fix_mul_sat(edges[i], edges[j]);
@@ -30,12 +30,12 @@ static void fix_table(void)
             h = h * 31u + (uint32_t)rr_muldiv(edges[i], edges[j], edges[(i + j) % NE]);
             h = h * 31u + (uint32_t)rr_mul_shift(edges[i] >> 8, edges[j], 20);
         }
-        plat_printf("row %d hash %08x\n", i, h);
+        plat_printf("row %d hash %08x\n", i, (unsigned)h);
     }
     {
         rr_vec3 v = {RR_FIX(3), RR_FIX(-4), RR_FIX(12)}, n;
         rr_err e = rr_vec3_normalize(v, &n);
-        plat_printf("normalize(3,-4,12) = %d (%d %d %d)\n", e, n.x, n.y, n.z);
+        plat_printf("normalize(3,-4,12) = %d (%d %d %d)\n", (int)e, (int)n.x, (int)n.y, (int)n.z);
         RT_EXPECT_EQ("core.normalize", e, RR_OK);
     }
 }
@@ -47,7 +47,7 @@ static void blobs(void)
     for (i = 0; i < rr_test_nblobs; i++) {
         const rr_test_blob *b = &rr_test_blobs[i];
         rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &room);
-        plat_printf("open %s (%u bytes) = %d %s\n", b->name, b->size, e, rr_strerror(e));
+        plat_printf("open %s (%u bytes) = %d %s\n", b->name, b->size, (int)e, rr_strerror(e));
         if (b->name[0] == 'o')
             RT_EXPECT_EQ("core.other-endian", e, RR_ERR_ENDIAN);
         else
@@ -62,7 +62,7 @@ static void blobs(void)
             ((uint8_t *)ram)[j] = b->data[j];
         ((uint8_t *)ram)[k % n] ^= 0x10;
         e = rr_open(ram, n, arena, sizeof arena, &room);
-        plat_printf("flip %u = %d\n", k % n, e);
+        plat_printf("flip %u = %d\n", k % n, (int)e);
         RT_EXPECT("core.flip-rejected", e != RR_OK);
     }
 }
