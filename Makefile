@@ -4,6 +4,7 @@
 #   make run        bake the sample rooms, run the demo on a QEMU board
 #   make test       host unit tests, build checks, target tests on all boards
 #   make bench      instruction counts in QEMU (table)
+#   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
 #   make stack      per-function stack usage report per board (CSV)
 #   make size       loader code size per board
 #   make install PREFIX=/usr/local / make uninstall
@@ -19,6 +20,9 @@ BUILD   := build
 PREFIX  ?= /usr/local
 ROOM    ?=
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+# Fuzzing: seconds per target for `make fuzz`, and the short run in `make test`.
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_SECONDS ?= 10
 
 # Warnings for everything; CI (CI=true) turns them into errors.
 WARN    := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion -Wvla
@@ -45,7 +49,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 
 RRBAKE := $(BUILD)/tools/rrbake
 
-.PHONY: all deps tools run test bench stack size clean install uninstall \
+.PHONY: all deps tools run test bench fuzz stack size clean install uninstall \
         board-lib board-tests board-bench help
 
 # ------------------------------------------------------------------------
@@ -96,7 +100,12 @@ test: deps tools samples
 	@for b in $(ALL_BOARDS); do \
 	    $(MAKE) --no-print-directory -j$(JOBS) BOARD=$$b board-tests || exit 1; done
 	@sh tests/runner.sh "$(BUILD)" "$(CORPUS)" "$(ALL_BOARDS)" "$(HOST_TESTS)" \
-	    "$(TARGET_TESTS)" "$(STACK_BOUND)"
+	    "$(TARGET_TESTS)" "$(STACK_BOUND)" "$(FUZZ_TEST_SECONDS)"
+
+fuzz: deps tools samples
+	@for b in $(ALL_BOARDS); do \
+	    $(MAKE) --no-print-directory -s -j$(JOBS) BOARD=$$b board-tests || exit 1; done
+	@sh tests/fuzz/run.sh "$(BUILD)" "$(FUZZ_SECONDS)"
 
 bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done

@@ -2,7 +2,7 @@
 # ensure-deps.sh - install the Debian packages romroom needs, if missing.
 # Called by every top-level make goal; costs one dpkg-query when all is there.
 set -e
-PKGS="gcc make python3 gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi \
+PKGS="gcc make python3 clang libclang-rt-14-dev gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi \
 qemu-system-arm qemu-system-mips gcc-mips-linux-gnu gcc-mipsel-linux-gnu \
 binutils-mips-linux-gnu binutils-mipsel-linux-gnu"
 missing=""

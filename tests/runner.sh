@@ -7,7 +7,7 @@
 # stack, recursion), the checker self-test, and one comparison per target
 # program per QEMU board (its output must equal the host's byte for byte).
 # A program that crashes, times out or exits non-zero counts as one failure.
-build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6
+build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6 fuzz_secs=${7:-10}
 logs=$build/logs
 mkdir -p "$logs"
 P=0 F=0
@@ -28,6 +28,10 @@ for t in $host_tests; do
         echo "FAIL $t: exit status $?"; F=$((F + 1)); fi
     show "$log"; count "$log"
 done
+
+echo "== fuzzing, $fuzz_secs s per target (make fuzz runs longer), regressions replayed"
+sh tests/fuzz/run.sh "$build" "$fuzz_secs" > "$logs/fuzz.log" 2>&1
+show "$logs/fuzz.log"; count "$logs/fuzz.log"
 
 echo "== build checks (symbols, recursion, stack <= $bound bytes per public function)"
 sh tests/check_selftest.sh > "$logs/check-selftest.log" 2>&1 || true

@@ -1,0 +1,46 @@
+#!/bin/sh
+# run.sh BUILD SECONDS [TARGET...] - build each libFuzzer target with clang
+# (-fsanitize=fuzzer,address,undefined), replay its regression files
+# (tests/fuzz/regress/<target>/, crashes found earlier, kept forever), then
+# fuzz it for SECONDS seconds from a corpus seeded with the baked blobs and
+# sample files (build/fuzz/<target>/corpus). A crash is copied into the
+# regression folder and fails the run. Prints "# fuzz <t>: N passed, M failed".
+build=$1 secs=$2
+shift 2
+targets=${*:-"open reader"}
+srcs_loader=$(ls loader/*.c)
+srcs_tools=$(ls tools/*.c | grep -v 'tools/rrbake.c')
+status=0
+for t in $targets; do
+    d=$build/fuzz/$t
+    mkdir -p "$d/corpus" "$d/crashes" "tests/fuzz/regress/$t"
+    if [ "$t" = open ]; then
+        extra="" seeds=$(find "$build" -path "$build/fuzz" -prune -o -name '*.rrb' -print 2>/dev/null | head -200)
+    else
+        extra=$srcs_tools seeds=$(find "$build/samples" -type f ! -name '.*' 2>/dev/null)
+    fi
+    # shellcheck disable=SC2086
+    clang -std=gnu99 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        -Iloader -Itools -Itests/fuzz -o "$d/fuzz_$t" "tests/fuzz/fuzz_$t.c" $extra $srcs_loader -lm \
+        > "$d/build.log" 2>&1 || { echo "FAIL fuzz $t: build failed (see $d/build.log)"
+             echo "# fuzz $t: 0 passed, 1 failed"; status=1; continue; }
+    for s in $seeds; do cp "$s" "$d/corpus/" 2>/dev/null; done
+    p=0 f=0
+    if [ -n "$(ls "tests/fuzz/regress/$t")" ]; then  # .keep is hidden
+        if "$d/fuzz_$t" -runs=0 tests/fuzz/regress/$t/* > "$d/replay.log" 2>&1; then
+            p=$((p + 1)); else f=$((f + 1)); echo "FAIL fuzz $t: a regression file crashes again"; fi
+    fi
+    if "$d/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+        -artifact_prefix="$d/crashes/" "$d/corpus" > "$d/fuzz.log" 2>&1; then
+        p=$((p + 1))
+    else
+        f=$((f + 1)); status=1
+        echo "FAIL fuzz $t: crash (see $d/fuzz.log); saved to tests/fuzz/regress/$t/"
+        cp "$d"/crashes/* "tests/fuzz/regress/$t/" 2>/dev/null
+    fi
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$d/fuzz.log" | grep -o '[0-9]*$')
+    [ -z "$execs" ] && execs=$(grep -oE '#[0-9]+' "$d/fuzz.log" | tail -1 | tr -d '#')
+    cov=$(grep -oE 'cov: [0-9]+' "$d/fuzz.log" | tail -1)
+    echo "# fuzz $t: $p passed, $f failed ($secs s, ${execs:-?} executions, ${cov:-cov: ?})"
+done
+exit $status
