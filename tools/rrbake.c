@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rrb_blob.h"
@@ -46,9 +47,12 @@ static const char usage_bake[] =
     "  --collision-only       leave render data out of the blob\n"
     "  --skip-hidden          RMF: leave out solids of hidden visgroups\n"
     "  --c-array NAME         write C source (const array NAME) instead of binary\n"
+    "  -j N                   bake N files at a time (default: number of CPUs)\n"
     "  -q, --quiet            no warnings, no progress\n"
     "\n"
     "Every blob written is opened again with rr_open before it is saved.\n"
+    "A batch continues past bad files, shows progress (files, bytes, current file)\n"
+    "and ends with a summary listing each failure with its reason.\n"
     "Exit status: 0 all baked, 1 some input failed, 2 usage error.\n";
 
 static const char usage_info[] =
@@ -262,6 +266,7 @@ typedef struct bake_cfg {
     rrb_opts opts;
     const char *c_array;
     int quiet;
+    int jobs;       /* parallel bakes in a batch */
 } bake_cfg;
 
 static int write_c_array(const char *out, const char *name, const uint8_t *d, size_t n)
@@ -441,15 +446,114 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
     return 0;
 }
 
+/* One running bake of a batch: its child process and captured stderr. */
+typedef struct job {
+    pid_t pid;
+    size_t k;
+    FILE *err;
+} job;
+
+static long file_size(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 ? (long)st.st_size : 0;
+}
+
+static void progress(const bake_cfg *cfg, int tty, size_t done, size_t n, long bytes,
+                     const char *current)
+{
+    if (cfg->quiet || n < 2)
+        return;
+    fprintf(stderr, tty ? "\r[%zu/%zu] %ld KB  %s\033[K" : "[%zu/%zu] %ld KB  %s\n", done, n,
+            bytes / 1024, current);
+}
+
+/* Collect a finished child: count it and keep its first error line. */
+static int reap(job *jobs, int *running, char **reasons, size_t *done, long *bytes,
+                const batch *b, size_t *last)
+{
+    int st, i, bad;
+    pid_t pid = wait(&st);
+    for (i = 0; i < *running && jobs[i].pid != pid; i++)
+        ;
+    if (i == *running)
+        return 0;
+    bad = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    if (bad) {
+        char line[RRB_ERR_MAX + 64] = "";
+        rewind(jobs[i].err);
+        if (!fgets(line, sizeof line, jobs[i].err))
+            snprintf(line, sizeof line, "%s: baker crashed (status 0x%x)\n", b->in[jobs[i].k], st);
+        reasons[jobs[i].k] = rrb_xstrdup(line);
+    }
+    fclose(jobs[i].err);
+    (*done)++;
+    *last = jobs[i].k;
+    *bytes += file_size(b->in[jobs[i].k]);
+    jobs[i] = jobs[--*running];
+    return bad;
+}
+
+/* Bake every file of the batch, up to cfg->jobs at a time (one child
+ * process each, so a crash in one file cannot take the batch down), with a
+ * progress line and a summary that lists each failure with its reason. */
+static int run_batch(batch *b, const bake_cfg *cfg, int tty)
+{
+    job *jobs = rrb_xcalloc((size_t)(cfg->jobs > 0 ? cfg->jobs : 1), sizeof *jobs);
+    char **reasons = rrb_xcalloc(b->n ? b->n : 1, sizeof *reasons);
+    size_t next = 0, done = 0, k, last = 0;
+    long bytes = 0;
+    int running = 0, failed = 0, max = cfg->jobs > 0 ? cfg->jobs : 1;
+    while (next < b->n || running > 0) {
+        while (running < max && next < b->n) {
+            char *slash = strrchr(b->out[next], '/');
+            if (slash) {
+                *slash = 0;
+                mkdirs(b->out[next]);
+                *slash = '/';
+            }
+            fflush(NULL);
+            jobs[running].err = tmpfile();
+            jobs[running].k = next;
+            jobs[running].pid = fork();
+            if (jobs[running].pid == 0) {
+                if (jobs[running].err)
+                    dup2(fileno(jobs[running].err), 2);
+                _exit(bake_one(b->in[next], b->out[next], cfg));
+            }
+            if (jobs[running].pid < 0 || !jobs[running].err) {
+                fprintf(stderr, "rrbake: cannot start a bake process: %s\n", strerror(errno));
+                exit(1);
+            }
+            running++;
+            next++;
+        }
+        failed += reap(jobs, &running, reasons, &done, &bytes, b, &last);
+        progress(cfg, tty, done, b->n, bytes, b->in[last]);
+    }
+    if (!cfg->quiet && b->n > 1)
+        fprintf(stderr, "%sbaked %zu, failed %d\n", tty ? "\r\033[K" : "", b->n - (size_t)failed,
+                failed);
+    for (k = 0; k < b->n; k++)
+        if (reasons[k]) {
+            fprintf(stderr, "%s%s", b->n > 1 ? "  failed: " : "", reasons[k]);
+            free(reasons[k]);
+        }
+    free(reasons);
+    free(jobs);
+    return failed;
+}
+
 static int cmd_bake(int argc, char **argv)
 {
     bake_cfg cfg;
     const char *out = NULL;
     batch b = {0};
     char **ins = rrb_xcalloc((size_t)argc + 1, sizeof *ins), outp[4096];
-    int nin = 0, i, failed = 0, tty = isatty(2);
+    int nin = 0, i, failed, tty = isatty(2);
     size_t k;
     memset(&cfg, 0, sizeof cfg);
+    cfg.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     for (i = 0; i < argc; i++) {
         if (argv[i][0] != '-')
             ins[nin++] = argv[i];
@@ -477,21 +581,7 @@ static int cmd_bake(int argc, char **argv)
         }
     }
     free(ins);
-    for (k = 0; k < b.n; k++) {
-        char *slash = strrchr(b.out[k], '/');
-        if (slash) {
-            *slash = 0;
-            mkdirs(b.out[k]);
-            *slash = '/';
-        }
-        if (!cfg.quiet && b.n > 1)
-            fprintf(stderr, tty ? "\r[%zu/%zu] %s\033[K" : "[%zu/%zu] %s\n", k + 1, b.n, b.in[k]);
-        if (bake_one(b.in[k], b.out[k], &cfg))
-            failed++;
-    }
-    if (!cfg.quiet && b.n > 1)
-        fprintf(stderr, "%sbaked %zu, failed %d\n", tty ? "\r\033[K" : "", b.n - (size_t)failed,
-                failed);
+    failed = run_batch(&b, &cfg, tty);
     for (k = 0; k < b.n; k++) {
         free(b.in[k]);
         free(b.out[k]);
