@@ -429,7 +429,11 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
         else
             return -1;
         (*i)++;
-    } else if (!strcmp(a, "--c-array") && next)
+    } else if (!strcmp(a, "-j") && next && atoi(next) > 0)
+        cfg->jobs = atoi(next), (*i)++;
+    else if (!strncmp(a, "-j", 2) && atoi(a + 2) > 0)
+        cfg->jobs = atoi(a + 2);
+    else if (!strcmp(a, "--c-array") && next)
         cfg->c_array = next, (*i)++;
     else if (!strcmp(a, "--strict"))
         cfg->opts.strict = 1;
