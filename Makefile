@@ -13,7 +13,7 @@
 # installed with apt-get on first use (see platform/ensure-deps.sh).
 
 CORPUS  ?= ../shared/corpus
-BOARDS  := mps2-an385 versatilepb malta-be malta-le
+BOARDS  := mps2-an385 versatilepb malta-be malta-le microbit
 ALL_BOARDS := host $(BOARDS)
 RUN_BOARD ?= mps2-an385
 BUILD   := build
@@ -178,9 +178,10 @@ endef
 $(foreach t,$(TARGET_TESTS),$(eval $(call target_prog,$(t),tests/target)))
 $(foreach t,$(BENCH_PROGS),$(eval $(call target_prog,$(t),tests/bench)))
 
-board-tests: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(TARGET_TESTS)))
+# Programs listed in the board's BOARD_SKIP_TESTS do not fit it (see board.mk).
+board-tests: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOARD_SKIP_TESTS),$(TARGET_TESTS))))
 
-board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(BENCH_PROGS)))
+board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOARD_SKIP_TESTS),$(BENCH_PROGS))))
 
 # The demo of `make run`: the blobs listed in $(BUILD)/demo.blobs (written by
 # tests/run_demo.sh), opened and queried by tests/demo/demo.c.

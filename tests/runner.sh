@@ -43,7 +43,8 @@ for b in $boards; do
       python3 tests/check_stack.py "$build/$b/loader" "$bound"
       if [ "$b" != host ]; then  # no FPU instruction in any linked test program
           od=$(printf '%s' "$nm" | sed 's/nm$/objdump/')
-          sh tests/check_fpu.sh "$b" "$od" $(for t in $target_tests; do echo "$build/$b/$t.elf"; done)
+          sh tests/check_fpu.sh "$b" "$od" $(for t in $target_tests; do
+              [ -f "$build/$b/$t.elf" ] && echo "$build/$b/$t.elf"; done)
       fi; } > "$log" 2>&1
     show "$log"; count "$log"
 done
@@ -52,7 +53,9 @@ echo "== target test programs"
 for b in $boards; do
     run=$(make -s --no-print-directory BOARD="$b" print-BOARD_RUN)
     [ "$b" = host ] && run="timeout 600"
+    skip=" $(make -s --no-print-directory BOARD="$b" print-BOARD_SKIP_TESTS) "
     for t in $target_tests; do
+        case "$skip" in *" $t "*) echo "$b/$t: skipped (does not fit this board, see platform/$b/board.mk)"; continue ;; esac
         out=$build/$b/$t.out
         # shellcheck disable=SC2086
         $run "$build/$b/$t.elf" > "$out" 2> "$build/$b/$t.err"

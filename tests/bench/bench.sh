@@ -15,6 +15,7 @@ printf '%-12s %-34s %6s %12s %10s %9s %-28s %8s\n' board operation runs insns/op
 for b in $boards; do
     for p in $progs; do
         elf=$build/$b/$p.elf
+        [ -f "$elf" ] || { echo "$b: $p skipped (does not fit this board)"; continue; }
         out=$build/bench/$b-$p
         ICOUNT_SO=$so sh tests/bench/icount.sh "$b" "$elf" "$out.icount" > /dev/null 2> "$out.log" ||
             { echo "FAIL bench $b/$p (see $out.log)"; continue; }

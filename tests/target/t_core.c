@@ -13,7 +13,7 @@ static const int32_t edges[] = {
     0x12345678, -0x12345678, 0x00ff00ff};
 #define NE (int)(sizeof edges / sizeof edges[0])
 
-static uint32_t ram[16384 / 4 + 4]; /* copy of a blob to corrupt */
+static uint32_t ram[1024 / 4 + 4]; /* copy of the 1k blob to corrupt (fits 16 KB RAM) */
 static uint32_t arena[64];
 
 static void fix_table(void)

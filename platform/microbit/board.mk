@@ -1,0 +1,30 @@
+# microbit/board.mk - Cortex-M0 (ARMv6-M: no 32x32->64 multiply, no divide) on QEMU microbit
+# (nRF51: 256 KB flash at 0, 16 KB RAM at 0x20000000), picolibc, semihosting console and exit.
+# Variable contract: see platform/README.md. Include as platform/microbit/board.mk.
+BOARD_PLAT_DIR := $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))))
+
+BOARD_CC      := arm-none-eabi-gcc
+BOARD_AR      := arm-none-eabi-ar
+BOARD_NM      := arm-none-eabi-nm
+BOARD_OBJDUMP := arm-none-eabi-objdump
+BOARD_CFLAGS  := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft --specs=picolibc.specs \
+                 -O2 -ffunction-sections -fdata-sections
+# picolibc's own linker script, told the nRF51's memory: everything const
+# (code and linked blobs) stays in flash; RAM holds data, bss, heap, stack.
+BOARD_LDFLAGS := --oslib=semihost --crt0=semihost \
+                 -Wl,--defsym=__flash=0 -Wl,--defsym=__flash_size=0x40000 \
+                 -Wl,--defsym=__ram=0x20000000 -Wl,--defsym=__ram_size=0x4000 \
+                 -Wl,--defsym=__stack_size=0x1000 -Wl,--gc-sections
+BOARD_LIBS    :=
+BOARD_PLAT_SRCS := $(BOARD_PLAT_DIR)/common/plat_printf.c \
+                   $(BOARD_PLAT_DIR)/common/bench_markers.c \
+                   $(BOARD_PLAT_DIR)/common/plat_stdio.c
+BOARD_QEMU      := qemu-system-arm
+BOARD_QEMU_ARGS := -M microbit -display none -serial none -monitor none \
+                   -chardev stdio,id=sh0 \
+                   -semihosting-config enable=on,target=native,chardev=sh0
+BOARD_RUN       := timeout 120 $(BOARD_QEMU) $(BOARD_QEMU_ARGS) -kernel
+BOARD_APT       := gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
+# Target test programs that do not fit this board (256 KB flash, 16 KB RAM),
+# each with its reason; the runner reports them as skipped.
+BOARD_SKIP_TESTS :=
