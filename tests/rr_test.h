@@ -14,7 +14,7 @@
 
 static int rt_passed, rt_failed;
 
-static void rt_expect(const char *id, int ok, const char *expr, const char *file, int line)
+static __attribute__((unused)) void rt_expect(const char *id, int ok, const char *expr, const char *file, int line)
 {
     if (ok) {
         rt_passed++;
@@ -24,7 +24,7 @@ static void rt_expect(const char *id, int ok, const char *expr, const char *file
     plat_printf("FAIL %s: %s (%s:%d)\n", id, expr, file, line);
 }
 
-static void rt_expect_eq(const char *id, long long got, long long want, const char *expr,
+static __attribute__((unused)) void rt_expect_eq(const char *id, long long got, long long want, const char *expr,
                          const char *file, int line)
 {
     if (got == want) {
@@ -39,7 +39,7 @@ static void rt_expect_eq(const char *id, long long got, long long want, const ch
 #define RT_EXPECT_EQ(id, got, want) \
     rt_expect_eq((id), (long long)(got), (long long)(want), #got, __FILE__, __LINE__)
 
-static int rt_done(const char *suite)
+static __attribute__((unused)) int rt_done(const char *suite)
 {
     plat_printf("# %s: %d passed, %d failed\n", suite, rt_passed, rt_failed);
     return rt_failed ? 1 : 0;
