@@ -113,7 +113,8 @@ bench: deps tools samples
 
 stack size: all
 	@for b in $(ALL_BOARDS); do \
-	    python3 tests/check_stack.py --csv $(BUILD)/$$b/loader $(STACK_BOUND) \
+	    bb=$$($(MAKE) -s --no-print-directory BOARD=$$b print-BOARD_STACK_BOUND); \
+	    python3 tests/check_stack.py --csv $(BUILD)/$$b/loader $${bb:-$(STACK_BOUND)} \
 	        > $(BUILD)/$$b/stack.csv; echo "$(BUILD)/$$b/stack.csv"; done
 	@sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)"
 

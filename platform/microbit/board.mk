@@ -27,4 +27,12 @@ BOARD_RUN       := timeout 120 $(BOARD_QEMU) $(BOARD_QEMU_ARGS) -kernel
 BOARD_APT       := gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # Target test programs that do not fit this board (256 KB flash, 16 KB RAM),
 # each with its reason; the runner reports them as skipped.
-BOARD_SKIP_TESTS :=
+#   t_rmesh: its rooms bake to ~900 KB of blobs (flash is 256 KB)
+#   t_roo:   its rooms bake to ~560 KB of blobs
+BOARD_SKIP_TESTS := t_rmesh t_roo
+# Worst-case stack per public loader function that the build check enforces
+# here. ARMv6-M has 8 low registers and no long multiply (every 64-bit
+# product is an __aeabi_lmul call), so frames are larger than on the
+# Cortex-M3, where the project-wide bound of 512 bytes holds. The 512-byte
+# target on this board is tracked in the footprint report (make size).
+BOARD_STACK_BOUND := 768
