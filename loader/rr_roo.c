@@ -1,0 +1,1053 @@
+/* rr_roo.c - Meridian 59 rooms: blob validation, point location and heights.
+ *
+ * Data (rr_roo_blob.h): nodes in pre-order with the root first; a child's
+ * number is always greater than its parent's and its depth is the parent's
+ * plus one (checked by the validator), so the BSP walk is a forward loop
+ * that ends after at most bsp_depth nodes. Everything else is an index that
+ * the validator range-checks once; the queries trust it.
+ */
+#define RR_INTERNAL
+#include "rr_int.h"
+#include "rr_roo.h"
+#include "rr_roo_blob.h"
+
+/* The sections of an open room. */
+typedef struct view {
+    const rr_roo_room_rec *room;
+    const rr_roo_node_rec *nodes;
+    const rr_roo_leaf_rec *leaves;
+    const rr_roo_point_rec *points;
+    const rr_roo_sector_rec *sectors;
+    const rr_roo_slope_rec *slopes;
+    const rr_roo_wall_rec *walls;
+    const rr_roo_sidedef_rec *sidedefs;
+    uint32_t nnodes, nleaves, npoints, nsectors, nslopes, nwalls, nsidedefs;
+} view;
+
+static const uint32_t known_types[] = {
+    RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
+    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS,
+    RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID, RR_SEC_ROO_MONSTER_GRID,
+    RR_SEC_ROO_HIRES_GRID};
+
+/* Diagnostics: fill diag like rr__fail, with value and limit packed in one
+ * small struct so no call needs more than six arguments (a seventh would be
+ * pushed on x86-64 and make the frame "dynamic" for tests/check_stack.py). */
+typedef struct pair_t {
+    uint32_t value, limit;
+} pair_t;
+
+static pair_t pair(uint32_t value, uint32_t limit)
+{
+    pair_t p;
+    p.value = value, p.limit = limit;
+    return p;
+}
+
+static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
+                   const char *what, pair_t vl)
+{
+    if (diag) {
+        diag->section = section, diag->offset = offset, diag->what = what;
+        diag->value = vl.value, diag->limit = vl.limit;
+    }
+    return e;
+}
+
+static int64_t join64(uint32_t lo, int32_t hi)
+{
+    return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
+}
+
+static rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
+{
+    const void *p;
+    uint32_t n;
+    rr_err e = rr__section(room, RR_SEC_ROO_ROOM, sizeof(rr_roo_room_rec), &p, &n, diag);
+    if (e)
+        return e;
+    if (n != 1)
+        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p),
+                        "room record count", pair(n, 1));
+    v->room = p;
+#define GET(type, field, count)                                                       \
+    e = rr__section(room, type, sizeof *v->field, (const void **)&v->field, &v->count, \
+                    diag);                                                            \
+    if (e)                                                                            \
+        return e;
+    GET(RR_SEC_ROO_NODES, nodes, nnodes)
+    GET(RR_SEC_ROO_LEAVES, leaves, nleaves)
+    GET(RR_SEC_ROO_POINTS, points, npoints)
+    GET(RR_SEC_ROO_SECTORS, sectors, nsectors)
+    GET(RR_SEC_ROO_SLOPES, slopes, nslopes)
+    GET(RR_SEC_ROO_WALLS, walls, nwalls)
+    GET(RR_SEC_ROO_SIDEDEFS, sidedefs, nsidedefs)
+#undef GET
+    return RR_OK;
+}
+
+static int coord_ok(int32_t v)
+{
+    return v > -RR_ROO_COORD_LIMIT && v < RR_ROO_COORD_LIMIT;
+}
+
+/* Counts in the room record must match the sections; 16-bit indices need
+ * counts below RR_ROO_NONE. */
+static rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
+{
+    const rr_roo_room_rec *r = v->room;
+    uint32_t off = rr__offset(room, r);
+    if (r->nnodes != v->nnodes || r->nleaves != v->nleaves || r->npoints != v->npoints ||
+        r->nsectors != v->nsectors || r->nslopes != v->nslopes || r->nwalls != v->nwalls ||
+        r->nsidedefs != v->nsidedefs)
+        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
+                    pair(r->nnodes, v->nnodes));
+    if (v->nnodes >= RR_ROO_NONE || v->nleaves >= RR_ROO_NONE || v->nsectors >= RR_ROO_NONE ||
+        v->nslopes >= RR_ROO_NONE || v->nwalls >= RR_ROO_NONE || v->nsidedefs >= RR_ROO_NONE)
+        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
+                    pair(v->nnodes, RR_ROO_NONE - 1));
+    if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
+        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_ROOM, off, "bsp depth",
+                    pair(r->bsp_depth, room->max_depth));
+    if (room->arena_need < RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u))
+        return fail(diag, RR_ERR_ARENA, 0, 28, "roo arena (query state + walk stack)",
+                    pair(room->arena_need, RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u)));
+    if (r->wall_slack < 0 || !coord_ok(r->wall_slack))
+        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "wall slack",
+                    pair((uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT));
+    if (room->coord_frac > RR_ROO_MAX_FRAC)
+        return fail(diag, RR_ERR_FIXED, 0, 12, "roo coord_frac",
+                    pair(room->coord_frac, RR_ROO_MAX_FRAC));
+    return RR_OK;
+}
+
+static int coef_ok(int32_t a)
+{
+    return a > -RR_ROO_COEF_LIMIT && a < RR_ROO_COEF_LIMIT;
+}
+
+static int const_ok(int32_t hi)
+{
+    return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
+}
+
+/* A child link: 0, or a later node whose depth is one more than the parent's. */
+static rr_err check_child(const rr_room *room, const view *v, uint32_t i, uint32_t child,
+                          rr_diag *diag)
+{
+    const rr_roo_node_rec *n = &v->nodes[i];
+    if (child == 0)
+        return RR_OK;
+    if (child > v->nnodes)
+        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, rr__offset(room, n),
+                        "child node", pair(child, v->nnodes));
+    if (child <= i + 1)
+        return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, rr__offset(room, n),
+                        "child not after its parent", pair(child, i + 1));
+    if (v->nodes[child - 1].depth != n->depth + 1u)
+        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, rr__offset(room, n),
+                        "child depth", pair(v->nodes[child - 1].depth, n->depth + 1u));
+    return RR_OK;
+}
+
+static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+{
+    const rr_roo_node_rec *n = &v->nodes[i];
+    uint32_t off = rr__offset(room, n);
+    rr_err e;
+    if (n->depth < 1 || n->depth > v->room->bsp_depth || (i == 0 && n->depth != 1))
+        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
+                    pair(n->depth, v->room->bsp_depth));
+    if (n->kind == RR_ROO_NODE_LEAF) {
+        if (n->sector >= v->nsectors)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
+                        pair(n->sector, v->nsectors));
+        if (n->leaf >= v->nleaves || v->leaves[n->leaf].node != i)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
+                        pair(n->leaf, v->nleaves));
+        return RR_OK;
+    }
+    if (n->kind != RR_ROO_NODE_INTERNAL)
+        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "node kind", pair(n->kind, 2));
+    if (!coef_ok(n->a) || !coef_ok(n->b) || !const_ok(n->c_hi) || n->norm >= 0x80000000u ||
+        (uint64_t)n->norm * n->norm <
+            (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
+        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "separator coefficient",
+                    pair((uint32_t)n->a, RR_ROO_COEF_LIMIT));
+    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->nwalls)
+        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "first wall",
+                    pair(n->first_wall, v->nwalls));
+    e = check_child(room, v, i, n->pos, diag);
+    if (e)
+        return e;
+    return check_child(room, v, i, n->neg, diag);
+}
+
+static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < v->nleaves; i++) {
+        const rr_roo_leaf_rec *l = &v->leaves[i];
+        uint32_t off = rr__offset(room, l);
+        if (l->node >= v->nnodes || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
+            v->nodes[l->node].leaf != i)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf node",
+                        pair(l->node, v->nnodes));
+        if (l->sector >= v->nsectors)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf sector",
+                        pair(l->sector, v->nsectors));
+        if (l->first_point > v->npoints || l->npoints > v->npoints - l->first_point)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf points",
+                        pair(l->first_point, v->npoints));
+    }
+    return RR_OK;
+}
+
+static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < v->nsectors; i++) {
+        const rr_roo_sector_rec *s = &v->sectors[i];
+        uint32_t off = rr__offset(room, s);
+        if ((s->floor_slope != RR_ROO_NONE && s->floor_slope >= v->nslopes) ||
+            (s->ceiling_slope != RR_ROO_NONE && s->ceiling_slope >= v->nslopes))
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_SECTORS, off, "sector slope",
+                        pair(s->floor_slope, v->nslopes));
+        if (s->depth > 3 || !coord_ok(s->floor_z) || !coord_ok(s->ceiling_z))
+            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SECTORS, off, "sector depth",
+                        pair(s->depth, 3));
+    }
+    for (i = 0; i < v->nslopes; i++) {
+        const rr_roo_slope_rec *p = &v->slopes[i];
+        if (p->c == 0 || !coef_ok(p->a) || !coef_ok(p->b) || !coef_ok(p->c) ||
+            !const_ok(p->d_hi))
+            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
+                            "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
+    }
+    return RR_OK;
+}
+
+static int opt_ok(uint16_t idx, uint32_t count)
+{
+    return idx == RR_ROO_NONE || idx < count;
+}
+
+
+static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < v->nwalls; i++) {
+        const rr_roo_wall_rec *w = &v->walls[i];
+        if (!opt_ok(w->pos_sidedef, v->nsidedefs) || !opt_ok(w->neg_sidedef, v->nsidedefs) ||
+            !opt_ok(w->pos_sector, v->nsectors) || !opt_ok(w->neg_sector, v->nsectors) ||
+            !opt_ok(w->next, v->nwalls))
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_WALLS, rr__offset(room, w),
+                            "wall sidedef/sector/next", pair(i, v->nwalls));
+        if (w->next != RR_ROO_NONE && w->next <= i)
+            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
+                            "wall next not after the wall", pair(w->next, i));
+        if (!coord_ok(w->x0) || !coord_ok(w->y0) || !coord_ok(w->x1) || !coord_ok(w->y1))
+            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_WALLS, rr__offset(room, w),
+                            "wall coordinate", pair((uint32_t)w->x0, RR_ROO_COORD_LIMIT));
+    }
+    return RR_OK;
+}
+
+/* Optional grids must hold rows * cols cells of their element size. */
+static rr_err check_grid(const rr_room *room, uint32_t type, uint32_t elem, int32_t rows,
+                         int32_t cols, rr_diag *diag)
+{
+    const void *p;
+    uint32_t n;
+    rr_err e = rr__section(room, type, elem, &p, &n, diag);
+    if (e == RR_ERR_MISSING)
+        return RR_OK;
+    if (e)
+        return e;
+    if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
+        return fail(diag, RR_ERR_SECTION, type, rr__offset(room, p), "grid cells",
+                    pair(n, (uint32_t)rows));
+    return RR_OK;
+}
+
+rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
+{
+    view v;
+    uint32_t i;
+    rr_err e = rr__sections_known(room, known_types,
+                                  sizeof known_types / sizeof known_types[0], diag);
+    if (!e)
+        e = get_view(room, &v, diag);
+    if (!e)
+        e = check_room(room, &v, diag);
+    for (i = 0; !e && i < v.nnodes; i++)
+        e = check_node(room, &v, i, diag);
+    if (!e)
+        e = check_leaves(room, &v, diag);
+    if (!e)
+        e = check_sectors(room, &v, diag);
+    if (!e)
+        e = check_walls(room, &v, diag);
+    if (!e)
+        e = check_grid(room, RR_SEC_ROO_MOVE_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
+    if (!e)
+        e = check_grid(room, RR_SEC_ROO_FLAG_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
+    if (!e)
+        e = check_grid(room, RR_SEC_ROO_MONSTER_GRID, 1, v.room->grid_rows, v.room->grid_cols,
+                       diag);
+    if (!e)
+        e = check_grid(room, RR_SEC_ROO_HIRES_GRID, 4, v.room->hires_rows, v.room->hires_cols,
+                       diag);
+    return e;
+}
+
+/// Queries ///
+
+static rr_err query_view(const rr_room *room, view *v)
+{
+    if (!room || room->format != RR_FMT_ROO)
+        return RR_ERR_ARG;
+    return get_view(room, v, 0);
+}
+
+static rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
+{
+    uint32_t n = 1; /* 1-based node number */
+    out->sector = out->leaf = -1;
+    out->node = -1;
+    if (v->nnodes == 0)
+        return RR_ERR_NOTFOUND;
+    for (;;) {
+        const rr_roo_node_rec *p = &v->nodes[n - 1];
+        int64_t s;
+        uint32_t next;
+        out->node = (int32_t)(n - 1);
+        if (p->kind == RR_ROO_NODE_LEAF) {
+            out->sector = p->sector;
+            out->leaf = p->leaf;
+            return RR_OK;
+        }
+        s = (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+        if (s > 0)
+            next = p->pos;
+        else if (s < 0)
+            next = p->neg;
+        else
+            next = p->pos ? p->pos : p->neg;
+        if (next == 0)
+            return RR_ERR_NOTFOUND; /* validated: next > n, so the loop ends */
+        n = next;
+    }
+}
+
+rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
+{
+    view v;
+    rr_err e;
+    if (!out)
+        return RR_ERR_ARG;
+    e = query_view(room, &v);
+    if (e)
+        return e;
+    return walk(&v, x, y, out);
+}
+
+static int32_t sat32(int64_t v)
+{
+    if (v > 0x7fffffffLL)
+        return 0x7fffffff;
+    if (v < -0x7fffffffLL - 1)
+        return -0x7fffffff - 1;
+    return (int32_t)v;
+}
+
+/* z = -(a*x + b*y + d) / c, rounded half away from zero. |numerator| < 2^62.5. */
+static int64_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
+{
+    int64_t num = -((int64_t)p->a * x + (int64_t)p->b * y + join64(p->d_lo, p->d_hi));
+    int64_t q = num / p->c, r = num % p->c;
+    int64_t ar = r < 0 ? -r : r, ac = p->c < 0 ? -(int64_t)p->c : p->c;
+    if (2 * ar >= ac)
+        q += ((num < 0) != (p->c < 0)) ? -1 : 1;
+    return q;
+}
+
+/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
+static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
+{
+    const rr_roo_sector_rec *s = &v->sectors[sector];
+    fc[0] = s->floor_slope != RR_ROO_NONE ? sat32(slope_z(&v->slopes[s->floor_slope], x, y))
+                                          : s->floor_z;
+    fc[1] = s->ceiling_slope != RR_ROO_NONE
+                ? sat32(slope_z(&v->slopes[s->ceiling_slope], x, y))
+                : s->ceiling_z;
+}
+
+static void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
+                           rr_roo_heights *out)
+{
+    int32_t fc[2];
+    floor_ceiling(v, sector, x, y, fc);
+    out->floor_surface = fc[0];
+    out->floor = sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
+    out->ceiling = fc[1];
+    out->sector = (int32_t)sector;
+    out->flags = v->sectors[sector].flags;
+}
+
+rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int32_t y,
+                            rr_roo_heights *out)
+{
+    view v;
+    rr_err e;
+    if (!out)
+        return RR_ERR_ARG;
+    e = query_view(room, &v);
+    if (e)
+        return e;
+    if (sector < 0 || (uint32_t)sector >= v.nsectors)
+        return RR_ERR_ARG;
+    sector_heights(&v, (uint32_t)sector, x, y, out);
+    return RR_OK;
+}
+
+rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *out)
+{
+    view v;
+    rr_roo_where w;
+    rr_err e;
+    if (!out)
+        return RR_ERR_ARG;
+    e = query_view(room, &v);
+    if (e)
+        return e;
+    e = walk(&v, x, y, &w);
+    if (e) {
+        out->floor = out->floor_surface = out->ceiling = 0;
+        out->flags = 0;
+        out->sector = -1;
+        return e;
+    }
+    sector_heights(&v, (uint32_t)w.sector, x, y, out);
+    return RR_OK;
+}
+
+rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
+{
+    view v;
+    const rr_roo_room_rec *r;
+    rr_err e;
+    if (!out)
+        return RR_ERR_ARG;
+    e = query_view(room, &v);
+    if (e)
+        return e;
+    r = v.room;
+    out->version = r->version;
+    out->nodes = r->nnodes, out->leaves = r->nleaves, out->sectors = r->nsectors;
+    out->slopes = r->nslopes, out->walls = r->nwalls, out->sidedefs = r->nsidedefs;
+    out->bsp_depth = r->bsp_depth;
+    out->rect[0] = r->rect[0], out->rect[1] = r->rect[1];
+    out->rect[2] = r->rect[2], out->rect[3] = r->rect[3];
+    out->grid_rows = r->grid_rows, out->grid_cols = r->grid_cols;
+    out->hires_rows = r->hires_rows, out->hires_cols = r->hires_cols;
+    out->security_ok = (r->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
+    return RR_OK;
+}
+
+/// Exact 2D predicates for movement and sight ///
+/* Coordinates are validated (walls) or required (arguments) to lie within
+ * +-2^29, so differences fit 2^30, products 2^60 and a cross product 2^61. */
+
+/* High and low 64 bits of a * b. */
+static uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = (p00 & 0xffffffffu) | (mid << 32);
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* a * b <= c * d, exactly (128-bit products). */
+static int mul_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    uint64_t lo1, lo2, hi1 = mul_hi(a, b, &lo1), hi2 = mul_hi(c, d, &lo2);
+    return hi1 < hi2 || (hi1 == hi2 && lo1 <= lo2);
+}
+
+static uint64_t abs64(int64_t v)
+{
+    return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* (b - a) x (c - a): > 0 when c is on the + side of the line a -> b (the
+ * same sign as the separator a*x + b*y + c of a wall's line, NOTES §1.12). */
+static int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx, int32_t cy)
+{
+    return ((int64_t)bx - ax) * ((int64_t)cy - ay) - ((int64_t)by - ay) * ((int64_t)cx - ax);
+}
+
+/* Is a point within sqrt(r2) of a segment? v = point - start, e = end - start
+ * (each component < 2^30 in magnitude: coordinates are within +-2^29). Exact. */
+static int near_seg(int32_t vx, int32_t vy, int32_t ex, int32_t ey, uint64_t r2)
+{
+    int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
+    int64_t c, wx = (int64_t)vx - ex, wy = (int64_t)vy - ey;
+    if (u <= 0 || ee == 0)
+        return (uint64_t)((int64_t)vx * vx + (int64_t)vy * vy) <= r2;
+    if (u >= ee)
+        return (uint64_t)(wx * wx + wy * wy) <= r2;
+    c = (int64_t)ex * vy - (int64_t)ey * vx;
+    return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+}
+
+static int sgn64(int64_t v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
+ * collinear)? */
+static int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
+{
+    int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
+    int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
+    int o3, o4;
+    if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
+        return 0;
+    o3 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]));
+    o4 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]));
+    return o3 * o4 <= 0;
+}
+
+/* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
+ * each other? (They cross, or an endpoint of one is near the other.) */
+static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
+{
+    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0, dx, dy;
+    if (straddles(p, w) || near_seg(p[0] - w->x0, p[1] - w->y0, ex, ey, r2) ||
+        near_seg(p[2] - w->x0, p[3] - w->y0, ex, ey, r2))
+        return 1;
+    dx = p[2] - p[0], dy = p[3] - p[1];
+    return near_seg(w->x0 - p[0], w->y0 - p[1], dx, dy, r2) ||
+           near_seg(w->x1 - p[0], w->y1 - p[1], dx, dy, r2);
+}
+
+/* n / d rounded half away from zero, d > 0. */
+static int64_t div_round(int64_t n, int64_t d)
+{
+    int64_t q = n / d, r = n % d;
+    if (2 * abs64(r) >= (uint64_t)d)
+        q += n < 0 ? -1 : 1;
+    return q;
+}
+
+/* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
+ * both reduced below 2^31 so that coordinate * num fits 2^61. */
+typedef struct crossing {
+    int64_t num, den;
+    int side;             /* 1: a is on the wall's + side (s >= 0) */
+} crossing;
+
+static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
+{
+    int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
+    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]);
+    int64_t o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
+    int64_t o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    c->side = sa >= 0;
+    if (c->side == (sb >= 0) || (o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
+        return 0;
+    c->num = sa >= 0 ? sa : -sa;
+    c->den = sa >= 0 ? sa - sb : sb - sa;
+    while (c->den >= 0x80000000LL) {
+        c->num >>= 1;
+        c->den >>= 1;
+    }
+    return 1;
+}
+
+static int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
+{
+    return (int32_t)(a + div_round(((int64_t)b - a) * c->num, c->den));
+}
+
+static rr_fix ratio_fix(const crossing *c)
+{
+    return (rr_fix)((c->num << 16) / c->den);
+}
+
+static int args_ok(int32_t v)
+{
+    return coord_ok(v);
+}
+
+static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
+{
+    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+}
+
+/// Per-query state in the arena ///
+
+/* can-move and line of sight keep their state in the arena (first
+ * RR_ROO_ARENA_STATE bytes; the BSP walk's stack follows), so their stack
+ * frames stay small. Only 32-bit fields and pointers: the arena is only
+ * guaranteed 4-byte alignment. */
+typedef struct mover {
+    int32_t p[4];         /* ax, ay, bx, by */
+    int32_t radius, step, height;
+    int32_t best;         /* time of the best event so far, 0x10001 = none */
+    rr_roo_move *out;
+} mover;
+
+typedef struct sighter {
+    const int32_t *a, *b;
+    int32_t p[4];         /* the 2D segment: a[0], a[1], b[0], b[1] */
+    rr_roo_sight *out;
+} sighter;
+
+typedef struct qstate {
+    view v;
+    int32_t seg[4];       /* the corridor's centre line */
+    int32_t width;        /* its half width: radius (0 for sight) + wall slack */
+    uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
+    uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
+    int32_t brute;        /* 1: hand out every wall in index order */
+    union {
+        mover m;
+        sighter s;
+    } u;
+} qstate;
+
+typedef char rr__roo_qstate_fits[(sizeof(qstate) <= RR_ROO_ARENA_STATE) ? 1 : -1];
+
+static qstate *query_state(const rr_room *room)
+{
+    return (qstate *)(void *)room->arena; /* validated: 4-byte aligned, big enough */
+}
+
+static uint16_t *walk_stack(const rr_room *room)
+{
+    return (uint16_t *)(void *)(room->arena + RR_ROO_ARENA_STATE);
+}
+
+/// Walls near a segment ///
+
+/* An iterator over every wall that can come within q->width of the segment
+ * q->seg: the walls listed at each node whose cell the corridor reaches (s of
+ * the endpoints against width * norm), with the arena stack as in
+ * rr_roo_leaf_order. Rooms flagged RR_ROO_ROOM_NO_WALL_TREE, and brute force,
+ * get every wall. Visit order varies; visitors keep the (time, index)
+ * minimum. (An iterator rather than a callback keeps the static call graph
+ * exact for tests/check_stack.py.) */
+static void walk_start(qstate *q, int brute)
+{
+    q->brute = brute || (q->v.room->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->node = q->v.nnodes ? 1u : 0u;
+    q->sp = 0;
+    q->wall = q->brute ? 0u : RR_ROO_NONE;
+}
+
+/* Take one node off the walk: queue its walls, pick the children to visit. */
+static void walk_node(const rr_room *room, qstate *q)
+{
+    const rr_roo_node_rec *p = &q->v.nodes[q->node - 1];
+    uint16_t *stack = walk_stack(room);
+    int64_t sa, sb, lim;
+    int pos, neg;
+    if (p->kind == RR_ROO_NODE_LEAF) {
+        q->node = q->sp ? stack[--q->sp] : 0u;
+        return;
+    }
+    q->wall = p->first_wall;
+    sa = node_side(p, q->seg[0], q->seg[1]), sb = node_side(p, q->seg[2], q->seg[3]);
+    lim = (int64_t)q->width * p->norm; /* < 2^30 * 2^31 */
+    pos = p->pos && (sa >= -lim || sb >= -lim);
+    neg = p->neg && (sa <= lim || sb <= lim);
+    if (pos && neg)
+        stack[q->sp++] = p->neg; /* depth-bounded, as in rr_roo_leaf_order */
+    q->node = pos ? p->pos : neg ? p->neg : (q->sp ? stack[--q->sp] : 0u);
+}
+
+/* The next wall, or RR_ROO_NONE when the walk is over. */
+static uint32_t walk_next(const rr_room *room, qstate *q)
+{
+    uint32_t w;
+    if (q->brute)
+        return q->wall < q->v.nwalls ? q->wall++ : RR_ROO_NONE;
+    while (q->wall == RR_ROO_NONE && q->node)
+        walk_node(room, q);
+    w = q->wall;
+    if (w != RR_ROO_NONE)
+        q->wall = q->v.walls[w].next; /* validated: next > w, so lists end */
+    return w;
+}
+
+/// Movement ///
+
+/* The sidedef of w facing a point on side `side`, or NULL. */
+static const rr_roo_sidedef_rec *facing(const view *v, const rr_roo_wall_rec *w, int side)
+{
+    uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
+    return sd == RR_ROO_NONE ? 0 : &v->sidedefs[sd];
+}
+
+static int one_sided(const rr_roo_wall_rec *w)
+{
+    return w->pos_sector == RR_ROO_NONE || w->neg_sector == RR_ROO_NONE;
+}
+
+static uint64_t radius2(const mover *m)
+{
+    return (uint64_t)((int64_t)m->radius * m->radius);
+}
+
+/* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
+ * of w; the predicate grows with t, so bisection is exact on the grid. */
+static int32_t first_contact(const mover *m, const rr_roo_wall_rec *w)
+{
+    int32_t lo = 0, hi = 0x10000, q[4];
+    q[0] = m->p[0], q[1] = m->p[1];
+    while (hi - lo > 1) {
+        int32_t mid = lo + (hi - lo) / 2;
+        q[2] = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * mid, 16));
+        q[3] = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * mid, 16));
+        if (seg_near_wall(q, w, radius2(m)))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* A portal crossing: the block reason, or RR_ROO_FREE. */
+static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec *w,
+                            const crossing *c)
+{
+    int32_t near[2], far[2];
+    int32_t x = ratio_lerp(m->p[0], m->p[2], c), y = ratio_lerp(m->p[1], m->p[3], c);
+    uint16_t fs = c->side ? w->neg_sector : w->pos_sector;
+    floor_ceiling(v, c->side ? w->pos_sector : w->neg_sector, x, y, near);
+    floor_ceiling(v, fs, x, y, far);
+    if ((int64_t)far[0] - near[0] > m->step)
+        return RR_ROO_STEP;
+    if ((int64_t)far[1] - far[0] < m->height)
+        return RR_ROO_CEILING;
+    if (v->sectors[fs].flags & 0x2000u)
+        return RR_ROO_NOMOVE;
+    return RR_ROO_FREE;
+}
+
+/* A solid wall's contact time (Q16, 0x10001 = none). */
+static int32_t solid_event(const mover *m, const rr_roo_wall_rec *w)
+{
+    /* already touching at A (point-to-segment), or never within radius */
+    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)) ||
+        !seg_near_wall(m->p, w, radius2(m)))
+        return 0x10001;
+    return first_contact(m, w);
+}
+
+/* Keep the earliest event; equal times go to the lower wall index. */
+static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
+{
+    if (t < m->best || (t == m->best && t <= 0x10000 && (int32_t)i < m->out->wall)) {
+        m->best = t;
+        m->out->block = block, m->out->wall = (int32_t)i, m->out->fraction = stop;
+    }
+}
+
+static void move_visit(qstate *q, uint32_t i)
+{
+    mover *m = &q->u.m;
+    const rr_roo_wall_rec *w = &q->v.walls[i];
+    int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
+    const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
+    crossing c;
+    int32_t t, block;
+    if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
+        t = solid_event(m, w);
+        if (t <= 0x10000)
+            keep(m, i, t, RR_ROO_WALL, t - 1);
+        return;
+    }
+    if (!cross_wall(m->p, w, &c))
+        return;
+    block = portal_block(&q->v, m, w, &c);
+    if (block != RR_ROO_FREE)
+        keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
+}
+
+/* The arguments are already in q->u.m. */
+static rr_err can_move(const rr_room *room, qstate *q, int brute)
+{
+    mover *m = &q->u.m;
+    rr_roo_move *out = m->out;
+    uint32_t k;
+    for (k = 0; k < 4; k++)
+        if (!args_ok(m->p[k]))
+            return RR_ERR_RANGE;
+    if (m->radius < 0 || !args_ok(m->radius) || !args_ok(m->step) || !args_ok(m->height))
+        return RR_ERR_RANGE;
+    m->best = 0x10001;
+    out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
+    for (k = 0; k < 4; k++)
+        q->seg[k] = m->p[k];
+    q->width = m->radius + q->v.room->wall_slack; /* both < 2^29 */
+    walk_start(q, brute);
+    while ((k = walk_next(room, q)) != RR_ROO_NONE)
+        move_visit(q, k);
+    out->x = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * out->fraction, 16));
+    out->y = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * out->fraction, 16));
+    return RR_OK;
+}
+
+/* Fill the arena state for a move; NULL on a bad room or out. */
+static qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax, int32_t ay,
+                          int32_t bx, int32_t by)
+{
+    qstate *q;
+    if (!out || !room || room->format != RR_FMT_ROO)
+        return 0;
+    q = query_state(room);
+    if (get_view(room, &q->v, 0))
+        return 0;
+    q->u.m.p[0] = ax, q->u.m.p[1] = ay, q->u.m.p[2] = bx, q->u.m.p[3] = by;
+    q->u.m.out = out;
+    return q;
+}
+
+rr_err rr_roo_can_move(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                       int32_t radius, int32_t step, int32_t height, rr_roo_move *out)
+{
+    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    if (!q)
+        return RR_ERR_ARG;
+    q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
+    return can_move(room, q, 0);
+}
+
+rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t bx,
+                           int32_t by, int32_t radius, int32_t step, int32_t height,
+                           rr_roo_move *out)
+{
+    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    if (!q)
+        return RR_ERR_ARG;
+    q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
+    return can_move(room, q, 1);
+}
+
+/* Slide target: S + E * ((B - S) . E) / |E|^2 for the wall direction E,
+ * |ratio| reduced below 2^31 as in cross_wall. |T - S| <= |B - S| < 2^30
+ * (a projection is never longer than the vector), so nothing overflows. */
+static void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy, int32_t bx,
+                         int32_t by, int32_t t[2])
+{
+    int64_t ex = (int64_t)w->x1 - w->x0, ey = (int64_t)w->y1 - w->y0;
+    int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey, den = ex * ex + ey * ey;
+    int neg = num < 0;
+    uint64_t n = abs64(num);
+    while (den >= 0x80000000LL || n >= 0x80000000u) {
+        n >>= 1;
+        den >>= 1;
+    }
+    t[0] = sx, t[1] = sy;
+    if (den == 0 || n == 0)
+        return; /* no motion along the wall */
+    num = neg ? -(int64_t)n : (int64_t)n;
+    t[0] = (int32_t)(sx + div_round(ex * num, den));
+    t[1] = (int32_t)(sy + div_round(ey * num, den));
+}
+
+/* One leg of a slide: the move S -> T with the limits already in q. */
+static rr_err leg(const rr_room *room, qstate *q, const int32_t st[4], rr_roo_move *out)
+{
+    uint32_t k;
+    for (k = 0; k < 4; k++)
+        q->u.m.p[k] = st[k];
+    q->u.m.out = out;
+    return can_move(room, q, 0);
+}
+
+rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                    int32_t radius, int32_t step, int32_t height, rr_roo_move *first,
+                    rr_roo_move *second)
+{
+    qstate *q = second ? move_setup(room, first, ax, ay, bx, by) : 0;
+    int32_t st[4];
+    rr_err e;
+    if (!q)
+        return RR_ERR_ARG;
+    q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
+    e = can_move(room, q, 0);
+    *second = *first;
+    if (e || first->block != RR_ROO_WALL)
+        return e;
+    st[0] = first->x, st[1] = first->y;
+    slide_target(&q->v.walls[first->wall], first->x, first->y, bx, by, st + 2);
+    if (!args_ok(st[2]) || !args_ok(st[3]))
+        return RR_OK; /* cannot slide that far: stay at the first stop */
+    return leg(room, q, st, second);
+}
+
+/// Line of sight ///
+
+/* Does wall w, crossed at c by the sight line a -> b, block it? */
+static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing *c,
+                         const sighter *s)
+{
+    const rr_roo_sidedef_rec *sd = facing(v, w, c->side);
+    int32_t h0[2], h1[2], x, y, z;
+    if (one_sided(w))
+        return 1;
+    if (sd && ((sd->normal_bitmap && !(sd->flags & 0x2u)) || (sd->flags & 0x20u)))
+        return 1;
+    x = ratio_lerp(s->a[0], s->b[0], c), y = ratio_lerp(s->a[1], s->b[1], c);
+    z = ratio_lerp(s->a[2], s->b[2], c);
+    floor_ceiling(v, w->pos_sector, x, y, h0);
+    floor_ceiling(v, w->neg_sector, x, y, h1);
+    return z < h0[0] || z < h1[0] || z > h0[1] || z > h1[1];
+}
+
+static void sight_visit(qstate *q, uint32_t i)
+{
+    sighter *s = &q->u.s;
+    const rr_roo_wall_rec *w = &q->v.walls[i];
+    crossing c;
+    rr_fix t;
+    if (!cross_wall(s->p, w, &c))
+        return;
+    t = ratio_fix(&c);
+    if (!s->out->visible &&
+        (t > s->out->fraction || (t == s->out->fraction && (int32_t)i > s->out->wall)))
+        return;
+    if (sight_blocked(&q->v, w, &c, s))
+        s->out->visible = 0, s->out->wall = (int32_t)i, s->out->fraction = t;
+}
+
+static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
+                    rr_roo_sight *out, int brute)
+{
+    qstate *q;
+    uint32_t i;
+    if (!out || !a || !b || !room || room->format != RR_FMT_ROO)
+        return RR_ERR_ARG;
+    for (i = 0; i < 3; i++)
+        if (!args_ok(a[i]) || !args_ok(b[i]))
+            return RR_ERR_RANGE;
+    q = query_state(room);
+    if (get_view(room, &q->v, 0))
+        return RR_ERR_ARG;
+    out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
+    q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
+    q->u.s.p[0] = q->seg[0] = a[0], q->u.s.p[1] = q->seg[1] = a[1];
+    q->u.s.p[2] = q->seg[2] = b[0], q->u.s.p[3] = q->seg[3] = b[1];
+    q->width = q->v.room->wall_slack;
+    walk_start(q, brute);
+    while ((i = walk_next(room, q)) != RR_ROO_NONE)
+        sight_visit(q, i);
+    return RR_OK;
+}
+
+rr_err rr_roo_line_of_sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
+                            rr_roo_sight *out)
+{
+    return sight(room, a, b, out, 0);
+}
+
+rr_err rr_roo_line_of_sight_all(const rr_room *room, const int32_t a[3], const int32_t b[3],
+                                rr_roo_sight *out)
+{
+    return sight(room, a, b, out, 1);
+}
+
+/// Render order ///
+
+rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *out,
+                         uint32_t cap, uint32_t *count)
+{
+    view v;
+    uint16_t *stack;
+    uint32_t sp = 0, n = 0, node;
+    rr_err e = (count && (out || cap == 0)) ? query_view(room, &v) : RR_ERR_ARG;
+    if (e)
+        return e;
+    stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
+    node = v.nnodes ? 1u : 0u;
+    while (node) {
+        const rr_roo_node_rec *p = &v.nodes[node - 1];
+        uint32_t near, far;
+        if (p->kind == RR_ROO_NODE_LEAF) {
+            if (n < cap)
+                out[n] = p->leaf;
+            n++;
+            node = sp ? stack[--sp] : 0u;
+            continue;
+        }
+        near = node_side(p, x, y) >= 0 ? p->pos : p->neg;
+        far = near == p->pos ? p->neg : p->pos;
+        if (!near) {
+            near = far;
+            far = 0;
+        }
+        if (far)
+            stack[sp++] = (uint16_t)far; /* depth-bounded: sp < bsp_depth */
+        node = near ? near : (sp ? stack[--sp] : 0u);
+    }
+    *count = n;
+    return RR_OK;
+}
+
+/// Server grids ///
+
+static const uint8_t *grid(const rr_room *room, uint32_t type, uint32_t *n)
+{
+    const void *p;
+    return rr_section(room, type, &p, n) == RR_OK ? (const uint8_t *)p : 0;
+}
+
+/* Cell index of (x, y) in a grid of square `size` client units, or -1. */
+static int32_t cell_of(const rr_room *room, int32_t x, int32_t y, int32_t size, int32_t rows,
+                       int32_t cols)
+{
+    int64_t cx, cy;
+    if (x < 0 || y < 0)
+        return -1;
+    cx = (x >> room->coord_frac) / size, cy = (y >> room->coord_frac) / size;
+    if (cx >= cols || cy >= rows)
+        return -1;
+    return (int32_t)(cy * cols + cx);
+}
+
+rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *out)
+{
+    view v;
+    uint32_t n, nf, nm, nh;
+    const uint8_t *mv, *fl, *mo, *hr;
+    int32_t c;
+    rr_err e = out ? query_view(room, &v) : RR_ERR_ARG;
+    if (e)
+        return e;
+    mv = grid(room, RR_SEC_ROO_MOVE_GRID, &n);
+    fl = grid(room, RR_SEC_ROO_FLAG_GRID, &nf);
+    mo = grid(room, RR_SEC_ROO_MONSTER_GRID, &nm);
+    hr = grid(room, RR_SEC_ROO_HIRES_GRID, &nh);
+    if (!mv || !fl || !mo)
+        return RR_ERR_MISSING;
+    out->move = out->flags = out->monster = 0;
+    out->has_grid = out->has_hires = 0;
+    out->hires = 0;
+    c = cell_of(room, x, y, 1024, v.room->grid_rows, v.room->grid_cols);
+    if (c >= 0) {
+        out->has_grid = 1;
+        out->move = mv[c], out->flags = fl[c], out->monster = mo[c];
+    }
+    c = hr ? cell_of(room, x, y, 256, v.room->hires_rows, v.room->hires_cols) : -1;
+    if (c >= 0) {
+        out->has_hires = 1;
+        out->hires = ((const uint32_t *)(const void *)hr)[c];
+    }
+    return out->has_grid || out->has_hires ? RR_OK : RR_ERR_NOTFOUND;
+}
