@@ -1,0 +1,835 @@
+/* rr_emi.c - EMI figure runtime: validation of the baked sections, joint and
+ * animation lookup, keyframe sampling, pose blending, local->model, skinning
+ * matrices and linear blend skinning (rr_emi.h).
+ *
+ * Layout (rr_emi_blob.h): joints are parent-before-child, so every pass over
+ * them is one forward loop; every index, run and key order is checked once
+ * in rr__emi_validate, so the jobs below check only their own arguments.
+ * Fixed point only: coords (blob coord_frac), Q30 rotations, Q16.16 rest.
+ */
+#define RR_INTERNAL
+#include "rr_int.h"
+#include "rr_emi.h"
+#include "rr_emi_blob.h"
+
+/* Smallest-three decoding constants: step sqrt2/32767 in Q46, 1/sqrt2 in Q30. */
+#define RKEY_STEP_Q46 3037093185LL
+#define INV_SQRT2_Q30 759250125LL
+#define Q30 30u
+
+/* Helpers kept out of line so that no job's frame holds all of them at once
+ * (the 64-bit temporaries weigh on Cortex-M0 registers). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* The sections of an open EMI room (pointers only; validated at open). */
+typedef struct fig {
+    const rr_emi_figure *f;
+    const rr_emi_joint *j;
+    const rr_emi_vert *v;
+    const rr_emi_infl *in;
+    const rr_emi_anim *a;
+    const rr_emi_track *t;
+    const rr_emi_pkey *pk;
+    const rr_emi_rkey *rk;
+} fig;
+
+/* ------------------------------------------------------------ arithmetic */
+
+static int64_t shr_round(int64_t v, unsigned s)
+{
+    int64_t half = (int64_t)1 << (s - 1);
+    return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
+}
+
+static int32_t sat32(int64_t v)
+{
+    return v > 0x7fffffffLL ? 0x7fffffff : v < -0x7fffffffLL - 1 ? -0x7fffffff - 1 : (int32_t)v;
+}
+
+/* round(num / den), den > 0. */
+static int64_t div_round(int64_t num, int64_t den)
+{
+    return num >= 0 ? (num + den / 2) / den : -((-num + den / 2) / den);
+}
+
+static uint32_t isqrt64(uint64_t v)
+{
+    uint64_t r = 0, bit = (uint64_t)1 << 62;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= r + bit) {
+            v -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint32_t)r;
+}
+
+/* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
+static void quat_normalize(int32_t q[4])
+{
+    uint64_t n2 = 0;
+    uint32_t len;
+    int i;
+    for (i = 0; i < 4; i++)
+        n2 += (uint64_t)((int64_t)q[i] * q[i]);
+    len = isqrt64(n2);
+    if (len == 0) {
+        q[0] = q[1] = q[2] = 0;
+        q[3] = (int32_t)RR_EMI_Q30_ONE;
+        return;
+    }
+    for (i = 0; i < 4; i++)
+        q[i] = sat32(div_round((int64_t)q[i] * RR_EMI_Q30_ONE, len));
+}
+
+/* Caller-supplied poses are meant to hold unit quaternions; clamping each
+ * component to a little over 1 keeps every product below 2^61 even when they
+ * do not, so no job can overflow (results of such input are meaningless). */
+#define QCLAMP (RR_EMI_Q30_ONE + 4096)
+
+static int32_t qclamp(int32_t v)
+{
+    return v > QCLAMP ? (int32_t)QCLAMP : v < -QCLAMP ? (int32_t)-QCLAMP : v;
+}
+
+/* out = nlerp(a, b, f), f in Q16 [0, 1], shortest arc. out may alias a or b. */
+static void quat_nlerp(const int32_t a[4], const int32_t b[4], int32_t f, int32_t out[4])
+{
+    int64_t dot = 0;
+    int32_t aa[4], bb[4];
+    int i;
+    for (i = 0; i < 4; i++) {
+        aa[i] = qclamp(a[i]);
+        bb[i] = qclamp(b[i]);
+        dot += (int64_t)aa[i] * bb[i];
+    }
+    for (i = 0; i < 4; i++)
+        bb[i] = dot < 0 ? -bb[i] : bb[i];
+    for (i = 0; i < 4; i++)
+        out[i] = sat32(aa[i] + shr_round(((int64_t)bb[i] - aa[i]) * f, 16));
+    quat_normalize(out);
+}
+
+static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
+{
+    int64_t x = qclamp(q[0]), y = qclamp(q[1]), z = qclamp(q[2]), w = qclamp(q[3]);
+    int64_t one = RR_EMI_Q30_ONE;
+    r[0] = sat32(one - shr_round(2 * (y * y + z * z), Q30));
+    r[1] = sat32(shr_round(2 * (x * y - z * w), Q30));
+    r[2] = sat32(shr_round(2 * (x * z + y * w), Q30));
+    r[3] = sat32(shr_round(2 * (x * y + z * w), Q30));
+    r[4] = sat32(one - shr_round(2 * (x * x + z * z), Q30));
+    r[5] = sat32(shr_round(2 * (y * z - x * w), Q30));
+    r[6] = sat32(shr_round(2 * (x * z - y * w), Q30));
+    r[7] = sat32(shr_round(2 * (y * z + x * w), Q30));
+    r[8] = sat32(one - shr_round(2 * (x * x + y * y), Q30));
+}
+
+/* out = a * b for rotation (Q30) + translation (coords) transforms. out may
+ * not alias a or b. bt may be NULL-free: b's translation is always used. */
+static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const int32_t br[9],
+                      const int32_t bt[3], rr_emi_xform *out)
+{
+    int i, k;
+    for (i = 0; i < 3; i++) {
+        int64_t tt = 0;
+        for (k = 0; k < 3; k++) {
+            const int32_t *row = ar + 3 * i;
+            out->r[3 * i + k] = sat32(shr_round((int64_t)row[0] * br[k] +
+                                                    (int64_t)row[1] * br[3 + k] +
+                                                    (int64_t)row[2] * br[6 + k], Q30));
+            tt += (int64_t)row[k] * bt[k];
+        }
+        out->t[i] = sat32(shr_round(tt, Q30) + at[i]);
+    }
+}
+
+/* ------------------------------------------------------------ sections */
+
+static const void *sec(const rr_room *room, uint32_t type, uint32_t elem, uint32_t *count)
+{
+    const void *p = 0;
+    uint32_t n = 0;
+    if (rr__section(room, type, elem, &p, &n, 0) != RR_OK) {
+        p = 0;
+        n = 0;
+    }
+    if (count)
+        *count = n;
+    return p;
+}
+
+static rr_err load(const rr_room *room, fig *g)
+{
+    if (!room || room->format != RR_FMT_EMI)
+        return room ? RR_ERR_FORMAT : RR_ERR_ARG;
+    g->f = (const rr_emi_figure *)sec(room, RR_SEC_EMI_FIGURE, sizeof *g->f, 0);
+    if (!g->f)
+        return RR_ERR_FORMAT;
+    g->j = (const rr_emi_joint *)sec(room, RR_SEC_EMI_JOINTS, sizeof *g->j, 0);
+    g->v = (const rr_emi_vert *)sec(room, RR_SEC_EMI_VERTS, sizeof *g->v, 0);
+    g->in = (const rr_emi_infl *)sec(room, RR_SEC_EMI_INFL, sizeof *g->in, 0);
+    g->a = (const rr_emi_anim *)sec(room, RR_SEC_EMI_ANIMS, sizeof *g->a, 0);
+    g->t = (const rr_emi_track *)sec(room, RR_SEC_EMI_TRACKS, sizeof *g->t, 0);
+    g->pk = (const rr_emi_pkey *)sec(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, 0);
+    g->rk = (const rr_emi_rkey *)sec(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, 0);
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------ validation */
+
+/* Fill diag and return e. Takes the record by pointer: a 7-argument call
+ * would make some compilers push stack arguments (a dynamic frame). */
+static rr_err fail_at(rr_diag *diag, rr_err e, const rr_diag *what)
+{
+    if (diag)
+        *diag = *what;
+    return e;
+}
+
+#define FAIL(e, s, p, what, v, lim)                                                        \
+    fail_at(diag, (e), &(rr_diag){(s), rr__offset(room, (p)), (uint32_t)(v), (uint32_t)(lim), \
+                                  (what)})
+
+static int coord_ok(int32_t v)
+{
+    return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
+}
+
+static int q30_ok(int32_t v)
+{
+    return v >= -(RR_EMI_Q30_ONE + 64) && v <= RR_EMI_Q30_ONE + 64;
+}
+
+/* Sections of the counts in FIGURE: present with that count, or absent when 0. */
+static rr_err want(rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
+                   const void **p, rr_diag *diag)
+{
+    uint32_t n = 0;
+    rr_err e = rr__section(room, type, elem, p, &n, diag);
+    if (e == RR_ERR_MISSING && count == 0) {
+        *p = 0;
+        return RR_OK;
+    }
+    if (e)
+        return e;
+    if (n != count)
+        return FAIL(RR_ERR_SECTION, type, *p, "element count", n, count);
+    return RR_OK;
+}
+
+static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+{
+    const rr_emi_joint *j = &g->j[i];
+    uint32_t want_depth;
+    int k;
+    if (!rr__string_ok(room, j->name))
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_JOINTS, &j->name, "joint name", j->name, 0);
+    if (j->parent >= (int32_t)i || j->parent < -1)
+        return FAIL(j->parent >= (int32_t)i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_EMI_JOINTS,
+                    &j->parent, "joint parent (must be < own index)", j->parent, i);
+    want_depth = j->parent < 0 ? 0u : g->j[j->parent].depth + 1u;
+    if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
+        return FAIL(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS, &j->depth, "joint depth", j->depth,
+                    room->max_depth);
+    for (k = 0; k < 3; k++)
+        if (!coord_ok(j->bind_t[k]) || !coord_ok(j->inv_t[k]))
+            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_JOINTS, &j->bind_t[k], "joint coordinate",
+                        j->bind_t[k], RR_EMI_COORD_MAX);
+    for (k = 0; k < 9; k++)
+        if (!q30_ok(j->inv_r[k]) || (k < 4 && !q30_ok(j->bind_q[k])))
+            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_JOINTS, &j->inv_r[k], "joint rotation entry",
+                        j->inv_r[k], RR_EMI_Q30_ONE);
+    return RR_OK;
+}
+
+static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+{
+    const rr_emi_vert *v = &g->v[i];
+    int32_t sum = 0;
+    uint32_t k;
+    for (k = 0; k < 3; k++)
+        if (!coord_ok(v->pos[k]) || v->nrm[k] > RR_FIX_ONE + 1 || v->nrm[k] < -RR_FIX_ONE - 1)
+            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_VERTS, &v->pos[k], "vertex coordinate",
+                        v->pos[k], RR_EMI_COORD_MAX);
+    if (v->infl_count > RR_EMI_MAX_INFL || v->infl_first > g->f->ninfl ||
+        v->infl_count > g->f->ninfl - v->infl_first)
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_VERTS, &v->infl_first, "influence run",
+                    v->infl_first, g->f->ninfl);
+    for (k = 0; k < v->infl_count; k++) {
+        const rr_emi_infl *in = &g->in[v->infl_first + k];
+        if (in->joint >= g->f->njoints)
+            return FAIL(RR_ERR_INDEX, RR_SEC_EMI_INFL, in, "influence joint", in->joint,
+                        g->f->njoints);
+        if (in->weight <= 0 || in->weight > RR_FIX_ONE)
+            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_INFL, &in->weight, "influence weight",
+                        in->weight, RR_FIX_ONE);
+        sum += in->weight;
+    }
+    if (v->infl_count && sum != RR_FIX_ONE)
+        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_VERTS, v, "weight sum", sum, RR_FIX_ONE);
+    return RR_OK;
+}
+
+static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+{
+    int32_t prev = 0;
+    uint32_t k;
+    int c;
+    for (k = 0; k < t->nkeys; k++) {
+        const int32_t *time = t->op == 3 ? &g->pk[t->first_key + k].time
+                                         : &g->rk[t->first_key + k].time;
+        if (*time < prev)
+            return FAIL(RR_ERR_RANGE, t->op == 3 ? RR_SEC_EMI_PKEYS : RR_SEC_EMI_RKEYS, time,
+                        "key time order", *time, prev);
+        prev = *time;
+        if (t->op == 4 && (g->rk[t->first_key + k].q[2] & 1u))
+            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_RKEYS, time, "rotation key flag bit", 1, 0);
+        for (c = 0; t->op == 3 && c < 3; c++)
+            if (!coord_ok(g->pk[t->first_key + k].p[c]))
+                return FAIL(RR_ERR_RANGE, RR_SEC_EMI_PKEYS, time, "key coordinate",
+                            g->pk[t->first_key + k].p[c], RR_EMI_COORD_MAX);
+    }
+    return RR_OK;
+}
+
+static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+{
+    uint32_t nk = t->op == 3 ? g->f->npkeys : g->f->nrkeys;
+    if (t->joint >= g->f->njoints)
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, t, "track joint", t->joint,
+                    g->f->njoints);
+    if ((t->op != 3 && t->op != 4) || t->priority > 7)
+        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_TRACKS, t, "track operation", t->op, 4);
+    if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, &t->first_key, "key run", t->first_key,
+                    nk);
+    return check_keys(room, g, t, diag);
+}
+
+static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_diag *diag)
+{
+    uint32_t k;
+    rr_err e;
+    if (!rr__string_ok(room, a->name))
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, a, "animation name", a->name, 0);
+    if (a->duration <= 0)
+        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_ANIMS, &a->duration, "duration", a->duration, 0);
+    if (a->first_track > g->f->ntracks || a->ntracks > g->f->ntracks - a->first_track)
+        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, &a->first_track, "track run",
+                    a->first_track, g->f->ntracks);
+    for (k = 0; k < a->ntracks; k++) {
+        e = check_track(room, g, &g->t[a->first_track + k], diag);
+        if (e)
+            return e;
+    }
+    return RR_OK;
+}
+
+static rr_err load_checked(rr_room *room, fig *g, rr_diag *diag)
+{
+    static const uint32_t types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_SEC_EMI_VERTS,
+                                      RR_SEC_EMI_INFL, RR_SEC_EMI_ANIMS, RR_SEC_EMI_TRACKS,
+                                      RR_SEC_EMI_PKEYS, RR_SEC_EMI_RKEYS};
+    const void *p;
+    uint32_t n;
+    rr_err e = rr__sections_known(room, types, 8, diag);
+    if (!e)
+        e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &p, &n, diag);
+    if (e)
+        return e;
+    g->f = (const rr_emi_figure *)p;
+    if (n != 1 || g->f->njoints == 0 || g->f->njoints > RR_EMI_MAX_JOINTS ||
+        !rr__string_ok(room, g->f->name))
+        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_FIGURE, p, "figure record", g->f->njoints,
+                    RR_EMI_MAX_JOINTS);
+    e = want(room, RR_SEC_EMI_JOINTS, sizeof *g->j, g->f->njoints, &p, diag);
+    g->j = (const rr_emi_joint *)p;
+    if (!e) e = want(room, RR_SEC_EMI_VERTS, sizeof *g->v, g->f->nverts, &p, diag);
+    g->v = (const rr_emi_vert *)p;
+    if (!e) e = want(room, RR_SEC_EMI_INFL, sizeof *g->in, g->f->ninfl, &p, diag);
+    g->in = (const rr_emi_infl *)p;
+    if (!e) e = want(room, RR_SEC_EMI_ANIMS, sizeof *g->a, g->f->nanims, &p, diag);
+    g->a = (const rr_emi_anim *)p;
+    if (!e) e = want(room, RR_SEC_EMI_TRACKS, sizeof *g->t, g->f->ntracks, &p, diag);
+    g->t = (const rr_emi_track *)p;
+    if (!e) e = want(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, g->f->npkeys, &p, diag);
+    g->pk = (const rr_emi_pkey *)p;
+    if (!e) e = want(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, g->f->nrkeys, &p, diag);
+    g->rk = (const rr_emi_rkey *)p;
+    return e;
+}
+
+static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
+{
+    const void *p;
+    uint32_t n, i, k;
+    rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->f->ntris, &p, diag);
+    const rr_emi_tri *t = (const rr_emi_tri *)p;
+    for (i = 0; !e && i < g->f->ntris; i++)
+        for (k = 0; k < 3; k++)
+            if (t[i].v[k] >= g->f->nverts)
+                return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRIS, &t[i].v[k], "triangle vertex",
+                            t[i].v[k], g->f->nverts);
+    if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
+        n != g->f->nverts)
+        return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,
+                    g->f->nverts);
+    return e;
+}
+
+rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
+{
+    fig g = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint32_t i;
+    rr_err e = load_checked(room, &g, diag);
+    for (i = 0; !e && i < g.f->njoints; i++)
+        e = check_joint(room, &g, i, diag);
+    for (i = 0; !e && i < g.f->nverts; i++)
+        e = check_vertex(room, &g, i, diag);
+    for (i = 0; !e && i < g.f->nanims; i++)
+        e = check_anim(room, &g, &g.a[i], diag);
+    if (!e)
+        e = check_tris(room, &g, diag);
+    return e;
+}
+
+/* ------------------------------------------------------------ lookup */
+
+rr_err rr_emi_get_info(const rr_room *room, rr_emi_info *out)
+{
+    fig g;
+    rr_err e;
+    if (!out)
+        return RR_ERR_ARG;
+    e = load(room, &g);
+    if (e)
+        return e;
+    out->njoints = g.f->njoints;
+    out->nverts = g.f->nverts;
+    out->ntris = g.f->ntris;
+    out->nanims = g.f->nanims;
+    out->max_infl = g.f->max_infl;
+    out->has_normals = (g.f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
+    out->coord_frac = room->coord_frac;
+    out->name = rr_string(room, g.f->name);
+    return RR_OK;
+}
+
+static int name_ieq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a;
+        char y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
+        if (x != y)
+            return 0;
+        if (!x)
+            return 1;
+    }
+}
+
+rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    fig g;
+    uint32_t i;
+    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    for (i = 0; i < g.f->njoints; i++)
+        if (name_ieq(rr_string(room, g.j[i].name), name)) {
+            *index = i;
+            return RR_OK;
+        }
+    return RR_ERR_NOTFOUND;
+}
+
+rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
+                        int32_t *parent)
+{
+    fig g;
+    rr_err e = load(room, &g);
+    if (e)
+        return e;
+    if (index >= g.f->njoints)
+        return RR_ERR_RANGE;
+    if (name)
+        *name = rr_string(room, g.j[index].name);
+    if (parent)
+        *parent = g.j[index].parent;
+    return RR_OK;
+}
+
+rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    fig g;
+    uint32_t i;
+    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    for (i = 0; i < g.f->nanims; i++)
+        if (name_ieq(rr_string(room, g.a[i].name), name)) {
+            *index = i;
+            return RR_OK;
+        }
+    return RR_ERR_NOTFOUND;
+}
+
+rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
+                       rr_fix *duration)
+{
+    fig g;
+    rr_err e = load(room, &g);
+    if (e)
+        return e;
+    if (index >= g.f->nanims)
+        return RR_ERR_RANGE;
+    if (name)
+        *name = rr_string(room, g.a[index].name);
+    if (duration)
+        *duration = g.a[index].duration;
+    return RR_OK;
+}
+
+rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
+{
+    fig g;
+    uint32_t i;
+    int k;
+    rr_err e = out ? load(room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    if (out_count < g.f->njoints)
+        return RR_ERR_RANGE;
+    for (i = 0; i < g.f->njoints; i++)
+        for (k = 0; k < 4; k++) {
+            if (k < 3)
+                out[i].t[k] = g.j[i].bind_t[k];
+            out[i].q[k] = g.j[i].bind_q[k];
+        }
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------ sampling */
+
+/* Index of the first key time >= t in [0, n], binary search. */
+#define FIRST_AT_OR_AFTER(keys, n, t, out)            \
+    do {                                              \
+        uint32_t lo_ = 0, hi_ = (n);                  \
+        while (lo_ < hi_) {                           \
+            uint32_t mid_ = lo_ + (hi_ - lo_) / 2;    \
+            if ((keys)[mid_].time >= (t))             \
+                hi_ = mid_;                           \
+            else                                      \
+                lo_ = mid_ + 1;                       \
+        }                                             \
+        (out) = lo_;                                  \
+    } while (0)
+
+/* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1. */
+static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
+{
+    return (int32_t)div_round(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
+}
+
+static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int32_t out[3])
+{
+    uint32_t i;
+    int c;
+    FIRST_AT_OR_AFTER(k, n, t, i);
+    if (i == 0 || i == n) {
+        const rr_emi_pkey *key = &k[i == 0 ? 0 : n - 1];
+        out[0] = key->p[0], out[1] = key->p[1], out[2] = key->p[2];
+        return;
+    }
+    {
+        int32_t f = key_frac(t, k[i - 1].time, k[i].time);
+        for (c = 0; c < 3; c++)
+            out[c] = sat32(k[i - 1].p[c] +
+                           shr_round(((int64_t)k[i].p[c] - k[i - 1].p[c]) * f, 16));
+    }
+}
+
+static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
+{
+    uint32_t big = (k->q[0] & 1u) | (uint32_t)(k->q[1] & 1u) << 1, c, s = 0;
+    int64_t rest = (int64_t)1 << 60;
+    for (c = 0; c < 4; c++) {
+        int64_t v;
+        if (c == big)
+            continue;
+        v = shr_round((int64_t)(k->q[s++] >> 1) * RKEY_STEP_Q46, 16) - INV_SQRT2_Q30;
+        q[c] = (int32_t)v;
+        rest -= v * v;
+    }
+    q[big] = (int32_t)isqrt64(rest > 0 ? (uint64_t)rest : 0u);
+}
+
+static NOINLINE void sample_rot(const rr_emi_rkey *k, uint32_t n, rr_fix t, int32_t out[4])
+{
+    int32_t a[4], b[4];
+    uint32_t i;
+    FIRST_AT_OR_AFTER(k, n, t, i);
+    if (i == 0 || i == n) {
+        decode_rkey(&k[i == 0 ? 0 : n - 1], out);
+        quat_normalize(out);
+        return;
+    }
+    decode_rkey(&k[i - 1], a);
+    decode_rkey(&k[i], b);
+    quat_nlerp(a, b, key_frac(t, k[i - 1].time, k[i].time), out);
+}
+
+static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
+{
+    if (mode == RR_EMI_LOOP) {
+        int32_t r = t % d;
+        return r < 0 ? r + d : r;
+    }
+    return t < 0 ? 0 : t > d ? d : t;
+}
+
+rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
+{
+    fig g;
+    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    if (job->anim >= g.f->nanims || job->out_count < g.f->njoints || job->mode > RR_EMI_LOOP)
+        return RR_ERR_RANGE;
+    return RR_OK;
+}
+
+rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
+{
+    fig g;
+    const rr_emi_anim *a;
+    rr_fix t;
+    uint32_t i;
+    rr_err e = rr_emi_sample_job_validate(job);
+    if (e)
+        return e;
+    load(job->room, &g);
+    rr_emi_bind_pose(job->room, job->out, job->out_count);
+    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.f->njoints); i++)
+        job->mask[i] = 0;
+    a = &g.a[job->anim];
+    t = wrap_time(job->time, a->duration, job->mode);
+    for (i = 0; i < a->ntracks; i++) {
+        const rr_emi_track *tr = &g.t[a->first_track + i];
+        uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
+        if (tr->op == 3)
+            sample_pos(g.pk + tr->first_key, tr->nkeys, t, job->out[tr->joint].t);
+        else
+            sample_rot(g.rk + tr->first_key, tr->nkeys, t, job->out[tr->joint].q);
+        if (job->mask)
+            job->mask[bit / 32u] |= 1u << (bit % 32u);
+    }
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------ blend */
+
+rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
+{
+    fig g;
+    rr_err e = (job && job->a && job->b && job->out) ? load(job->room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    if (job->count < g.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE)
+        return RR_ERR_RANGE;
+    return RR_OK;
+}
+
+rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
+{
+    fig g;
+    uint32_t i;
+    int c;
+    rr_err e = rr_emi_blend_job_validate(job);
+    if (e)
+        return e;
+    load(job->room, &g);
+    for (i = 0; i < g.f->njoints; i++) {
+        const rr_emi_local *a = &job->a[i], *b = &job->b[i];
+        rr_emi_local *o = &job->out[i];
+        const uint32_t *m = job->b_mask;
+        rr_fix wt = m && !(m[(2u * i) / 32u] >> ((2u * i) % 32u) & 1u) ? 0 : job->weight;
+        rr_fix wr = m && !(m[(2u * i + 1u) / 32u] >> ((2u * i + 1u) % 32u) & 1u) ? 0 : job->weight;
+        for (c = 0; c < 3; c++)
+            o->t[c] = sat32(a->t[c] + shr_round(((int64_t)b->t[c] - a->t[c]) * wt, 16));
+        if (wr)
+            quat_nlerp(a->q, b->q, wr, o->q);
+        else   /* a's rotation exactly, not renormalized */
+            for (c = 0; c < 4; c++)
+                o->q[c] = a->q[c];
+    }
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------ model and skinning matrices */
+
+rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
+{
+    fig g;
+    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+}
+
+rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
+{
+    fig g;
+    uint32_t i;
+    rr_err e = rr_emi_model_job_validate(job);
+    if (e)
+        return e;
+    load(job->room, &g);
+    for (i = 0; i < g.f->njoints; i++) {
+        const int32_t *lt = job->local ? job->local[i].t : g.j[i].bind_t;
+        rr_emi_xform local;
+        int c;
+        quat_to_mat(job->local ? job->local[i].q : g.j[i].bind_q, local.r);
+        for (c = 0; c < 3; c++)   /* valid poses stay within 2^24; see QCLAMP */
+            local.t[c] = lt[c] > (1L << 28) ? (int32_t)(1L << 28)
+                         : lt[c] < -(1L << 28) ? (int32_t)-(1L << 28) : lt[c];
+        if (g.j[i].parent < 0) {
+            job->out[i] = local;
+        } else {
+            const rr_emi_xform *p = &job->out[g.j[i].parent];
+            xform_mul(p->r, p->t, local.r, local.t, &job->out[i]);
+        }
+    }
+    return RR_OK;
+}
+
+rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
+{
+    fig g;
+    rr_err e = (job && job->model && job->out) ? load(job->room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+}
+
+rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
+{
+    fig g;
+    uint32_t i;
+    rr_err e = rr_emi_skin_matrices_job_validate(job);
+    if (e)
+        return e;
+    load(job->room, &g);
+    for (i = 0; i < g.f->njoints; i++) {
+        rr_emi_xform tmp;   /* out may alias model */
+        xform_mul(job->model[i].r, job->model[i].t, g.j[i].inv_r, g.j[i].inv_t, &tmp);
+        job->out[i] = tmp;
+    }
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------ skinning */
+
+rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
+{
+    fig g;
+    rr_err e = (job && job->skin && job->pos_out) ? load(job->room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    if (job->first > g.f->nverts || job->count > g.f->nverts - job->first)
+        return RR_ERR_RANGE;
+    return RR_OK;
+}
+
+/* Renormalize a Q16 vector held in int64; zero stays zero. */
+static NOINLINE rr_vec3 unit16(const int64_t n[3])
+{
+    rr_vec3 o = {0, 0, 0};
+    uint64_t l2 = 0;
+    uint32_t len;
+    int c;
+    for (c = 0; c < 3; c++)   /* |n[c]| <= 2^17: sums of unit normals, weights sum to 1 */
+        l2 += (uint64_t)(n[c] * n[c]);
+    len = isqrt64(l2);
+    if (len == 0)
+        return o;
+    o.x = sat32(div_round(n[0] * 65536, len));
+    o.y = sat32(div_round(n[1] * 65536, len));
+    o.z = sat32(div_round(n[2] * 65536, len));
+    return o;
+}
+
+/* Component i of the blended position: sum of w * (r_i . p + t_i), in coords. */
+static NOINLINE int32_t skin_pos(const fig *g, const rr_emi_xform *skin,
+                                 const rr_emi_vert *v, int i)
+{
+    int64_t acc = 0;
+    uint32_t k;
+    for (k = 0; k < v->infl_count; k++) {
+        const rr_emi_infl *in = &g->in[v->infl_first + k];
+        const int32_t *r = skin[in->joint].r + 3 * i;
+        int64_t q = shr_round((int64_t)r[0] * v->pos[0] + (int64_t)r[1] * v->pos[1] +
+                                  (int64_t)r[2] * v->pos[2], Q30) + skin[in->joint].t[i];
+        acc += q * in->weight;
+    }
+    return sat32(shr_round(acc, 16));
+}
+
+/* Component i of the blended (not renormalized) normal, Q16. */
+static NOINLINE int64_t skin_nrm(const fig *g, const rr_emi_xform *skin,
+                                 const rr_emi_vert *v, int i)
+{
+    int64_t acc = 0;
+    uint32_t k;
+    for (k = 0; k < v->infl_count; k++) {
+        const rr_emi_infl *in = &g->in[v->infl_first + k];
+        const int32_t *r = skin[in->joint].r + 3 * i;
+        acc += shr_round((int64_t)r[0] * v->nrm[0] + (int64_t)r[1] * v->nrm[1] +
+                             (int64_t)r[2] * v->nrm[2], Q30) * in->weight;
+    }
+    return shr_round(acc, 16);
+}
+
+static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
+                        rr_vec3 *pos, rr_vec3 *nrm)
+{
+    int64_t n[3];
+    if (v->infl_count == 0) {
+        pos->x = v->pos[0], pos->y = v->pos[1], pos->z = v->pos[2];
+        if (nrm)
+            nrm->x = v->nrm[0], nrm->y = v->nrm[1], nrm->z = v->nrm[2];
+        return;
+    }
+    pos->x = skin_pos(g, skin, v, 0);
+    pos->y = skin_pos(g, skin, v, 1);
+    pos->z = skin_pos(g, skin, v, 2);
+    if (nrm) {
+        n[0] = skin_nrm(g, skin, v, 0);
+        n[1] = skin_nrm(g, skin, v, 1);
+        n[2] = skin_nrm(g, skin, v, 2);
+        *nrm = unit16(n);
+    }
+}
+
+rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
+{
+    fig g;
+    uint32_t k;
+    rr_err e = rr_emi_skin_job_validate(job);
+    if (e)
+        return e;
+    load(job->room, &g);
+    for (k = 0; k < job->count; k++)
+        skin_vertex(&g, job->skin, &g.v[job->first + k], &job->pos_out[k],
+                    job->nrm_out ? &job->nrm_out[k] : 0);
+    return RR_OK;
+}
