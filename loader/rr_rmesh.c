@@ -1,0 +1,1253 @@
+/* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
+ *
+ * Data: collision vertices (int32 coords), triangles in BVH leaf order, a
+ * BVH in pre-order (left child = parent + 1, right child > left child), see
+ * rr_rmesh_blob.h. The validator walks the tree once in index order with an
+ * explicit stack, which proves that every node is reached exactly once (no
+ * cycle, no sharing) and that the depth is within the declared bound.
+ *
+ * Overflow budget (why int64 is enough): stored points |v| <= 2^17, so
+ * edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v < 2^19; ray vectors
+ * |D| <= 2^20 per component. Then D x e < 2^39, det = e . (D x e) < 2^59,
+ * u = s . p < 2^60, v = D . (s x e) < 2^60, u + v < 2^61. Box tests use
+ * doubled coordinates below 2^22 and products below 2^45. Sweeps: the centre
+ * stays within 2^18 + |to - from| < 2^21, radii <= 2^14, steps <= the smallest
+ * radius; plane distances are Q16 x coords < 2^38; e-space values (1.0 = 2^12)
+ * of the features a step can touch stay below 2^15, so the quadratics' terms
+ * stay below 2^31 and their discriminants below 2^61.
+ */
+#define RR_INTERNAL
+#include "rr_int.h"
+#include "rr_rmesh.h"
+
+#define ORIGIN_MAX (1 << 18)
+#define DIST_MAX (1 << 20)
+#define Q30 (1 << 30)
+
+/* Keep the big helpers out of their callers: merged frames add up, separate
+ * ones are reused along the call chain (see the stack bound in rr.h). */
+#define NOINLINE __attribute__((noinline))
+
+/* Section pointers of an open room (validated by rr_open). */
+typedef struct ctx {
+    const rr_rmesh_head *h;
+    const rr_rmesh_vert *v;
+    const rr_rmesh_tri *t;
+    const rr_rmesh_node *n;
+} ctx;
+
+static const void *sec(const rr_room *room, uint32_t type)
+{
+    const void *p = 0;
+    uint32_t n;
+    if (rr_section(room, type, &p, &n) != RR_OK)
+        return 0;
+    return p;
+}
+
+static rr_err get(const rr_room *room, ctx *c)
+{
+    if (!room || room->format != RR_FMT_RMESH)
+        return RR_ERR_ARG;
+    c->h = sec(room, RR_SEC_RMESH_HEAD);
+    c->v = sec(room, RR_SEC_RMESH_VERTS);
+    c->t = sec(room, RR_SEC_RMESH_TRIS);
+    c->n = sec(room, RR_SEC_RMESH_NODES);
+    return c->h ? RR_OK : RR_ERR_ARG;
+}
+
+static int64_t abs64(int64_t a)
+{
+    return a < 0 ? -a : a;
+}
+
+/* ------------------------------------------------------------------ */
+/* Validation                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Like rr__fail, kept local so that it inlines (a 7-argument call would
+ * pass arguments on the stack on x86-64). */
+static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
+                   const char *what, uint32_t value, uint32_t limit)
+{
+    if (diag) {
+        diag->section = section;
+        diag->offset = offset;
+        diag->what = what;
+        diag->value = value;
+        diag->limit = limit;
+    }
+    return e;
+}
+
+static const uint32_t known_types[] = {
+    RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
+    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
+    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
+
+static int coord_ok(int32_t c)
+{
+    return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
+}
+
+/* Fetch a section whose count must equal want. */
+static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
+                    const void **p, rr_diag *diag)
+{
+    uint32_t n;
+    rr_err e = rr__section(room, type, elem, p, &n, diag);
+    if (e)
+        return e;
+    if (n != want)
+        return fail(diag, RR_ERR_SECTION, type, rr__offset(room, *p), "count vs head", n,
+                        want);
+    return RR_OK;
+}
+
+static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
+{
+    uint32_t i;
+    int k;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 3; k++)
+            if (!coord_ok(v[i].p[k]))
+                return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS,
+                                rr__offset(room, &v[i].p[k]), "vertex coordinate",
+                                (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
+    return RR_OK;
+}
+
+static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t i;
+    int k;
+    for (i = 0; i < c->h->ntris; i++) {
+        const rr_rmesh_tri *t = &c->t[i];
+        for (k = 0; k < 3; k++) {
+            if (t->v[k] >= c->h->nverts)
+                return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->v[k]),
+                                "triangle vertex", t->v[k], c->h->nverts);
+            if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
+                return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, rr__offset(room, &t->n[k]),
+                                "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
+        }
+        if (t->surface >= c->h->nsurfs)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->surface),
+                            "triangle surface", t->surface, c->h->nsurfs);
+    }
+    return RR_OK;
+}
+
+static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
+{
+    const rr_rmesh_node *nd = &c->n[i];
+    int k;
+    for (k = 0; k < 3; k++)
+        if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
+            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+                            "node bounds", (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
+    if (nd->count & RR_RMESH_LEAF) {
+        uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
+        if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+                            "leaf triangle range", nd->first, c->h->ntris);
+        return RR_OK;
+    }
+    if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
+        return fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+                        "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
+    return RR_OK;
+}
+
+/* Walk the nodes in index order, which must be the pre-order of the tree:
+ * after a leaf the next node is the pending right child on the stack. */
+static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0;
+    uint32_t cap = room->arena_size / 8;
+    rr_err e;
+    for (i = 0; i < c->h->nnodes; i++) {
+        if (i != expect)
+            return fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+                            "node not reached in pre-order", i, expect);
+        if (d > room->max_depth)
+            return fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+                            "node depth", d, room->max_depth);
+        e = check_node(room, c, i, diag);
+        if (e)
+            return e;
+        if (!(c->n[i].count & RR_RMESH_LEAF)) {
+            if (sp >= cap)
+                return fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+                                "validation stack", sp, cap);
+            stack[2 * sp] = c->n[i].count;
+            stack[2 * sp + 1] = ++d;
+            sp++;
+            expect = i + 1;
+        } else if (sp) {
+            sp--;
+            expect = stack[2 * sp];
+            d = stack[2 * sp + 1];
+        } else {
+            expect = c->h->nnodes;
+        }
+    }
+    if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
+        return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, 0, "tree incomplete", expect,
+                        c->h->nnodes);
+    return RR_OK;
+}
+
+static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, rr__offset(room, &s[i]),
+                            "texture name string", s[i].tex[0], 0);
+    return RR_OK;
+}
+
+static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
+                          const rr_rmesh_ent *e, uint32_t ne, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < nt; i++)
+        if (!rr__string_ok(room, t[i].name))
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, rr__offset(room, &t[i]),
+                            "trigger name string", t[i].name, 0);
+    for (i = 0; i < ne; i++) {
+        if (e[i].cls >= RR_RMESH_NCLASSES)
+            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+                            "entity class", e[i].cls, RR_RMESH_NCLASSES);
+        if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+                            "entity string", e[i].str, 0);
+        if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
+            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+                            "entity position", (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
+    }
+    return RR_OK;
+}
+
+/* Render sections: all four or none. */
+static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
+                                  const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
+                                  rr_diag *diag)
+{
+    uint32_t i, j;
+    for (i = 0; i < rh->ngroups; i++) {
+        if (g[i].surface >= nsurfs || g[i].first_vert > rh->nverts ||
+            g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
+            g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
+            g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
+            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, rr__offset(room, &g[i]),
+                        "render group range", i, rh->ngroups);
+        for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
+            if (ix[j] >= g[i].nverts)
+                return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, rr__offset(room, &ix[j]),
+                            "render index", ix[j], g[i].nverts);
+    }
+    return RR_OK;
+}
+
+static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
+{
+    const void *p, *g, *v, *ix;
+    const rr_rmesh_rhead *rh;
+    uint32_t n, k;
+    rr_err e = rr__section(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, &n, diag);
+    if (e == RR_ERR_MISSING) {
+        if (rr_section(room, RR_SEC_RMESH_RGROUPS, &g, &n) == RR_OK ||
+            rr_section(room, RR_SEC_RMESH_RVERTS, &g, &n) == RR_OK ||
+            rr_section(room, RR_SEC_RMESH_RINDEX, &g, &n) == RR_OK)
+            return fail(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0, "render head", 0, 0);
+        return RR_OK;
+    }
+    if (e == RR_OK && n != 1)
+        e = fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, rr__offset(room, p), "count", n, 1);
+    if (e)
+        return e;
+    rh = p;
+    if ((e = sized(room, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), rh->ngroups, &g, diag)) ||
+        (e = sized(room, RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), rh->nverts, &v, diag)) ||
+        (e = sized(room, RR_SEC_RMESH_RINDEX, 2, rh->nindices, &ix, diag)))
+        return e;
+    for (k = 0; k < 3; k++)
+        if (!coord_ok(rh->center[k]))
+            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+                        "render centre", (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
+    if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
+        return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+                    "render quantization", rh->pos_shift, 16);
+    return check_render_groups(room, rh, g, ix, nsurfs, diag);
+}
+
+rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+{
+    const void *p, *s, *tr, *en;
+    uint32_t n;
+    ctx c;
+    rr_err e = rr__sections_known(room, known_types, 11, diag);
+    if (!e)
+        e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
+    if (!e && n != 1)
+        e = fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, rr__offset(room, p), "head count",
+                     n, 1);
+    if (e)
+        return e;
+    c.h = p;
+    if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
+        room->arena_size < room->arena_need)
+        return fail(diag, RR_ERR_ARENA, 0, 28, "arena for the tree stack and sweep",
+                    room->arena_need, RR_RMESH_ARENA(room->max_depth));
+    if ((e = sized(room, RR_SEC_RMESH_VERTS, sizeof *c.v, c.h->nverts, &p, diag)) != RR_OK)
+        return e;
+    c.v = p;
+    if ((e = sized(room, RR_SEC_RMESH_TRIS, sizeof *c.t, c.h->ntris, &p, diag)) != RR_OK)
+        return e;
+    c.t = p;
+    if ((e = sized(room, RR_SEC_RMESH_NODES, sizeof *c.n, c.h->nnodes, &p, diag)) != RR_OK)
+        return e;
+    c.n = p;
+    if ((e = sized(room, RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), c.h->nsurfs, &s, diag)) ||
+        (e = sized(room, RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), c.h->ntriggers, &tr,
+                   diag)) ||
+        (e = sized(room, RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), c.h->nents, &en, diag)))
+        return e;
+    if ((e = check_verts(room, c.v, c.h->nverts, diag)) || (e = check_tris(room, &c, diag)) ||
+        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, s, c.h->nsurfs, diag)))
+        return e;
+    if ((e = check_names(room, tr, c.h->ntriggers, en, c.h->nents, diag)) != RR_OK)
+        return e;
+    return check_render(room, c.h->nsurfs, diag);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ray cast                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct ray_work {
+    int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
+    int32_t end[3];         /* end of the still-interesting part */
+    uint64_t bt, bd;        /* best hit fraction bt / bd (bd == 0: none) */
+    uint32_t best;
+} ray_work;
+
+/* 64 x 64 -> 128-bit unsigned product, as (hi, lo). */
+static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* t1/d1 < t2/d2, exactly (all values < 2^62, d > 0). */
+NOINLINE static int frac_less(uint64_t t1, uint64_t d1, uint64_t t2, uint64_t d2)
+{
+    uint64_t h1, l1, h2, l2;
+    mul128(t1, d2, &h1, &l1);
+    mul128(t2, d1, &h2, &l2);
+    return h1 < h2 || (h1 == h2 && l1 < l2);
+}
+
+/* Reduce t/d (t <= d) to 32-bit numbers with the same ratio up to 2^-31. */
+static void narrow(uint64_t *t, uint64_t *d)
+{
+    while (*d > 0xffffffffu) {
+        *d >>= 1;
+        *t >>= 1;
+    }
+    if (*d == 0)
+        *d = 1;
+}
+
+/* Small vectors: int32 inputs (differences of coords fit, see the budget),
+ * int64 products. */
+static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = a[0] - b[0];
+    r[1] = a[1] - b[1];
+    r[2] = a[2] - b[2];
+}
+
+static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
+    r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
+    r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
+}
+
+static int64_t dot3(const int64_t a[3], const int32_t b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Moeller-Trumbore in exact integers, double-sided. 1 on a hit at
+ * fraction *t / *det in [0, 1]. */
+NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64_t *t,
+                            uint64_t *det)
+{
+    const rr_rmesh_tri *tr = &c->t[ti];
+    const int32_t *v0 = c->v[tr->v[0]].p;
+    int32_t e1[3], e2[3], s[3];
+    int64_t p[3], a, u, v, tn;
+    sub3(e1, c->v[tr->v[1]].p, v0);
+    sub3(e2, c->v[tr->v[2]].p, v0);
+    cross3(p, w->d, e2);            /* p = D x e2 */
+    a = dot3(p, e1);
+    if (a == 0)
+        return 0;
+    sub3(s, w->o, v0);
+    u = dot3(p, s);
+    cross3(p, s, e1);               /* q = s x e1 */
+    v = dot3(p, w->d);
+    tn = dot3(p, e2);
+    if (a < 0) {
+        a = -a;
+        u = -u;
+        v = -v;
+        tn = -tn;
+    }
+    if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
+        return 0;
+    *t = (uint64_t)tn;
+    *det = (uint64_t)a;
+    return 1;
+}
+
+/* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
+NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd)
+{
+    int32_t cc[3], h[3], e[3], ah[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        cc[k] = a[k] + b[k] - (nd->min[k] + nd->max[k]);
+        h[k] = b[k] - a[k];
+        e[k] = nd->max[k] - nd->min[k] + 4;
+        ah[k] = h[k] < 0 ? -h[k] : h[k];
+        if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
+            return 0;
+    }
+    if (abs64((int64_t)cc[1] * h[2] - (int64_t)cc[2] * h[1]) >
+        (int64_t)e[1] * ah[2] + (int64_t)e[2] * ah[1])
+        return 0;
+    if (abs64((int64_t)cc[2] * h[0] - (int64_t)cc[0] * h[2]) >
+        (int64_t)e[0] * ah[2] + (int64_t)e[2] * ah[0])
+        return 0;
+    return abs64((int64_t)cc[0] * h[1] - (int64_t)cc[1] * h[0]) <=
+           (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
+}
+
+NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd)
+{
+    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    uint64_t t, det, nt, nd2;
+    int k;
+    for (i = nd->first; i < end; i++) {
+        if (!ray_tri(w, c, i, &t, &det))
+            continue;
+        if (w->bd && !frac_less(t, det, w->bt, w->bd) &&
+            (frac_less(w->bt, w->bd, t, det) || i > w->best))
+            continue;
+        w->bt = t;
+        w->bd = det;
+        w->best = i;
+        nt = t;
+        nd2 = det;
+        narrow(&nt, &nd2);
+        /* ceil(t / det) in Q30, plus one step: the box test stays conservative */
+        nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
+        for (k = 0; k < 3; k++)
+            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int64_t)nt) >> 30);
+    }
+}
+
+/* Squared-free ordering key: how far along the ray the node's centre lies. */
+static int64_t along(const ray_work *w, const rr_rmesh_node *nd)
+{
+    int64_t s = 0;
+    int k;
+    for (k = 0; k < 3; k++)
+        s += ((int64_t)nd->min[k] + nd->max[k] - 2 * (int64_t)w->o[k]) * w->d[k];
+    return s;
+}
+
+static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
+{
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0;
+    if (!c->h->nnodes)
+        return;
+    for (;;) {
+        const rr_rmesh_node *nd = &c->n[node];
+        if (seg_box(w->o, w->end, nd)) {
+            if (nd->count & RR_RMESH_LEAF) {
+                ray_leaf(w, c, nd);
+            } else {
+                uint32_t l = nd->first, r = nd->count;
+                int left_first = along(w, &c->n[l]) <= along(w, &c->n[r]);
+                stack[sp++] = left_first ? r : l;
+                node = left_first ? l : r;
+                continue;
+            }
+        }
+        if (!sp)
+            return;
+        node = stack[--sp];
+    }
+}
+
+static int32_t round_div(uint64_t num, uint64_t den)
+{
+    return (int32_t)((num + den / 2) / den);
+}
+
+NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
+                                rr_rmesh_hit *hit)
+{
+    const rr_rmesh_tri *t = &c->t[w->best];
+    uint64_t nt = w->bt, nd = w->bd;
+    int64_t side;
+    int k;
+    narrow(&nt, &nd);
+    hit->hit = 1;
+    hit->tri = w->best;
+    hit->src = t->src;
+    hit->surface = t->surface;
+    hit->frac = round_div(nt << 16, nd);
+    hit->dist = round_div(nt * (uint64_t)max_dist, nd);
+    for (k = 0; k < 3; k++) {
+        int64_t dp = (int64_t)w->d[k] * (int64_t)nt;
+        int64_t off = (int64_t)((uint64_t)(dp < 0 ? -dp : dp) + nd / 2) / (int64_t)nd;
+        hit->point[k] = w->o[k] + (int32_t)(dp < 0 ? -off : off);
+    }
+    side = (int64_t)t->n[0] * w->d[0] + (int64_t)t->n[1] * w->d[1] + (int64_t)t->n[2] * w->d[2];
+    hit->normal.x = side > 0 ? -t->n[0] : t->n[0];
+    hit->normal.y = side > 0 ? -t->n[1] : t->n[1];
+    hit->normal.z = side > 0 ? -t->n[2] : t->n[2];
+}
+
+/* Segment vector: dir scaled to length max_dist (coords), rounded. */
+NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
+{
+    int64_t dx = ray->dir.x, dy = ray->dir.y, dz = ray->dir.z, m = ray->max_dist;
+    uint64_t len = rr_isqrt64((uint64_t)(dx * dx) + (uint64_t)(dy * dy) + (uint64_t)(dz * dz));
+    int k;
+    if (len == 0 || m < 0)
+        return RR_ERR_ARG;
+    for (k = 0; k < 3; k++)
+        if (ray->origin[k] < -ORIGIN_MAX || ray->origin[k] > ORIGIN_MAX)
+            return RR_ERR_RANGE;
+    if (m > DIST_MAX)
+        m = DIST_MAX;
+    *max_dist = (int32_t)m;
+    w->d[0] = (int32_t)rr_shr_round64(dx * m * 2 / (int64_t)len, 1);
+    w->d[1] = (int32_t)rr_shr_round64(dy * m * 2 / (int64_t)len, 1);
+    w->d[2] = (int32_t)rr_shr_round64(dz * m * 2 / (int64_t)len, 1);
+    for (k = 0; k < 3; k++) {
+        w->o[k] = ray->origin[k];
+        w->end[k] = w->o[k] + w->d[k];
+    }
+    w->bt = w->bd = 0;
+    w->best = 0;
+    return RR_OK;
+}
+
+rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
+{
+    ctx c;
+    ray_work w;
+    int32_t max_dist;
+    rr_err e;
+    if (!hit || !ray)
+        return RR_ERR_ARG;
+    hit->hit = 0;
+    hit->frac = RR_FIX_ONE;
+    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, &w, &max_dist)) != RR_OK)
+        return e;
+    hit->dist = max_dist;
+    ray_walk(room, &c, &w);
+    if (w.bd)
+        ray_result(&c, &w, max_dist, hit);
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Box query                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct box_work {
+    int64_t c2[3], e2[3];   /* doubled centre and half extents */
+    int32_t min[3], max[3];
+} box_work;
+
+/* Separation along L of the doubled corners p[3] against the doubled box. */
+static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3])
+{
+    int64_t r = b->e2[0] * abs64(l[0]) + b->e2[1] * abs64(l[1]) + b->e2[2] * abs64(l[2]);
+    int64_t a = dot3(l, p[0]), x = dot3(l, p[1]), y = dot3(l, p[2]);
+    int64_t lo = a < x ? a : x, hi = a < x ? x : a;
+    lo = y < lo ? y : lo;
+    hi = y > hi ? y : hi;
+    return lo > r || hi < -r;
+}
+
+NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
+{
+    int32_t p[3][3], f[3], g[3];
+    int64_t l[3];
+    int i, j, k;
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            p[i][k] = (int32_t)(2 * (int64_t)c->v[c->t[ti].v[i]].p[k] - b->c2[k]);
+    for (k = 0; k < 3; k++) {
+        int32_t lo = p[0][k], hi = p[0][k];
+        for (i = 1; i < 3; i++) {
+            lo = p[i][k] < lo ? p[i][k] : lo;
+            hi = p[i][k] > hi ? p[i][k] : hi;
+        }
+        if (lo > b->e2[k] || hi < -b->e2[k])
+            return 0;
+    }
+    for (k = 0; k < 3; k++) {   /* edges in plain coords (doubled values halved) */
+        f[k] = (p[1][k] - p[0][k]) / 2;
+        g[k] = (p[2][k] - p[1][k]) / 2;
+    }
+    cross3(l, f, g);
+    if (separated(b, p, l))
+        return 0;
+    for (i = 0; i < 3; i++) {
+        for (k = 0; k < 3; k++)
+            f[k] = (p[(i + 1) % 3][k] - p[i][k]) / 2;
+        for (j = 0; j < 3; j++) {
+            l[j] = 0;
+            l[(j + 1) % 3] = -f[(j + 2) % 3];
+            l[(j + 2) % 3] = f[(j + 1) % 3];
+            if (separated(b, p, l))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int node_box(const box_work *b, const rr_rmesh_node *nd)
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if (nd->min[k] > b->max[k] || nd->max[k] < b->min[k])
+            return 0;
+    return 1;
+}
+
+/* Returns 0 when the output is full. */
+static int box_leaf(const box_work *b, const ctx *c, const rr_rmesh_node *nd, rr_rmesh_list *out)
+{
+    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    for (i = nd->first; i < end; i++) {
+        if (!tri_box(b, c, i))
+            continue;
+        if (out->count >= out->cap) {
+            out->truncated = 1;
+            return 0;
+        }
+        out->items[out->count++] = i;
+    }
+    return 1;
+}
+
+rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_t max[3],
+                         rr_rmesh_list *out)
+{
+    ctx c;
+    box_work b;
+    uint32_t *stack, sp = 0, node = 0;
+    int k;
+    rr_err e = get(room, &c);
+    if (e || !min || !max || !out || (out->cap && !out->items))
+        return e ? e : RR_ERR_ARG;
+    out->count = 0;
+    out->truncated = 0;
+    for (k = 0; k < 3; k++) {
+        if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
+            return RR_ERR_RANGE;
+        b.min[k] = min[k];
+        b.max[k] = max[k];
+        b.c2[k] = (int64_t)min[k] + max[k];
+        b.e2[k] = (int64_t)max[k] - min[k];
+    }
+    stack = (uint32_t *)room->arena;
+    while (c.h->nnodes) {
+        const rr_rmesh_node *nd = &c.n[node];
+        if (node_box(&b, nd)) {
+            if (!(nd->count & RR_RMESH_LEAF)) {
+                stack[sp++] = nd->count;
+                node = nd->first;
+                continue;
+            }
+            if (!box_leaf(&b, &c, nd, out))
+                break;
+        }
+        if (!sp)
+            break;
+        node = stack[--sp];
+    }
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Ellipsoid sweep with sliding                                        */
+/* ------------------------------------------------------------------ */
+
+/* Contact tests run per step of at most the smallest radius, in "e-space":
+ * relative to the ellipsoid centre and divided by the radii, with 1.0 = K.
+ * Within a step every e-space value is below 3K (the region the step can
+ * touch is the swept box grown by the radii), so the quadratics' terms stay
+ * below 2^58. Far-reaching triangles are handled without e-space vertices:
+ * the face test uses the stored plane in world coords, edges are first
+ * clipped to the region. */
+#define K_SHIFT 12
+#define KK ((int64_t)1 << K_SHIFT)
+#define SWEEP_RMIN 16
+#define SWEEP_RMAX (1 << 14)
+#define SKIN 2
+
+typedef struct sweep_work {
+    int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
+    int64_t ve[3];                  /* step motion in e-space */
+    int32_t lo[3], hi[3];           /* region the step can touch */
+    uint64_t bt, bd;                /* earliest contact bt / bd (bd == 0: none) */
+    int32_t n[3];                   /* its normal, Q16.16, facing the centre */
+    int32_t cn[3];                  /* scratch: a candidate's normal */
+    uint32_t tri;
+} sweep_work;
+
+static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+{
+    if (w->bd && !frac_less(t, d, w->bt, w->bd) &&
+        (frac_less(w->bt, w->bd, t, d) || ti >= w->tri))
+        return;
+    w->bt = t;
+    w->bd = d;
+    w->tri = ti;
+    w->n[0] = n[0];
+    w->n[1] = n[1];
+    w->n[2] = n[2];
+}
+
+/* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
+NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
+{
+    int64_t m = abs64(g[0]), h[3];
+    uint64_t len;
+    int k;
+    m = abs64(g[1]) > m ? abs64(g[1]) : m;
+    m = abs64(g[2]) > m ? abs64(g[2]) : m;
+    for (k = 0; k < 3; k++) {
+        int64_t v = g[k];
+        int64_t s = m;
+        while (s >= ((int64_t)1 << 15)) {
+            s >>= 1;
+            v /= 2;
+        }
+        h[k] = (v * 16384) / w->r[k];   /* e-space -> world gradient */
+    }
+    len = rr_isqrt64((uint64_t)(h[0] * h[0]) + (uint64_t)(h[1] * h[1]) + (uint64_t)(h[2] * h[2]));
+    for (k = 0; k < 3; k++)
+        w->cn[k] = len ? (int32_t)((h[k] * 65536) / (int64_t)len) : 0;
+}
+
+/* Lowest root in [0, 1] of a t^2 + b t + c = 0 as num / den; 0 if none.
+ * Normalised so that c < 0 means "already inside" (then b < 0 = getting
+ * deeper, which is a contact at t = 0). */
+static int lowest_root(int64_t a, int64_t b, int64_t c, uint64_t *num, uint64_t *den)
+{
+    int64_t disc, s, t;
+    if (a < 0) {
+        a = -a;
+        b = -b;
+        c = -c;
+    }
+    if (a == 0)                   /* no motion relative to the feature */
+        return 0;
+    if (c < 0) {                  /* already closer than 1: contact now if approaching */
+        if (b >= 0)
+            return 0;
+        *num = 0;
+        *den = 1;
+        return 1;
+    }
+    disc = b * b - 4 * a * c;
+    if (disc < 0)
+        return 0;
+    s = (int64_t)rr_isqrt64((uint64_t)disc);
+    t = -b - s;
+    if (t < 0 || t > 2 * a)
+        return 0;
+    *num = (uint64_t)t;
+    *den = (uint64_t)(2 * a);
+    return 1;
+}
+
+/* e-space vector of a world offset. */
+static void to_e(const sweep_work *w, const int32_t p[3], int64_t e[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        e[k] = (((int64_t)p[k] - w->pos[k]) * KK) / w->r[k];
+}
+
+NOINLINE static void sweep_vertex(sweep_work *w, const int32_t p[3], uint32_t ti)
+{
+    int64_t b[3];
+    uint64_t num, den;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (p[k] < w->lo[k] || p[k] > w->hi[k])
+            return;
+    const int64_t *v = w->ve;
+    to_e(w, p, b);
+    if (!lowest_root(v[0] * v[0] + v[1] * v[1] + v[2] * v[2],
+                     -2 * (v[0] * b[0] + v[1] * b[1] + v[2] * b[2]),
+                     b[0] * b[0] + b[1] * b[1] + b[2] * b[2] - KK * KK, &num, &den))
+        return;
+    for (k = 0; k < 3; k++)   /* centre at contact minus the vertex, times den */
+        b[k] = v[k] * (int64_t)num - b[k] * (int64_t)den;
+    world_normal(w, b);
+    offer(w, num, den, w->cn, ti);
+}
+
+/* Clip segment a-b to the region and return its e-space start bv and
+ * vector e; 0 if nothing is left. */
+NOINLINE static int clip(const sweep_work *w, const int32_t a[3], const int32_t b[3],
+                         int64_t bv[3], int64_t e[3])
+{
+    int64_t s0 = 0, s1 = 65536;
+    int k;
+    for (k = 0; k < 3; k++) {
+        int64_t d = (int64_t)b[k] - a[k], x, y;
+        if (d == 0) {
+            if (a[k] < w->lo[k] || a[k] > w->hi[k])
+                return 0;
+            continue;
+        }
+        x = (((int64_t)w->lo[k] - a[k]) * 65536) / d;
+        y = (((int64_t)w->hi[k] - a[k]) * 65536) / d;
+        if (x > y) {
+            int64_t t = x;
+            x = y;
+            y = t;
+        }
+        s0 = x - 1 > s0 ? x - 1 : s0;   /* widened by one step: conservative */
+        s1 = y + 1 < s1 ? y + 1 : s1;
+    }
+    if (s0 > s1)
+        return 0;
+    for (k = 0; k < 3; k++) {
+        int64_t d = (int64_t)b[k] - a[k];
+        int64_t pa = a[k] + (d * s0) / 65536 - w->pos[k], pb = a[k] + (d * s1) / 65536 - w->pos[k];
+        bv[k] = (pa * KK) / w->r[k];
+        e[k] = (pb * KK) / w->r[k] - bv[k];
+    }
+    return 1;
+}
+
+NOINLINE static void sweep_edge(sweep_work *w, const int32_t a[3], const int32_t b[3],
+                                uint32_t ti)
+{
+    int64_t bv[3], e[3], ev, ebv, len, f;
+    const int64_t *v = w->ve;
+    uint64_t num, den;
+    int k;
+    if (!clip(w, a, b, bv, e))
+        return;
+    len = (int64_t)rr_isqrt64((uint64_t)(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+    if (len == 0)
+        return;
+    for (k = 0; k < 3; k++)
+        e[k] = (e[k] * KK) / len;   /* unit edge, |e| = K */
+    ev = (e[0] * v[0] + e[1] * v[1] + e[2] * v[2]) >> K_SHIFT;
+    ebv = (e[0] * bv[0] + e[1] * bv[1] + e[2] * bv[2]) >> K_SHIFT;
+    if (!lowest_root(-(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + ev * ev,
+                     2 * (v[0] * bv[0] + v[1] * bv[1] + v[2] * bv[2]) - 2 * ev * ebv,
+                     KK * KK - (bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]) + ebv * ebv,
+                     &num, &den))
+        return;
+    f = ev * (int64_t)num - ebv * (int64_t)den;   /* position on the edge, times den */
+    if (f < 0 || f > len * (int64_t)den)
+        return;
+    for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
+        bv[k] = v[k] * (int64_t)num - bv[k] * (int64_t)den - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
+    world_normal(w, bv);
+    offer(w, num, den, w->cn, ti);
+}
+
+/* Is p (coords) inside triangle t, edges included? */
+static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
+{
+    int i, pos = 0, neg = 0;
+    for (i = 0; i < 3; i++) {
+        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
+        int32_t e[3], q[3];
+        int64_t x[3], s;
+        sub3(e, b, a);
+        sub3(q, p, a);
+        cross3(x, e, q);
+        s = (x[0] >> 8) * t->n[0] + (x[1] >> 8) * t->n[1] + (x[2] >> 8) * t->n[2];
+        pos |= s > 0;
+        neg |= s < 0;
+    }
+    return !(pos && neg);
+}
+
+/* Face contact: returns 1 when it decided the triangle (contact found, or
+ * the plane is not reached in this step), 0 when edges and vertices must be
+ * tried. */
+NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
+{
+    const rr_rmesh_tri *t = &c->t[ti];
+    const int32_t *v0 = c->v[t->v[0]].p;
+    int64_t d0 = 0, vn = 0, rn, num;
+    uint64_t ss = 0;
+    int32_t n[3], p[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        d0 += (int64_t)t->n[k] * ((int64_t)w->pos[k] - v0[k]);
+        vn += (int64_t)t->n[k] * w->vel[k];
+        ss += (uint64_t)(((int64_t)t->n[k] * w->r[k]) * ((int64_t)t->n[k] * w->r[k]));
+    }
+    rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
+    for (k = 0; k < 3; k++)
+        n[k] = d0 < 0 ? -t->n[k] : t->n[k];
+    if (d0 < 0) {
+        d0 = -d0;
+        vn = -vn;
+    }
+    if (d0 >= rn && (vn >= 0 || d0 - rn > -vn))    /* plane not reached in this step */
+        return 1;
+    if (d0 < rn && vn >= 0)   /* straddling the plane: only edges and vertices can */
+        return 0;             /* still be hit (the face itself is being left) */
+    num = d0 > rn ? d0 - rn : 0;
+    for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
+        p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
+               (int32_t)(((int64_t)w->r[k] * w->r[k] * n[k]) / (rn ? rn : 1));
+    if (!inside(c, t, p))
+        return 0;
+    offer(w, (uint64_t)num, (uint64_t)-vn, n, ti);
+    return 1;
+}
+
+static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
+{
+    const rr_rmesh_tri *t = &c->t[ti];
+    int i;
+    if (sweep_face(w, c, ti))
+        return;
+    for (i = 0; i < 3; i++) {
+        sweep_vertex(w, c->v[t->v[i]].p, ti);
+        sweep_edge(w, c->v[t->v[i]].p, c->v[t->v[(i + 1) % 3]].p, ti);
+    }
+}
+
+/* Earliest contact of one step (motion w->vel from w->pos). */
+static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
+{
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0, i;
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
+        w->lo[k] = (a < b ? a : b) - w->r[k] - SKIN;
+        w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
+    }
+    for (k = 0; k < 3; k++)
+        w->ve[k] = ((int64_t)w->vel[k] * KK) / w->r[k];
+    w->bd = 0;
+    while (c->h->nnodes) {
+        const rr_rmesh_node *nd = &c->n[node];
+        if (nd->min[0] <= w->hi[0] && nd->max[0] >= w->lo[0] && nd->min[1] <= w->hi[1] &&
+            nd->max[1] >= w->lo[1] && nd->min[2] <= w->hi[2] && nd->max[2] >= w->lo[2]) {
+            if (!(nd->count & RR_RMESH_LEAF)) {
+                stack[sp++] = nd->count;
+                node = nd->first;
+                continue;
+            }
+            for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+                sweep_tri(w, c, i);
+        }
+        if (!sp)
+            break;
+        node = stack[--sp];
+    }
+}
+
+static uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) + (uint64_t)((int64_t)v[1] * v[1]) +
+                      (uint64_t)((int64_t)v[2] * v[2]));
+}
+
+/* Move to the contact (backed off by SKIN coords) and turn the rest of the
+ * motion into a slide along the contact plane. */
+NOINLINE static void slide(sweep_work *w, int32_t rem[3])
+{
+    uint64_t nt = w->bt, nd = w->bd;
+    int64_t tq, back, dn;
+    uint32_t l = len3(w->vel);
+    int k;
+    narrow(&nt, &nd);
+    tq = (int64_t)((nt << 16) / nd);
+    back = l ? ((int64_t)SKIN << 16) / l : 0;
+    tq = tq > back ? tq - back : 0;
+    for (k = 0; k < 3; k++) {
+        int32_t mv = (int32_t)(((int64_t)w->vel[k] * tq) / 65536);
+        w->pos[k] += mv;
+        rem[k] -= mv;
+    }
+    dn = (int64_t)rem[0] * w->n[0] + (int64_t)rem[1] * w->n[1] + (int64_t)rem[2] * w->n[2];
+    if (dn < 0)   /* only the part going into the plane is removed */
+        for (k = 0; k < 3; k++)
+            rem[k] -= (int32_t)rr_shr_round64(dn * w->n[k], 32);
+}
+
+static rr_err sweep_check(const rr_rmesh_sweep *in)
+{
+    int k;
+    if (!in->max_slides || in->max_slides > RR_RMESH_MAX_SLIDES)
+        return RR_ERR_ARG;
+    for (k = 0; k < 3; k++)
+        if (in->radius[k] < SWEEP_RMIN || in->radius[k] > SWEEP_RMAX ||
+            in->from[k] < -ORIGIN_MAX || in->from[k] > ORIGIN_MAX || in->to[k] < -ORIGIN_MAX ||
+            in->to[k] > ORIGIN_MAX)
+            return RR_ERR_RANGE;
+    return RR_OK;
+}
+
+/* The sweep's work area: in the arena after the query stack (4 bytes a
+ * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers it plus the padding. */
+typedef char rr__sweep_area_fits[(sizeof(sweep_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
+
+static sweep_work *sweep_area(const rr_room *room)
+{
+    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
+    return (sweep_work *)(void *)((p + 7u) & ~(uintptr_t)7u);
+}
+
+rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
+                           rr_rmesh_sweep_out *out)
+{
+    ctx c;
+    sweep_work *w;
+    int32_t rem[3], step;
+    uint32_t budget, k;
+    rr_err e = get(room, &c);
+    if (e || !in || !out)
+        return e ? e : RR_ERR_ARG;
+    if ((e = sweep_check(in)) != RR_OK)
+        return e;
+    w = sweep_area(room);
+    step = in->radius[0] < in->radius[1] ? in->radius[0] : in->radius[1];
+    step = step < in->radius[2] ? step : in->radius[2];
+    for (k = 0; k < 3; k++) {
+        w->pos[k] = in->from[k];
+        w->r[k] = in->radius[k];
+        rem[k] = in->to[k] - in->from[k];
+    }
+    out->hit = 0;
+    out->slides = 0;
+    out->tri = 0;
+    out->normal.x = out->normal.y = out->normal.z = 0;
+    /* Free steps are at least step - 2 coords long (truncation), so 2 len / step
+     * + 4 of them cover the motion, once per slide (slides only shorten it). */
+    budget = (in->max_slides + 1) * (2 * (len3(rem) / (uint32_t)step) + 4);
+    while (budget-- && (rem[0] || rem[1] || rem[2])) {
+        uint32_t l = len3(rem);
+        for (k = 0; k < 3; k++)   /* this step: at most one radius long */
+            w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
+                                           : rem[k];
+        sweep_step(room, &c, w);
+        if (!w->bd) {
+            for (k = 0; k < 3; k++) {
+                w->pos[k] += w->vel[k];
+                rem[k] -= w->vel[k];
+            }
+            continue;
+        }
+        slide(w, rem);
+        out->hit = 1;
+        out->tri = w->tri;
+        out->normal.x = w->n[0];
+        out->normal.y = w->n[1];
+        out->normal.z = w->n[2];
+        if (++out->slides >= in->max_slides)
+            break;
+    }
+    for (k = 0; k < 3; k++)
+        out->pos[k] = w->pos[k];
+    return RR_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Triggers, surfaces, entities                                        */
+/* ------------------------------------------------------------------ */
+
+rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
+{
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !head)
+        return e ? e : RR_ERR_ARG;
+    *head = c.h;
+    return RR_OK;
+}
+
+rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
+                         const rr_rmesh_vert *v[3])
+{
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !tri || !v)
+        return e ? e : RR_ERR_ARG;
+    if (i >= c.h->ntris)
+        return RR_ERR_RANGE;
+    *tri = &c.t[i];
+    v[0] = &c.v[c.t[i].v[0]];
+    v[1] = &c.v[c.t[i].v[1]];
+    v[2] = &c.v[c.t[i].v[2]];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index)
+{
+    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
+    ctx c;
+    uint32_t i;
+    rr_err e = get(room, &c);
+    if (e || !p || !index)
+        return e ? e : RR_ERR_ARG;
+    for (i = 0; i < c.h->ntriggers; i++)
+        if (p[0] > t[i].min[0] && p[0] < t[i].max[0] && p[1] > t[i].min[1] &&
+            p[1] < t[i].max[1] && p[2] > t[i].min[2] && p[2] < t[i].max[2]) {
+            *index = i;
+            return RR_OK;
+        }
+    return RR_ERR_NOTFOUND;
+}
+
+rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
+                        const char **name)
+{
+    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !box || !name)
+        return e ? e : RR_ERR_ARG;
+    if (i >= c.h->ntriggers)
+        return RR_ERR_RANGE;
+    *box = &t[i];
+    *name = rr_string(room, t[i].name);
+    return RR_OK;
+}
+
+rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
+                        const char **tex0, const char **tex1)
+{
+    const rr_rmesh_surf *t = sec(room, RR_SEC_RMESH_SURFS);
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !surf || !tex0 || !tex1)
+        return e ? e : RR_ERR_ARG;
+    if (s >= c.h->nsurfs)
+        return RR_ERR_RANGE;
+    *surf = &t[s];
+    *tex0 = rr_string(room, t[s].tex[0]);
+    *tex1 = rr_string(room, t[s].tex[1]);
+    return RR_OK;
+}
+
+rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent)
+{
+    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !ent)
+        return e ? e : RR_ERR_ARG;
+    if (i >= c.h->nents)
+        return RR_ERR_RANGE;
+    *ent = &t[i];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
+{
+    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
+    ctx c;
+    uint32_t k;
+    rr_err e = get(room, &c);
+    if (e || !i || cls > RR_RMESH_NCLASSES)
+        return e ? e : RR_ERR_ARG;
+    for (k = *i; k < c.h->nents; k++)
+        if (cls == RR_RMESH_NCLASSES || t[k].cls == cls) {
+            *i = k;
+            return RR_OK;
+        }
+    return RR_ERR_NOTFOUND;
+}
+
+rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
+                               uint32_t *index)
+{
+    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
+    ctx c;
+    uint64_t best = 0;
+    uint32_t k;
+    int found = 0, j;
+    rr_err e = get(room, &c);
+    if (e || !p || !index || cls >= RR_RMESH_NCLASSES)
+        return e ? e : RR_ERR_ARG;
+    for (j = 0; j < 3; j++)
+        if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
+            return RR_ERR_RANGE;
+    for (k = 0; k < c.h->nents; k++) {
+        uint64_t d2 = 0;
+        if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
+            continue;
+        for (j = 0; j < 3; j++) {
+            int64_t d = (int64_t)t[k].pos[j] - p[j];
+            d2 += (uint64_t)(d * d);
+        }
+        if (!found || d2 < best) {
+            best = d2;
+            *index = k;
+            found = 1;
+        }
+    }
+    return found ? RR_OK : RR_ERR_NOTFOUND;
+}
+
+rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
+{
+    ctx c;
+    rr_err e = get(room, &c);
+    if (e || !rhead)
+        return e ? e : RR_ERR_ARG;
+    *rhead = sec(room, RR_SEC_RMESH_RHEAD);
+    return *rhead ? RR_OK : RR_ERR_MISSING;
+}
+
+rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
+                             const rr_rmesh_rvert **verts, const uint16_t **indices)
+{
+    const rr_rmesh_rhead *rh;
+    const rr_rmesh_rgroup *g;
+    rr_err e = rr_rmesh_render_head(room, &rh);
+    if (e || !group || !verts || !indices)
+        return e ? e : RR_ERR_ARG;
+    if (i >= rh->ngroups)
+        return RR_ERR_RANGE;
+    g = (const rr_rmesh_rgroup *)sec(room, RR_SEC_RMESH_RGROUPS) + i;
+    *group = g;
+    *verts = (const rr_rmesh_rvert *)sec(room, RR_SEC_RMESH_RVERTS) + g->first_vert;
+    *indices = (const uint16_t *)sec(room, RR_SEC_RMESH_RINDEX) + g->first_index;
+    return RR_OK;
+}

@@ -1,0 +1,155 @@
+/* rr_rmesh.h - SCP - Containment Breach / CBRE-EX rooms (RR_FMT_RMESH blobs):
+ * ray casts, trigger boxes, box queries and entities, in fixed point.
+ *
+ * USAGE
+ *   rr_room room;                       // rr_open()ed RMesh blob
+ *   rr_rmesh_ray ray = {{x, y, z}, {0, -RR_FIX_ONE, 0}, 4096};
+ *   rr_rmesh_hit hit;
+ *   if (rr_rmesh_raycast(&room, &ray, &hit) == RR_OK && hit.hit) ...
+ *
+ * UNITS
+ *   Positions and distances are "coords": int32 world units with
+ *   room.coord_frac fractional bits (world = coord / 2^coord_frac). World
+ *   units are .rmesh file units (Blitz3D space: left-handed, +Y up), or game
+ *   units when the blob was baked with the room scale (8/2048).
+ *   Every stored point satisfies |c| <= RR_RMESH_COORD_MAX (2^17) coords.
+ *   Directions and normals are rr_fix Q16.16.
+ *
+ * COST
+ *   Every query walks the BVH with an explicit stack in the room's arena
+ *   (4 bytes per level; rr_open checked the arena and the tree depth), so
+ *   there is no recursion and no allocation; stack frames stay under 256
+ *   bytes. Queries share the arena: do not run two at once on one room.
+ */
+#ifndef RR_RMESH_H
+#define RR_RMESH_H
+
+#include "rr.h"
+#include "rr_rmesh_blob.h"
+
+/// Room ///
+
+/* The blob's head section (counts, bounds, flags). */
+rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
+
+/* Collision triangle i (< head->ntris) and its three vertices. */
+rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
+                         const rr_rmesh_vert *v[3]);
+
+/// Ray cast ///
+
+typedef struct rr_rmesh_ray {
+    int32_t origin[3];   /* coords; each |component| <= 2^18, else RR_ERR_RANGE */
+    rr_vec3 dir;         /* any non-zero length (normalised internally) */
+    int32_t max_dist;    /* coords, >= 0; values above 2^20 are clamped to 2^20 */
+} rr_rmesh_ray;
+
+typedef struct rr_rmesh_hit {
+    int hit;             /* 1 if a collision triangle was hit within max_dist */
+    uint32_t tri;        /* blob triangle index */
+    uint32_t src;        /* source triangle index (rr_rmesh_tri.src) */
+    uint32_t surface;    /* surface id: texture names via rr_rmesh_surface() */
+    rr_fix frac;         /* hit distance / max_dist, RR_FIX_ONE when no hit */
+    int32_t dist;        /* coords along the ray (rounded) */
+    int32_t point[3];    /* hit point, coords (rounded) */
+    rr_vec3 normal;      /* unit normal of the triangle, facing the ray origin */
+} rr_rmesh_hit;
+
+/* First hit of the ray on the collision triangles (opaque + invisible; alpha
+ * surfaces do not collide), double-sided. The test is exact integer
+ * arithmetic on the stored coordinates: a hit on an edge or vertex counts;
+ * a ray in the plane of a triangle does not hit it. Equal distances go to
+ * the lowest triangle index. Returns RR_OK (hit->hit tells hit or miss),
+ * RR_ERR_ARG (NULL, zero dir, negative max_dist) or RR_ERR_RANGE (origin). */
+rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit);
+
+/// Trigger boxes ///
+
+/* The first trigger box (file order) that strictly contains p, as the game's
+ * CheckTriggers does. RR_ERR_NOTFOUND when none does. */
+rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index);
+/* Trigger box i and its name. */
+rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
+                        const char **name);
+
+/// Box query ///
+
+typedef struct rr_rmesh_list {
+    uint32_t *items;     /* caller storage for cap triangle indices */
+    uint32_t cap;
+    uint32_t count;      /* filled: how many were stored */
+    int truncated;       /* 1 if more triangles overlap than cap */
+} rr_rmesh_list;
+
+/* Collision triangles that touch the closed box [min, max] (exact
+ * separating-axis test). The search stops at the first triangle that does
+ * not fit (truncated = 1). |components| <= 2^18, min <= max. */
+rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_t max[3],
+                         rr_rmesh_list *out);
+
+/// Ellipsoid sweep ///
+
+/* Most slide iterations one sweep may take. */
+#define RR_RMESH_MAX_SLIDES 8
+
+typedef struct rr_rmesh_sweep {
+    int32_t from[3], to[3];   /* ellipsoid centre, coords; |component| <= 2^18 */
+    int32_t radius[3];        /* semi-axes x, y, z in coords, 16 .. 2^14 each */
+    uint32_t max_slides;      /* 1 .. RR_RMESH_MAX_SLIDES */
+} rr_rmesh_sweep;
+
+typedef struct rr_rmesh_sweep_out {
+    int32_t pos[3];           /* final centre, coords */
+    int hit;                  /* 1 if any contact happened */
+    uint32_t slides;          /* contacts handled (<= max_slides) */
+    uint32_t tri;             /* triangle of the last contact */
+    rr_vec3 normal;           /* unit normal of the last contact, facing the centre */
+} rr_rmesh_sweep_out;
+
+/* Move an axis-aligned ellipsoid from `from` toward `to` against the
+ * collision triangles with Blitz3D-like "full sliding": at each contact the
+ * centre stops 2 coords short (along the motion), the remaining motion loses
+ * its component into the contact plane, and the move goes on, until the
+ * motion is used up or max_slides contacts were handled (then it stops at the
+ * last contact). Contacts are found per step of at most the smallest radius
+ * (face, then edges and vertices; exact integer tests with e-space values in
+ * Q12 of the radii). A start that already overlaps a triangle can move away
+ * from it but not deeper. Cost: one BVH walk per step.
+ * Returns RR_OK, RR_ERR_ARG or RR_ERR_RANGE. */
+rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
+                           rr_rmesh_sweep_out *out);
+
+/// Surfaces and entities ///
+
+/* Surface id s (rr_rmesh_tri.surface): record and texture names (slot 0 =
+ * lightmap, slot 1 = diffuse; "" when absent). */
+rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
+                        const char **tex0, const char **tex1);
+
+/* Entity i (file order). */
+rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent);
+
+/* Iterate entities of one class: start with *i = 0; on RR_OK *i is the next
+ * entity of class cls (RR_RMESH_NCLASSES = any class) at or after *i; call
+ * again with *i + 1. RR_ERR_NOTFOUND when there is no more. */
+rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i);
+
+/* The entity of class cls nearest to p (squared distance, ties to the lower
+ * index), skipping entities flagged RR_RMESH_ENT_IGNORED. |p| <= 2^18. */
+rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
+                               uint32_t *index);
+
+/// Render data ///
+
+/* Quantization parameters of the render data (see rr_rmesh_rhead), or
+ * RR_ERR_MISSING when the blob was baked with --collision-only. */
+rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead);
+
+/* Render group i (< rhead->ngroups): one per visible or no-collision surface,
+ * in file order; its vertices (group->nverts) and triangle indices
+ * (group->nindices, local to the group's vertices, all checked by rr_open).
+ * Vertex position in coords: rhead->center + pos << rhead->pos_shift. */
+rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
+                             const rr_rmesh_rvert **verts, const uint16_t **indices);
+
+#endif

@@ -1,0 +1,422 @@
+/* test_rmesh_blob.c - the RMesh validator against hostile blobs: each case
+ * plants one bad value in a valid blob (checksum recomputed, so only the
+ * format validator can catch it) and expects an exact rr_err. Also: the
+ * baker's limits (a room too large for the coordinate range is refused),
+ * the room-scale option, both byte orders, and query argument checks.
+ *
+ * usage: test_rmesh_blob [CORPUS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_rmesh.h"
+#include "rr_test.h"
+#include "rrb_rmesh.h"
+
+static uint32_t arena[512];
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+/* Offset of section `type` in a little-endian blob (0 if absent). */
+static uint32_t sec_off(const uint8_t *b, uint32_t type, uint32_t *count)
+{
+    uint32_t n = get32(b + 36), i;
+    for (i = 0; i < n; i++) {
+        const uint8_t *e = b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
+        if (get32(e) == type) {
+            if (count)
+                *count = get32(e + 12);
+            return get32(e + 4);
+        }
+    }
+    return 0;
+}
+
+static void reseal(uint8_t *b, size_t size)
+{
+    put32(b + 20, rr_crc32(0, b + RR_CHECKSUM_FROM, (uint32_t)(size - RR_CHECKSUM_FROM)));
+}
+
+static int bake(const rrb_rmesh *m, const rrb_opts *o, int be, uint8_t **out, size_t *size)
+{
+    char err[RRB_ERR_MAX];
+    rrb_blob *b = rrb_rmesh_bake_model(m, "t.rmesh", o, err, sizeof err);
+    int r;
+    if (!b) {
+        plat_printf("bake: %s\n", err);
+        return -1;
+    }
+    r = rrb_blob_finish(b, be, out, size);
+    rrb_blob_free(b);
+    return r;
+}
+
+typedef struct evil {
+    const char *name;
+    uint32_t sec;      /* section type */
+    uint32_t elem;     /* element index (elements of the section's struct) */
+    uint32_t field;    /* byte offset in the element */
+    uint32_t value;    /* RR_EVIL_* or a literal */
+    rr_err want;
+} evil;
+
+#define V_NNODES 0xfffffff0u    /* replaced by the node count */
+#define V_NVERTS 0xfffffff1u    /* replaced by the vertex count */
+#define V_NTRIS 0xfffffff2u     /* replaced by the triangle count */
+#define FIRST_LEAF 0xffffffffu  /* element: the first leaf node */
+
+static const evil cases[] = {
+    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 28, V_NNODES, RR_ERR_CYCLE},
+    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 28, 0, RR_ERR_CYCLE},
+    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 24, 2, RR_ERR_CYCLE},
+    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 24, V_NTRIS, RR_ERR_INDEX},
+    {"node-bounds-out-of-range", RR_SEC_RMESH_NODES, 0, 0, 0x7fffffff, RR_ERR_RANGE},
+    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 12, 0xfffe0000u, RR_ERR_RANGE},
+    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, RR_ERR_INDEX},
+    {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, RR_ERR_INDEX},
+    {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, RR_ERR_RANGE},
+    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, RR_ERR_RANGE},
+    {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, RR_ERR_INDEX},
+    {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, RR_ERR_RANGE},
+    {"entity-string", RR_SEC_RMESH_ENTS, 0, 16, 0x7fffffff, RR_ERR_INDEX},
+    {"surface-name", RR_SEC_RMESH_SURFS, 0, 4, 0x7fffffff, RR_ERR_INDEX},
+    {"head-ntris", RR_SEC_RMESH_HEAD, 0, 0, 1, RR_ERR_SECTION},
+    {"head-nnodes", RR_SEC_RMESH_HEAD, 0, 8, 1, RR_ERR_SECTION},
+    {"render-index", RR_SEC_RMESH_RINDEX, 0, 0, 0xffffffffu, RR_ERR_INDEX},
+    {"render-group-surface", RR_SEC_RMESH_RGROUPS, 0, 0, 0xffffffu, RR_ERR_INDEX},
+    {"render-group-range", RR_SEC_RMESH_RGROUPS, 0, 8, 0x7fffffffu, RR_ERR_INDEX},
+    {"render-shift", RR_SEC_RMESH_RHEAD, 0, 12, 17, RR_ERR_RANGE},
+};
+
+static uint32_t elem_size(uint32_t sec)
+{
+    switch (sec) {
+    case RR_SEC_RMESH_NODES: return sizeof(rr_rmesh_node);
+    case RR_SEC_RMESH_TRIS: return sizeof(rr_rmesh_tri);
+    case RR_SEC_RMESH_VERTS: return sizeof(rr_rmesh_vert);
+    case RR_SEC_RMESH_TRIGGERS: return sizeof(rr_rmesh_trigger);
+    case RR_SEC_RMESH_ENTS: return sizeof(rr_rmesh_ent);
+    case RR_SEC_RMESH_SURFS: return sizeof(rr_rmesh_surf);
+    case RR_SEC_RMESH_RGROUPS: return sizeof(rr_rmesh_rgroup);
+    case RR_SEC_RMESH_RINDEX: return 2;
+    case RR_SEC_RMESH_RHEAD: return sizeof(rr_rmesh_rhead);
+    default: return sizeof(rr_rmesh_head);
+    }
+}
+
+static void run_evil(const uint8_t *good, size_t size)
+{
+    size_t i;
+    uint8_t *b = malloc(size);
+    const rr_rmesh_head *h = (const rr_rmesh_head *)(good + sec_off(good, RR_SEC_RMESH_HEAD, 0));
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const evil *c = &cases[i];
+        uint32_t v = c->value, off;
+        rr_room room;
+        rr_diag d;
+        char id[96];
+        uint32_t el = c->elem;
+        memcpy(b, good, size);
+        if (el == FIRST_LEAF)
+            for (el = 0; !(get32(b + sec_off(b, c->sec, 0) + el * 32 + 28) & RR_RMESH_LEAF); el++)
+                ;
+        off = sec_off(b, c->sec, 0) + el * elem_size(c->sec) + c->field;
+        if (v == V_NNODES) v = h->nnodes;
+        if (v == V_NVERTS) v = h->nverts;
+        if (v == V_NTRIS) v = h->ntris;   /* first = ntris with a non-zero count */
+        if (c->sec == RR_SEC_RMESH_ENTS && c->field == 0)
+            v = (get32(b + off) & 0xffff0000u) | v;
+        put32(b + off, v);
+        reseal(b, size);
+        snprintf(id, sizeof id, "rmesh.evil.%s", c->name);
+        RT_EXPECT_EQ(id, rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &room, &d), c->want);
+    }
+    /* declared depth one less than the tree: RR_ERR_DEPTH (arena still large) */
+    memcpy(b, good, size);
+    put32(b + 32, get32(b + 32) - 1);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.evil.depth", rr_open(b, (uint32_t)size, arena, sizeof arena, &(rr_room){0}),
+                 RR_ERR_DEPTH);
+    /* declared arena too small for the tree stack */
+    memcpy(b, good, size);
+    put32(b + 28, 8);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.evil.arena", rr_open(b, (uint32_t)size, arena, sizeof arena, &(rr_room){0}),
+                 RR_ERR_ARENA);
+    free(b);
+}
+
+static void check_queries_args(const uint8_t *blob, size_t size)
+{
+    rr_room r;
+    rr_rmesh_ray ray = {{0, 0, 0}, {0, 0, 0}, 100};
+    rr_rmesh_hit hit;
+    rr_rmesh_list l = {0, 0, 0, 0};
+    int32_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, far[3] = {1 << 19, 0, 0};
+    uint32_t idx;
+    RT_EXPECT_EQ("rmesh.args.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    RT_EXPECT_EQ("rmesh.args.zero_dir", rr_rmesh_raycast(&r, &ray, &hit), RR_ERR_ARG);
+    ray.dir.y = RR_FIX_ONE;
+    ray.origin[0] = (1 << 18) + 1;
+    RT_EXPECT_EQ("rmesh.args.origin", rr_rmesh_raycast(&r, &ray, &hit), RR_ERR_RANGE);
+    ray.origin[0] = 0;
+    ray.max_dist = -1;
+    RT_EXPECT_EQ("rmesh.args.neg_dist", rr_rmesh_raycast(&r, &ray, &hit), RR_ERR_ARG);
+    RT_EXPECT_EQ("rmesh.args.null", rr_rmesh_raycast(&r, NULL, &hit), RR_ERR_ARG);
+    RT_EXPECT_EQ("rmesh.args.box_inverted", rr_rmesh_box_tris(&r, hi, lo, &l), RR_ERR_RANGE);
+    RT_EXPECT_EQ("rmesh.args.box_cap0", rr_rmesh_box_tris(&r, lo, hi, &l), RR_OK);
+    l.cap = 4;   /* capacity without storage */
+    RT_EXPECT_EQ("rmesh.args.box_nostore", rr_rmesh_box_tris(&r, lo, hi, &l), RR_ERR_ARG);
+    RT_EXPECT_EQ("rmesh.args.nearest_far", rr_rmesh_entity_nearest(&r, 0, far, &idx), RR_ERR_RANGE);
+    RT_EXPECT_EQ("rmesh.args.nearest_cls", rr_rmesh_entity_nearest(&r, 7, lo, &idx), RR_ERR_ARG);
+}
+
+/* Sample room: trigger and entity lookups. */
+static void check_sample_lookups(const rr_room *rp)
+{
+    rr_room r = *rp;
+    uint32_t idx = 99, it, n;
+    const rr_rmesh_trigger *box;
+    const char *name;
+    int32_t p[3];
+    uint32_t f = r.coord_frac;
+    /* trigger (-448..-192 on x and z, 0..256 on y), strict */
+    p[0] = -300 * (1 << f); p[1] = 100 << f; p[2] = -300 * (1 << f);
+    RT_EXPECT_EQ("rmesh.sample.trigger", rr_rmesh_trigger_at(&r, p, &idx), RR_OK);
+    rr_rmesh_trigger_get(&r, idx, &box, &name);
+    RT_EXPECT("rmesh.sample.trigger.name", strcmp(name, "sample_trigger") == 0);
+    p[0] = -192 * (1 << f);
+    RT_EXPECT_EQ("rmesh.sample.trigger.edge", rr_rmesh_trigger_at(&r, p, &idx), RR_ERR_NOTFOUND);
+    /* entities: one of each class */
+    for (it = 0, n = 0; rr_rmesh_entity_next(&r, RR_RMESH_NCLASSES, &it) == RR_OK; it++)
+        n++;
+    RT_EXPECT_EQ("rmesh.sample.entities", n, 7);
+    it = 0;
+    RT_EXPECT_EQ("rmesh.sample.spot", rr_rmesh_entity_next(&r, RR_RMESH_SPOTLIGHT, &it), RR_OK);
+    RT_EXPECT_EQ("rmesh.sample.spot.index", it, 3);
+    p[0] = p[1] = p[2] = 0;
+    RT_EXPECT_EQ("rmesh.sample.nearest", rr_rmesh_entity_nearest(&r, RR_RMESH_WAYPOINT, p, &idx), RR_OK);
+    RT_EXPECT_EQ("rmesh.sample.nearest.index", idx, 1);
+}
+
+/* Sample room: exact answers known by construction (docs/rmesh.md). */
+static void check_sample_answers(const uint8_t *blob, size_t size)
+{
+    rr_room r;
+    rr_rmesh_ray ray;
+    rr_rmesh_hit hit;
+    const char *t0, *t1;
+    const rr_rmesh_surf *s;
+    uint32_t f;
+    rr_open(blob, (uint32_t)size, arena, sizeof arena, &r);
+    f = r.coord_frac;
+    /* straight down from (100, 200, 100): the floor at y = 0, 200 units away */
+    memset(&ray, 0, sizeof ray);
+    ray.origin[0] = 100 << f; ray.origin[1] = 200 << f; ray.origin[2] = 100 << f;
+    ray.dir.y = -RR_FIX_ONE;
+    ray.max_dist = 1000 << f;
+    RT_EXPECT_EQ("rmesh.sample.down", rr_rmesh_raycast(&r, &ray, &hit), RR_OK);
+    RT_EXPECT_EQ("rmesh.sample.down.hit", hit.hit, 1);
+    RT_EXPECT_EQ("rmesh.sample.down.dist", hit.dist, 200 << f);
+    RT_EXPECT_EQ("rmesh.sample.down.normal", hit.normal.y, RR_FIX_ONE);
+    rr_rmesh_surface(&r, hit.surface, &s, &t0, &t1);
+    RT_EXPECT("rmesh.sample.down.tex", strcmp(t1, "concretefloor.jpg") == 0);
+    /* along +x through the glass pane at x = 0 (alpha: no collision) to the wall at 512 */
+    memset(&ray, 0, sizeof ray);
+    ray.origin[0] = -300 * (1 << f); ray.origin[1] = 100 << f;
+    ray.dir.x = RR_FIX_ONE;
+    ray.max_dist = 2000 << f;
+    rr_rmesh_raycast(&r, &ray, &hit);
+    RT_EXPECT_EQ("rmesh.sample.glass", hit.dist, 812 << f);
+    RT_EXPECT_EQ("rmesh.sample.glass.normal", hit.normal.x, -RR_FIX_ONE);
+    /* into the invisible box (256..448, 0..128, -448..-256) from above */
+    memset(&ray, 0, sizeof ray);
+    ray.origin[0] = 300 << f; ray.origin[1] = 300 << f; ray.origin[2] = -300 * (1 << f);
+    ray.dir.y = -RR_FIX_ONE;
+    ray.max_dist = 1000 << f;
+    rr_rmesh_raycast(&r, &ray, &hit);
+    RT_EXPECT_EQ("rmesh.sample.invisible", hit.dist, 172 << f);
+    RT_EXPECT_EQ("rmesh.sample.invisible.surface", hit.surface, 4);
+    /* max distance shorter than the floor: miss */
+    ray.max_dist = 100 << f;
+    rr_rmesh_raycast(&r, &ray, &hit);
+    RT_EXPECT_EQ("rmesh.sample.short", hit.hit, 0);
+    check_sample_lookups(&r);
+}
+
+/* Sweeps in the sample room: a fall onto the floor, a slide along it. */
+static void check_sample_sweeps(const uint8_t *blob, size_t size)
+{
+    rr_room r;
+    rr_rmesh_sweep in;
+    rr_rmesh_sweep_out out;
+    int32_t f;
+    rr_open(blob, (uint32_t)size, arena, sizeof arena, &r);
+    f = (int32_t)r.coord_frac;
+    memset(&in, 0, sizeof in);
+    in.radius[0] = in.radius[2] = 40 << f;
+    in.radius[1] = 80 << f;
+    in.max_slides = 4;
+    in.from[0] = -200 * (1 << f); in.from[1] = 300 << f; in.from[2] = 200 << f;
+    in.to[0] = in.from[0]; in.to[1] = -100 * (1 << f); in.to[2] = in.from[2];
+    RT_EXPECT_EQ("rmesh.sweep.fall", rr_rmesh_sweep_move(&r, &in, &out), RR_OK);
+    RT_EXPECT_EQ("rmesh.sweep.fall.hit", out.hit, 1);
+    RT_EXPECT("rmesh.sweep.fall.y", out.pos[1] >= 80 << f && out.pos[1] <= (80 << f) + 4);
+    RT_EXPECT_EQ("rmesh.sweep.fall.x", out.pos[0], in.from[0]);
+    RT_EXPECT_EQ("rmesh.sweep.fall.normal", out.normal.y, RR_FIX_ONE);
+    /* down and sideways: lands, then slides along the floor to x = -100 */
+    in.from[1] = 100 << f;
+    in.to[0] = -100 * (1 << f);
+    RT_EXPECT_EQ("rmesh.sweep.slide", rr_rmesh_sweep_move(&r, &in, &out), RR_OK);
+    RT_EXPECT("rmesh.sweep.slide.y", out.pos[1] >= 80 << f && out.pos[1] <= (80 << f) + 4);
+    RT_EXPECT("rmesh.sweep.slide.x", out.pos[0] >= in.to[0] - 4 && out.pos[0] <= in.to[0]);
+    /* into the wall at x = 512 from x = 400: stops 40 units short of it */
+    in.from[0] = 400 << f; in.from[1] = 200 << f; in.from[2] = 0;
+    in.to[0] = 700 << f; in.to[1] = 200 << f; in.to[2] = 0;
+    rr_rmesh_sweep_move(&r, &in, &out);
+    RT_EXPECT("rmesh.sweep.wall", out.pos[0] <= 472 << f && out.pos[0] >= (472 << f) - 4);
+    RT_EXPECT_EQ("rmesh.sweep.wall.normal", out.normal.x, -RR_FIX_ONE);
+    /* free move: exactly the target */
+    in.to[0] = 300 << f;
+    rr_rmesh_sweep_move(&r, &in, &out);
+    RT_EXPECT("rmesh.sweep.free", out.hit == 0 && out.pos[0] == in.to[0] && out.pos[1] == in.to[1]);
+    /* a long free move with the smallest radius: ~32,000 steps, must arrive */
+    in.radius[0] = in.radius[1] = in.radius[2] = 16;
+    in.from[0] = -260000; in.from[1] = 100000; in.from[2] = 7;
+    in.to[0] = 260000; in.to[1] = 100000; in.to[2] = -7;
+    RT_EXPECT_EQ("rmesh.sweep.long", rr_rmesh_sweep_move(&r, &in, &out), RR_OK);
+    RT_EXPECT("rmesh.sweep.long.arrives", out.hit == 0 && out.pos[0] == in.to[0] &&
+              out.pos[1] == in.to[1] && out.pos[2] == in.to[2]);
+    in.radius[0] = in.radius[2] = 40 << f;
+    in.radius[1] = 80 << f;
+    /* arguments */
+    in.max_slides = 0;
+    RT_EXPECT_EQ("rmesh.sweep.args.slides", rr_rmesh_sweep_move(&r, &in, &out), RR_ERR_ARG);
+    in.max_slides = RR_RMESH_MAX_SLIDES + 1;
+    RT_EXPECT_EQ("rmesh.sweep.args.slides_max", rr_rmesh_sweep_move(&r, &in, &out), RR_ERR_ARG);
+    in.max_slides = 1;
+    in.radius[0] = 15;
+    RT_EXPECT_EQ("rmesh.sweep.args.radius", rr_rmesh_sweep_move(&r, &in, &out), RR_ERR_RANGE);
+    in.radius[0] = 40 << f;
+    in.to[2] = (1 << 18) + 1;
+    RT_EXPECT_EQ("rmesh.sweep.args.to", rr_rmesh_sweep_move(&r, &in, &out), RR_ERR_RANGE);
+}
+
+static void check_limits(void)
+{
+    rrb_rmesh m;
+    rrb_opts o;
+    char err[RRB_ERR_MAX];
+    rrb_blob *b;
+    uint8_t *blob;
+    size_t size;
+    rr_room r;
+    rrb_rmesh_sample_model(&m);
+    memset(&o, 0, sizeof o);
+    /* room scale: 8/2048 of every length; coordinates get more fraction bits */
+    o.room_scale = 1;
+    RT_EXPECT_EQ("rmesh.scale.bake", bake(&m, &o, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.scale.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    RT_EXPECT_EQ("rmesh.scale.frac", r.coord_frac, 15);  /* 2 units * 2^15 < 2^17 */
+    free(blob);
+    /* collision only: no render sections, and the loader says so */
+    o.room_scale = 0;
+    o.collision_only = 1;
+    RT_EXPECT_EQ("rmesh.colonly.bake", bake(&m, &o, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.colonly.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    {
+        const rr_rmesh_rhead *rh;
+        RT_EXPECT_EQ("rmesh.colonly.render", rr_rmesh_render_head(&r, &rh), RR_ERR_MISSING);
+    }
+    free(blob);
+    /* big-endian blob: refused on this (little-endian) host with RR_ERR_ENDIAN */
+    RT_EXPECT_EQ("rmesh.be.bake", bake(&m, NULL, 1, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.be.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_ERR_ENDIAN);
+    free(blob);
+    /* a vertex beyond what coord_frac 0 holds */
+    m.surf[0].verts[0].pos[0] = 200000.0f;
+    b = rrb_rmesh_bake_model(&m, "big.rmesh", NULL, err, sizeof err);
+    RT_EXPECT("rmesh.limit.too_big", b == NULL && strstr(err, "exceeds") != NULL);
+    rrb_blob_free(b);
+    rrb_rmesh_free(&m);
+}
+
+/* Random byte damage in a baked blob, checksum recomputed: rr_open must
+ * refuse it or, when the damage is harmless, every query must still run
+ * (ASan/UBSan watch for any out-of-bounds read or overflow). */
+static void fuzz_blob(const uint8_t *good, size_t size, int rounds)
+{
+    uint8_t *b = malloc(size);
+    uint32_t seed = 777, accepted = 0;
+    int n, k;
+    for (n = 0; n < rounds; n++) {
+        rr_room r;
+        memcpy(b, good, size);
+        for (k = 0; k < 3; k++) {
+            seed = seed * 1103515245u + 12345u;
+            b[RR_HEADER_BYTES + (seed >> 8) % (size - RR_HEADER_BYTES)] ^=
+                (uint8_t)(1u << ((seed >> 3) & 7));
+        }
+        reseal(b, size);
+        if (rr_open(b, (uint32_t)size, arena, sizeof arena, &r) == RR_OK) {
+            rr_rmesh_ray ray = {{0, 0, 0}, {RR_FIX_ONE / 3, -RR_FIX_ONE, RR_FIX_ONE / 5}, 1 << 20};
+            rr_rmesh_hit hit;
+            rr_rmesh_sweep in = {{0, 6400, 0}, {9000, -3000, 4000}, {2000, 4000, 2000}, 8};
+            rr_rmesh_sweep_out out;
+            uint32_t items[16], idx;
+            rr_rmesh_list l = {items, 16, 0, 0};
+            int32_t lo[3] = {-60000, -100, -60000}, hi[3] = {60000, 100, 60000};
+            rr_rmesh_raycast(&r, &ray, &hit);
+            rr_rmesh_sweep_move(&r, &in, &out);
+            rr_rmesh_box_tris(&r, lo, hi, &l);
+            rr_rmesh_trigger_at(&r, lo, &idx);
+            rr_rmesh_entity_nearest(&r, RR_RMESH_LIGHT, lo, &idx);
+            accepted++;
+        }
+    }
+    plat_printf("# blob fuzz: %d damaged blobs, %u still valid, queries ran on them\n", rounds,
+                accepted);
+    RT_EXPECT("rmesh.blob.fuzz", accepted < (uint32_t)rounds);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    rrb_rmesh m;
+    uint8_t *blob, *data;
+    size_t size, dsize;
+    char path[2048], err[RRB_ERR_MAX];
+    const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
+    rrb_rmesh_sample_model(&m);
+    RT_EXPECT_EQ("rmesh.blob.bake", bake(&m, NULL, 0, &blob, &size), 0);
+    run_evil(blob, size);
+    fuzz_blob(blob, size, 3000);
+    check_queries_args(blob, size);
+    check_sample_answers(blob, size);
+    check_sample_sweeps(blob, size);
+    free(blob);
+    rrb_rmesh_free(&m);
+    check_limits();
+    snprintf(path, sizeof path, "%s/scpcb-rmesh/173_opt.rmesh", c ? c : "../shared/corpus");
+    if (rrb_load_file(path, &data, &dsize, err, sizeof err) == 0 &&
+        rrb_rmesh_read(data, dsize, path, &m, err, sizeof err) == 0) {
+        RT_EXPECT_EQ("rmesh.blob.bake173", bake(&m, NULL, 0, &blob, &size), 0);
+        run_evil(blob, size);
+        fuzz_blob(blob, size, 150);
+        free(blob);
+        rrb_rmesh_free(&m);
+        free(data);
+    } else {
+        RT_EXPECT("rmesh.blob.load173", 0);
+    }
+    return rt_done("test_rmesh_blob");
+}

@@ -1,0 +1,601 @@
+/* test_rmesh_query.c - RMesh bake + runtime queries against a double-precision
+ * brute-force reference over every collision triangle of the source file.
+ *
+ * Rays (NOTES §7.5: many origins, not only the room centre): per room, half
+ * of them start anywhere in the bounds grown by 10 %, half just in front of a
+ * random collision triangle; random directions; random max distances.
+ *
+ * Tolerance: EPS = 4 coords (4 / 2^coord_frac world units; quantization moves
+ * a vertex by at most 0.87 coord). The reference classifies each triangle
+ * crossing by its margin inside the triangle: "strict" (inside by >= EPS) and
+ * "loose" (outside by < EPS). A fixed-point hit must be a loose crossing, its
+ * distance within EPS/|cos| of the nearest one, and its point within 2 EPS of
+ * the source triangle it names; a fixed-point miss must have no strict
+ * crossing (misses agree exactly outside the band). Rays with loose but no
+ * strict crossing are the grazing band; their number is printed.
+ *
+ * usage: test_rmesh_query [CORPUS]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_rmesh.h"
+#include "rr_test.h"
+#include "rrb_rmesh.h"
+
+#define EPS_COORDS 4.0
+
+static const char *const rooms[] = {
+    "scpcb-rmesh/room2_3_opt.rmesh", "scpcb-rmesh/mt2.rmesh", "scpcb-rmesh/room2z3_2_opt.rmesh",
+    "scpcb-rmesh/room1archive.rmesh", "scpcb-rmesh/pocketdimension1_opt.rmesh",
+    "scpcb-rmesh/room2test1074_opt.rmesh", "scpcb-rmesh/room2tesla_hcz_opt.rmesh",
+    "scpcb-rmesh/room966_opt.rmesh", "scpcb-rmesh/room2servers_opt.rmesh",
+    "scpcb-rmesh/mt_generator.rmesh", "scpcb-rmesh/1499object0_opt.rmesh",
+    "scpcb-rmesh/room3servers_opt.rmesh", "scpcb-rmesh/173_opt.rmesh",
+    "scpcb-rmesh/exit1_opt.rmesh", "cbre-rmesh/forest_wall.rmesh", "cbre-rmesh/room966_opt.rmesh",
+    "cbre-rmesh/endroom3_opt.rmesh", "cbre-rmesh/room079.rmesh",
+    "cbre-rmesh/testroom_opt_lm4.rmesh", "rmesh-variants/scpcbredux_cube.rmesh"};
+
+static char id[256];
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double rnd(void)  /* [0, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static const char *cid(const char *room, const char *what)
+{
+    snprintf(id, sizeof id, "rmesh.q.%s.%s", room, what);
+    return id;
+}
+
+typedef struct room {
+    const char *name;
+    rrb_rmesh m;
+    rrb_rm_soup soup;
+    uint8_t *blob;
+    size_t size;
+    rr_room r;
+    uint32_t arena[256];
+    double unit;          /* world units per coord */
+    double bmin[3], bmax[3];
+    long rays, hits, band, fails, box_checks, trig_checks;
+} room;
+
+/* ---- double reference ---- */
+
+static void sub(double *r, const double *a, const double *b)
+{
+    r[0] = a[0] - b[0]; r[1] = a[1] - b[1]; r[2] = a[2] - b[2];
+}
+static void crs(double *r, const double *a, const double *b)
+{
+    r[0] = a[1] * b[2] - a[2] * b[1];
+    r[1] = a[2] * b[0] - a[0] * b[2];
+    r[2] = a[0] * b[1] - a[1] * b[0];
+}
+static double dt(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Signed margin of point p inside triangle v (plane normal n unit): min over
+ * edges of the in-plane distance to the edge line, positive inside. */
+static double margin(const double *v, const double *n, const double *p)
+{
+    double m = HUGE_VAL, e[3], w[3], c[3];
+    int i;
+    for (i = 0; i < 3; i++) {
+        const double *a = v + 3 * i, *b = v + 3 * ((i + 1) % 3);
+        double len, d;
+        sub(e, b, a);
+        sub(w, p, a);
+        crs(c, n, e);          /* inward edge normal for CCW around n */
+        len = sqrt(dt(c, c));
+        d = dt(c, w) / len;
+        if (d < m)
+            m = d;
+    }
+    return m;
+}
+
+typedef struct refres {
+    int strict, loose, parallel_band;
+    double lo, hi;   /* allowed range for the hit distance */
+} refres;
+
+/* Reference for the ray o + s*dir, s in [0, maxd] (dir unit). */
+static void reference(const room *rm, const double *o, const double *dir, double maxd,
+                      refres *r)
+{
+    double eps = EPS_COORDS * rm->unit;
+    size_t t;
+    memset(r, 0, sizeof *r);
+    r->lo = r->hi = HUGE_VAL;
+    for (t = 0; t < rm->soup.ntris; t++) {
+        const double *v = rm->soup.v + 9 * t;
+        double e1[3], e2[3], n[3], w[3], p[3], len, cs, s, dist, m, slack;
+        sub(e1, v + 3, v);
+        sub(e2, v + 6, v);
+        crs(n, e1, e2);
+        len = sqrt(dt(n, n));
+        if (len == 0)
+            continue;
+        n[0] /= len; n[1] /= len; n[2] /= len;
+        sub(w, v, o);
+        dist = dt(w, n);
+        cs = dt(dir, n);
+        if (fabs(cs) < 1e-3) {
+            if (fabs(dist) < eps * 4)
+                r->parallel_band = 1;
+            continue;
+        }
+        s = dist / cs;
+        slack = eps / fabs(cs);
+        if (s < -slack || s > maxd + slack)
+            continue;
+        p[0] = o[0] + s * dir[0]; p[1] = o[1] + s * dir[1]; p[2] = o[2] + s * dir[2];
+        m = margin(v, n, p);
+        if (m < -eps)
+            continue;
+        r->loose = 1;
+        if (s - slack < r->lo)
+            r->lo = s - slack;
+        if (m >= eps && s >= slack && s <= maxd - slack) {
+            r->strict = 1;
+            if (s + slack < r->hi)
+                r->hi = s + slack;
+        }
+    }
+}
+
+/* Distance from p to triangle t of the soup (brute, via margin + plane). */
+static double point_tri(const room *rm, size_t t, const double *p)
+{
+    const double *v = rm->soup.v + 9 * t;
+    double e1[3], e2[3], n[3], w[3], len, h, m;
+    sub(e1, v + 3, v);
+    sub(e2, v + 6, v);
+    crs(n, e1, e2);
+    len = sqrt(dt(n, n));
+    n[0] /= len; n[1] /= len; n[2] /= len;
+    sub(w, p, v);
+    h = fabs(dt(w, n));
+    m = margin(v, n, p);
+    return m >= 0 ? h : sqrt(h * h + m * m);
+}
+
+/* ---- setup ---- */
+
+static int open_room(room *rm, const char *corpus, const char *name)
+{
+    char path[2048], err[RRB_ERR_MAX];
+    uint8_t *data;
+    size_t size;
+    rrb_blob *b;
+    rr_diag dg;
+    rr_err e;
+    int k;
+    memset(rm, 0, sizeof *rm);
+    rm->name = name;
+    snprintf(path, sizeof path, "%s/%s", corpus, name);
+    if (!strcmp(name, "sample"))
+        rrb_rmesh_sample_model(&rm->m);
+    else if (rrb_load_file(path, &data, &size, err, sizeof err) ||
+             rrb_rmesh_read(data, size, path, &rm->m, err, sizeof err)) {
+        plat_printf("%s\n", err);
+        return -1;
+    } else
+        free(data);
+    b = rrb_rmesh_bake_model(&rm->m, name, NULL, err, sizeof err);
+    if (!b || rrb_blob_finish(b, 0, &rm->blob, &rm->size)) {
+        plat_printf("bake %s: %s\n", name, err);
+        rrb_blob_free(b);
+        return -1;
+    }
+    rrb_blob_free(b);
+    e = rr_open_diag(rm->blob, (uint32_t)rm->size, rm->arena, sizeof rm->arena, &rm->r, &dg);
+    RT_EXPECT_EQ(cid(name, "open"), e, RR_OK);
+    if (e) {
+        plat_printf("  %s at 0x%x: %u vs %u\n", dg.what, dg.offset, dg.value, dg.limit);
+        return -1;
+    }
+    rrb_rmesh_soup(&rm->m, 1.0, &rm->soup);
+    rm->unit = ldexp(1.0, -(int)rm->r.coord_frac);
+    for (k = 0; k < 3; k++) {
+        rm->bmin[k] = HUGE_VAL;
+        rm->bmax[k] = -HUGE_VAL;
+    }
+    for (size = 0; size < rm->soup.ntris * 9; size++) {
+        k = (int)(size % 3);
+        rm->bmin[k] = fmin(rm->bmin[k], rm->soup.v[size]);
+        rm->bmax[k] = fmax(rm->bmax[k], rm->soup.v[size]);
+    }
+    return 0;
+}
+
+static void close_room(room *rm)
+{
+    rrb_rmesh_soup_free(&rm->soup);
+    rrb_rmesh_free(&rm->m);
+    free(rm->blob);
+}
+
+/* Head counts against the reader's own model (independent of the blob). */
+static void check_counts(room *rm)
+{
+    const rr_rmesh_head *h;
+    uint32_t i, nz = 0;
+    RT_EXPECT_EQ(cid(rm->name, "head"), rr_rmesh_head_get(&rm->r, &h), RR_OK);
+    RT_EXPECT_EQ(cid(rm->name, "tris+dropped"), h->ntris + h->dropped, rm->soup.ntris);
+    RT_EXPECT_EQ(cid(rm->name, "triggers"), h->ntriggers, rm->m.ntrig);
+    RT_EXPECT_EQ(cid(rm->name, "ents"), h->nents, rm->m.nents);
+    RT_EXPECT_EQ(cid(rm->name, "surfs"), h->nsurfs, rm->m.nsurf + rm->m.ninvis + rm->m.nnocoll);
+    for (i = 0; i < h->ntris; i++) {
+        const rr_rmesh_tri *t;
+        const rr_rmesh_vert *v[3];
+        rr_rmesh_triangle(&rm->r, i, &t, v);
+        nz += t->src >= rm->soup.ntris;
+    }
+    RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
+    plat_printf("# %s: %zu collision tris, %u kept, %u zero-area dropped, %u nodes, depth %u, "
+                "coord_frac %u, blob %zu bytes (source %zu)\n", rm->name, rm->soup.ntris,
+                h->ntris, h->dropped, h->nnodes, rm->r.max_depth, rm->r.coord_frac, rm->size,
+                rm->m.size);
+}
+
+/* Render data against the source surfaces: same triangles, positions within
+ * 2^(pos_shift-1) coords, UVs within 2^-(uv_frac+1), exact colours. */
+static void check_render(room *rm)
+{
+    const rr_rmesh_rhead *rh;
+    uint32_t i, v, bad = 0;
+    double perr = 0, uerr = 0, pbound;
+    RT_EXPECT_EQ(cid(rm->name, "render"), rr_rmesh_render_head(&rm->r, &rh), RR_OK);
+    if (!rh)
+        return;
+    RT_EXPECT_EQ(cid(rm->name, "render.groups"), rh->ngroups, rm->m.nsurf + rm->m.nnocoll);
+    pbound = ldexp(1.0, (int)rh->pos_shift - 1) * rm->unit + 1e-9;
+    for (i = 0; i < rh->ngroups; i++) {
+        const rr_rmesh_rgroup *g;
+        const rr_rmesh_rvert *rv;
+        const uint16_t *ix;
+        const rrb_rm_surf *s = i < rm->m.nsurf ? &rm->m.surf[i] : &rm->m.nocoll[i - rm->m.nsurf];
+        double ub0, ub1;
+        rr_rmesh_render_group(&rm->r, i, &g, &rv, &ix);
+        ub0 = ldexp(1.0, -(int)g->uv_frac[0] - 1) + 1e-9;
+        ub1 = ldexp(1.0, -(int)g->uv_frac[1] - 1) + 1e-9;
+        bad += g->nverts != s->nverts || g->nindices != 3 * s->ntris ||
+               ((g->flags & RR_RMESH_GROUP_ALPHA) != 0) != rrb_rmesh_surf_alpha(s);
+        if (g->nverts != s->nverts || g->nindices != 3 * s->ntris)
+            continue;
+        for (v = 0; v < g->nindices; v++)
+            bad += ix[v] != s->idx[v];
+        for (v = 0; v < g->nverts; v++) {
+            int k;
+            for (k = 0; k < 3; k++) {
+                double c = (rh->center[k] + (double)rv[v].pos[k] * ldexp(1.0, (int)rh->pos_shift)) * rm->unit;
+                perr = fmax(perr, fabs(c - (double)s->verts[v].pos[k]));
+            }
+            for (k = 0; k < 2; k++) {
+                uerr = fmax(uerr, fabs(ldexp(rv[v].uv0[k], -(int)g->uv_frac[0]) - (double)s->verts[v].uv0[k]) / ub0);
+                uerr = fmax(uerr, fabs(ldexp(rv[v].uv1[k], -(int)g->uv_frac[1]) - (double)s->verts[v].uv1[k]) / ub1);
+            }
+            bad += memcmp(rv[v].rgb, s->verts[v].rgb, 3) != 0;
+        }
+    }
+    RT_EXPECT_EQ(cid(rm->name, "render.exact"), bad, 0);
+    RT_EXPECT(cid(rm->name, "render.pos_bound"), perr <= pbound);
+    RT_EXPECT(cid(rm->name, "render.uv_bound"), uerr <= 1.0);
+    plat_printf("# %s: render %u groups, %u verts, pos step 2^%u coords (max error %.4f units, "
+                "bound %.4f), smallest uv frac %u/%u\n", rm->name, rh->ngroups, rh->nverts, rh->pos_shift,
+                perr, pbound, rh->uv_frac[0], rh->uv_frac[1]);
+}
+
+/* ---- rays ---- */
+
+static void random_dir(double *d)
+{
+    double l;
+    do {
+        d[0] = rnd() * 2 - 1;
+        d[1] = rnd() * 2 - 1;
+        d[2] = rnd() * 2 - 1;
+        l = dt(d, d);
+    } while (l < 1e-4 || l > 1);
+    l = sqrt(l);
+    d[0] /= l; d[1] /= l; d[2] /= l;
+}
+
+static void random_origin(const room *rm, int k, double *o)
+{
+    int j;
+    if (k % 2 == 0 || rm->soup.ntris == 0) {
+        for (j = 0; j < 3; j++) {
+            double ext = rm->bmax[j] - rm->bmin[j];
+            o[j] = rm->bmin[j] - 0.1 * ext + rnd() * 1.2 * ext;
+        }
+        return;
+    }
+    /* a point near a random collision triangle (inside or outside it) */
+    {
+        size_t t = (size_t)(rnd() * (double)rm->soup.ntris);
+        const double *v = rm->soup.v + 9 * t;
+        double a = rnd(), b = rnd() * (1 - a), c = 1 - a - b, d[3];
+        random_dir(d);
+        for (j = 0; j < 3; j++)
+            o[j] = a * v[j] + b * v[3 + j] + c * v[6 + j] + d[j] * (rm->bmax[j] - rm->bmin[j]) * 0.05;
+    }
+}
+
+static int32_t qc(const room *rm, double v)
+{
+    return (int32_t)lround(v / rm->unit);
+}
+
+static void one_ray(room *rm, int k)
+{
+    double o[3], d[3], diag = 0, maxd, od[3], dd[3], len, p[3], dist;
+    rr_rmesh_ray ray;
+    rr_rmesh_hit hit;
+    refres ref;
+    int j, ok;
+    random_origin(rm, k, o);
+    random_dir(d);
+    for (j = 0; j < 3; j++)
+        diag += (rm->bmax[j] - rm->bmin[j]) * (rm->bmax[j] - rm->bmin[j]);
+    maxd = sqrt(diag) * (0.05 + rnd() * 1.5);
+    ray.origin[0] = qc(rm, o[0]); ray.origin[1] = qc(rm, o[1]); ray.origin[2] = qc(rm, o[2]);
+    ray.dir.x = (rr_fix)lround(d[0] * 65536); ray.dir.y = (rr_fix)lround(d[1] * 65536);
+    ray.dir.z = (rr_fix)lround(d[2] * 65536);
+    ray.max_dist = qc(rm, maxd);
+    /* the reference sees exactly the ray the loader gets */
+    for (j = 0; j < 3; j++)
+        od[j] = ray.origin[j] * rm->unit;
+    dd[0] = ray.dir.x; dd[1] = ray.dir.y; dd[2] = ray.dir.z;
+    len = sqrt(dt(dd, dd));
+    dd[0] /= len; dd[1] /= len; dd[2] /= len;
+    RT_EXPECT_EQ(cid(rm->name, "ray.err"), rr_rmesh_raycast(&rm->r, &ray, &hit), RR_OK);
+    reference(rm, od, dd, ray.max_dist * rm->unit, &ref);
+    rm->rays++;
+    if (!ref.strict && (ref.loose || ref.parallel_band))
+        rm->band++;
+    if (!hit.hit) {
+        ok = !ref.strict;
+    } else {
+        rm->hits++;
+        dist = hit.dist * rm->unit;
+        for (j = 0; j < 3; j++)
+            p[j] = hit.point[j] * rm->unit;
+        ok = (ref.loose || ref.parallel_band) &&
+             (ref.parallel_band || (dist >= ref.lo - 2 * rm->unit && dist <= ref.hi + 2 * rm->unit)) &&
+             point_tri(rm, hit.src, p) <= 2 * EPS_COORDS * rm->unit;
+    }
+    if (!ok) {
+        rm->fails++;
+        if (rm->fails <= 5)
+            plat_printf("  ray %d: fixed hit=%d dist=%.4f src=%u; ref strict=%d loose=%d "
+                        "par=%d lo=%.4f hi=%.4f\n", k, hit.hit, hit.dist * rm->unit, hit.src,
+                        ref.strict, ref.loose, ref.parallel_band, ref.lo, ref.hi);
+    }
+}
+
+/* ---- box query ---- */
+
+/* Triangle t (baked coords as doubles) vs box, separating axes with a
+ * tolerance: returns 1 overlap by more than tol, 0 separated by more, -1 unsure. */
+static int ref_tri_box(const double v[9], const double lo[3], const double hi[3], double tol)
+{
+    double c[3], e[3], p[9], f[9], ax[3], r, a, b, x, mn, mx;
+    int i, j, k, unsure = 0, n;
+    for (k = 0; k < 3; k++) {
+        c[k] = (lo[k] + hi[k]) / 2;
+        e[k] = (hi[k] - lo[k]) / 2;
+    }
+    for (i = 0; i < 9; i++)
+        p[i] = v[i] - c[i % 3];
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            f[3 * i + k] = p[3 * ((i + 1) % 3) + k] - p[3 * i + k];
+    for (n = 0; n < 13; n++) {
+        if (n < 3) {
+            ax[0] = ax[1] = ax[2] = 0;
+            ax[n] = 1;
+        } else if (n == 3) {
+            crs(ax, f, f + 3);
+        } else {
+            double u[3] = {0, 0, 0};
+            u[(n - 4) % 3] = 1;
+            crs(ax, u, f + 3 * ((n - 4) / 3));
+        }
+        r = e[0] * fabs(ax[0]) + e[1] * fabs(ax[1]) + e[2] * fabs(ax[2]);
+        a = dt(p, ax); b = dt(p + 3, ax); x = dt(p + 6, ax);
+        mn = fmin(a, fmin(b, x));
+        mx = fmax(a, fmax(b, x));
+        j = (int)sqrt(dt(ax, ax) + 0.0);  /* scale of the axis */
+        if (dt(ax, ax) == 0)
+            continue;
+        if (mn > r + tol * sqrt(dt(ax, ax)) || mx < -r - tol * sqrt(dt(ax, ax)))
+            return 0;
+        if (mn > r - tol * sqrt(dt(ax, ax)) || mx < -r + tol * sqrt(dt(ax, ax)))
+            unsure = 1;
+        (void)j;
+    }
+    return unsure ? -1 : 1;
+}
+
+static void one_box(room *rm)
+{
+    const rr_rmesh_head *h;
+    uint32_t items[512], i, k, want = 0, got_ok = 1;
+    int32_t lo[3], hi[3];
+    double dl[3], dh[3], o[3];
+    rr_rmesh_list out;
+    char *mark;
+    rr_rmesh_head_get(&rm->r, &h);
+    random_origin(rm, 1, o);
+    for (k = 0; k < 3; k++) {
+        double ext = (rm->bmax[k] - rm->bmin[k]) * rnd() * 0.1;
+        lo[k] = qc(rm, o[k] - ext);
+        hi[k] = qc(rm, o[k] + ext);
+        dl[k] = lo[k];
+        dh[k] = hi[k];
+    }
+    out.items = items;
+    out.cap = 512;
+    RT_EXPECT_EQ(cid(rm->name, "box.err"), rr_rmesh_box_tris(&rm->r, lo, hi, &out), RR_OK);
+    mark = calloc(h->ntris + 1, 1);
+    for (i = 0; i < out.count; i++)
+        mark[items[i]] = 1;
+    for (i = 0; i < h->ntris; i++) {
+        const rr_rmesh_tri *t;
+        const rr_rmesh_vert *v[3];
+        double dv[9];
+        int r;
+        rr_rmesh_triangle(&rm->r, i, &t, v);
+        for (k = 0; k < 9; k++)
+            dv[k] = v[k / 3]->p[k % 3];
+        r = ref_tri_box(dv, dl, dh, 1e-3);
+        want += r != 0;
+        if (!out.truncated && ((r == 1 && !mark[i]) || (r == 0 && mark[i])))
+            got_ok = 0;
+    }
+    RT_EXPECT(cid(rm->name, "box.match"), got_ok);
+    RT_EXPECT(cid(rm->name, "box.truncated"), out.truncated ? want > 512 : out.count <= want);
+    rm->box_checks++;
+    free(mark);
+}
+
+/* ---- triggers, entities ---- */
+
+static void trigger_points(room *rm)
+{
+    uint32_t t, j, v, n;
+    for (n = 0; n < 500 && rm->m.ntrig; n++) {
+        double p[3], lo[3], hi[3];
+        int32_t q[3];
+        uint32_t got, want = UINT32_MAX;
+        int k, near = 0;
+        random_origin(rm, 0, p);
+        if (n % 2) {   /* half of the points inside the vertex box of a random trigger */
+            const rrb_rm_mesh *s = &rm->m.trig[(size_t)(rnd() * rm->m.ntrig)].surf[0];
+            if (s->nverts)
+                for (k = 0; k < 3; k++) {
+                    double a = s->pos[3 * (size_t)(rnd() * s->nverts) + (size_t)k];
+                    double b = s->pos[3 * (size_t)(rnd() * s->nverts) + (size_t)k];
+                    p[k] = a + rnd() * (b - a);
+                }
+        }
+        for (k = 0; k < 3; k++)
+            q[k] = qc(rm, p[k]);
+        for (t = 0; t < rm->m.ntrig && want == UINT32_MAX; t++) {
+            for (k = 0; k < 3; k++) {
+                lo[k] = HUGE_VAL;
+                hi[k] = -HUGE_VAL;
+            }
+            for (j = 0; j < rm->m.trig[t].nsurf; j++)
+                for (v = 0; v < rm->m.trig[t].surf[j].nverts; v++)
+                    for (k = 0; k < 3; k++) {
+                        lo[k] = fmin(lo[k], rm->m.trig[t].surf[j].pos[3 * v + (uint32_t)k]);
+                        hi[k] = fmax(hi[k], rm->m.trig[t].surf[j].pos[3 * v + (uint32_t)k]);
+                    }
+            for (k = 0; k < 3; k++)
+                near |= fabs(q[k] * rm->unit - lo[k]) < 2 * rm->unit ||
+                        fabs(q[k] * rm->unit - hi[k]) < 2 * rm->unit;
+            if (q[0] * rm->unit > lo[0] && q[0] * rm->unit < hi[0] && q[1] * rm->unit > lo[1] &&
+                q[1] * rm->unit < hi[1] && q[2] * rm->unit > lo[2] && q[2] * rm->unit < hi[2])
+                want = t;
+        }
+        if (near)
+            continue;
+        if (rr_rmesh_trigger_at(&rm->r, q, &got) != RR_OK)
+            got = UINT32_MAX;
+        RT_EXPECT_EQ(cid(rm->name, "trigger"), got, want);
+        rm->trig_checks += want != UINT32_MAX;
+    }
+}
+
+static void nearest_entities(room *rm)
+{
+    int n, cls;
+    for (n = 0; n < 50 && rm->m.nents; n++) {
+        double p[3], best = HUGE_VAL;
+        int32_t q[3];
+        uint32_t i, got = UINT32_MAX, want = UINT32_MAX;
+        random_origin(rm, 0, p);
+        cls = n % RR_RMESH_NCLASSES;
+        for (i = 0; i < 3; i++)
+            q[i] = qc(rm, p[i]);
+        for (i = 0; i < rm->m.nents; i++) {
+            const rrb_rm_entity *e = &rm->m.ents[i];
+            double d = 0;
+            int k;
+            if (e->cls != cls || rrb_rmesh_entity_ignored(e))
+                continue;
+            for (k = 0; k < 3; k++)
+                d += ((double)e->pos[k] - q[k] * rm->unit) * ((double)e->pos[k] - q[k] * rm->unit);
+            if (d < best - 1e-9) {
+                best = d;
+                want = i;
+            }
+        }
+        if (rr_rmesh_entity_nearest(&rm->r, (uint32_t)cls, q, &got) != RR_OK)
+            got = UINT32_MAX;
+        if (want != UINT32_MAX && got != want) {
+            /* equal up to quantization? compare reference distances */
+            const rrb_rm_entity *e = &rm->m.ents[got];
+            double d = 0;
+            int k;
+            for (k = 0; k < 3; k++)
+                d += ((double)e->pos[k] - q[k] * rm->unit) * ((double)e->pos[k] - q[k] * rm->unit);
+            RT_EXPECT(cid(rm->name, "nearest.tie"), fabs(sqrt(d) - sqrt(best)) < 2 * rm->unit);
+        } else {
+            RT_EXPECT_EQ(cid(rm->name, "nearest"), got, want);
+        }
+    }
+}
+
+static void run_room(const char *corpus, const char *name, int nrays)
+{
+    room *rm = calloc(1, sizeof *rm);
+    int k;
+    if (open_room(rm, corpus, name)) {
+        RT_EXPECT(cid(name, "setup"), 0);
+        free(rm);
+        return;
+    }
+    check_counts(rm);
+    check_render(rm);
+    for (k = 0; k < nrays; k++)
+        one_ray(rm, k);
+    for (k = 0; k < 40; k++)
+        one_box(rm);
+    trigger_points(rm);
+    nearest_entities(rm);
+    RT_EXPECT_EQ(cid(name, "ray.fails"), rm->fails, 0);
+    plat_printf("# %s: %ld rays, %ld hits, %ld in the grazing band, %ld disagreements; "
+                "%ld boxes; %ld in-trigger points\n", name, rm->rays, rm->hits, rm->band,
+                rm->fails, rm->box_checks, rm->trig_checks);
+    close_room(rm);
+    free(rm);
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
+    const char *only = getenv("RT_ONLY");
+    size_t i;
+    if (!c)
+        c = "../shared/corpus";
+    run_room(c, "sample", 3000);
+    for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
+        if (!only || strstr(rooms[i], only))
+            run_room(c, rooms[i], 2000);
+    return rt_done("test_rmesh_query");
+}

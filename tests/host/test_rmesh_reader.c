@@ -1,0 +1,384 @@
+/* test_rmesh_reader.c - the .rmesh reader and writer against independent facts:
+ * the "header check" column of corpus/SOURCES.md (texture counts, flag
+ * combinations, invisible/trigger/entity counts, trailer, parse end) and the
+ * counts NOTES.md §6.4 / §7.5 give; byte-exact writer roundtrip; every
+ * malformed variant rejected with an offset; the sample room.
+ *
+ * usage: test_rmesh_reader [CORPUS]   (default $CORPUS or ../shared/corpus)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_test.h"
+#include "rrb_rmesh.h"
+
+/* Flag pairs (slot, flag) as a bit mask: bit slot*4+flag. */
+#define F(s, f) (1u << ((s) * 4 + (f)))
+
+typedef struct fact {
+    const char *file;
+    const char *header;
+    uint32_t tex, flags, invis, trig, ents;
+    int trailer;          /* 1 = "EOF", 0 = none */
+    size_t parse_end, size;
+    int variant;
+} fact;
+
+/* Copied from corpus/SOURCES.md ("header check" column). */
+static const fact facts[] = {
+    {"scpcb-rmesh/room2_3_opt.rmesh", "RoomMesh", 4, F(0, 2) | F(1, 1), 0, 0, 3, 1, 6558, 6558, RRB_RM_VANILLA},
+    {"scpcb-rmesh/mt2.rmesh", "RoomMesh", 4, F(0, 2) | F(1, 1), 1, 0, 1, 1, 7356, 7356, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room2z3_2_opt.rmesh", "RoomMesh", 11, F(0, 2) | F(1, 1), 0, 0, 4, 1, 15206, 15206, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room1archive.rmesh", "RoomMesh", 4, F(0, 2) | F(1, 1), 0, 0, 2, 1, 22219, 22219, RRB_RM_VANILLA},
+    {"scpcb-rmesh/pocketdimension1_opt.rmesh", "RoomMesh", 1, F(0, 2) | F(1, 1), 0, 0, 1, 1, 23217, 23217, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room2test1074_opt.rmesh", "RoomMesh", 10, F(0, 2) | F(1, 1), 1, 0, 13, 1, 30587, 30587, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room2tesla_hcz_opt.rmesh", "RoomMesh", 10, F(0, 1) | F(0, 2) | F(1, 1), 0, 0, 14, 1, 74719, 74719, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room966_opt.rmesh", "RoomMesh", 13, F(0, 1) | F(0, 2) | F(1, 1), 0, 0, 11, 1, 97292, 97292, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room2servers_opt.rmesh", "RoomMesh", 12, F(0, 1) | F(0, 2) | F(1, 1) | F(1, 3), 0, 0, 17, 1, 112452, 112452, RRB_RM_VANILLA},
+    {"scpcb-rmesh/mt_generator.rmesh", "RoomMesh", 6, F(0, 2) | F(1, 1), 0, 0, 1, 1, 167310, 167310, RRB_RM_VANILLA},
+    {"scpcb-rmesh/1499object0_opt.rmesh", "RoomMesh", 6, F(0, 2) | F(1, 1), 2, 0, 0, 1, 245043, 245043, RRB_RM_VANILLA},
+    {"scpcb-rmesh/room3servers_opt.rmesh", "RoomMesh", 9, F(0, 2) | F(1, 1), 2, 0, 25, 1, 310633, 310633, RRB_RM_VANILLA},
+    {"scpcb-rmesh/173_opt.rmesh", "RoomMesh.HasTriggerBox", 22, F(0, 1) | F(0, 2) | F(1, 1) | F(1, 3), 1, 3, 65, 1, 911680, 911680, RRB_RM_VANILLA},
+    {"scpcb-rmesh/exit1_opt.rmesh", "RoomMesh", 62, F(0, 1) | F(0, 2) | F(1, 1) | F(1, 3), 1, 0, 88, 1, 1989438, 1989438, RRB_RM_VANILLA},
+    {"cbre-rmesh/forest_wall.rmesh", "RoomMesh", 1, F(0, 1) | F(1, 1), 0, 0, 0, 0, 1841, 1841, RRB_RM_CBRE},
+    {"cbre-rmesh/room966_opt.rmesh", "RoomMesh", 11, F(0, 1) | F(1, 1), 1, 0, 24, 0, 56554, 56554, RRB_RM_CBRE},
+    {"cbre-rmesh/endroom3_opt.rmesh", "RoomMesh", 11, F(0, 0) | F(0, 1) | F(1, 1) | F(1, 3), 0, 0, 11, 0, 120255, 120255, RRB_RM_CBRE},
+    {"cbre-rmesh/room079.rmesh", "RoomMesh", 20, F(0, 0) | F(0, 1) | F(1, 1) | F(1, 3), 1, 0, 28, 0, 283218, 283218, RRB_RM_CBRE},
+    {"cbre-rmesh/testroom_opt_lm4.rmesh", "RoomMesh", 29, F(0, 0) | F(0, 1) | F(1, 1) | F(1, 3), 1, 0, 51, 0, 570797, 570797, RRB_RM_CBRE},
+    {"rmesh-variants/scpcbredux_cube.rmesh", "RoomMesh", 1, F(0, 0) | F(1, 0), 0, 0, 0, 0, 922, 926, RRB_RM_SCPCBREDUX},
+};
+#define NFACTS (sizeof facts / sizeof facts[0])
+
+/* NOTES.md §7.5: zero-area collision triangles in real rooms. */
+static const struct { const char *file; unsigned n; } zero_area[] = {
+    {"scpcb-rmesh/exit1_opt.rmesh", 44}, {"scpcb-rmesh/173_opt.rmesh", 12},
+    {"scpcb-rmesh/1499object0_opt.rmesh", 20}, {"scpcb-rmesh/room3servers_opt.rmesh", 4},
+    {"scpcb-rmesh/room966_opt.rmesh", 4}};
+
+static char corpus[1024];
+static char id[256];
+
+static int load(const char *rel, uint8_t **data, size_t *size)
+{
+    char path[2048], err[RRB_ERR_MAX];
+    snprintf(path, sizeof path, "%s/%s", corpus, rel);
+    if (rrb_load_file(path, data, size, err, sizeof err)) {
+        plat_printf("cannot load %s: %s\n", path, err);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *cid(const char *file, const char *what)
+{
+    snprintf(id, sizeof id, "rmesh.%s.%s", file, what);
+    return id;
+}
+
+static uint32_t flag_mask(const rrb_rmesh *m)
+{
+    uint32_t i, mask = 0;
+    for (i = 0; i < m->nsurf; i++)
+        mask |= F(0, m->surf[i].flag[0]) | F(1, m->surf[i].flag[1]);
+    return mask;
+}
+
+static uint64_t alpha_tris(const rrb_rmesh *m)
+{
+    uint64_t n = 0;
+    uint32_t i;
+    for (i = 0; i < m->nsurf; i++)
+        if (rrb_rmesh_surf_alpha(&m->surf[i]))
+            n += m->surf[i].ntris;
+    return n;
+}
+
+static unsigned count_zero_area(const rrb_rmesh *m)
+{
+    rrb_rm_soup s;
+    unsigned n = 0;
+    size_t t;
+    rrb_rmesh_soup(m, 1.0, &s);
+    for (t = 0; t < s.ntris; t++) {
+        const double *v = s.v + 9 * t;
+        double a[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]};
+        double b[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+        double c0 = a[1] * b[2] - a[2] * b[1], c1 = a[2] * b[0] - a[0] * b[2],
+               c2 = a[0] * b[1] - a[1] * b[0];
+        n += (c0 == 0 && c1 == 0 && c2 == 0);
+    }
+    rrb_rmesh_soup_free(&s);
+    return n;
+}
+
+/* Every malformed variant of a valid file must be rejected with an offset. */
+static void check_malformed(const char *name, const uint8_t *data, size_t size)
+{
+    int k;
+    for (k = 0; k < rrb_rmesh_malformed_count(); k++) {
+        rrb_buf b = {0};
+        rrb_rmesh m;
+        const char *label = "";
+        char err[RRB_ERR_MAX] = "";
+        int r = rrb_rmesh_malformed(data, size, k, &b, &label);
+        RT_EXPECT_EQ(cid(name, "malformed.gen"), r, 0);
+        snprintf(id, sizeof id, "rmesh.%s.malformed.%s", name, label);
+        r = rrb_rmesh_read(b.data ? b.data : (const uint8_t *)"", b.size, "bad.rmesh", &m, err,
+                           sizeof err);
+        RT_EXPECT(id, r == -1 && strstr(err, "bad.rmesh:0x") == err);
+        if (r == 0)
+            rrb_rmesh_free(&m);
+        if (!strcmp(label, "rm-kce-header"))
+            RT_EXPECT(id, strstr(err, "unsupported RM variant (KCE tool)") != NULL);
+        if (!strcmp(label, "empty"))
+            RT_EXPECT(id, strstr(err, "empty file (0 bytes): no room mesh") != NULL);
+        if (!strcmp(label, "unknown-entity-class"))
+            RT_EXPECT(id, strstr(err, "\"door\"") != NULL);
+        if (!strcmp(label, "nan-vertex") || !strcmp(label, "inf-uv"))
+            RT_EXPECT(id, strstr(err, "finite float") != NULL);
+        if (!strcmp(label, "index-out-of-range") || !strcmp(label, "invisible-index"))
+            RT_EXPECT(id, strstr(err, "vertex index") != NULL);
+        if (getenv("RT_VERBOSE"))
+            plat_printf("  %s: %s\n", label, err);
+        rrb_buf_free(&b);
+    }
+}
+
+static void check_roundtrip(const char *name, const uint8_t *data, size_t size,
+                            const rrb_rmesh *m)
+{
+    rrb_buf b = {0};
+    rrb_rmesh m2;
+    char err[RRB_ERR_MAX];
+    rrb_rmesh_write(m, &b);
+    RT_EXPECT_EQ(cid(name, "write.size"), b.size, size);
+    RT_EXPECT(cid(name, "write.bytes"), b.size == size && memcmp(b.data, data, size) == 0);
+    RT_EXPECT_EQ(cid(name, "reread"), rrb_rmesh_read(b.data, b.size, name, &m2, err, sizeof err), 0);
+    RT_EXPECT(cid(name, "reread.equal"), rrb_rmesh_equal(m, &m2));
+    rrb_rmesh_free(&m2);
+    rrb_buf_free(&b);
+}
+
+static void check_fact(const fact *f)
+{
+    uint8_t *data;
+    size_t size, i;
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX];
+    if (load(f->file, &data, &size)) {
+        RT_EXPECT(cid(f->file, "load"), 0);
+        return;
+    }
+    RT_EXPECT_EQ(cid(f->file, "size"), size, f->size);
+    if (rrb_rmesh_read(data, size, f->file, &m, err, sizeof err)) {
+        plat_printf("%s\n", err);
+        RT_EXPECT(cid(f->file, "read"), 0);
+        free(data);
+        return;
+    }
+    RT_EXPECT(cid(f->file, "header"), strcmp(m.header.s, f->header) == 0);
+    RT_EXPECT_EQ(cid(f->file, "tex"), m.nsurf, f->tex);
+    RT_EXPECT_EQ(cid(f->file, "flags"), flag_mask(&m), f->flags);
+    RT_EXPECT_EQ(cid(f->file, "invis"), m.ninvis, f->invis);
+    RT_EXPECT_EQ(cid(f->file, "trig"), m.ntrig, f->trig);
+    RT_EXPECT_EQ(cid(f->file, "ents"), m.nents, f->ents);
+    RT_EXPECT_EQ(cid(f->file, "trailer"), m.eof_trailer, f->trailer);
+    RT_EXPECT_EQ(cid(f->file, "parse_end"), m.parse_end, f->parse_end);
+    RT_EXPECT_EQ(cid(f->file, "variant"), m.variant, f->variant);
+    /* alpha surfaces exist exactly when slot 1 flag 3 appears (NOTES §6.6) */
+    RT_EXPECT_EQ(cid(f->file, "alpha"), alpha_tris(&m) > 0, (f->flags & F(1, 3)) != 0);
+    for (i = 0; i < sizeof zero_area / sizeof zero_area[0]; i++)
+        if (!strcmp(zero_area[i].file, f->file))
+            RT_EXPECT_EQ(cid(f->file, "zero_area"), count_zero_area(&m), zero_area[i].n);
+    check_roundtrip(f->file, data, size, &m);
+    check_malformed(f->file, data, size);
+    rrb_rmesh_free(&m);
+    free(data);
+}
+
+/* exit1_opt: 52 of its 65 light records sit at the origin (NOTES §6.4). */
+static void check_exit1_lights(void)
+{
+    uint8_t *data;
+    size_t size;
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX];
+    uint32_t i, lights = 0, ignored = 0;
+    if (load("scpcb-rmesh/exit1_opt.rmesh", &data, &size))
+        return;
+    if (rrb_rmesh_read(data, size, "exit1", &m, err, sizeof err) == 0) {
+        for (i = 0; i < m.nents; i++)
+            if (m.ents[i].cls == RRB_RM_LIGHT) {
+                lights++;
+                ignored += (uint32_t)rrb_rmesh_entity_ignored(&m.ents[i]);
+            }
+        rrb_rmesh_free(&m);
+    }
+    RT_EXPECT_EQ("rmesh.exit1.lights", lights, 65);
+    RT_EXPECT_EQ("rmesh.exit1.lights_at_origin", ignored, 52);
+    free(data);
+}
+
+static void check_empty(void)
+{
+    uint8_t *data;
+    size_t size;
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX] = "";
+    if (load("scpcb-rmesh/room2.rmesh", &data, &size))
+        return;
+    RT_EXPECT_EQ("rmesh.room2.size", size, 0);
+    RT_EXPECT_EQ("rmesh.room2.read", rrb_rmesh_read(data, size, "room2.rmesh", &m, err, sizeof err), -1);
+    RT_EXPECT("rmesh.room2.msg", strstr(err, "room2.rmesh:0x0: empty file (0 bytes): no room mesh") != NULL);
+    free(data);
+}
+
+/* The .HasNoColl variants (not in the corpus): the sample with a copy of
+ * its glass surface as the no-collision block, with and without triggers. */
+static void check_nocoll(rrb_rmesh *mp)
+{
+    rrb_rmesh m = *mp;
+    rrb_buf b = {0};
+    char err[RRB_ERR_MAX];
+    int k;
+    char *hdr = m.header.s;
+    uint32_t hlen = m.header.len;
+    /* the .HasNoColl variants: a copy of the visible block after the invisible one */
+    for (k = 0; k < 2; k++) {
+        rrb_rmesh v;
+        m.header.s = (char *)(k ? "RoomMesh.HasTriggerBox.HasNoColl" : "RoomMesh.HasNoColl");
+        m.header.len = (uint32_t)strlen(m.header.s);
+        m.has_trigger = k;
+        m.ntrig = (uint32_t)k;
+        m.has_nocoll = 1;
+        m.nnocoll = 1;
+        m.nocoll = m.surf + 3;  /* borrowed: written, not freed */
+        m.eof_trailer = 0;
+        m.variant = RRB_RM_VBP;
+        rrb_rmesh_write(&m, &b);
+        RT_EXPECT_EQ(cid("nocoll", k ? "trig.read" : "read"),
+                     rrb_rmesh_read(b.data, b.size, "nocoll", &v, err, sizeof err), 0);
+        RT_EXPECT(cid("nocoll", k ? "trig.equal" : "equal"), rrb_rmesh_equal(&m, &v));
+        RT_EXPECT_EQ(cid("nocoll", k ? "trig.n" : "n"), v.ntrig, (uint32_t)k);
+        rrb_rmesh_free(&v);
+        rrb_buf_free(&b);
+        m.nocoll = NULL;
+        m.nnocoll = 0;
+    }
+    m.header.s = hdr;
+    m.header.len = hlen;
+}
+
+/* The sample: hand-made room with one of everything. */
+static void check_sample(void)
+{
+    rrb_rmesh m, r;
+    rrb_buf b = {0};
+    char err[RRB_ERR_MAX], path[64];
+    uint8_t *data;
+    size_t size;
+    int k, seen[RRB_RM_NCLASSES] = {0};
+    uint32_t i;
+    RT_EXPECT_EQ("rmesh.sample.write", rrb_rmesh_sample("/tmp", err, sizeof err), 0);
+    snprintf(path, sizeof path, "/tmp/sample.rmesh");
+    RT_EXPECT_EQ("rmesh.sample.load", rrb_load_file(path, &data, &size, err, sizeof err), 0);
+    RT_EXPECT_EQ("rmesh.sample.read", rrb_rmesh_read(data, size, path, &r, err, sizeof err), 0);
+    rrb_rmesh_sample_model(&m);
+    RT_EXPECT("rmesh.sample.equal", rrb_rmesh_equal(&m, &r));
+    RT_EXPECT_EQ("rmesh.sample.variant", r.variant, RRB_RM_VANILLA);
+    RT_EXPECT_EQ("rmesh.sample.trig", r.ntrig, 1);
+    RT_EXPECT_EQ("rmesh.sample.invis", r.ninvis, 1);
+    RT_EXPECT_EQ("rmesh.sample.alpha", alpha_tris(&r), 2);
+    for (i = 0; i < r.nents; i++)
+        seen[r.ents[i].cls]++;
+    for (k = 0; k < RRB_RM_NCLASSES; k++)
+        RT_EXPECT_EQ(cid("sample", rrb_rm_class_names[k]), seen[k], 1);
+    check_malformed("sample", data, size);
+    check_nocoll(&m);
+    /* a model with an empty file name still has 9 floats (NOTES §3.6) */
+    free(m.ents[6].str.s);
+    m.ents[6].str.s = rrb_xstrdup("");
+    m.ents[6].str.len = 0;
+    m.has_nocoll = 0;
+    free(m.header.s);
+    m.header.s = rrb_xstrdup("RoomMesh.HasTriggerBox");
+    m.header.len = 22;
+    m.has_trigger = 1;
+    m.ntrig = 1;
+    m.eof_trailer = 1;
+    m.variant = RRB_RM_VANILLA;
+    rrb_rmesh_write(&m, &b);
+    {
+        rrb_rmesh v;
+        RT_EXPECT_EQ("rmesh.sample.emptymodel", rrb_rmesh_read(b.data, b.size, "e", &v, err,
+                     sizeof err), 0);
+        RT_EXPECT("rmesh.sample.emptymodel.equal", rrb_rmesh_equal(&m, &v));
+        rrb_rmesh_free(&v);
+    }
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&r);
+    rrb_rmesh_free(&m);
+    free(data);
+}
+
+/* Random damage (byte flips, random truncation) on small files: the reader
+ * must never crash (ASan/UBSan) and must either reject the file with an
+ * offset or accept it and write back exactly the same bytes. */
+static void check_fuzz(const char *rel, int rounds)
+{
+    uint8_t *data, *bad;
+    size_t size;
+    int n, ok = 1, accepted = 0;
+    uint32_t seed = 12345;
+    if (load(rel, &data, &size))
+        return;
+    bad = malloc(size + 1);
+    for (n = 0; n < rounds; n++) {
+        rrb_rmesh m;
+        char err[RRB_ERR_MAX] = "";
+        size_t len = size, k, flips;
+        memcpy(bad, data, size);
+        seed = seed * 1103515245u + 12345u;
+        flips = 1 + (seed >> 16) % 4;
+        for (k = 0; k < flips; k++) {
+            seed = seed * 1103515245u + 12345u;
+            bad[(seed >> 8) % size] ^= (uint8_t)(1u << ((seed >> 3) & 7));
+        }
+        if (n % 5 == 0)
+            len = (seed >> 4) % size;
+        if (rrb_rmesh_read(bad, len, "fuzz", &m, err, sizeof err) == 0) {
+            rrb_buf b = {0};
+            rrb_rmesh_write(&m, &b);
+            ok &= b.size == len && memcmp(b.data, bad, len) == 0;
+            rrb_buf_free(&b);
+            rrb_rmesh_free(&m);
+            accepted++;
+        } else {
+            ok &= strncmp(err, "fuzz:0x", 7) == 0;
+        }
+    }
+    RT_EXPECT(cid(rel, "fuzz"), ok);
+    plat_printf("# fuzz %s: %d damaged copies, %d still valid (and written back identically)\n",
+                rel, rounds, accepted);
+    free(bad);
+    free(data);
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
+    snprintf(corpus, sizeof corpus, "%s", c ? c : "../shared/corpus");
+    for (i = 0; i < NFACTS; i++)
+        check_fact(&facts[i]);
+    check_exit1_lights();
+    check_empty();
+    check_sample();
+    check_fuzz("scpcb-rmesh/room2_3_opt.rmesh", 3000);
+    check_fuzz("scpcb-rmesh/mt2.rmesh", 3000);
+    check_fuzz("cbre-rmesh/forest_wall.rmesh", 3000);
+    check_fuzz("rmesh-variants/scpcbredux_cube.rmesh", 3000);
+    return rt_done("test_rmesh_reader");
+}

@@ -1,0 +1,462 @@
+/* test_rmesh_sweep.c - the ellipsoid sweep against a double-precision
+ * reference built on an independent method: conservative advancement
+ * ("sphere tracing") on the exact point-triangle distance in ellipsoid
+ * space, over every collision triangle of the source floats near the path.
+ *
+ * A. Single contact (max_slides = 1) from free random starts: when the
+ *    reference path keeps a margin DELTA from every triangle, the sweep must
+ *    end exactly at `to` with no hit; otherwise the stop point must be
+ *    touching (ellipsoid distance within [1 - DELTA, 1 + DELTA + skin]) and
+ *    not past the reference's first contact (no tunnelling). Paths that only
+ *    graze (closest approach within DELTA of touching) are counted.
+ * B. Walks: chains of short sliding moves (max_slides = 8, gravity-like
+ *    targets); after every move the ellipsoid must not penetrate (distance
+ *    >= 1 - DELTA) and the centre's chord must not cross any triangle.
+ *    Then walks of long moves (2..12 radii, many slides): no penetration.
+ *
+ * DELTA = 0.01 + 4 coords / smallest radius (quantization of the blob).
+ * usage: test_rmesh_sweep [CORPUS]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_rmesh.h"
+#include "rr_test.h"
+#include "rrb_rmesh.h"
+
+static const char *const rooms[] = {
+    "sample", "scpcb-rmesh/room2_3_opt.rmesh", "scpcb-rmesh/mt2.rmesh",
+    "scpcb-rmesh/room1archive.rmesh", "scpcb-rmesh/room2tesla_hcz_opt.rmesh",
+    "scpcb-rmesh/room966_opt.rmesh", "scpcb-rmesh/mt_generator.rmesh",
+    "scpcb-rmesh/173_opt.rmesh", "scpcb-rmesh/exit1_opt.rmesh", "cbre-rmesh/forest_wall.rmesh",
+    "cbre-rmesh/room079.rmesh", "rmesh-variants/scpcbredux_cube.rmesh"};
+
+static uint64_t rng = 0x243f6a8885a308d3ull;
+static char id[256];
+
+static double rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static const char *cid(const char *room, const char *what)
+{
+    snprintf(id, sizeof id, "rmesh.sweep.%s.%s", room, what);
+    return id;
+}
+
+typedef struct room {
+    rrb_rmesh m;
+    rrb_rm_soup soup;
+    uint8_t *blob;
+    size_t size;
+    rr_room r;
+    uint32_t arena[512];
+    double unit, bmin[3], bmax[3];
+    size_t *cand, ncand;     /* triangles near the current path */
+} room;
+
+/* ---- closest point on a triangle (Ericson, Real-Time Collision Detection 5.1.5) ---- */
+
+static double d3(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void closest(const double *p, const double *a, const double *b, const double *c, double *out)
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3], d1, d2, d3v, d4, d5, d6, va, vb, vc, v, w, den;
+    int k;
+    for (k = 0; k < 3; k++) {
+        ab[k] = b[k] - a[k]; ac[k] = c[k] - a[k]; ap[k] = p[k] - a[k];
+        bp[k] = p[k] - b[k]; cp[k] = p[k] - c[k];
+    }
+    d1 = d3(ab, ap); d2 = d3(ac, ap);
+    if (d1 <= 0 && d2 <= 0) { memcpy(out, a, 24); return; }
+    d3v = d3(ab, bp); d4 = d3(ac, bp);
+    if (d3v >= 0 && d4 <= d3v) { memcpy(out, b, 24); return; }
+    vc = d1 * d4 - d3v * d2;
+    if (vc <= 0 && d1 >= 0 && d3v <= 0) {
+        v = d1 / (d1 - d3v);
+        for (k = 0; k < 3; k++) out[k] = a[k] + v * ab[k];
+        return;
+    }
+    d5 = d3(ab, cp); d6 = d3(ac, cp);
+    if (d6 >= 0 && d5 <= d6) { memcpy(out, c, 24); return; }
+    vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        w = d2 / (d2 - d6);
+        for (k = 0; k < 3; k++) out[k] = a[k] + w * ac[k];
+        return;
+    }
+    va = d3v * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3v) >= 0 && (d5 - d6) >= 0) {
+        w = (d4 - d3v) / ((d4 - d3v) + (d5 - d6));
+        for (k = 0; k < 3; k++) out[k] = b[k] + w * (c[k] - b[k]);
+        return;
+    }
+    den = 1 / (va + vb + vc);
+    v = vb * den;
+    w = vc * den;
+    for (k = 0; k < 3; k++) out[k] = a[k] + ab[k] * v + ac[k] * w;
+}
+
+/* Ellipsoid-space distance from centre c (world) to the candidate triangles. */
+static double edist(const room *rm, const double *c, const double *r)
+{
+    double best = HUGE_VAL;
+    size_t i;
+    for (i = 0; i < rm->ncand; i++) {
+        const double *v = rm->soup.v + 9 * rm->cand[i];
+        double a[3], b[3], cc[3], p[3] = {0, 0, 0}, q[3];
+        int k;
+        for (k = 0; k < 3; k++) {
+            a[k] = (v[k] - c[k]) / r[k];
+            b[k] = (v[3 + k] - c[k]) / r[k];
+            cc[k] = (v[6 + k] - c[k]) / r[k];
+        }
+        closest(p, a, b, cc, q);
+        if (sqrt(d3(q, q)) < best)
+            best = sqrt(d3(q, q));
+    }
+    return best;
+}
+
+/* Triangles whose bounds touch the box of the two points grown by r + pad. */
+static void gather(room *rm, const double *a, const double *b, const double *r)
+{
+    size_t t;
+    rm->ncand = 0;
+    for (t = 0; t < rm->soup.ntris; t++) {
+        const double *v = rm->soup.v + 9 * t;
+        int k, ok = 1;
+        for (k = 0; k < 3 && ok; k++) {
+            double lo = fmin(v[k], fmin(v[3 + k], v[6 + k])), hi = fmax(v[k], fmax(v[3 + k], v[6 + k]));
+            double plo = fmin(a[k], b[k]) - r[k] * 1.5, phi = fmax(a[k], b[k]) + r[k] * 1.5;
+            ok = hi >= plo && lo <= phi;
+        }
+        if (ok)
+            rm->cand[rm->ncand++] = t;
+    }
+}
+
+/* First time in [0, 1] the ellipsoid moving a -> b touches (distance 1),
+ * by conservative advancement; also the smallest distance along the path. */
+static double toi(const room *rm, const double *a, const double *b, const double *r, double *mind)
+{
+    double ve[3], vl, t = 0;
+    int k, n;
+    for (k = 0; k < 3; k++)
+        ve[k] = (b[k] - a[k]) / r[k];
+    vl = sqrt(d3(ve, ve));
+    *mind = HUGE_VAL;
+    for (n = 0; n < 100000; n++) {
+        double c[3], d;
+        for (k = 0; k < 3; k++)
+            c[k] = a[k] + t * (b[k] - a[k]);
+        d = edist(rm, c, r);
+        if (d < *mind)
+            *mind = d;
+        if (d <= 1 + 1e-9)
+            return t;
+        if (vl == 0)
+            return 2;
+        t += fmax((d - 1) / vl, 1e-7);
+        if (t > 1) {
+            for (k = 0; k < 3; k++)
+                c[k] = b[k];
+            d = edist(rm, c, r);
+            if (d < *mind)
+                *mind = d;
+            return d <= 1 ? 1 : 2;
+        }
+    }
+    return 2;
+}
+
+/* Does segment p-q cross a candidate triangle strictly inside? */
+static int crosses(const room *rm, const double *p, const double *q)
+{
+    size_t i;
+    for (i = 0; i < rm->ncand; i++) {
+        const double *v = rm->soup.v + 9 * rm->cand[i];
+        double e1[3], e2[3], d[3], s[3], h[3], qv[3], a, f, u, w, t;
+        int k;
+        for (k = 0; k < 3; k++) {
+            e1[k] = v[3 + k] - v[k]; e2[k] = v[6 + k] - v[k];
+            d[k] = q[k] - p[k]; s[k] = p[k] - v[k];
+        }
+        h[0] = d[1] * e2[2] - d[2] * e2[1]; h[1] = d[2] * e2[0] - d[0] * e2[2];
+        h[2] = d[0] * e2[1] - d[1] * e2[0];
+        a = d3(e1, h);
+        if (fabs(a) < 1e-12)
+            continue;
+        f = 1 / a;
+        u = f * d3(s, h);
+        qv[0] = s[1] * e1[2] - s[2] * e1[1]; qv[1] = s[2] * e1[0] - s[0] * e1[2];
+        qv[2] = s[0] * e1[1] - s[1] * e1[0];
+        w = f * d3(d, qv);
+        t = f * d3(e2, qv);
+        if (u > 1e-6 && w > 1e-6 && u + w < 1 - 1e-6 && t > 1e-6 && t < 1 - 1e-6)
+            return 1;
+    }
+    return 0;
+}
+
+static int open_room(room *rm, const char *corpus, const char *name)
+{
+    char path[2048], err[RRB_ERR_MAX];
+    uint8_t *data;
+    size_t size, i;
+    rrb_blob *b;
+    memset(rm, 0, sizeof *rm);
+    snprintf(path, sizeof path, "%s/%s", corpus, name);
+    if (!strcmp(name, "sample")) {
+        rrb_rmesh_sample_model(&rm->m);
+    } else {
+        if (rrb_load_file(path, &data, &size, err, sizeof err))
+            return -1;
+        if (rrb_rmesh_read(data, size, path, &rm->m, err, sizeof err)) {
+            free(data);
+            return -1;
+        }
+        free(data);
+    }
+    b = rrb_rmesh_bake_model(&rm->m, name, NULL, err, sizeof err);
+    if (!b || rrb_blob_finish(b, 0, &rm->blob, &rm->size))
+        return -1;
+    rrb_blob_free(b);
+    if (rr_open(rm->blob, (uint32_t)rm->size, rm->arena, sizeof rm->arena, &rm->r))
+        return -1;
+    rrb_rmesh_soup(&rm->m, 1.0, &rm->soup);
+    rm->cand = malloc((rm->soup.ntris + 1) * sizeof *rm->cand);
+    rm->unit = ldexp(1.0, -(int)rm->r.coord_frac);
+    for (i = 0; i < 3; i++) {
+        rm->bmin[i] = HUGE_VAL;
+        rm->bmax[i] = -HUGE_VAL;
+    }
+    for (i = 0; i < rm->soup.ntris * 9; i++) {
+        rm->bmin[i % 3] = fmin(rm->bmin[i % 3], rm->soup.v[i]);
+        rm->bmax[i % 3] = fmax(rm->bmax[i % 3], rm->soup.v[i]);
+    }
+    return 0;
+}
+
+static int32_t qc(const room *rm, double v)
+{
+    return (int32_t)lround(v / rm->unit);
+}
+
+/* A random free start (ellipsoid distance >= 1.05): 0 if none found. */
+static int free_start(room *rm, const double *r, double *p)
+{
+    int tries, k;
+    for (tries = 0; tries < 40; tries++) {
+        for (k = 0; k < 3; k++)
+            p[k] = rm->bmin[k] + rnd() * (rm->bmax[k] - rm->bmin[k]);
+        for (k = 0; k < 3; k++)
+            p[k] = qc(rm, p[k]) * rm->unit;
+        gather(rm, p, p, r);
+        if (edist(rm, p, r) >= 1.05)
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct tally {
+    long single, free_paths, contacts, graze, walks, steps, fails;
+} tally;
+
+static void random_radii(room *rm, double *r, int32_t *rq)
+{
+    double ext = fmin(rm->bmax[0] - rm->bmin[0], fmin(rm->bmax[1] - rm->bmin[1], rm->bmax[2] - rm->bmin[2]));
+    double base = fmax(ext * 0.02, 20 * rm->unit) * (1 + rnd() * 2);
+    int k;
+    r[0] = r[2] = base;
+    r[1] = base * (1 + rnd());
+    for (k = 0; k < 3; k++) {
+        rq[k] = qc(rm, r[k]);
+        r[k] = rq[k] * rm->unit;
+    }
+}
+
+static void single(room *rm, const char *name, tally *ty)
+{
+    double r[3], a[3], b[3], dir[3], l, t, mind, delta, fin[3], dfin;
+    int32_t rq[3];
+    rr_rmesh_sweep in;
+    rr_rmesh_sweep_out out;
+    int k, ok;
+    random_radii(rm, r, rq);
+    if (!free_start(rm, r, a))
+        return;
+    do {
+        for (k = 0; k < 3; k++)
+            dir[k] = rnd() * 2 - 1;
+        l = sqrt(d3(dir, dir));
+    } while (l < 0.1 || l > 1);
+    l = r[1] * (0.5 + rnd() * 8) / l;
+    for (k = 0; k < 3; k++) {
+        in.from[k] = qc(rm, a[k]);
+        in.to[k] = qc(rm, a[k] + dir[k] * l);
+        in.radius[k] = rq[k];
+        b[k] = in.to[k] * rm->unit;
+    }
+    in.max_slides = 1;
+    RT_EXPECT_EQ(cid(name, "single.err"), rr_rmesh_sweep_move(&rm->r, &in, &out), RR_OK);
+    gather(rm, a, b, r);
+    t = toi(rm, a, b, r, &mind);
+    delta = 0.01 + 4 * rm->unit / fmin(r[0], fmin(r[1], r[2]));
+    for (k = 0; k < 3; k++)
+        fin[k] = out.pos[k] * rm->unit;
+    dfin = edist(rm, fin, r);
+    ty->single++;
+    if (mind >= 1 + delta) {
+        ty->free_paths++;
+        ok = !out.hit && !memcmp(out.pos, in.to, sizeof in.to);
+    } else if (mind < 1 - delta || t <= 1) {
+        double s = 0, tot = 0;
+        ty->contacts++;
+        for (k = 0; k < 3; k++) {
+            s += (fin[k] - a[k]) * (b[k] - a[k]);
+            tot += (b[k] - a[k]) * (b[k] - a[k]);
+        }
+        s /= tot;
+        ok = out.hit && dfin >= 1 - delta && dfin <= 1 + delta + 4 * rm->unit / fmin(r[0], r[2]) &&
+             s <= t + delta;
+        if (!ok && mind >= 1 - delta)
+            ok = -1;   /* grazing: either answer */
+    } else {
+        ok = -1;
+    }
+    if (ok == -1)
+        ty->graze++;
+    if (!ok) {
+        ty->fails++;
+        if (ty->fails <= 5)
+            plat_printf("  single: hit %d slides %u t_ref %.4f min %.4f final %.4f delta %.4f\n",
+                        out.hit, out.slides, t, mind, dfin, delta);
+    }
+}
+
+/* Debug print for a failed walk step (RT_VERBOSE): the move and the
+ * triangle the final position overlaps most, in coords. */
+static void explain(room *rm, const rr_rmesh_sweep *in, const rr_rmesh_sweep_out *out,
+                    const double *q, const double *r)
+{
+    size_t j, bj = 0, keep = rm->ncand;
+    double bd = HUGE_VAL;
+    int k;
+    for (j = 0; j < keep; j++) {
+        size_t t = rm->cand[j];
+        double dd;
+        rm->cand[j] = rm->cand[0];
+        rm->cand[0] = t;
+        rm->ncand = 1;
+        dd = edist(rm, q, r);
+        rm->ncand = keep;
+        rm->cand[0] = rm->cand[j];
+        rm->cand[j] = t;
+        if (dd < bd) {
+            bd = dd;
+            bj = t;
+        }
+    }
+    plat_printf("    from %d %d %d to %d %d %d r %d %d %d out %d %d %d frac %u tri %zu:",
+                in->from[0], in->from[1], in->from[2], in->to[0], in->to[1], in->to[2],
+                in->radius[0], in->radius[1], in->radius[2], out->pos[0], out->pos[1],
+                out->pos[2], rm->r.coord_frac, bj);
+    for (k = 0; k < 9; k++)
+        plat_printf(" %d", qc(rm, rm->soup.v[9 * bj + (size_t)k]));
+    plat_printf("\n");
+}
+
+static void walk(room *rm, const char *name, tally *ty, int long_steps)
+{
+    double r[3], p[3], q[3];
+    int32_t rq[3];
+    int n, k;
+    rr_rmesh_sweep in;
+    rr_rmesh_sweep_out out;
+    random_radii(rm, r, rq);
+    if (!free_start(rm, r, p))
+        return;
+    ty->walks++;
+    for (k = 0; k < 3; k++) {
+        in.from[k] = qc(rm, p[k]);
+        in.radius[k] = rq[k];
+    }
+    in.max_slides = 8;
+    for (n = 0; n < 30; n++) {
+        double ang = rnd() * 6.283185307, d, delta;
+        double step = r[0] * (long_steps ? 2 + rnd() * 10 : 0.3 + rnd() * 1.5);
+        in.to[0] = in.from[0] + qc(rm, cos(ang) * step);
+        in.to[1] = in.from[1] - qc(rm, r[1] * 0.5);
+        in.to[2] = in.from[2] + qc(rm, sin(ang) * step);
+        if (abs(in.to[0]) > (1 << 18) || abs(in.to[1]) > (1 << 18) || abs(in.to[2]) > (1 << 18))
+            break;   /* fell out of an open room: the walk ends */
+        RT_EXPECT_EQ(cid(name, "walk.err"), rr_rmesh_sweep_move(&rm->r, &in, &out), RR_OK);
+        for (k = 0; k < 3; k++) {
+            p[k] = in.from[k] * rm->unit;
+            q[k] = out.pos[k] * rm->unit;
+        }
+        gather(rm, p, q, r);
+        d = edist(rm, q, r);
+        delta = 0.01 + 4 * rm->unit / fmin(r[0], fmin(r[1], r[2]));
+        ty->steps++;
+        /* long sliding moves may cut corners with their chord: no chord check */
+        if (d < 1 - delta || (!long_steps && crosses(rm, p, q))) {
+            ty->fails++;
+            if (ty->fails <= 5)
+                plat_printf("  walk step %d: distance %.4f (delta %.4f) crosses %d slides %u\n", n,
+                            d, delta, crosses(rm, p, q), out.slides);
+            if (getenv("RT_VERBOSE"))
+                explain(rm, &in, &out, q, r);
+            break;
+        }
+        memcpy(in.from, out.pos, sizeof in.from);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
+    const char *only = getenv("RT_ONLY");
+    size_t i;
+    int n;
+    if (getenv("RT_SEED"))   /* explore other random sets; the default is fixed */
+        rng ^= (uint64_t)strtoull(getenv("RT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
+    for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
+        room *rm = calloc(1, sizeof *rm);
+        tally ty;
+        if (only && !strstr(rooms[i], only)) {
+            free(rm);
+            continue;
+        }
+        memset(&ty, 0, sizeof ty);
+        if (open_room(rm, c ? c : "../shared/corpus", rooms[i])) {
+            RT_EXPECT(cid(rooms[i], "open"), 0);
+            free(rm);
+            continue;
+        }
+        for (n = 0; n < 300; n++)
+            single(rm, rooms[i], &ty);
+        for (n = 0; n < 30; n++)
+            walk(rm, rooms[i], &ty, n >= 20);
+        RT_EXPECT_EQ(cid(rooms[i], "fails"), ty.fails, 0);
+        plat_printf("# %s: %ld single sweeps (%ld free paths, %ld contacts, %ld grazing), "
+                    "%ld walks of %ld steps, %ld failures\n", rooms[i], ty.single, ty.free_paths,
+                    ty.contacts, ty.graze, ty.walks, ty.steps, ty.fails);
+        rrb_rmesh_soup_free(&rm->soup);
+        rrb_rmesh_free(&rm->m);
+        free(rm->blob);
+        free(rm->cand);
+        free(rm);
+    }
+    return rt_done("test_rmesh_sweep");
+}

@@ -1,0 +1,884 @@
+/* rrb_rmesh.c - the .rmesh reader (every variant of NOTES.md §3) and the
+ * info / verify / dump hooks of rrbake. Layout summary in rrb_rmesh.h. */
+#include "rrb_rmesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rrb_rm_class_names[RRB_RM_NCLASSES] = {
+    "screen", "waypoint", "light", "spotlight", "soundemitter", "playerstart", "model"};
+const char *const rrb_rm_variant_names[4] = {"vanilla", "cbre", "scpcbredux", "vbp"};
+
+/* Minimum bytes of one element, for rrb_check_count: a hostile count can
+ * never make the reader allocate more than the file size justifies. */
+#define MIN_SURF 10u      /* flag, flag, nverts, ntris */
+#define VERT_BYTES 31u
+#define TRI_BYTES 12u
+#define MIN_MESH 8u       /* nverts, ntris */
+#define MIN_TRIGGER 8u    /* nsurf, name length */
+#define MIN_ENTITY 17u    /* any record: name length + >= 1 char + 3 floats */
+
+/* ---- strings ---- */
+
+static int read_str(rrb_cur *c, rrb_rm_str *out, const char *what)
+{
+    size_t at = c->pos;
+    uint32_t n = rrb_u32(c, what);
+    out->len = 0;
+    out->s = NULL;
+    if (c->failed)
+        return -1;
+    if (n > rrb_left(c))
+        return rrb_fail(c, at, "expected %s of %u bytes, found only %zu bytes left", what, n,
+                        rrb_left(c));
+    out->s = rrb_xmalloc((size_t)n + 1);
+    rrb_bytes(c, out->s, n, what);
+    out->s[n] = 0;
+    out->len = n;
+    return 0;
+}
+
+static void empty_str(rrb_rm_str *s)
+{
+    s->len = 0;
+    s->s = rrb_xstrdup("");
+}
+
+static int str_is(const rrb_rm_str *s, const char *lit)
+{
+    return s->len == strlen(lit) && memcmp(s->s, lit, s->len) == 0;
+}
+
+/* Printable, truncated copy of a stored string for messages. */
+static const char *shown(const rrb_rm_str *s, char *buf, size_t cap)
+{
+    size_t i, o = 0;
+    for (i = 0; i < s->len && o + 5 < cap; i++) {
+        unsigned char ch = (unsigned char)s->s[i];
+        if (ch >= 0x20 && ch < 0x7f && ch != '"')
+            buf[o++] = (char)ch;
+        else
+            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", ch);
+    }
+    if (i < s->len && o + 4 < cap)
+        o += (size_t)snprintf(buf + o, cap - o, "...");
+    buf[o < cap ? o : cap - 1] = 0;
+    return buf;
+}
+
+/* ---- header ---- */
+
+static int read_header(rrb_cur *c, rrb_rmesh *m)
+{
+    const char *p, *end;
+    char b[96];
+    if (c->size >= 7 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
+        c->data[4] == 'R' && c->data[5] == 'M')
+        return rrb_fail(c, 0, "unsupported RM variant (KCE tool): header \"RM\" + version "
+                        "byte %u; only RoomMesh files are read (NOTES.md 3.9)", c->data[6]);
+    if (read_str(c, &m->header, "header B3D string"))
+        return -1;
+    p = m->header.s;
+    end = p + m->header.len;
+    if (m->header.len < 8 || memcmp(p, "RoomMesh", 8) != 0)
+        goto bad;
+    for (p += 8; p < end;) {
+        if (!m->has_trigger && (size_t)(end - p) >= 14 && !memcmp(p, ".HasTriggerBox", 14)) {
+            m->has_trigger = 1;
+            p += 14;
+        } else if (!m->has_nocoll && (size_t)(end - p) >= 10 && !memcmp(p, ".HasNoColl", 10)) {
+            m->has_nocoll = 1;
+            p += 10;
+        } else {
+            goto bad;
+        }
+    }
+    return 0;
+bad:
+    return rrb_fail(c, 0, "expected header \"RoomMesh\"[.HasTriggerBox][.HasNoColl], found \"%s\"",
+                    shown(&m->header, b, sizeof b));
+}
+
+/* ---- meshes ---- */
+
+static int read_count(rrb_cur *c, uint32_t *n, size_t min_elem, const char *what)
+{
+    size_t at = c->pos;
+    int32_t v = rrb_i32(c, what);
+    if (c->failed || rrb_check_count(c, at, v, min_elem, what))
+        return -1;
+    *n = (uint32_t)v;
+    return 0;
+}
+
+static int read_indices(rrb_cur *c, uint32_t *idx, uint32_t ntris, uint32_t nverts)
+{
+    uint32_t i;
+    for (i = 0; i < 3 * ntris; i++) {
+        size_t at = c->pos;
+        int32_t v = rrb_i32(c, "triangle vertex index");
+        if (c->failed)
+            return -1;
+        if (v < 0 || (uint32_t)v >= nverts)
+            return rrb_fail(c, at, "expected a vertex index < %u (triangle %u), found %d",
+                            nverts, i / 3, v);
+        idx[i] = (uint32_t)v;
+    }
+    return 0;
+}
+
+static int read_slot(rrb_cur *c, uint8_t *flag, rrb_rm_str *tex, int slot)
+{
+    size_t at = c->pos;
+    *flag = rrb_u8(c, slot ? "diffuse texture flag" : "lightmap texture flag");
+    if (c->failed)
+        return -1;
+    if (*flag > 3)
+        return rrb_fail(c, at, "expected texture flag 0..3 (slot %d), found %u", slot, *flag);
+    if (*flag == 0) {
+        empty_str(tex);
+        return 0;
+    }
+    return read_str(c, tex, "texture name");
+}
+
+static int read_surf(rrb_cur *c, rrb_rm_surf *s)
+{
+    uint32_t i;
+    if (read_slot(c, &s->flag[0], &s->tex[0], 0) || read_slot(c, &s->flag[1], &s->tex[1], 1))
+        return -1;
+    if (read_count(c, &s->nverts, VERT_BYTES, "surface vertices"))
+        return -1;
+    s->verts = rrb_xcalloc(s->nverts, sizeof *s->verts);
+    for (i = 0; i < s->nverts && !c->failed; i++) {
+        rrb_rm_vert *v = &s->verts[i];
+        v->pos[0] = rrb_f32(c, "vertex x");
+        v->pos[1] = rrb_f32(c, "vertex y");
+        v->pos[2] = rrb_f32(c, "vertex z");
+        v->uv0[0] = rrb_f32(c, "diffuse u");
+        v->uv0[1] = rrb_f32(c, "diffuse v");
+        v->uv1[0] = rrb_f32(c, "lightmap u");
+        v->uv1[1] = rrb_f32(c, "lightmap v");
+        rrb_bytes(c, v->rgb, 3, "vertex colour");
+    }
+    if (c->failed || read_count(c, &s->ntris, TRI_BYTES, "surface triangles"))
+        return -1;
+    s->idx = rrb_xcalloc((size_t)s->ntris * 3, sizeof *s->idx);
+    return read_indices(c, s->idx, s->ntris, s->nverts);
+}
+
+static int read_mesh(rrb_cur *c, rrb_rm_mesh *m)
+{
+    uint32_t i;
+    if (read_count(c, &m->nverts, 12, "collision mesh vertices"))
+        return -1;
+    m->pos = rrb_xcalloc((size_t)m->nverts * 3, sizeof *m->pos);
+    for (i = 0; i < 3 * m->nverts && !c->failed; i++)
+        m->pos[i] = rrb_f32(c, i % 3 == 0 ? "vertex x" : i % 3 == 1 ? "vertex y" : "vertex z");
+    if (c->failed || read_count(c, &m->ntris, TRI_BYTES, "collision mesh triangles"))
+        return -1;
+    m->idx = rrb_xcalloc((size_t)m->ntris * 3, sizeof *m->idx);
+    return read_indices(c, m->idx, m->ntris, m->nverts);
+}
+
+static int read_surfs(rrb_cur *c, rrb_rm_surf **out, uint32_t *n, const char *what)
+{
+    uint32_t i;
+    if (read_count(c, n, MIN_SURF, what))
+        return -1;
+    *out = rrb_xcalloc(*n, sizeof **out);
+    for (i = 0; i < *n; i++)
+        if (read_surf(c, &(*out)[i]))
+            return -1;
+    return 0;
+}
+
+static int read_invis(rrb_cur *c, rrb_rmesh *m)
+{
+    uint32_t i;
+    if (read_count(c, &m->ninvis, MIN_MESH, "invisible collision meshes"))
+        return -1;
+    m->invis = rrb_xcalloc(m->ninvis, sizeof *m->invis);
+    for (i = 0; i < m->ninvis; i++)
+        if (read_mesh(c, &m->invis[i]))
+            return -1;
+    return 0;
+}
+
+static int read_triggers(rrb_cur *c, rrb_rmesh *m)
+{
+    uint32_t i, j;
+    if (read_count(c, &m->ntrig, MIN_TRIGGER, "trigger boxes"))
+        return -1;
+    m->trig = rrb_xcalloc(m->ntrig, sizeof *m->trig);
+    for (i = 0; i < m->ntrig; i++) {
+        rrb_rm_trigger *t = &m->trig[i];
+        if (read_count(c, &t->nsurf, MIN_MESH, "trigger box surfaces"))
+            return -1;
+        t->surf = rrb_xcalloc(t->nsurf, sizeof *t->surf);
+        for (j = 0; j < t->nsurf; j++)
+            if (read_mesh(c, &t->surf[j]))
+                return -1;
+        if (read_str(c, &t->name, "trigger box name"))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- entities ---- */
+
+static void read_xyz(rrb_cur *c, float *v, const char *what)
+{
+    v[0] = rrb_f32(c, what);
+    v[1] = rrb_f32(c, what);
+    v[2] = rrb_f32(c, what);
+}
+
+static int find_class(const rrb_rm_str *name)
+{
+    int k;
+    for (k = 0; k < RRB_RM_NCLASSES; k++)
+        if (str_is(name, rrb_rm_class_names[k]))
+            return k;
+    return -1;
+}
+
+static void read_entity_fields(rrb_cur *c, rrb_rm_entity *e)
+{
+    if (e->cls == RRB_RM_MODEL) {
+        read_str(c, &e->str, "model file name");
+        read_xyz(c, e->pos, "model position");
+        read_xyz(c, e->rot, "model rotation");
+        read_xyz(c, e->scale, "model scale");  /* always 9 floats (NOTES 3.6) */
+        return;
+    }
+    read_xyz(c, e->pos, "entity position");
+    switch (e->cls) {
+    case RRB_RM_SCREEN: read_str(c, &e->str, "screen image path"); break;
+    case RRB_RM_LIGHT:
+    case RRB_RM_SPOTLIGHT:
+        e->range = rrb_f32(c, "light range");
+        read_str(c, &e->str, "light colour");
+        e->intensity = rrb_f32(c, "light intensity");
+        if (e->cls == RRB_RM_SPOTLIGHT) {
+            read_str(c, &e->str2, "spotlight angles");
+            e->inner = rrb_i32(c, "spotlight inner cone angle");
+            e->outer = rrb_i32(c, "spotlight outer cone angle");
+        }
+        break;
+    case RRB_RM_SOUNDEMITTER:
+        e->sound = rrb_i32(c, "sound emitter sound index");
+        e->range = rrb_f32(c, "sound emitter range");
+        break;
+    case RRB_RM_PLAYERSTART: read_str(c, &e->str, "player start angles"); break;
+    default: break;
+    }
+}
+
+static int read_entity(rrb_cur *c, rrb_rm_entity *e, uint32_t i)
+{
+    size_t at = c->pos;
+    char b[96];
+    if (read_str(c, &e->classname, "entity class name"))
+        return -1;
+    e->cls = find_class(&e->classname);
+    if (e->cls < 0)
+        return rrb_fail(c, at, "expected an entity class (screen, waypoint, light, spotlight, "
+                        "soundemitter, playerstart, model), found \"%s\" (entity %u): unknown "
+                        "class; CBRE-EX custom entities cannot be decoded without their JSON "
+                        "definitions", shown(&e->classname, b, sizeof b), i);
+    read_entity_fields(c, e);
+    if (!e->str.s)
+        empty_str(&e->str);
+    if (!e->str2.s)
+        empty_str(&e->str2);
+    return c->failed ? -1 : 0;
+}
+
+static int read_entities(rrb_cur *c, rrb_rmesh *m)
+{
+    uint32_t i;
+    if (read_count(c, &m->nents, MIN_ENTITY, "entities"))
+        return -1;
+    m->ents = rrb_xcalloc(m->nents, sizeof *m->ents);
+    for (i = 0; i < m->nents; i++)
+        if (read_entity(c, &m->ents[i], i))
+            return -1;
+    return 0;
+}
+
+static const uint8_t eof_trailer[7] = {3, 0, 0, 0, 'E', 'O', 'F'};
+
+/* After the entity list: the vanilla "EOF" string, the scpcbredux layout
+ * (a 0 trigger count was taken for the entity count), or nothing. */
+static int read_tail(rrb_cur *c, rrb_rmesh *m)
+{
+    size_t left = rrb_left(c);
+    if (left == 7 && memcmp(c->data + c->pos, eof_trailer, 7) == 0) {
+        m->eof_trailer = 1;
+        c->pos += 7;
+        m->parse_end = c->pos;
+        return 0;
+    }
+    m->parse_end = c->pos;
+    if (left >= 4 && m->nents == 0 && !m->has_trigger && !m->has_nocoll) {
+        free(m->ents);
+        m->ents = NULL;
+        m->redux_trigcount = 1;
+        if (read_entities(c, m))
+            return -1;
+        left = rrb_left(c);
+    }
+    if (left)
+        return rrb_fail(c, c->pos, "expected end of file (or the \"EOF\" trailer), found %zu "
+                        "more bytes", left);
+    return 0;
+}
+
+static int detect_variant(const rrb_rmesh *m)
+{
+    uint32_t i;
+    if (m->has_nocoll)
+        return RRB_RM_VBP;
+    if (m->eof_trailer)
+        return RRB_RM_VANILLA;
+    if (m->redux_trigcount)
+        return RRB_RM_SCPCBREDUX;
+    for (i = 0; i < m->nsurf; i++)
+        if (m->surf[i].flag[0] == 2)
+            return RRB_RM_VBP;
+    return RRB_RM_CBRE;
+}
+
+int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh *m,
+                   char *err, size_t errcap)
+{
+    rrb_cur c;
+    memset(m, 0, sizeof *m);
+    rrb_cur_init(&c, data, size, path);
+    m->size = size;
+    if (size == 0)
+        rrb_fail(&c, 0, "empty file (0 bytes): no room mesh");
+    else if (!read_header(&c, m) && !read_surfs(&c, &m->surf, &m->nsurf, "visible surfaces") &&
+             !read_invis(&c, m) &&
+             !(m->has_nocoll && read_surfs(&c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) &&
+             !(m->has_trigger && read_triggers(&c, m)) && !read_entities(&c, m))
+        read_tail(&c, m);
+    if (c.failed) {
+        snprintf(err, errcap, "%s", c.err);
+        rrb_rmesh_free(m);
+        return -1;
+    }
+    m->variant = detect_variant(m);
+    return 0;
+}
+
+/* ---- free / compare ---- */
+
+static void free_surfs(rrb_rm_surf *s, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; s && i < n; i++) {
+        free(s[i].tex[0].s);
+        free(s[i].tex[1].s);
+        free(s[i].verts);
+        free(s[i].idx);
+    }
+    free(s);
+}
+
+static void free_meshes(rrb_rm_mesh *s, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; s && i < n; i++) {
+        free(s[i].pos);
+        free(s[i].idx);
+    }
+    free(s);
+}
+
+void rrb_rmesh_free(rrb_rmesh *m)
+{
+    uint32_t i;
+    free(m->header.s);
+    free_surfs(m->surf, m->nsurf);
+    free_surfs(m->nocoll, m->nnocoll);
+    free_meshes(m->invis, m->ninvis);
+    for (i = 0; m->trig && i < m->ntrig; i++) {
+        free_meshes(m->trig[i].surf, m->trig[i].nsurf);
+        free(m->trig[i].name.s);
+    }
+    free(m->trig);
+    for (i = 0; m->ents && i < m->nents; i++) {
+        free(m->ents[i].classname.s);
+        free(m->ents[i].str.s);
+        free(m->ents[i].str2.s);
+    }
+    free(m->ents);
+    memset(m, 0, sizeof *m);
+}
+
+static int str_eq(const rrb_rm_str *a, const rrb_rm_str *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->s, b->s, a->len) == 0);
+}
+
+static int surfs_eq(const rrb_rm_surf *a, const rrb_rm_surf *b, uint32_t n)
+{
+    uint32_t i, k;
+    for (i = 0; i < n; i++) {
+        if (a[i].flag[0] != b[i].flag[0] || a[i].flag[1] != b[i].flag[1] ||
+            !str_eq(&a[i].tex[0], &b[i].tex[0]) || !str_eq(&a[i].tex[1], &b[i].tex[1]) ||
+            a[i].nverts != b[i].nverts || a[i].ntris != b[i].ntris)
+            return 0;
+        for (k = 0; k < a[i].nverts; k++) {
+            const rrb_rm_vert *x = &a[i].verts[k], *y = &b[i].verts[k];
+            if (memcmp(x->pos, y->pos, 12) || memcmp(x->uv0, y->uv0, 8) ||
+                memcmp(x->uv1, y->uv1, 8) || memcmp(x->rgb, y->rgb, 3))
+                return 0;
+        }
+        if (a[i].ntris && memcmp(a[i].idx, b[i].idx, (size_t)a[i].ntris * 12))
+            return 0;
+    }
+    return 1;
+}
+
+static int meshes_eq(const rrb_rm_mesh *a, const rrb_rm_mesh *b, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (a[i].nverts != b[i].nverts || a[i].ntris != b[i].ntris ||
+            (a[i].nverts && memcmp(a[i].pos, b[i].pos, (size_t)a[i].nverts * 12)) ||
+            (a[i].ntris && memcmp(a[i].idx, b[i].idx, (size_t)a[i].ntris * 12)))
+            return 0;
+    return 1;
+}
+
+static int ents_eq(const rrb_rm_entity *a, const rrb_rm_entity *b, uint32_t n)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (a[i].cls != b[i].cls || !str_eq(&a[i].classname, &b[i].classname) ||
+            memcmp(a[i].pos, b[i].pos, 12) || !str_eq(&a[i].str, &b[i].str) ||
+            !str_eq(&a[i].str2, &b[i].str2) || memcmp(&a[i].range, &b[i].range, 4) ||
+            memcmp(&a[i].intensity, &b[i].intensity, 4) || a[i].inner != b[i].inner ||
+            a[i].outer != b[i].outer || a[i].sound != b[i].sound ||
+            memcmp(a[i].rot, b[i].rot, 12) || memcmp(a[i].scale, b[i].scale, 12))
+            return 0;
+    return 1;
+}
+
+int rrb_rmesh_equal(const rrb_rmesh *a, const rrb_rmesh *b)
+{
+    uint32_t i;
+    if (!str_eq(&a->header, &b->header) || a->nsurf != b->nsurf || a->ninvis != b->ninvis ||
+        a->nnocoll != b->nnocoll || a->ntrig != b->ntrig || a->nents != b->nents ||
+        a->eof_trailer != b->eof_trailer || a->redux_trigcount != b->redux_trigcount ||
+        a->variant != b->variant)
+        return 0;
+    if (!surfs_eq(a->surf, b->surf, a->nsurf) || !surfs_eq(a->nocoll, b->nocoll, a->nnocoll) ||
+        !meshes_eq(a->invis, b->invis, a->ninvis) || !ents_eq(a->ents, b->ents, a->nents))
+        return 0;
+    for (i = 0; i < a->ntrig; i++)
+        if (a->trig[i].nsurf != b->trig[i].nsurf || !str_eq(&a->trig[i].name, &b->trig[i].name) ||
+            !meshes_eq(a->trig[i].surf, b->trig[i].surf, a->trig[i].nsurf))
+            return 0;
+    return 1;
+}
+
+/* ---- semantics ---- */
+
+int rrb_rmesh_surf_alpha(const rrb_rm_surf *s)
+{
+    int k, last = 0;
+    for (k = 0; k < 2; k++)
+        if (s->flag[k] != 0 && s->tex[k].len > 0)
+            last = s->flag[k];
+    return last == 3;
+}
+
+int rrb_rmesh_entity_ignored(const rrb_rm_entity *e)
+{
+    return (e->cls == RRB_RM_LIGHT || e->cls == RRB_RM_SPOTLIGHT || e->cls == RRB_RM_SCREEN) &&
+           e->pos[0] == 0.0f && e->pos[1] == 0.0f && e->pos[2] == 0.0f;
+}
+
+static void soup_add(rrb_rm_soup *s, size_t *cap, const float *p0, const float *p1,
+                     const float *p2, uint32_t surface, double scale)
+{
+    const float *p[3];
+    size_t k;
+    p[0] = p0; p[1] = p1; p[2] = p2;
+    s->v = rrb_grow(s->v, cap, (s->ntris + 1) * 9, sizeof *s->v);
+    for (k = 0; k < 9; k++)
+        s->v[s->ntris * 9 + k] = (double)p[k / 3][k % 3] * scale;
+    s->surface = realloc(s->surface, (s->ntris + 1) * sizeof *s->surface);
+    if (!s->surface)
+        abort();
+    s->surface[s->ntris++] = surface;
+}
+
+void rrb_rmesh_soup(const rrb_rmesh *m, double scale, rrb_rm_soup *s)
+{
+    size_t cap = 0;
+    uint32_t i, t;
+    memset(s, 0, sizeof *s);
+    for (i = 0; i < m->nsurf; i++) {
+        const rrb_rm_surf *f = &m->surf[i];
+        if (rrb_rmesh_surf_alpha(f))
+            continue;
+        for (t = 0; t < f->ntris; t++)
+            soup_add(s, &cap, f->verts[f->idx[3 * t]].pos, f->verts[f->idx[3 * t + 1]].pos,
+                     f->verts[f->idx[3 * t + 2]].pos, i, scale);
+    }
+    for (i = 0; i < m->ninvis; i++) {
+        const rrb_rm_mesh *f = &m->invis[i];
+        for (t = 0; t < f->ntris; t++)
+            soup_add(s, &cap, f->pos + 3 * f->idx[3 * t], f->pos + 3 * f->idx[3 * t + 1],
+                     f->pos + 3 * f->idx[3 * t + 2], m->nsurf + i, scale);
+    }
+}
+
+void rrb_rmesh_soup_free(rrb_rm_soup *s)
+{
+    free(s->v);
+    free(s->surface);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- statistics for info / verify ---- */
+
+typedef struct stats {
+    uint64_t verts, tris, alpha_tris, invis_tris, invis_verts, nocoll_tris, zero_area;
+    uint32_t by_class[RRB_RM_NCLASSES], ignored;
+    uint32_t flags_seen[2][4];
+    double bmin[3], bmax[3];
+} stats;
+
+static void grow_box(stats *st, const float *p)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        if ((double)p[k] < st->bmin[k])
+            st->bmin[k] = p[k];
+        if ((double)p[k] > st->bmax[k])
+            st->bmax[k] = p[k];
+    }
+}
+
+static int zero_area(const double *v)
+{
+    double a[3], b[3], c[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        a[k] = v[3 + k] - v[k];
+        b[k] = v[6 + k] - v[k];
+    }
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+    return c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0;
+}
+
+static void compute_stats(const rrb_rmesh *m, stats *st)
+{
+    uint32_t i, k;
+    rrb_rm_soup soup;
+    memset(st, 0, sizeof *st);
+    for (k = 0; k < 3; k++) {
+        st->bmin[k] = HUGE_VAL;
+        st->bmax[k] = -HUGE_VAL;
+    }
+    for (i = 0; i < m->nsurf; i++) {
+        const rrb_rm_surf *s = &m->surf[i];
+        st->verts += s->nverts;
+        st->tris += s->ntris;
+        if (rrb_rmesh_surf_alpha(s))
+            st->alpha_tris += s->ntris;
+        st->flags_seen[0][s->flag[0]] = st->flags_seen[1][s->flag[1]] = 1;
+        for (k = 0; k < s->nverts; k++)
+            grow_box(st, s->verts[k].pos);
+    }
+    for (i = 0; i < m->nnocoll; i++)
+        st->nocoll_tris += m->nocoll[i].ntris;
+    for (i = 0; i < m->ninvis; i++) {
+        st->invis_tris += m->invis[i].ntris;
+        st->invis_verts += m->invis[i].nverts;
+        for (k = 0; k < m->invis[i].nverts; k++)
+            grow_box(st, m->invis[i].pos + 3 * k);
+    }
+    for (i = 0; i < m->nents; i++) {
+        st->by_class[m->ents[i].cls]++;
+        st->ignored += (uint32_t)rrb_rmesh_entity_ignored(&m->ents[i]);
+    }
+    rrb_rmesh_soup(m, 1.0, &soup);
+    for (i = 0; i < soup.ntris; i++)
+        st->zero_area += (uint64_t)zero_area(soup.v + 9 * (size_t)i);
+    rrb_rmesh_soup_free(&soup);
+}
+
+static int load_model(const uint8_t *data, size_t size, const char *path, rrb_rmesh *m,
+                      char *err, size_t errcap)
+{
+    return rrb_rmesh_read(data, size, path, m, err, errcap);
+}
+
+static int info_text(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                     size_t errcap)
+{
+    rrb_rmesh m;
+    stats st;
+    int k;
+    if (load_model(data, size, path, &m, err, errcap))
+        return -1;
+    compute_stats(&m, &st);
+    fprintf(out, "%s: rmesh, variant %s, header \"%s\"\n", path, rrb_rm_variant_names[m.variant],
+            m.header.s);
+    fprintf(out, "  textures %u, vertices %llu, triangles %llu (alpha %llu)\n", m.nsurf,
+            (unsigned long long)st.verts, (unsigned long long)st.tris,
+            (unsigned long long)st.alpha_tris);
+    fprintf(out, "  invisible meshes %u (%llu triangles), no-collision surfaces %u (%llu "
+            "triangles)\n", m.ninvis, (unsigned long long)st.invis_tris, m.nnocoll,
+            (unsigned long long)st.nocoll_tris);
+    fprintf(out, "  zero-area collision triangles %llu\n", (unsigned long long)st.zero_area);
+    fprintf(out, "  trigger boxes %u, entities %u:", m.ntrig, m.nents);
+    for (k = 0; k < RRB_RM_NCLASSES; k++)
+        if (st.by_class[k])
+            fprintf(out, " %s %u", rrb_rm_class_names[k], st.by_class[k]);
+    fprintf(out, "\n  ignored by the game (light/spotlight/screen at origin): %u\n", st.ignored);
+    fprintf(out, "  trailer %s, parse end %zu/%zu\n",
+            m.eof_trailer ? "EOF" : m.redux_trigcount ? "scpcbredux trigger count" : "none",
+            m.parse_end, m.size);
+    rrb_rmesh_free(&m);
+    return 0;
+}
+
+static void json_counts(FILE *out, const rrb_rmesh *m, const stats *st)
+{
+    int k;
+    fprintf(out, "\"textures\":%u,\"vertices\":%llu,\"triangles\":%llu,\"alpha_triangles\":%llu,"
+            "\"invisible_meshes\":%u,\"invisible_triangles\":%llu,\"nocoll_surfaces\":%u,"
+            "\"nocoll_triangles\":%llu,\"zero_area_collision_triangles\":%llu,"
+            "\"trigger_boxes\":%u,\"entities\":%u,\"entities_by_type\":{",
+            m->nsurf, (unsigned long long)st->verts, (unsigned long long)st->tris,
+            (unsigned long long)st->alpha_tris, m->ninvis, (unsigned long long)st->invis_tris,
+            m->nnocoll, (unsigned long long)st->nocoll_tris, (unsigned long long)st->zero_area,
+            m->ntrig, m->nents);
+    for (k = 0; k < RRB_RM_NCLASSES; k++)
+        fprintf(out, "%s\"%s\":%u", k ? "," : "", rrb_rm_class_names[k], st->by_class[k]);
+    fprintf(out, "},\"entities_ignored_at_origin\":%u,", st->ignored);
+}
+
+static int info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                     size_t errcap)
+{
+    rrb_rmesh m;
+    stats st;
+    int s, f, first = 1;
+    if (load_model(data, size, path, &m, err, errcap))
+        return -1;
+    compute_stats(&m, &st);
+    fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
+            rrb_rm_variant_names[m.variant]);
+    rrb_json_str(out, m.header.s);
+    fprintf(out, ",");
+    json_counts(out, &m, &st);
+    fprintf(out, "\"texture_flags\":[");
+    for (s = 0; s < 2; s++)
+        for (f = 0; f < 4; f++)
+            if (st.flags_seen[s][f]) {
+                fprintf(out, "%s[%d,%d]", first ? "" : ",", s, f);
+                first = 0;
+            }
+    fprintf(out, "],\"trailer\":\"%s\",\"parse_end\":%zu,\"size\":%zu", m.eof_trailer ? "EOF" :
+            m.redux_trigcount ? "scpcbredux" : "none", m.parse_end, m.size);
+    if (st.verts + st.invis_verts)
+        fprintf(out, ",\"bbox\":[[%.9g,%.9g,%.9g],[%.9g,%.9g,%.9g]]", st.bmin[0], st.bmin[1],
+                st.bmin[2], st.bmax[0], st.bmax[1], st.bmax[2]);
+    fprintf(out, "}\n");
+    rrb_rmesh_free(&m);
+    return 0;
+}
+
+/* verify: full parse (every count, index and float is checked by the reader),
+ * then the writer must reproduce the bytes exactly. */
+static int verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                  size_t errcap)
+{
+    rrb_rmesh m;
+    rrb_buf b = {0};
+    stats st;
+    int same;
+    if (load_model(data, size, path, &m, err, errcap))
+        return -1;
+    compute_stats(&m, &st);
+    fprintf(out, "ok parse: %zu/%zu bytes, variant %s\n", m.parse_end, m.size,
+            rrb_rm_variant_names[m.variant]);
+    fprintf(out, "ok indices: %llu visible + %llu invisible triangles in range\n",
+            (unsigned long long)st.tris, (unsigned long long)st.invis_tris);
+    rrb_rmesh_write(&m, &b);
+    same = b.size == size && memcmp(b.data, data, size) == 0;
+    fprintf(out, "%s roundtrip: writer %s the file (%zu bytes)\n", same ? "ok" : "FAIL",
+            same ? "reproduces" : "does not reproduce", b.size);
+    if (st.zero_area)
+        fprintf(out, "note: %llu zero-area collision triangles (dropped by bake)\n",
+                (unsigned long long)st.zero_area);
+    if (st.ignored)
+        fprintf(out, "note: %u light/spotlight/screen entities at (0,0,0), ignored by the game\n",
+                st.ignored);
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&m);
+    if (!same)
+        snprintf(err, errcap, "%s: writer roundtrip differs", path);
+    return same ? 0 : -1;
+}
+
+/* ---- dump ---- */
+
+static void jf(FILE *out, float v)
+{
+    fprintf(out, "%.9g", (double)v);
+}
+
+static void jstr(FILE *out, const rrb_rm_str *s)
+{
+    rrb_json_str(out, s->s);
+}
+
+static void dump_mesh(FILE *out, const rrb_rm_mesh *m)
+{
+    uint32_t i;
+    fprintf(out, "{\"positions\":[");
+    for (i = 0; i < 3 * m->nverts; i++) {
+        fputs(i ? "," : "", out);
+        jf(out, m->pos[i]);
+    }
+    fprintf(out, "],\"triangles\":[");
+    for (i = 0; i < 3 * m->ntris; i++)
+        fprintf(out, "%s%u", i ? "," : "", m->idx[i]);
+    fprintf(out, "]}");
+}
+
+static void dump_surf(FILE *out, const rrb_rm_surf *s)
+{
+    uint32_t i;
+    int k;
+    fprintf(out, "{\"flags\":[%u,%u],\"textures\":[", s->flag[0], s->flag[1]);
+    jstr(out, &s->tex[0]);
+    fputc(',', out);
+    jstr(out, &s->tex[1]);
+    fprintf(out, "],\"alpha\":%s,\"vertices\":[", rrb_rmesh_surf_alpha(s) ? "true" : "false");
+    for (i = 0; i < s->nverts; i++) {
+        const rrb_rm_vert *v = &s->verts[i];
+        fputs(i ? ",[" : "[", out);
+        for (k = 0; k < 7; k++) {
+            fputs(k ? "," : "", out);
+            jf(out, k < 3 ? v->pos[k] : k < 5 ? v->uv0[k - 3] : v->uv1[k - 5]);
+        }
+        fprintf(out, ",%u,%u,%u]", v->rgb[0], v->rgb[1], v->rgb[2]);
+    }
+    fprintf(out, "],\"triangles\":[");
+    for (i = 0; i < 3 * s->ntris; i++)
+        fprintf(out, "%s%u", i ? "," : "", s->idx[i]);
+    fprintf(out, "]}");
+}
+
+static void dump_entity(FILE *out, const rrb_rm_entity *e)
+{
+    fprintf(out, "{\"class\":\"%s\",\"pos\":[", rrb_rm_class_names[e->cls]);
+    jf(out, e->pos[0]); fputc(',', out); jf(out, e->pos[1]); fputc(',', out); jf(out, e->pos[2]);
+    fputc(']', out);
+    if (e->cls == RRB_RM_LIGHT || e->cls == RRB_RM_SPOTLIGHT || e->cls == RRB_RM_SOUNDEMITTER) {
+        fprintf(out, ",\"range\":");
+        jf(out, e->range);
+    }
+    if (e->cls == RRB_RM_LIGHT || e->cls == RRB_RM_SPOTLIGHT) {
+        fprintf(out, ",\"color\":");
+        jstr(out, &e->str);
+        fprintf(out, ",\"intensity\":");
+        jf(out, e->intensity);
+    }
+    if (e->cls == RRB_RM_SPOTLIGHT) {
+        fprintf(out, ",\"angles\":");
+        jstr(out, &e->str2);
+        fprintf(out, ",\"inner\":%d,\"outer\":%d", e->inner, e->outer);
+    }
+    if (e->cls == RRB_RM_SOUNDEMITTER)
+        fprintf(out, ",\"sound\":%d", e->sound);
+    if (e->cls == RRB_RM_SCREEN || e->cls == RRB_RM_PLAYERSTART || e->cls == RRB_RM_MODEL) {
+        fprintf(out, e->cls == RRB_RM_SCREEN ? ",\"image\":" : e->cls == RRB_RM_MODEL ?
+                ",\"file\":" : ",\"angles\":");
+        jstr(out, &e->str);
+    }
+    if (e->cls == RRB_RM_MODEL)
+        fprintf(out, ",\"rotation\":[%.9g,%.9g,%.9g],\"scale\":[%.9g,%.9g,%.9g]",
+                (double)e->rot[0], (double)e->rot[1], (double)e->rot[2], (double)e->scale[0],
+                (double)e->scale[1], (double)e->scale[2]);
+    fprintf(out, ",\"ignored_by_game\":%s}", rrb_rmesh_entity_ignored(e) ? "true" : "false");
+}
+
+static void dump_list(FILE *out, const char *key, uint32_t n, int kind, const rrb_rmesh *m)
+{
+    uint32_t i, j;
+    fprintf(out, ",\"%s\":[", key);
+    for (i = 0; i < n; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        if (kind == 0)
+            dump_surf(out, &m->surf[i]);
+        else if (kind == 1)
+            dump_surf(out, &m->nocoll[i]);
+        else if (kind == 2)
+            dump_mesh(out, &m->invis[i]);
+        else if (kind == 4)
+            dump_entity(out, &m->ents[i]);
+        else {
+            fprintf(out, "{\"name\":");
+            jstr(out, &m->trig[i].name);
+            fprintf(out, ",\"surfaces\":[");
+            for (j = 0; j < m->trig[i].nsurf; j++) {
+                fputs(j ? "," : "", out);
+                dump_mesh(out, &m->trig[i].surf[j]);
+            }
+            fprintf(out, "]}");
+        }
+    }
+    fprintf(out, "]");
+}
+
+static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                     size_t errcap)
+{
+    rrb_rmesh m;
+    if (load_model(data, size, path, &m, err, errcap))
+        return -1;
+    fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
+            rrb_rm_variant_names[m.variant]);
+    jstr(out, &m.header);
+    dump_list(out, "surfaces", m.nsurf, 0, &m);
+    dump_list(out, "invisible", m.ninvis, 2, &m);
+    if (m.has_nocoll)
+        dump_list(out, "nocoll_surfaces", m.nnocoll, 1, &m);
+    if (m.has_trigger)
+        dump_list(out, "trigger_boxes", m.ntrig, 3, &m);
+    dump_list(out, "entities", m.nents, 4, &m);
+    fprintf(out, ",\"trailer\":\"%s\"}\n", m.eof_trailer ? "EOF" :
+            m.redux_trigcount ? "scpcbredux" : "none");
+    rrb_rmesh_free(&m);
+    return 0;
+}
+
+static int probe(const uint8_t *data, size_t size, const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    /* B3D header string "RoomMesh[...]": length 8..64, then the name */
+    if (size >= 12 && data[0] >= 8 && data[0] <= 64 && !data[1] && !data[2] && !data[3] &&
+        !memcmp(data + 4, "RoomMesh", 8))
+        return 1;
+    return n >= 6 && rrb_strieq(path + n - 6, ".rmesh");
+}
+
+const rrb_format rrb_format_rmesh = {
+    "rmesh",
+    "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
+    probe, info_text, info_json, verify, dump_json, rrb_rmesh_bake, rrb_rmesh_sample};

@@ -1,0 +1,613 @@
+/* rrb_rmesh_bake.c - .rmesh -> RMesh blob: collision triangles in fixed
+ * point with a BVH, the surface table, trigger boxes and entities
+ * (section layout in loader/rr_rmesh_blob.h).
+ *
+ * Steps: collision soup (opaque + invisible, NOTES §3.4) -> pick coord_frac
+ * -> quantize (round half away from zero) -> drop triangles whose integer
+ * cross product is zero -> deduplicate vertices -> BVH (median split on the
+ * longest centroid axis, leaves of <= LEAF_TRIS triangles, nodes in pre-order)
+ * -> normals -> sections.
+ */
+#include "rrb_rmesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../loader/rr_rmesh_blob.h"
+
+#define LEAF_TRIS 4
+#define ROOM_SCALE (8.0 / 2048.0)
+
+typedef struct btri {
+    int32_t p[3][3];    /* quantized corners */
+    int64_t c2[3];      /* 3 x centroid (sum of corners) */
+    uint32_t src, surface, flags;
+} btri;
+
+typedef struct bvh {
+    btri *t;
+    rr_rmesh_node *nodes;
+    size_t nnodes, cap;
+    uint32_t depth;
+    int axis;           /* sort axis for qsort */
+} bvh;
+
+static bvh *g_sort;     /* qsort has no context argument in C99 */
+
+/* ---- coord_frac ---- */
+
+static double max_abs3(const float *p, double scale, double m)
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if (fabs((double)p[k] * scale) > m)
+            m = fabs((double)p[k] * scale);
+    return m;
+}
+
+/* Largest |value| among every stored position and length (scaled). */
+static void extents(const rrb_rmesh *m, const rrb_rm_soup *s, double scale, double *pos,
+                    double *len)
+{
+    size_t i;
+    uint32_t t, j, k;
+    *pos = *len = 0;
+    for (i = 0; i < s->ntris * 9; i++)
+        if (fabs(s->v[i]) > *pos)
+            *pos = fabs(s->v[i]);
+    for (t = 0; t < m->ntrig; t++)
+        for (j = 0; j < m->trig[t].nsurf; j++)
+            for (k = 0; k < m->trig[t].surf[j].nverts; k++)
+                *pos = max_abs3(m->trig[t].surf[j].pos + 3 * k, scale, *pos);
+    /* every render vertex too (alpha and no-collision surfaces are not in
+     * the collision soup, but their positions are stored relative to it) */
+    for (t = 0; t < m->nsurf + m->nnocoll; t++) {
+        const rrb_rm_surf *sf = t < m->nsurf ? &m->surf[t] : &m->nocoll[t - m->nsurf];
+        for (j = 0; j < sf->nverts; j++)
+            *pos = max_abs3(sf->verts[j].pos, scale, *pos);
+    }
+    for (t = 0; t < m->nents; t++) {
+        *pos = max_abs3(m->ents[t].pos, scale, *pos);
+        if (fabs((double)m->ents[t].range * scale) > *len)
+            *len = fabs((double)m->ents[t].range * scale);
+    }
+}
+
+/* Largest coord_frac in 0..16 that keeps every position within
+ * RR_RMESH_COORD_MAX and every length within 2^30; -1 if none does. */
+static int pick_frac(double pos, double len)
+{
+    int f;
+    for (f = 16; f >= 0; f--)
+        if (ldexp(pos, f) <= RR_RMESH_COORD_MAX - 1 && ldexp(len, f) <= 1073741824.0)
+            return f;
+    return -1;
+}
+
+static int32_t q(double v, int frac)
+{
+    return (int32_t)lround(ldexp(v, frac));
+}
+
+static int32_t qfix(double v)
+{
+    double x = v * 65536.0;
+    if (x > 2147483647.0)
+        return INT32_MAX;
+    if (x < -2147483648.0)
+        return INT32_MIN;
+    return (int32_t)lround(x);
+}
+
+/* ---- triangles ---- */
+
+static int zero_cross(const int32_t p[3][3])
+{
+    int64_t a[3], b[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        a[k] = (int64_t)p[1][k] - p[0][k];
+        b[k] = (int64_t)p[2][k] - p[0][k];
+    }
+    return a[1] * b[2] - a[2] * b[1] == 0 && a[2] * b[0] - a[0] * b[2] == 0 &&
+           a[0] * b[1] - a[1] * b[0] == 0;
+}
+
+static btri *quantize(const rrb_rmesh *m, const rrb_rm_soup *s, int frac, size_t *n,
+                      uint32_t *dropped)
+{
+    btri *t = rrb_xcalloc(s->ntris, sizeof *t);
+    size_t i;
+    int j, k;
+    *n = 0;
+    *dropped = 0;
+    for (i = 0; i < s->ntris; i++) {
+        btri *b = &t[*n];
+        for (j = 0; j < 3; j++)
+            for (k = 0; k < 3; k++)
+                b->p[j][k] = q(s->v[9 * i + 3 * (size_t)j + (size_t)k], frac);
+        if (zero_cross(b->p)) {
+            ++*dropped;
+            continue;
+        }
+        for (k = 0; k < 3; k++)
+            b->c2[k] = (int64_t)b->p[0][k] + b->p[1][k] + b->p[2][k];
+        b->src = (uint32_t)i;
+        b->surface = s->surface[i];
+        b->flags = s->surface[i] >= m->nsurf ? RR_RMESH_TRI_INVISIBLE : 0;
+        ++*n;
+    }
+    return t;
+}
+
+/* ---- BVH ---- */
+
+static int cmp_axis(const void *a, const void *b)
+{
+    const btri *x = a, *y = b;
+    int64_t u = x->c2[g_sort->axis], v = y->c2[g_sort->axis];
+    if (u != v)
+        return u < v ? -1 : 1;
+    return x->src < y->src ? -1 : x->src > y->src;
+}
+
+static void node_bounds(rr_rmesh_node *nd, const btri *t, size_t n)
+{
+    size_t i;
+    int j, k;
+    for (k = 0; k < 3; k++) {
+        nd->min[k] = INT32_MAX;
+        nd->max[k] = INT32_MIN;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < 3; j++)
+            for (k = 0; k < 3; k++) {
+                if (t[i].p[j][k] < nd->min[k])
+                    nd->min[k] = t[i].p[j][k];
+                if (t[i].p[j][k] > nd->max[k])
+                    nd->max[k] = t[i].p[j][k];
+            }
+}
+
+static int longest_axis(const btri *t, size_t n)
+{
+    int64_t lo[3], hi[3];
+    size_t i;
+    int k, best = 0;
+    for (k = 0; k < 3; k++) {
+        lo[k] = INT64_MAX;
+        hi[k] = INT64_MIN;
+    }
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 3; k++) {
+            if (t[i].c2[k] < lo[k])
+                lo[k] = t[i].c2[k];
+            if (t[i].c2[k] > hi[k])
+                hi[k] = t[i].c2[k];
+        }
+    for (k = 1; k < 3; k++)
+        if (hi[k] - lo[k] > hi[best] - lo[best])
+            best = k;
+    return best;
+}
+
+/* Build the subtree of t[first, first+n) at depth d; returns its node index. */
+static size_t build(bvh *b, size_t first, size_t n, uint32_t d)
+{
+    size_t me = b->nnodes, half;
+    rr_rmesh_node *nd;
+    b->nodes = rrb_grow(b->nodes, &b->cap, b->nnodes + 1, sizeof *b->nodes);
+    b->nnodes++;
+    nd = &b->nodes[me];
+    node_bounds(nd, b->t + first, n);
+    if (d > b->depth)
+        b->depth = d;
+    if (n <= LEAF_TRIS) {
+        nd->first = (uint32_t)first;
+        nd->count = RR_RMESH_LEAF | (uint32_t)n;
+        return me;
+    }
+    b->axis = longest_axis(b->t + first, n);
+    g_sort = b;
+    qsort(b->t + first, n, sizeof *b->t, cmp_axis);
+    half = n / 2;
+    build(b, first, half, d + 1);
+    b->nodes[me].first = (uint32_t)(me + 1);
+    b->nodes[me].count = (uint32_t)build(b, first + half, n - half, d + 1);
+    return me;
+}
+
+/* ---- vertices ---- */
+
+typedef struct vref {
+    int32_t p[3];
+    uint32_t slot;   /* 3 * triangle + corner */
+} vref;
+
+static int cmp_vref(const void *a, const void *b)
+{
+    const vref *x = a, *y = b;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (x->p[k] != y->p[k])
+            return x->p[k] < y->p[k] ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* Deduplicate the corners; fills tri[].v and returns the vertex array. */
+static rr_rmesh_vert *dedup(const btri *t, size_t n, rr_rmesh_tri *tri, uint32_t *nverts)
+{
+    vref *r = rrb_xcalloc(n * 3, sizeof *r);
+    rr_rmesh_vert *v = rrb_xcalloc(n * 3, sizeof *v);
+    size_t i;
+    uint32_t nv = 0;
+    for (i = 0; i < n * 3; i++) {
+        memcpy(r[i].p, t[i / 3].p[i % 3], 12);
+        r[i].slot = (uint32_t)i;
+    }
+    qsort(r, n * 3, sizeof *r, cmp_vref);
+    for (i = 0; i < n * 3; i++) {
+        if (i == 0 || memcmp(r[i].p, r[i - 1].p, 12) != 0)
+            memcpy(v[nv++].p, r[i].p, 12);
+        tri[r[i].slot / 3].v[r[i].slot % 3] = nv - 1;
+    }
+    free(r);
+    *nverts = nv;
+    return v;
+}
+
+static void normal(const btri *t, int32_t out[3])
+{
+    double a[3], b[3], c[3], len;
+    int k;
+    for (k = 0; k < 3; k++) {
+        a[k] = (double)t->p[1][k] - t->p[0][k];
+        b[k] = (double)t->p[2][k] - t->p[0][k];
+    }
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+    len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (k = 0; k < 3; k++)
+        out[k] = qfix(c[k] / len);
+}
+
+/* ---- sections ---- */
+
+static void add_geometry(rrb_blob *blob, bvh *b, size_t n, rr_rmesh_head *h)
+{
+    rr_rmesh_tri *tri = rrb_xcalloc(n, sizeof *tri);
+    rr_rmesh_vert *v;
+    size_t i;
+    int k;
+    v = dedup(b->t, n, tri, &h->nverts);
+    for (i = 0; i < n; i++) {
+        tri[i].surface = (uint16_t)b->t[i].surface;
+        tri[i].flags = (uint16_t)b->t[i].flags;
+        tri[i].src = b->t[i].src;
+        normal(&b->t[i], tri[i].n);
+    }
+    for (k = 0; k < 3 && b->nnodes; k++) {
+        h->bmin[k] = b->nodes[0].min[k];
+        h->bmax[k] = b->nodes[0].max[k];
+    }
+    rrb_blob_add(blob, RR_SEC_RMESH_VERTS, v, h->nverts, sizeof *v, RR_LAYOUT_RMESH_VERT);
+    rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, RR_LAYOUT_RMESH_TRI);
+    rrb_blob_add(blob, RR_SEC_RMESH_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes,
+                 RR_LAYOUT_RMESH_NODE);
+    free(v);
+    free(tri);
+}
+
+static void add_surfaces(rrb_blob *blob, const rrb_rmesh *m, rr_rmesh_head *h)
+{
+    rr_rmesh_surf *s = rrb_xcalloc(m->nsurf + m->ninvis + m->nnocoll, sizeof *s);
+    uint32_t i;
+    int k;
+    for (i = 0; i < m->nsurf; i++) {
+        for (k = 0; k < 2; k++) {
+            s[i].tex[k] = rrb_blob_string(blob, m->surf[i].tex[k].s);
+            s[i].flag[k] = m->surf[i].flag[k];
+        }
+        s[i].alpha = (uint8_t)rrb_rmesh_surf_alpha(&m->surf[i]);
+        s[i].kind = RR_RMESH_SURF_VISIBLE;
+    }
+    for (i = m->nsurf; i < m->nsurf + m->ninvis; i++) {
+        s[i].tex[0] = s[i].tex[1] = rrb_blob_string(blob, "");
+        s[i].kind = RR_RMESH_SURF_INVISIBLE;
+    }
+    for (i = 0; i < m->nnocoll; i++) {
+        rr_rmesh_surf *t = &s[m->nsurf + m->ninvis + i];
+        for (k = 0; k < 2; k++) {
+            t->tex[k] = rrb_blob_string(blob, m->nocoll[i].tex[k].s);
+            t->flag[k] = m->nocoll[i].flag[k];
+        }
+        t->alpha = (uint8_t)rrb_rmesh_surf_alpha(&m->nocoll[i]);
+        t->kind = RR_RMESH_SURF_NOCOLL;
+    }
+    h->nsurfs = m->nsurf + m->ninvis + m->nnocoll;
+    rrb_blob_add(blob, RR_SEC_RMESH_SURFS, s, h->nsurfs, sizeof *s, RR_LAYOUT_RMESH_SURF);
+    free(s);
+}
+
+static void add_triggers(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac)
+{
+    rr_rmesh_trigger *t = rrb_xcalloc(m->ntrig, sizeof *t);
+    uint32_t i, j, v;
+    int k;
+    for (i = 0; i < m->ntrig; i++) {
+        for (k = 0; k < 3; k++) {
+            t[i].min[k] = INT32_MAX;   /* empty box: contains nothing */
+            t[i].max[k] = INT32_MIN;
+        }
+        for (j = 0; j < m->trig[i].nsurf; j++)
+            for (v = 0; v < m->trig[i].surf[j].nverts; v++)
+                for (k = 0; k < 3; k++) {
+                    const float *pv = m->trig[i].surf[j].pos + 3 * v;
+                    int32_t c = q((double)pv[k] * scale, frac);
+                    t[i].min[k] = c < t[i].min[k] ? c : t[i].min[k];
+                    t[i].max[k] = c > t[i].max[k] ? c : t[i].max[k];
+                }
+        t[i].name = rrb_blob_string(blob, m->trig[i].name.s);
+    }
+    rrb_blob_add(blob, RR_SEC_RMESH_TRIGGERS, t, m->ntrig, sizeof *t, RR_LAYOUT_RMESH_TRIGGER);
+    free(t);
+}
+
+static void add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac)
+{
+    rr_rmesh_ent *e = rrb_xcalloc(m->nents, sizeof *e);
+    uint32_t i;
+    int k;
+    for (i = 0; i < m->nents; i++) {
+        const rrb_rm_entity *s = &m->ents[i];
+        e[i].cls = (uint16_t)s->cls;
+        e[i].flags = rrb_rmesh_entity_ignored(s) ? RR_RMESH_ENT_IGNORED : 0;
+        for (k = 0; k < 3; k++) {
+            e[i].pos[k] = q((double)s->pos[k] * scale, frac);
+            e[i].rot[k] = qfix((double)s->rot[k]);
+            e[i].scale[k] = qfix((double)s->scale[k]);
+        }
+        e[i].str = rrb_blob_string(blob, s->str.s);
+        e[i].str2 = rrb_blob_string(blob, s->str2.s);
+        e[i].ival[0] = s->cls == RRB_RM_SOUNDEMITTER ? s->sound : s->inner;
+        e[i].ival[1] = s->cls == RRB_RM_SOUNDEMITTER ? 0 : s->outer;
+        e[i].range = q((double)s->range * scale, frac);
+        e[i].intensity = qfix((double)s->intensity);
+    }
+    rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, m->nents, sizeof *e, RR_LAYOUT_RMESH_ENT);
+    free(e);
+}
+
+/* ---- render data ---- */
+
+typedef struct rsrc {
+    const rrb_rm_surf *s;
+    uint32_t surface, flags;
+} rsrc;
+
+/* Smallest shift putting every offset from the centre in int16. */
+static uint32_t pick_shift(int64_t maxoff)
+{
+    uint32_t sh = 0;
+    while (sh < 16 && (maxoff + ((int64_t)1 << sh >> 1)) >> sh > 32767)
+        sh++;
+    return sh;
+}
+
+static uint32_t pick_uv_frac(double maxuv)
+{
+    uint32_t f = 15;
+    while (f > 0 && ldexp(maxuv, (int)f) > 32767.0)
+        f--;
+    return f;
+}
+
+static int16_t q16(double v)
+{
+    long x = lround(v);
+    return (int16_t)(x > 32767 ? 32767 : x < -32768 ? -32768 : x);
+}
+
+static void render_params(const rsrc *g, uint32_t ng, double scale, int frac, rr_rmesh_rhead *rh)
+{
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    int64_t maxoff = 0;
+    uint32_t i, v;
+    int k;
+    for (i = 0; i < ng; i++)
+        for (v = 0; v < g[i].s->nverts; v++)
+            for (k = 0; k < 3; k++) {
+                double c = ldexp((double)g[i].s->verts[v].pos[k] * scale, frac);
+                lo[k] = fmin(lo[k], c);
+                hi[k] = fmax(hi[k], c);
+            }
+    for (k = 0; k < 3; k++) {
+        rh->center[k] = lo[k] <= hi[k] ? (int32_t)lround((lo[k] + hi[k]) / 2) : 0;
+        if (lo[k] <= hi[k] && (int64_t)ceil(hi[k] - rh->center[k]) > maxoff)
+            maxoff = (int64_t)ceil(hi[k] - rh->center[k]);
+        if (lo[k] <= hi[k] && (int64_t)ceil(rh->center[k] - lo[k]) > maxoff)
+            maxoff = (int64_t)ceil(rh->center[k] - lo[k]);
+    }
+    rh->pos_shift = pick_shift(maxoff + 1);
+    rh->uv_frac[0] = rh->uv_frac[1] = 15;
+}
+
+/* The group's UV fractions: the largest that fit its own UVs. */
+static void group_uv(const rrb_rm_surf *s, rr_rmesh_rgroup *g, rr_rmesh_rhead *rh)
+{
+    double m0 = 0, m1 = 0;
+    uint32_t v;
+    int k;
+    for (v = 0; v < s->nverts; v++)
+        for (k = 0; k < 2; k++) {
+            m0 = fmax(m0, fabs((double)s->verts[v].uv0[k]));
+            m1 = fmax(m1, fabs((double)s->verts[v].uv1[k]));
+        }
+    g->uv_frac[0] = (uint8_t)pick_uv_frac(m0);
+    g->uv_frac[1] = (uint8_t)pick_uv_frac(m1);
+    rh->uv_frac[0] = g->uv_frac[0] < rh->uv_frac[0] ? g->uv_frac[0] : rh->uv_frac[0];
+    rh->uv_frac[1] = g->uv_frac[1] < rh->uv_frac[1] ? g->uv_frac[1] : rh->uv_frac[1];
+}
+
+static void render_vert(const rrb_rm_vert *sv, const rr_rmesh_rhead *rh, const rr_rmesh_rgroup *g,
+                        double scale, int frac, rr_rmesh_rvert *o)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        double c = ldexp((double)sv->pos[k] * scale, frac) - rh->center[k];
+        o->pos[k] = q16(ldexp(c, -(int)rh->pos_shift));
+    }
+    for (k = 0; k < 2; k++) {
+        o->uv0[k] = q16(ldexp((double)sv->uv0[k], g->uv_frac[0]));
+        o->uv1[k] = q16(ldexp((double)sv->uv1[k], g->uv_frac[1]));
+    }
+    memcpy(o->rgb, sv->rgb, 3);
+    o->pad = 0;
+}
+
+static int add_render(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac,
+                      char *err, size_t errcap, const char *path)
+{
+    uint32_t ng = m->nsurf + m->nnocoll, i, v, nv = 0, ni = 0;
+    rsrc *g = rrb_xcalloc(ng, sizeof *g);
+    rr_rmesh_rhead rh;
+    rr_rmesh_rgroup *gr = rrb_xcalloc(ng, sizeof *gr);
+    rr_rmesh_rvert *rv;
+    uint16_t *ix;
+    memset(&rh, 0, sizeof rh);
+    for (i = 0; i < ng; i++) {
+        g[i].s = i < m->nsurf ? &m->surf[i] : &m->nocoll[i - m->nsurf];
+        g[i].surface = i < m->nsurf ? i : m->ninvis + i;
+        g[i].flags = (rrb_rmesh_surf_alpha(g[i].s) ? RR_RMESH_GROUP_ALPHA : 0) |
+                     (i >= m->nsurf ? RR_RMESH_GROUP_NOCOLL : 0);
+        if (g[i].s->nverts > 65536) {
+            snprintf(err, errcap, "%s: surface %u has %u vertices; render groups hold at most "
+                     "65536 (16-bit indices)", path, i, g[i].s->nverts);
+            free(g);
+            free(gr);
+            return -1;
+        }
+        nv += g[i].s->nverts;
+        ni += 3 * g[i].s->ntris;
+    }
+    render_params(g, ng, scale, frac, &rh);
+    rv = rrb_xcalloc(nv, sizeof *rv);
+    ix = rrb_xcalloc(ni, sizeof *ix);
+    for (i = 0, nv = 0, ni = 0; i < ng; i++) {
+        gr[i].surface = g[i].surface;
+        gr[i].flags = (uint16_t)g[i].flags;
+        group_uv(g[i].s, &gr[i], &rh);
+        gr[i].first_vert = nv;
+        gr[i].nverts = g[i].s->nverts;
+        gr[i].first_index = ni;
+        gr[i].nindices = 3 * g[i].s->ntris;
+        for (v = 0; v < g[i].s->nverts; v++)
+            render_vert(&g[i].s->verts[v], &rh, &gr[i], scale, frac, &rv[nv++]);
+        for (v = 0; v < 3 * g[i].s->ntris; v++)
+            ix[ni++] = (uint16_t)g[i].s->idx[v];
+    }
+    rh.ngroups = ng;
+    rh.nverts = nv;
+    rh.nindices = ni;
+    rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, RR_LAYOUT_RMESH_RHEAD);
+    rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, RR_LAYOUT_RMESH_RGROUP);
+    rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, RR_LAYOUT_RMESH_RVERT);
+    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ix, ni, sizeof *ix, "2");
+    free(g);
+    free(gr);
+    free(rv);
+    free(ix);
+    return 0;
+}
+
+static void add_info(rrb_blob *blob, const rrb_rmesh *m, const char *path,
+                     const rr_rmesh_head *h)
+{
+    rr_blob_info bi;
+    const char *base = strrchr(path, '/');
+    int k;
+    memset(&bi, 0, sizeof bi);
+    bi.source_size = (uint32_t)m->size;
+    bi.source_name = rrb_blob_string(blob, base ? base + 1 : path);
+    bi.variant = (uint32_t)m->variant;
+    for (k = 0; k < 3; k++) {
+        bi.bbox_min[k] = (uint32_t)h->bmin[k];
+        bi.bbox_max[k] = (uint32_t)h->bmax[k];
+    }
+    rrb_blob_add(blob, RR_SEC_INFO, &bi, 1, sizeof bi, RR_LAYOUT_BLOB_INFO);
+}
+
+rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_opts *opts,
+                               char *err, size_t errcap)
+{
+    double scale = opts && opts->room_scale ? ROOM_SCALE : 1.0, pos, len;
+    rrb_rm_soup soup;
+    rr_rmesh_head h;
+    bvh b;
+    size_t n;
+    int frac;
+    rrb_blob *blob;
+    memset(&h, 0, sizeof h);
+    memset(&b, 0, sizeof b);
+    rrb_rmesh_soup(m, scale, &soup);
+    extents(m, &soup, scale, &pos, &len);
+    frac = pick_frac(pos, len);
+    if (frac < 0) {
+        snprintf(err, errcap, "%s: room extent %.1f units (or a range of %.1f) exceeds what an "
+                 "RMesh blob holds (%d units at coord_frac 0)", path, pos, len,
+                 RR_RMESH_COORD_MAX - 1);
+        rrb_rmesh_soup_free(&soup);
+        return NULL;
+    }
+    b.t = quantize(m, &soup, frac, &n, &h.dropped);
+    rrb_rmesh_soup_free(&soup);
+    if (n)
+        build(&b, 0, n, 1);
+    if (b.depth > RR_MAX_DEPTH || n > 0x7fffffffu || m->nsurf + m->ninvis + m->nnocoll > 0xffffu) {
+        snprintf(err, errcap, "%s: BVH depth %u (max %d) or %zu triangles / %u surfaces exceed "
+                 "the blob limits", path, b.depth, RR_MAX_DEPTH, n, m->nsurf + m->ninvis);
+        free(b.t);
+        free(b.nodes);
+        return NULL;
+    }
+    blob = rrb_blob_new(RR_FMT_RMESH, (uint32_t)frac);
+    h.ntris = (uint32_t)n;
+    h.nnodes = (uint32_t)b.nnodes;
+    h.ntriggers = m->ntrig;
+    h.nents = m->nents;
+    h.flags = scale != 1.0 ? RR_RMESH_ROOM_SCALE : 0;
+    h.variant = (uint32_t)m->variant;
+    for (n = 0; n < m->nsurf; n++)
+        h.alpha_tris += rrb_rmesh_surf_alpha(&m->surf[n]) ? m->surf[n].ntris : 0;
+    add_geometry(blob, &b, h.ntris, &h);
+    add_surfaces(blob, m, &h);
+    add_triggers(blob, m, scale, frac);
+    add_entities(blob, m, scale, frac);
+    if (!(opts && opts->collision_only) && add_render(blob, m, scale, frac, err, errcap, path)) {
+        rrb_blob_free(blob);
+        free(b.t);
+        free(b.nodes);
+        return NULL;
+    }
+    add_info(blob, m, path, &h);
+    rrb_blob_add(blob, RR_SEC_RMESH_HEAD, &h, 1, sizeof h, RR_LAYOUT_RMESH_HEAD);
+    rrb_blob_set_depth(blob, b.depth);
+    rrb_blob_set_arena(blob, RR_RMESH_ARENA(b.depth));
+    free(b.t);
+    free(b.nodes);
+    return blob;
+}
+
+rrb_blob *rrb_rmesh_bake(const uint8_t *data, size_t size, const char *path,
+                         const rrb_opts *opts, char *err, size_t errcap)
+{
+    rrb_rmesh m;
+    rrb_blob *b;
+    if (rrb_rmesh_read(data, size, path, &m, err, errcap))
+        return NULL;
+    b = rrb_rmesh_bake_model(&m, path, opts, err, errcap);
+    rrb_rmesh_free(&m);
+    return b;
+}

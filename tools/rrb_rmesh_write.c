@@ -1,0 +1,414 @@
+/* rrb_rmesh_write.c - the .rmesh writer (exact inverse of the reader), the
+ * project's sample room, and the malformed-file generator used by the tests. */
+#include "rrb_rmesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writer ---- */
+
+static void put_str(rrb_buf *b, const rrb_rm_str *s)
+{
+    rrb_buf_u32le(b, s->len);
+    rrb_buf_put(b, s->s, s->len);
+}
+
+static void put_idx(rrb_buf *b, const uint32_t *idx, uint32_t ntris)
+{
+    uint32_t i;
+    rrb_buf_u32le(b, ntris);
+    for (i = 0; i < 3 * ntris; i++)
+        rrb_buf_u32le(b, idx[i]);
+}
+
+static void put_surfs(rrb_buf *b, const rrb_rm_surf *s, uint32_t n)
+{
+    uint32_t i, k;
+    int j;
+    rrb_buf_u32le(b, n);
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < 2; j++) {
+            rrb_buf_u8(b, s[i].flag[j]);
+            if (s[i].flag[j])
+                put_str(b, &s[i].tex[j]);
+        }
+        rrb_buf_u32le(b, s[i].nverts);
+        for (k = 0; k < s[i].nverts; k++) {
+            const rrb_rm_vert *v = &s[i].verts[k];
+            rrb_buf_put(b, v->pos, 12);
+            rrb_buf_put(b, v->uv0, 8);
+            rrb_buf_put(b, v->uv1, 8);
+            rrb_buf_put(b, v->rgb, 3);
+        }
+        put_idx(b, s[i].idx, s[i].ntris);
+    }
+}
+
+static void put_mesh(rrb_buf *b, const rrb_rm_mesh *m)
+{
+    rrb_buf_u32le(b, m->nverts);
+    rrb_buf_put(b, m->pos, (size_t)m->nverts * 12);
+    put_idx(b, m->idx, m->ntris);
+}
+
+static void put_entity(rrb_buf *b, const rrb_rm_entity *e)
+{
+    put_str(b, &e->classname);
+    if (e->cls == RRB_RM_MODEL) {
+        put_str(b, &e->str);
+        rrb_buf_put(b, e->pos, 12);
+        rrb_buf_put(b, e->rot, 12);
+        rrb_buf_put(b, e->scale, 12);
+        return;
+    }
+    rrb_buf_put(b, e->pos, 12);
+    if (e->cls == RRB_RM_SCREEN || e->cls == RRB_RM_PLAYERSTART)
+        put_str(b, &e->str);
+    if (e->cls == RRB_RM_LIGHT || e->cls == RRB_RM_SPOTLIGHT) {
+        rrb_buf_f32le(b, e->range);
+        put_str(b, &e->str);
+        rrb_buf_f32le(b, e->intensity);
+    }
+    if (e->cls == RRB_RM_SPOTLIGHT) {
+        put_str(b, &e->str2);
+        rrb_buf_u32le(b, (uint32_t)e->inner);
+        rrb_buf_u32le(b, (uint32_t)e->outer);
+    }
+    if (e->cls == RRB_RM_SOUNDEMITTER) {
+        rrb_buf_u32le(b, (uint32_t)e->sound);
+        rrb_buf_f32le(b, e->range);
+    }
+}
+
+/* Everything up to (not including) the entity count. */
+static void put_body(rrb_buf *b, const rrb_rmesh *m)
+{
+    uint32_t i, j;
+    put_str(b, &m->header);
+    put_surfs(b, m->surf, m->nsurf);
+    rrb_buf_u32le(b, m->ninvis);
+    for (i = 0; i < m->ninvis; i++)
+        put_mesh(b, &m->invis[i]);
+    if (m->has_nocoll)
+        put_surfs(b, m->nocoll, m->nnocoll);
+    if (m->has_trigger) {
+        rrb_buf_u32le(b, m->ntrig);
+        for (i = 0; i < m->ntrig; i++) {
+            rrb_buf_u32le(b, m->trig[i].nsurf);
+            for (j = 0; j < m->trig[i].nsurf; j++)
+                put_mesh(b, &m->trig[i].surf[j]);
+            put_str(b, &m->trig[i].name);
+        }
+    }
+    if (m->redux_trigcount)
+        rrb_buf_u32le(b, 0);
+}
+
+void rrb_rmesh_write(const rrb_rmesh *m, rrb_buf *out)
+{
+    static const rrb_rm_str eof = {3, "EOF"};
+    uint32_t i;
+    put_body(out, m);
+    rrb_buf_u32le(out, m->nents);
+    for (i = 0; i < m->nents; i++)
+        put_entity(out, &m->ents[i]);
+    if (m->eof_trailer)
+        put_str(out, &eof);
+}
+
+/* ---- sample room ---- */
+
+static void set_str(rrb_rm_str *s, const char *v)
+{
+    s->len = (uint32_t)strlen(v);
+    s->s = rrb_xstrdup(v);
+}
+
+/* A quad p0 p1 p2 p3 (two triangles 0-1-2, 0-2-3) appended to surface s. */
+static void add_quad(rrb_rm_surf *s, const float q[4][3], uint8_t shade)
+{
+    static const float uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    static const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+    uint32_t base = s->nverts, k;
+    s->verts = realloc(s->verts, (s->nverts + 4) * sizeof *s->verts);
+    s->idx = realloc(s->idx, (s->ntris + 2) * 3 * sizeof *s->idx);
+    if (!s->verts || !s->idx)
+        abort();
+    for (k = 0; k < 4; k++) {
+        rrb_rm_vert *v = &s->verts[base + k];
+        memcpy(v->pos, q[k], 12);
+        memcpy(v->uv0, uv[k], 8);
+        v->uv1[0] = uv[k][0] * 0.5f;
+        v->uv1[1] = uv[k][1] * 0.5f;
+        v->rgb[0] = v->rgb[1] = v->rgb[2] = shade;
+    }
+    for (k = 0; k < 6; k++)
+        s->idx[s->ntris * 3 + k] = base + tri[k];
+    s->nverts += 4;
+    s->ntris += 2;
+}
+
+static void set_surf(rrb_rm_surf *s, uint8_t f0, const char *t0, uint8_t f1, const char *t1)
+{
+    memset(s, 0, sizeof *s);
+    s->flag[0] = f0;
+    s->flag[1] = f1;
+    set_str(&s->tex[0], f0 ? t0 : "");
+    set_str(&s->tex[1], f1 ? t1 : "");
+}
+
+/* An axis-aligned box as an 8-vertex, 12-triangle simple mesh. */
+static void box_mesh(rrb_rm_mesh *m, const float lo[3], const float hi[3])
+{
+    static const uint32_t tri[36] = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
+                                     2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
+    uint32_t k;
+    m->nverts = 8;
+    m->ntris = 12;
+    m->pos = rrb_xmalloc(8 * 12);
+    m->idx = rrb_xmalloc(36 * 4);
+    for (k = 0; k < 8; k++) {
+        m->pos[3 * k] = (k & 4) ? hi[0] : lo[0];
+        m->pos[3 * k + 1] = (k & 2) ? hi[1] : lo[1];
+        m->pos[3 * k + 2] = (k & 1) ? hi[2] : lo[2];
+    }
+    memcpy(m->idx, tri, sizeof tri);
+}
+
+static void sample_surfaces(rrb_rmesh *m)
+{
+    const float F[4][3] = {{-512, 0, -512}, {-512, 0, 512}, {512, 0, 512}, {512, 0, -512}};
+    const float C[4][3] = {{-512, 384, -512}, {512, 384, -512}, {512, 384, 512}, {-512, 384, 512}};
+    const float W[4][4][3] = {
+        {{-512, 0, -512}, {512, 0, -512}, {512, 384, -512}, {-512, 384, -512}},
+        {{512, 0, 512}, {-512, 0, 512}, {-512, 384, 512}, {512, 384, 512}},
+        {{-512, 0, 512}, {-512, 0, -512}, {-512, 384, -512}, {-512, 384, 512}},
+        {{512, 0, -512}, {512, 0, 512}, {512, 384, 512}, {512, 384, -512}}};
+    const float G[4][3] = {{0, 0, -256}, {0, 0, 256}, {0, 256, 256}, {0, 256, -256}};
+    int k;
+    m->nsurf = 4;
+    m->surf = rrb_xcalloc(4, sizeof *m->surf);
+    set_surf(&m->surf[0], 2, "sample_lm1.png", 1, "concretefloor.jpg");
+    add_quad(&m->surf[0], F, 255);
+    set_surf(&m->surf[1], 1, "", 1, "whitewall.jpg");
+    for (k = 0; k < 4; k++)
+        add_quad(&m->surf[1], W[k], (uint8_t)(160 + 20 * k));
+    set_surf(&m->surf[2], 2, "sample_lm1.png", 1, "ceiling.jpg");
+    add_quad(&m->surf[2], C, 200);
+    set_surf(&m->surf[3], 1, "", 3, "glass.png");
+    add_quad(&m->surf[3], G, 255);
+}
+
+static void sample_entity(rrb_rm_entity *e, int cls, float x, float y, float z, const char *s)
+{
+    memset(e, 0, sizeof *e);
+    e->cls = cls;
+    set_str(&e->classname, rrb_rm_class_names[cls]);
+    e->pos[0] = x;
+    e->pos[1] = y;
+    e->pos[2] = z;
+    set_str(&e->str, s);
+    set_str(&e->str2, "");
+}
+
+static void sample_entities(rrb_rmesh *m)
+{
+    rrb_rm_entity *e;
+    m->nents = 7;
+    m->ents = e = rrb_xcalloc(7, sizeof *m->ents);
+    sample_entity(&e[0], RRB_RM_SCREEN, 0, 224, -500, "screen/008");
+    sample_entity(&e[1], RRB_RM_WAYPOINT, 256, 32, 256, "");
+    sample_entity(&e[2], RRB_RM_LIGHT, -256, 352, -256, "255 240 200");
+    e[2].range = 600;
+    e[2].intensity = 2;
+    sample_entity(&e[3], RRB_RM_SPOTLIGHT, 256, 352, -256, "255 255 255");
+    e[3].range = 800;
+    e[3].intensity = 1.2f;
+    free(e[3].str2.s);
+    set_str(&e[3].str2, "90 0 0");
+    e[3].inner = 35;
+    e[3].outer = 45;
+    sample_entity(&e[4], RRB_RM_SOUNDEMITTER, -384, 128, 384, "");
+    e[4].sound = 1;
+    e[4].range = 500;
+    sample_entity(&e[5], RRB_RM_PLAYERSTART, -256, 64, 256, "0 45 0");
+    sample_entity(&e[6], RRB_RM_MODEL, 384, 0, 384, "crate.x");
+    e[6].rot[1] = 90;
+    e[6].scale[0] = e[6].scale[1] = e[6].scale[2] = 1;
+}
+
+void rrb_rmesh_sample_model(rrb_rmesh *m)
+{
+    const float ilo[3] = {256, 0, -448}, ihi[3] = {448, 128, -256};
+    const float tlo[3] = {-448, 0, -448}, thi[3] = {-192, 256, -192};
+    memset(m, 0, sizeof *m);
+    set_str(&m->header, "RoomMesh.HasTriggerBox");
+    m->has_trigger = 1;
+    sample_surfaces(m);
+    m->ninvis = 1;
+    m->invis = rrb_xcalloc(1, sizeof *m->invis);
+    box_mesh(&m->invis[0], ilo, ihi);
+    m->ntrig = 1;
+    m->trig = rrb_xcalloc(1, sizeof *m->trig);
+    m->trig[0].nsurf = 1;
+    m->trig[0].surf = rrb_xcalloc(1, sizeof *m->trig[0].surf);
+    box_mesh(&m->trig[0].surf[0], tlo, thi);
+    set_str(&m->trig[0].name, "sample_trigger");
+    sample_entities(m);
+    m->eof_trailer = 1;
+    m->variant = RRB_RM_VANILLA;
+}
+
+int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
+{
+    rrb_rmesh m;
+    rrb_buf b = {0};
+    char path[4096];
+    int r;
+    rrb_rmesh_sample_model(&m);
+    rrb_rmesh_write(&m, &b);
+    snprintf(path, sizeof path, "%s/sample.rmesh", dir);
+    r = rrb_save_file(path, b.data, b.size, err, errcap);
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&m);
+    return r;
+}
+
+/* ---- malformed variants ---- */
+
+static const char *const labels[] = {
+    "empty", "truncated-half", "truncated-last-byte", "rm-kce-header", "bad-header",
+    "huge-surface-count", "negative-vertex-count", "index-out-of-range", "nan-vertex",
+    "inf-uv", "bad-texture-flag", "unknown-entity-class", "trailing-garbage",
+    "huge-header-length", "huge-entity-count", "triangle-count-past-end", "invisible-index"};
+
+int rrb_rmesh_malformed_count(void)
+{
+    return (int)(sizeof labels / sizeof labels[0]);
+}
+
+static void set32(rrb_buf *b, size_t off, uint32_t v)
+{
+    if (off + 4 > b->size)
+        return;
+    b->data[off] = (uint8_t)v;
+    b->data[off + 1] = (uint8_t)(v >> 8);
+    b->data[off + 2] = (uint8_t)(v >> 16);
+    b->data[off + 3] = (uint8_t)(v >> 24);
+}
+
+/* Offset of the first surface's vertex count. */
+static size_t first_nverts_off(const rrb_rmesh *m)
+{
+    size_t off = 4 + m->header.len + 4;
+    int j;
+    for (j = 0; j < 2; j++)
+        off += 1 + (m->surf[0].flag[j] ? 4 + m->surf[0].tex[j].len : 0);
+    return off;
+}
+
+/* Model-level damage; returns 0 when the model has nothing to damage. */
+static int damage_model(rrb_rmesh *m, int k)
+{
+    rrb_rm_entity *e;
+    if (k == 7 || k == 8 || k == 9 || k == 10) {
+        uint32_t i;
+        for (i = 0; i < m->nsurf && (!m->surf[i].ntris || !m->surf[i].nverts); i++)
+            ;
+        if (i == m->nsurf)
+            return 0;
+        if (k == 7)
+            m->surf[i].idx[2] = m->surf[i].nverts;
+        if (k == 8)
+            m->surf[i].verts[0].pos[0] = NAN;
+        if (k == 9)
+            m->surf[i].verts[0].uv0[0] = INFINITY;
+        if (k == 10)
+            m->surf[i].flag[1] = 9;
+        return 1;
+    }
+    if (k == 16) {
+        if (!m->ninvis || !m->invis[0].ntris)
+            return 0;
+        m->invis[0].idx[0] = 0x7fffffff;
+        return 1;
+    }
+    /* k == 11: rename (or add) an entity to a class nobody can decode */
+    if (!m->nents) {
+        free(m->ents);
+        m->ents = rrb_xcalloc(1, sizeof *m->ents);
+        m->nents = 1;
+        m->ents[0].cls = RRB_RM_WAYPOINT;
+        m->ents[0].str.s = rrb_xstrdup("");
+        m->ents[0].str2.s = rrb_xstrdup("");
+    } else {
+        free(m->ents[0].classname.s);
+    }
+    e = &m->ents[0];
+    set_str(&e->classname, "door");
+    return 1;
+}
+
+static void damage_bytes(const rrb_rmesh *m, const uint8_t *src, size_t size, int k, rrb_buf *out)
+{
+    static const uint8_t rm[7] = {2, 0, 0, 0, 'R', 'M', 1};
+    rrb_rmesh copy = *m;
+    rrb_buf pre = {0};
+    if (k == 0)
+        return;
+    if (k == 1 || k == 2) {
+        rrb_buf_put(out, src, k == 1 ? size / 2 : size - 1);
+        return;
+    }
+    if (k == 3) {
+        rrb_buf_put(out, rm, 7);
+        rrb_buf_put(out, src + 4 + m->header.len, size - 4 - m->header.len);
+        return;
+    }
+    rrb_buf_put(out, src, size);
+    if (k == 4)
+        out->data[8] = 'X';  /* "RoomXesh" */
+    if (k == 5 || ((k == 6 || k == 15) && !m->nsurf))
+        set32(out, 4 + m->header.len, 0x7fffffffu);
+    else if (k == 6)
+        set32(out, first_nverts_off(m), 0xfffffff0u);
+    else if (k == 15)
+        set32(out, first_nverts_off(m) + 4 + 31 * (size_t)m->surf[0].nverts, 0x10000000u);
+    if (k == 12)
+        rrb_buf_put(out, "xyz", 3);
+    if (k == 13)
+        set32(out, 0, 0x7ffffff0u);
+    if (k == 14) {
+        copy.nents = 0;
+        copy.eof_trailer = 0;
+        copy.redux_trigcount = 0;
+        rrb_rmesh_write(&copy, &pre);
+        set32(out, pre.size - 4, 0x10000000u);
+        rrb_buf_free(&pre);
+    }
+}
+
+int rrb_rmesh_malformed(const uint8_t *src, size_t size, int k, rrb_buf *out,
+                        const char **label)
+{
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX];
+    if (k < 0 || k >= rrb_rmesh_malformed_count())
+        return -1;
+    *label = labels[k];
+    if (rrb_rmesh_read(src, size, "<src>", &m, err, sizeof err))
+        return -1;
+    if (k == 7 || k == 8 || k == 9 || k == 10 || k == 11 || k == 16) {
+        if (damage_model(&m, k)) {
+            rrb_rmesh_write(&m, out);
+            rrb_rmesh_free(&m);
+            return 0;
+        }
+        k = 2;  /* nothing of that kind in this file: fall back to a truncation */
+        *label = labels[k];
+    }
+    damage_bytes(&m, src, size, k, out);
+    rrb_rmesh_free(&m);
+    return 0;
+}
