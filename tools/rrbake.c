@@ -483,7 +483,12 @@ static int reap(job *jobs, int *running, char **reasons, size_t *done, long *byt
     if (i == *running)
         return 0;
     bad = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-    if (bad) {
+    if (!bad) {
+        char wline[RRB_ERR_MAX + 64];
+        rewind(jobs[i].err);
+        while (fgets(wline, sizeof wline, jobs[i].err))
+            fputs(wline, stderr);  /* warnings of a bake that succeeded */
+    } else {
         char line[RRB_ERR_MAX + 64] = "";
         rewind(jobs[i].err);
         if (!fgets(line, sizeof line, jobs[i].err))

@@ -38,8 +38,7 @@ for t in $targets; do
         echo "FAIL fuzz $t: crash (see $d/fuzz.log); saved to tests/fuzz/regress/$t/"
         cp "$d"/crashes/* "tests/fuzz/regress/$t/" 2>/dev/null
     fi
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$d/fuzz.log" | grep -o '[0-9]*$')
-    [ -z "$execs" ] && execs=$(grep -oE '#[0-9]+' "$d/fuzz.log" | tail -1 | tr -d '#')
+    execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$d/fuzz.log" | tail -1)
     cov=$(grep -oE 'cov: [0-9]+' "$d/fuzz.log" | tail -1)
     echo "# fuzz $t: $p passed, $f failed ($secs s, ${execs:-?} executions, ${cov:-cov: ?})"
 done
