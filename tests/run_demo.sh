@@ -13,12 +13,16 @@ if [ -n "$room" ]; then
     [ -f "$room" ] || { echo "make run: ROOM=$room: no such file" >&2; exit 1; }
     set -- "$room"
 else
-    set -- $(find "$build/samples" -type f ! -name '.*' | sort)
+    # one sample room per format, made by the project's own writers
+    set --
+    for f in sample.rmesh sample.rmf sample.roo figure.emi; do
+        [ -f "$build/samples/$f" ] && set -- "$@" "$build/samples/$f"
+    done
 fi
 i=0
 for f in "$@"; do
     if "$rrbake" bake "$f" -o "$tmp/check.rrb" -q 2> "$tmp/err"; then
-        echo "sample$i $f" >> "$list.new"
+        echo "$(basename "$f") $f" >> "$list.new"
         echo "baked  $f"
         i=$((i + 1))
     else
