@@ -63,19 +63,6 @@ uint32_t rr_crc32(uint32_t crc, const void *data, uint32_t n)
     return ~crc;
 }
 
-rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                const char *what, uint32_t value, uint32_t limit)
-{
-    if (diag) {
-        diag->section = section;
-        diag->offset = offset;
-        diag->what = what;
-        diag->value = value;
-        diag->limit = limit;
-    }
-    return e;
-}
-
 uint32_t rr__offset(const rr_room *room, const void *p)
 {
     return (uint32_t)((const uint8_t *)p - room->blob);

@@ -28,9 +28,20 @@ rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
                    const void **data, uint32_t *count, rr_diag *diag);
 /* Byte offset of p within the blob (for diagnostics). */
 uint32_t rr__offset(const rr_room *room, const void *p);
-/* Fill diag (if not NULL) and return e. */
-rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                const char *what, uint32_t value, uint32_t limit);
+/* Fill diag (if not NULL) and return e. Inline: a 7-argument call would
+ * pass arguments on the stack on some ABIs, for a few stores. */
+static inline rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
+                              const char *what, uint32_t value, uint32_t limit)
+{
+    if (diag) {
+        diag->section = section;
+        diag->offset = offset;
+        diag->what = what;
+        diag->value = value;
+        diag->limit = limit;
+    }
+    return e;
+}
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
 

@@ -65,21 +65,6 @@ static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
-/* Like rr__fail, kept local so that it inlines (a 7-argument call would
- * pass arguments on the stack on x86-64). */
-static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                   const char *what, uint32_t value, uint32_t limit)
-{
-    if (diag) {
-        diag->section = section;
-        diag->offset = offset;
-        diag->what = what;
-        diag->value = value;
-        diag->limit = limit;
-    }
-    return e;
-}
-
 static const uint32_t known_types[] = {
     RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
     RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
@@ -99,7 +84,7 @@ static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
     if (e)
         return e;
     if (n != want)
-        return fail(diag, RR_ERR_SECTION, type, rr__offset(room, *p), "count vs head", n,
+        return rr__fail(diag, RR_ERR_SECTION, type, rr__offset(room, *p), "count vs head", n,
                         want);
     return RR_OK;
 }
@@ -111,7 +96,7 @@ static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_
     for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
             if (!coord_ok(v[i].p[k]))
-                return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS,
+                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS,
                                 rr__offset(room, &v[i].p[k]), "vertex coordinate",
                                 (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
     return RR_OK;
@@ -125,14 +110,14 @@ static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
         const rr_rmesh_tri *t = &c->t[i];
         for (k = 0; k < 3; k++) {
             if (t->v[k] >= c->h->nverts)
-                return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->v[k]),
+                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->v[k]),
                                 "triangle vertex", t->v[k], c->h->nverts);
             if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, rr__offset(room, &t->n[k]),
+                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, rr__offset(room, &t->n[k]),
                                 "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
         if (t->surface >= c->h->nsurfs)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->surface),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->surface),
                             "triangle surface", t->surface, c->h->nsurfs);
     }
     return RR_OK;
@@ -144,17 +129,17 @@ static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
     int k;
     for (k = 0; k < 3; k++)
         if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
                             "node bounds", (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
     if (nd->count & RR_RMESH_LEAF) {
         uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
         if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, rr__offset(room, nd),
                             "leaf triangle range", nd->first, c->h->ntris);
         return RR_OK;
     }
     if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
                         "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
@@ -168,17 +153,17 @@ static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
     rr_err e;
     for (i = 0; i < c->h->nnodes; i++) {
         if (i != expect)
-            return fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+            return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
                             "node not reached in pre-order", i, expect);
         if (d > room->max_depth)
-            return fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+            return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
                             "node depth", d, room->max_depth);
         e = check_node(room, c, i, diag);
         if (e)
             return e;
         if (!(c->n[i].count & RR_RMESH_LEAF)) {
             if (sp >= cap)
-                return fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+                return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
                                 "validation stack", sp, cap);
             stack[2 * sp] = c->n[i].count;
             stack[2 * sp + 1] = ++d;
@@ -193,7 +178,7 @@ static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
         }
     }
     if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, 0, "tree incomplete", expect,
+        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, 0, "tree incomplete", expect,
                         c->h->nnodes);
     return RR_OK;
 }
@@ -203,7 +188,7 @@ static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_
     uint32_t i;
     for (i = 0; i < n; i++)
         if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, rr__offset(room, &s[i]),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, rr__offset(room, &s[i]),
                             "texture name string", s[i].tex[0], 0);
     return RR_OK;
 }
@@ -214,17 +199,17 @@ static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
     uint32_t i;
     for (i = 0; i < nt; i++)
         if (!rr__string_ok(room, t[i].name))
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, rr__offset(room, &t[i]),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, rr__offset(room, &t[i]),
                             "trigger name string", t[i].name, 0);
     for (i = 0; i < ne; i++) {
         if (e[i].cls >= RR_RMESH_NCLASSES)
-            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
                             "entity class", e[i].cls, RR_RMESH_NCLASSES);
         if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
                             "entity string", e[i].str, 0);
         if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
                             "entity position", (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
     }
     return RR_OK;
@@ -241,11 +226,11 @@ static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
             g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
             g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, rr__offset(room, &g[i]),
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, rr__offset(room, &g[i]),
                         "render group range", i, rh->ngroups);
         for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
             if (ix[j] >= g[i].nverts)
-                return fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, rr__offset(room, &ix[j]),
+                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, rr__offset(room, &ix[j]),
                             "render index", ix[j], g[i].nverts);
     }
     return RR_OK;
@@ -261,11 +246,11 @@ static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
         if (rr_section(room, RR_SEC_RMESH_RGROUPS, &g, &n) == RR_OK ||
             rr_section(room, RR_SEC_RMESH_RVERTS, &g, &n) == RR_OK ||
             rr_section(room, RR_SEC_RMESH_RINDEX, &g, &n) == RR_OK)
-            return fail(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0, "render head", 0, 0);
+            return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0, "render head", 0, 0);
         return RR_OK;
     }
     if (e == RR_OK && n != 1)
-        e = fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, rr__offset(room, p), "count", n, 1);
+        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, rr__offset(room, p), "count", n, 1);
     if (e)
         return e;
     rh = p;
@@ -275,10 +260,10 @@ static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
         return e;
     for (k = 0; k < 3; k++)
         if (!coord_ok(rh->center[k]))
-            return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
                         "render centre", (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
     if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+        return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
                     "render quantization", rh->pos_shift, 16);
     return check_render_groups(room, rh, g, ix, nsurfs, diag);
 }
@@ -292,14 +277,14 @@ rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
     if (!e && n != 1)
-        e = fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, rr__offset(room, p), "head count",
+        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, rr__offset(room, p), "head count",
                      n, 1);
     if (e)
         return e;
     c.h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
-        return fail(diag, RR_ERR_ARENA, 0, 28, "arena for the tree stack and sweep",
+        return rr__fail(diag, RR_ERR_ARENA, 0, 28, "arena for the tree stack and sweep",
                     room->arena_need, RR_RMESH_ARENA(room->max_depth));
     if ((e = sized(room, RR_SEC_RMESH_VERTS, sizeof *c.v, c.h->nverts, &p, diag)) != RR_OK)
         return e;

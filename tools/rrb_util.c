@@ -201,15 +201,14 @@ static char *copy_str(const uint8_t *p, size_t n)
     return s;
 }
 
-char *rrb_str_u32len(rrb_cur *c, const char *what)
+/* The bytes of a string whose length (already read at `at`) is n. */
+static char *str_body(rrb_cur *c, size_t at, size_t n, const char *what)
 {
-    size_t at = c->pos;
-    uint32_t n = rrb_u32(c, what);
     const uint8_t *p;
     if (c->failed)
         return NULL;
     if (n > rrb_left(c)) {
-        rrb_fail(c, at, "expected %s of %u bytes, found only %zu bytes left", what, n,
+        rrb_fail(c, at, "expected %s of %zu bytes, found only %zu bytes left", what, n,
                  rrb_left(c));
         return NULL;
     }
@@ -217,20 +216,18 @@ char *rrb_str_u32len(rrb_cur *c, const char *what)
     return p ? copy_str(p, n) : NULL;
 }
 
+char *rrb_str_u32len(rrb_cur *c, const char *what)
+{
+    size_t at = c->pos;
+    uint32_t n = rrb_u32(c, what);
+    return str_body(c, at, n, what);
+}
+
 char *rrb_str_u8len(rrb_cur *c, const char *what)
 {
     size_t at = c->pos;
     uint8_t n = rrb_u8(c, what);
-    const uint8_t *p;
-    if (c->failed)
-        return NULL;
-    if (n > rrb_left(c)) {
-        rrb_fail(c, at, "expected %s of %u bytes, found only %zu bytes left", what, n,
-                 rrb_left(c));
-        return NULL;
-    }
-    p = take(c, n, what);
-    return p ? copy_str(p, n) : NULL;
+    return str_body(c, at, n, what);
 }
 
 char *rrb_str_fixed(rrb_cur *c, size_t n, const char *what)
