@@ -1,0 +1,845 @@
+/* rr_rmf.c - RMF room runtime: blob validation, point contents, ray and box
+ * traces through the baked brush BSP, entity lookup.
+ *
+ * Arena layout (sizes from RR_RMF_ARENA in rr_rmf_blob.h):
+ *   [0, RR_RMF_CTX_BYTES)   ctx: section pointers and counts, set by rr_open;
+ *                           then the trace work (per-query state)
+ *   u32 stamp               the current query's stamp
+ *   u32 pad
+ *   u32 stamps[nbrushes]    last query that tested each brush
+ *   i32 stack[3 (depth + 1)] tree walk: pending far parts {node, t0, t1}
+ * While validating, the bytes after the ctx hold one byte per node (its depth).
+ *
+ * Fixed point: a side test is s = n.p - (dist << 16) in int64 (Q16 coords,
+ * |s| < 2^39). Fractions along a trace are Q2.30 from d = s >> 8, so the
+ * numerator d * 2^30 stays below 2^62; the result is reported in Q16.16.
+ */
+#define RR_INTERNAL
+#include <stddef.h>
+
+#include "rr_int.h"
+#include "rr_rmf.h"
+
+#define FRAC_ONE ((int32_t)1 << 30)
+
+typedef struct ctx {
+    const rr_rmf_header *h;
+    const rr_rmf_plane *planes;
+    const uint32_t *sides;
+    const rr_rmf_brush *brushes;
+    const rr_rmf_node *nodes;
+    const rr_rmf_leaf *leaves;
+    const uint32_t *refs;
+    const rr_rmf_entity *ents;
+    const rr_rmf_keyvalue *kv;
+    const rr_rmf_camera *cams;
+    const rr_rmf_path *paths;
+    const rr_rmf_pathnode *pnodes;
+    uint32_t nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams, npaths,
+        npnodes, nheader;
+} ctx;
+/* The ctx sits at the first 8-byte boundary of the arena (arenas are only
+ * guaranteed 4-byte aligned; pointers may need 8), the trace work after it. */
+
+static ctx *ctx_at(uint8_t *arena)
+{
+    return (ctx *)(void *)(arena + ((8u - ((uintptr_t)arena & 7u)) & 7u));
+}
+
+static const ctx *get_ctx(const rr_room *room)
+{
+    return ctx_at(room->arena);
+}
+
+static uint32_t *stamps(const rr_room *room)
+{
+    return (uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES);
+}
+
+static int32_t *tree_stack(const rr_room *room)
+{
+    return (int32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES + 8 +
+                               4 * get_ctx(room)->nbrushes);
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+/* Section i of the RMF blob: its type, element size and where its pointer
+ * and count go in the ctx (a table, so no per-section locals pile up on the
+ * validator's stack). */
+typedef struct secdef {
+    uint32_t type, size;
+    uint16_t ptr, count;
+} secdef;
+
+#define SEC(t, sz, p, n) {t, sz, (uint16_t)offsetof(ctx, p), (uint16_t)offsetof(ctx, n)}
+static const secdef secdefs[12] = {
+    SEC(RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), h, nheader),
+    SEC(RR_SEC_RMF_PLANES, sizeof(rr_rmf_plane), planes, nplanes),
+    SEC(RR_SEC_RMF_SIDES, 4, sides, nsides),
+    SEC(RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), brushes, nbrushes),
+    SEC(RR_SEC_RMF_NODES, sizeof(rr_rmf_node), nodes, nnodes),
+    SEC(RR_SEC_RMF_LEAVES, sizeof(rr_rmf_leaf), leaves, nleaves),
+    SEC(RR_SEC_RMF_LEAFBRUSHES, 4, refs, nrefs),
+    SEC(RR_SEC_RMF_ENTITIES, sizeof(rr_rmf_entity), ents, nents),
+    SEC(RR_SEC_RMF_KEYVALUES, sizeof(rr_rmf_keyvalue), kv, nkv),
+    SEC(RR_SEC_RMF_CAMERAS, sizeof(rr_rmf_camera), cams, ncams),
+    SEC(RR_SEC_RMF_PATHS, sizeof(rr_rmf_path), paths, npaths),
+    SEC(RR_SEC_RMF_PATHNODES, sizeof(rr_rmf_pathnode), pnodes, npnodes),
+};
+
+static const uint32_t sec_types[12] = {
+    RR_SEC_RMF_HEADER, RR_SEC_RMF_PLANES, RR_SEC_RMF_SIDES, RR_SEC_RMF_BRUSHES,
+    RR_SEC_RMF_NODES, RR_SEC_RMF_LEAVES, RR_SEC_RMF_LEAFBRUSHES, RR_SEC_RMF_ENTITIES,
+    RR_SEC_RMF_KEYVALUES, RR_SEC_RMF_CAMERAS, RR_SEC_RMF_PATHS, RR_SEC_RMF_PATHNODES};
+
+static __attribute__((noinline)) rr_err load_sections(const rr_room *room, ctx *c,
+                                                     rr_diag *diag)
+{
+    uint32_t i;
+    rr_err e = rr__sections_known(room, sec_types, 12, diag);
+    for (i = 0; i < 12 && !e; i++)
+        e = rr__section(room, secdefs[i].type, secdefs[i].size,
+                        (const void **)(void *)((uint8_t *)c + secdefs[i].ptr),
+                        (uint32_t *)(void *)((uint8_t *)c + secdefs[i].count), diag);
+    if (e)
+        return e;
+    if (c->nheader != 1)
+        return rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, c->h),
+                        "header count", c->nheader, 1);
+    if (c->nents == 0)
+        return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES, rr__offset(room, c->ents),
+                        "worldspawn entity", 0, 1);
+    return RR_OK;
+}
+
+static int coord_ok(int32_t v)
+{
+    return v >= -RR_RMF_MAX_COORD && v <= RR_RMF_MAX_COORD;
+}
+
+/* A range [first, first + n) inside [0, total), without overflow. */
+static int range_ok(uint32_t first, uint32_t n, uint32_t total)
+{
+    return first <= total && n <= total - first;
+}
+
+/* Before anything is written to the arena: the tree depth and the declared
+ * arena size, from the header, brush and node sections alone. */
+static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
+{
+    const void *p;
+    const rr_rmf_header *h;
+    uint32_t n, nb, nn;
+    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, diag);
+    if (!e && n != 1)
+        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, p),
+                     "header count", n, 1);
+    h = p;
+    if (!e)
+        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, diag);
+    if (!e)
+        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, diag);
+    if (e)
+        return e;
+    if (h->tree_depth > room->max_depth || h->tree_depth > RR_MAX_DEPTH)
+        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_HEADER, rr__offset(room, h) + 8,
+                        "tree depth", h->tree_depth, room->max_depth);
+    if (nb > 0x1000000u || nn > 0x1000000u ||
+        room->arena_need < RR_RMF_ARENA(nb, h->tree_depth, nn))
+        return rr__fail(diag, RR_ERR_ARENA, RR_SEC_RMF_HEADER, rr__offset(room, h),
+                        "declared arena bytes", room->arena_need,
+                        RR_RMF_ARENA(nb, h->tree_depth, nn));
+    return RR_OK;
+}
+
+static rr_err check_header(const rr_room *room, const ctx *c, rr_diag *diag)
+{
+    const rr_rmf_header *h = c->h;
+    uint32_t off = rr__offset(room, h);
+    if (h->active_camera < -1 || (h->active_camera >= 0 &&
+                                  (uint32_t)h->active_camera >= c->ncams))
+        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 12, "active camera",
+                        (uint32_t)h->active_camera, c->ncams);
+    if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
+                     : (uint32_t)(-1 - h->root) >= c->nleaves)
+        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 4, "root",
+                        (uint32_t)h->root, c->nnodes);
+    return RR_OK;
+}
+
+static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t i, k;
+    for (i = 0; i < c->nplanes; i++) {
+        const rr_rmf_plane *p = &c->planes[i];
+        uint32_t sb = 0, axial = 3;
+        for (k = 0; k < 3; k++) {
+            if (p->normal[k] < -RR_FIX_ONE || p->normal[k] > RR_FIX_ONE)
+                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES,
+                                rr__offset(room, &p->normal[k]), "normal component",
+                                (uint32_t)p->normal[k], RR_FIX_ONE);
+            sb |= p->normal[k] < 0 ? 1u << k : 0u;
+            if (p->normal[k] == RR_FIX_ONE || p->normal[k] == -RR_FIX_ONE)
+                axial = k;
+        }
+        if (p->signbits != sb || p->type != axial || !coord_ok(p->dist))
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES, rr__offset(room, p),
+                            "plane type, signbits or dist", p->type, axial);
+    }
+    return RR_OK;
+}
+
+static rr_err check_brushes(const rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t i, k;
+    for (i = 0; i < c->nsides; i++)
+        if (c->sides[i] >= c->nplanes)
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_SIDES, rr__offset(room, &c->sides[i]),
+                            "side plane", c->sides[i], c->nplanes);
+    for (i = 0; i < c->nbrushes; i++) {
+        const rr_rmf_brush *b = &c->brushes[i];
+        uint32_t off = rr__offset(room, b);
+        if (b->nsides == 0 || !range_ok(b->first_side, b->nsides, c->nsides))
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_BRUSHES, off, "brush sides",
+                            b->first_side, c->nsides);
+        if (b->entity >= c->nents)
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_BRUSHES, off + 12, "brush entity",
+                            b->entity, c->nents);
+        for (k = 0; k < 3; k++)
+            if (!coord_ok(b->mins[k]) || !coord_ok(b->maxs[k]) || b->mins[k] > b->maxs[k])
+                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_BRUSHES, off + 16 + 4 * k,
+                                "brush bounds", (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+    }
+    return RR_OK;
+}
+
+static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < c->nleaves; i++)
+        if (!range_ok(c->leaves[i].first, c->leaves[i].count, c->nrefs))
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_LEAVES, rr__offset(room, &c->leaves[i]),
+                            "leaf brush range", c->leaves[i].first, c->nrefs);
+    for (i = 0; i < c->nrefs; i++)
+        if (c->refs[i] >= c->nbrushes)
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_LEAFBRUSHES,
+                            rr__offset(room, &c->refs[i]), "leaf brush", c->refs[i], c->nbrushes);
+    return RR_OK;
+}
+
+/* One child link of node i: a later node seen for the first time, or a leaf. */
+static rr_err check_child(const rr_room *room, const ctx *c, uint8_t *depth, uint32_t i,
+                          uint32_t k, rr_diag *diag)
+{
+    int32_t ch = c->nodes[i].child[k];
+    uint32_t off = rr__offset(room, &c->nodes[i].child[k]);
+    if (ch < 0) {
+        if ((uint32_t)(-1 - ch) >= c->nleaves)
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, off, "leaf child",
+                            (uint32_t)(-1 - ch), c->nleaves);
+        return RR_OK;
+    }
+    if ((uint32_t)ch <= i || (uint32_t)ch >= c->nnodes)
+        return rr__fail(diag, (uint32_t)ch <= i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_RMF_NODES,
+                        off, "child node must follow its parent", (uint32_t)ch, i);
+    if (depth[ch])
+        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMF_NODES, off, "node with two parents",
+                        (uint32_t)ch, 0);
+    if ((uint32_t)depth[i] + 1 > c->h->tree_depth)
+        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_NODES, off, "node depth",
+                        (uint32_t)depth[i] + 1, c->h->tree_depth);
+    depth[ch] = (uint8_t)(depth[i] + 1);
+    return RR_OK;
+}
+
+/* Nodes in index order: every child comes later and has one parent, so the
+ * tree has no cycle and each node's depth is known before its children's. */
+static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_diag *diag)
+{
+    uint32_t i, k;
+    rr_err e;
+    for (i = 0; i < c->nnodes; i++)
+        depth[i] = 0;
+    if (c->nnodes)
+        depth[0] = 1;
+    for (i = 0; i < c->nnodes; i++) {
+        const rr_rmf_node *n = &c->nodes[i];
+        const rr_rmf_plane *p;
+        if (!depth[i])
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
+                            "unreachable node", i, 0);
+        if (n->plane >= c->nplanes)
+            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
+                            "node plane", n->plane, c->nplanes);
+        p = &c->planes[n->plane];
+        if (p->type > 2 || p->normal[p->type] != RR_FIX_ONE)
+            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_NODES, rr__offset(room, n),
+                            "node plane must be axial and positive", n->plane, p->type);
+        for (k = 0; k < 2; k++)
+            if ((e = check_child(room, c, depth, i, k, diag)) != RR_OK)
+                return e;
+    }
+    return RR_OK;
+}
+
+static rr_err check_kv_range(const rr_room *room, const ctx *c, uint32_t sec, const void *at,
+                             uint32_t first, uint32_t n, rr_diag *diag)
+{
+    if (!range_ok(first, n, c->nkv))
+        return rr__fail(diag, RR_ERR_INDEX, sec, rr__offset(room, at), "key/value range",
+                        first, c->nkv);
+    return RR_OK;
+}
+
+static rr_err check_strings(const rr_room *room, uint32_t sec, const uint32_t *s, uint32_t n,
+                            rr_diag *diag)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (!rr__string_ok(room, s[i]))
+            return rr__fail(diag, RR_ERR_INDEX, sec, rr__offset(room, &s[i]), "string offset",
+                            s[i], 0);
+    return RR_OK;
+}
+
+static rr_err check_entities(const rr_room *room, const ctx *c, rr_diag *diag)
+{
+    uint32_t i;
+    rr_err e = RR_OK;
+    for (i = 0; i < c->nkv && !e; i++)
+        e = check_strings(room, RR_SEC_RMF_KEYVALUES, &c->kv[i].key, 2, diag);
+    for (i = 0; i < c->nents && !e; i++) {
+        const rr_rmf_entity *en = &c->ents[i];
+        e = check_strings(room, RR_SEC_RMF_ENTITIES, &en->classname, 2, diag);
+        if (!e)
+            e = check_kv_range(room, c, RR_SEC_RMF_ENTITIES, en, en->first_kv, en->nkv, diag);
+        if (!e && !range_ok(en->first_brush, en->nbrushes, c->nbrushes))
+            e = rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_ENTITIES, rr__offset(room, en),
+                         "entity brush range", en->first_brush, c->nbrushes);
+    }
+    for (i = 0; i < c->npaths && !e; i++) {
+        e = check_strings(room, RR_SEC_RMF_PATHS, &c->paths[i].name, 2, diag);
+        if (!e && !range_ok(c->paths[i].first_node, c->paths[i].nnodes, c->npnodes))
+            e = rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_PATHS, rr__offset(room, &c->paths[i]),
+                         "path node range", c->paths[i].first_node, c->npnodes);
+    }
+    for (i = 0; i < c->npnodes && !e; i++) {
+        e = check_strings(room, RR_SEC_RMF_PATHNODES, &c->pnodes[i].name, 1, diag);
+        if (!e)
+            e = check_kv_range(room, c, RR_SEC_RMF_PATHNODES, &c->pnodes[i],
+                               c->pnodes[i].first_kv, c->pnodes[i].nkv, diag);
+    }
+    return e;
+}
+
+/* The ctx is built in the arena once check_arena has shown the arena is big
+ * enough; the node depths go after it (RR_RMF_ARENA counts both). */
+rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
+{
+    ctx *c;
+    uint32_t i;
+    rr_err e = check_arena(room, diag);
+    if (e)
+        return e;
+    c = ctx_at(room->arena);
+    e = load_sections(room, c, diag);
+    if (!e)
+        e = check_header(room, c, diag);
+    if (!e)
+        e = check_planes(room, c, diag);
+    if (!e)
+        e = check_brushes(room, c, diag);
+    if (!e)
+        e = check_leaves(room, c, diag);
+    if (!e)
+        e = check_nodes(room, c, room->arena + RR_RMF_CTX_BYTES, diag);
+    if (!e)
+        e = check_entities(room, c, diag);
+    if (e)
+        return e;
+    for (i = 0; i < c->nbrushes + 2; i++)
+        ((uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES))[i] = 0;
+    return RR_OK;
+}
+
+/* ---- points -------------------------------------------------------------- */
+
+static int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
+{
+    if (p->type < 3)
+        return (int64_t)p->normal[p->type] * v[p->type] - (int64_t)p->dist * 65536;
+    return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
+           (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
+}
+
+static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3])
+{
+    uint32_t i;
+    for (i = 0; i < b->nsides; i++)
+        if (side_dist(&c->planes[c->sides[b->first_side + i]], p) > 0)
+            return 0;
+    return 1;
+}
+
+static int point_ok(const int32_t p[3])
+{
+    return p && coord_ok(p[0]) && coord_ok(p[1]) && coord_ok(p[2]);
+}
+
+/* The leaf containing p. */
+static const rr_rmf_leaf *find_leaf(const ctx *c, const int32_t p[3])
+{
+    int32_t n = c->h->root;
+    while (n >= 0) {
+        const rr_rmf_node *nd = &c->nodes[n];
+        const rr_rmf_plane *pl = &c->planes[nd->plane];
+        n = nd->child[p[pl->type] >= pl->dist ? 0 : 1];
+    }
+    return &c->leaves[-1 - n];
+}
+
+static void list_add(rr_rmf_list *l, uint32_t v)
+{
+    if (!l)
+        return;
+    if (l->count < l->max && l->items)
+        l->items[l->count++] = v;
+    l->total++;
+}
+
+static rr_err point_query(const rr_room *room, const int32_t p[3], uint32_t *contents,
+                          rr_rmf_list *list)
+{
+    const ctx *c;
+    const rr_rmf_leaf *lf;
+    uint32_t i, acc = 0;
+    if (!room || room->format != RR_FMT_RMF || !point_ok(p))
+        return p && room ? RR_ERR_RANGE : RR_ERR_ARG;
+    c = get_ctx(room);
+    lf = find_leaf(c, p);
+    if (list)
+        list->count = list->total = 0;
+    for (i = 0; i < lf->count; i++) {
+        uint32_t b = c->refs[lf->first + i];
+        if (brush_contains(c, &c->brushes[b], p)) {
+            acc |= c->brushes[b].contents;
+            list_add(list, b);
+        }
+    }
+    if (contents)
+        *contents = acc;
+    return RR_OK;
+}
+
+rr_err rr_rmf_point_contents(const rr_room *room, const int32_t p[3], uint32_t *contents)
+{
+    if (!contents)
+        return RR_ERR_ARG;
+    return point_query(room, p, contents, 0);
+}
+
+rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list *list)
+{
+    if (!list || (list->max && !list->items))
+        return RR_ERR_ARG;
+    return point_query(room, p, 0, list);
+}
+
+/* ---- traces -------------------------------------------------------------- */
+
+/* Per-query state, filled once (like Quake III's traceWork_t). */
+typedef struct work {
+    const ctx *c;
+    int32_t start[3], end[3], half[3];
+    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon */
+    int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
+    int32_t eps_d;             /* ... in fraction units (side >> 8) */
+    int32_t margin;            /* eps + 1 coord: widening of the swept box */
+    uint32_t mask;
+    int32_t best;              /* Q2.30 fraction of the nearest hit */
+    int32_t plane, brush;
+    uint8_t start_solid, all_solid;
+} work;
+#define CTX_ROUNDED ((sizeof(ctx) + 7u) & ~(size_t)7u)
+typedef char rr__rmf_ctx_fits[(4 + CTX_ROUNDED + sizeof(work) <= RR_RMF_CTX_BYTES) ? 1 : -1];
+
+/* The trace's work lives in the arena, not on the C stack (Cortex-M0 keeps
+ * every 64-bit temporary in memory; the stack bound is 512 bytes). */
+static work *work_at(const rr_room *room)
+{
+    return (work *)(void *)((uint8_t *)ctx_at(room->arena) + CTX_ROUNDED);
+}
+
+/* floor(s / 256): both trace ends use the same rounding. */
+static int64_t shr8(int64_t s)
+{
+    return s >= 0 ? s >> 8 : -((-s + 255) >> 8);
+}
+
+/* How far the box reaches along the plane normal, in side units: the box
+ * corner picked by the plane's signbits (Quake III's offsets[signbits]). */
+static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
+{
+    int64_t o = 0;
+    int k;
+    for (k = 0; k < 3; k++)
+        o += (int64_t)p->normal[k] * ((p->signbits >> k) & 1u ? -half[k] : half[k]);
+    return o;
+}
+
+/* (d1 + adj) / (d1 - d2) as Q2.30, clamped to [0, 1]. */
+static int32_t frac30(int64_t d1, int64_t adj, int64_t d2)
+{
+    int64_t den = d1 - d2, f;
+    if (den == 0)
+        den = d1 > d2 ? 1 : -1;
+    f = (d1 + adj) * FRAC_ONE / den;
+    return (int32_t)(f < 0 ? 0 : f > FRAC_ONE ? FRAC_ONE : f);
+}
+
+/* The trace's two ends against one side, box offset included (kept out of
+ * line so its 64-bit temporaries do not sit in trace_brush's frame). */
+static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_plane *p,
+                                                   int64_t *s2)
+{
+    int64_t off = box_offset(p, w->half);
+    *s2 = side_dist(p, w->end) - off;
+    return side_dist(p, w->start) - off;
+}
+
+/* One fraction (Q2.30) of a crossing side, stopping eps short when entering. */
+static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2)
+{
+    return frac30(shr8(s1), s1 > s2 ? -w->eps_d : w->eps_d, shr8(s2));
+}
+
+/* Quake III's CM_TraceThroughBrush in fixed point. */
+static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
+{
+    const rr_rmf_brush *b = &w->c->brushes[bi];
+    int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
+    int startout = 0, getout = 0;
+    int64_t near_s1 = INT64_MIN, near_s2 = 0;
+    uint32_t i;
+    for (i = 0; i < b->nsides; i++) {
+        uint32_t pi = w->c->sides[b->first_side + i];
+        const rr_rmf_plane *p = &w->c->planes[pi];
+        int64_t s2, s1 = side_pair(w, p, &s2);
+        int32_t f;
+        /* A start exactly on a side (s1 == 0: a box resting on a floor)
+         * counts as outside, so moving into the brush stops at once; in
+         * Quake III such a start is "inside", and a long trace that ends
+         * beyond a thin brush would then pass through it. */
+        getout |= s2 > 0;
+        startout |= s1 >= 0;
+        if (s1 > near_s1)
+            near_s1 = s1, near_s2 = s2;   /* the side the start is nearest to */
+        if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
+            return;                       /* wholly in front of this side */
+        if (s1 < 0 && s2 <= 0)
+            continue;                     /* wholly behind it */
+        f = side_frac(w, s1, s2);
+        if (s1 > s2 && f > enter)         /* entering: stop eps in front */
+            enter = f, clip = (int32_t)pi;
+        else if (s1 <= s2 && f < leave)   /* leaving */
+            leave = f;
+    }
+    if (!startout) {
+        /* Started inside: it may only get out by moving away from the
+         * side it is nearest to (depenetration); going deeper, or out
+         * through the far side of a thin brush, is blocked at once. */
+        w->start_solid = 1;
+        if (!getout || near_s2 <= near_s1)
+            w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
+        return;
+    }
+    if (enter < leave && enter > -FRAC_ONE && enter < w->best)
+        w->best = enter < 0 ? 0 : enter, w->plane = clip, w->brush = (int32_t)bi;
+}
+
+static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
+{
+    return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
+           b->maxs[1] >= lo[1] && b->mins[2] <= hi[2] && b->maxs[2] >= lo[2];
+}
+
+/* A new stamp: brushes stamped with it were seen by this query. */
+static uint32_t next_stamp(const rr_room *room)
+{
+    uint32_t *st = stamps(room), i, n = get_ctx(room)->nbrushes;
+    if (++st[0] == 0) {
+        for (i = 0; i < n; i++)
+            st[2 + i] = 0;
+        st[0] = 1;
+    }
+    return st[0];
+}
+
+/* The brushes of one leaf not seen yet in this query: to trace_brush (w)
+ * or, when they overlap [lo, hi], into list. */
+static void visit_leaf(const ctx *c, int32_t n, uint32_t *seen, uint32_t cur, work *w,
+                       const int32_t lo[3], const int32_t hi[3], rr_rmf_list *list)
+{
+    const rr_rmf_leaf *lf = &c->leaves[-1 - n];
+    uint32_t i;
+    for (i = 0; i < lf->count; i++) {
+        uint32_t b = c->refs[lf->first + i];
+        if (seen[b] == cur || !bounds_overlap(&c->brushes[b], lo, hi))
+            continue;
+        seen[b] = cur;
+        if (!w)
+            list_add(list, b);
+        else if (c->brushes[b].contents & w->mask)
+            trace_brush(w, b);
+    }
+}
+
+/* Every leaf whose cell the box [lo, hi] touches. */
+static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[3],
+                     rr_rmf_list *list)
+{
+    const ctx *c = get_ctx(room);
+    int32_t *stack = tree_stack(room), n = c->h->root;
+    uint32_t *seen = stamps(room) + 2, cur = next_stamp(room), sp = 0;
+    for (;;) {
+        while (n >= 0) {
+            const rr_rmf_node *nd = &c->nodes[n];
+            const rr_rmf_plane *pl = &c->planes[nd->plane];
+            int front = hi[pl->type] >= pl->dist, back = lo[pl->type] <= pl->dist;
+            if (front && back)
+                stack[3 * sp++] = nd->child[1];
+            n = nd->child[front ? 0 : 1];
+        }
+        visit_leaf(c, n, seen, cur, 0, lo, hi, list);
+        if (sp == 0)
+            return;
+        n = stack[3 * --sp];
+    }
+}
+
+/* One tree node for a trace segment [t0, t1] (Q2.30 of the whole trace):
+ * which children it reaches and over which parts, near child first. Along
+ * the node's axis the swept box spans P(t) +- r with P(t) = start + d.t;
+ * the front child (x >= v) needs P(t) + r >= v, the back one P(t) - r <= v.
+ * Interval ends are rounded outward. Returns the number of parts (1 or 2):
+ * part[0] is walked first, part[1] is pushed. */
+typedef struct part {
+    int32_t node, t0, t1;
+} part;
+
+static int32_t solve_t(int64_t num, int32_t d, int up)  /* num / d, rounded out */
+{
+    int64_t q = num / d, r = num % d;
+    if (r != 0 && ((r < 0) != (d < 0)) == !up)
+        q += up ? 1 : -1;
+    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
+}
+
+static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_node *nd,
+                                                  const rr_rmf_plane *pl, int32_t t0,
+                                                  int32_t t1, part out[2])
+{
+    int a = pl->type;
+    int32_t d = w->end[a] - w->start[a];
+    int64_t r = (int64_t)w->half[a] + w->margin, s = (int64_t)w->start[a] - pl->dist;
+    int64_t p0 = s * FRAC_ONE + (int64_t)d * t0, p1 = s * FRAC_ONE + (int64_t)d * t1;
+    int64_t rq = r * FRAC_ONE;
+    int front = p0 + rq >= 0 || p1 + rq >= 0, back = p0 - rq <= 0 || p1 - rq <= 0;
+    int32_t tf = t0, tb = t1;
+    if (!front || !back) {
+        out[0].node = nd->child[front ? 0 : 1], out[0].t0 = t0, out[0].t1 = t1;
+        return 1;
+    }
+    if (d != 0) {           /* clip each child to where the box can touch it */
+        tf = solve_t(-(s + r) * FRAC_ONE, d, d < 0);   /* P(t) + r = 0 */
+        tb = solve_t(-(s - r) * FRAC_ONE, d, d > 0);   /* P(t) - r = 0 */
+    }
+    /* d > 0: back is near ([t0, tb]), front far ([tf, t1]); d < 0: mirrored. */
+    out[d >= 0 ? 0 : 1].node = nd->child[1];
+    out[d >= 0 ? 0 : 1].t0 = d >= 0 ? t0 : (tb > t0 ? tb : t0);
+    out[d >= 0 ? 0 : 1].t1 = d >= 0 ? (tb < t1 ? tb : t1) : t1;
+    out[d >= 0 ? 1 : 0].node = nd->child[0];
+    out[d >= 0 ? 1 : 0].t0 = d >= 0 ? (tf > t0 ? tf : t0) : t0;
+    out[d >= 0 ? 1 : 0].t1 = d >= 0 ? t1 : (tf < t1 ? tf : t1);
+    return 2;
+}
+
+/* Quake III's CM_TraceThroughTree without recursion: the far part of each
+ * split waits on the arena stack; a part starting beyond the nearest hit so
+ * far is dropped. */
+static void walk_trace(const rr_room *room, work *w)
+{
+    const ctx *c = w->c;
+    int32_t *stack = tree_stack(room);
+    uint32_t *seen = stamps(room) + 2, cur = next_stamp(room), sp = 0;
+    part p, two[2];
+    p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    for (;;) {
+        while (p.node >= 0 && p.t0 <= w->best) {
+            const rr_rmf_node *nd = &c->nodes[p.node];
+            if (split_segment(w, nd, &c->planes[nd->plane], p.t0, p.t1, two) == 2) {
+                stack[3 * sp] = two[1].node, stack[3 * sp + 1] = two[1].t0;
+                stack[3 * sp + 2] = two[1].t1, sp++;
+            }
+            p = two[0];
+        }
+        if (p.node < 0 && p.t0 <= w->best)
+            visit_leaf(c, p.node, seen, cur, w, w->lo, w->hi, 0);
+        if (sp == 0 || w->all_solid)
+            return;
+        sp--;
+        p.node = stack[3 * sp], p.t0 = stack[3 * sp + 1], p.t1 = stack[3 * sp + 2];
+    }
+}
+
+static int32_t move_along(int32_t a, int32_t b, int32_t f30)
+{
+    int64_t d = (int64_t)b - a, m = (d < 0 ? -d : d) * f30 / FRAC_ONE;
+    return (int32_t)(a + (d < 0 ? -m : m));   /* toward a: never past the hit */
+}
+
+static void init_work(const rr_room *room, work *w, const int32_t start[3],
+                      const int32_t end[3], const int32_t half[3], uint32_t mask)
+{
+    int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
+    int k;
+    w->c = get_ctx(room);
+    w->eps_d = eps < 1 ? 1 : eps;
+    w->eps_s = (int64_t)w->eps_d * 65536;
+    w->eps_d <<= 8;
+    w->mask = mask;
+    w->best = FRAC_ONE;
+    w->plane = w->brush = -1;
+    w->start_solid = w->all_solid = 0;
+    w->margin = (eps < 1 ? 1 : eps) + 1;
+    for (k = 0; k < 3; k++) {
+        int32_t h = half ? half[k] : 0, a = start[k], b = end[k];
+        w->start[k] = a, w->end[k] = b, w->half[k] = h;
+        w->lo[k] = (a < b ? a : b) - h - (eps < 1 ? 1 : eps) - 1;
+        w->hi[k] = (a < b ? b : a) + h + (eps < 1 ? 1 : eps) + 1;
+    }
+}
+
+rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
+                    const int32_t half[3], uint32_t mask, rr_rmf_trace_result *out)
+{
+    work *w;
+    int k;
+    if (!room || room->format != RR_FMT_RMF || !out || !start || !end)
+        return RR_ERR_ARG;
+    if (!point_ok(start) || !point_ok(end))
+        return RR_ERR_RANGE;
+    for (k = 0; half && k < 3; k++)
+        if (half[k] < 0 || half[k] > RR_RMF_MAX_COORD)
+            return RR_ERR_RANGE;
+    w = work_at(room);
+    init_work(room, w, start, end, half, mask);
+    walk_trace(room, w);
+    out->fraction = w->best >> 14;
+    for (k = 0; k < 3; k++)
+        out->end[k] = w->best == FRAC_ONE ? end[k] : move_along(start[k], end[k], w->best);
+    out->plane = w->plane;
+    out->brush = w->brush;
+    out->normal.x = out->normal.y = out->normal.z = 0;
+    if (w->plane >= 0) {
+        const rr_rmf_plane *p = &w->c->planes[w->plane];
+        out->normal.x = p->normal[0], out->normal.y = p->normal[1], out->normal.z = p->normal[2];
+    }
+    out->contents = w->brush >= 0 ? w->c->brushes[w->brush].contents : 0;
+    out->start_solid = w->start_solid;
+    out->all_solid = w->all_solid;
+    out->pad = 0;
+    return RR_OK;
+}
+
+rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
+                          rr_rmf_list *list)
+{
+    if (!room || room->format != RR_FMT_RMF || !list || (list->max && !list->items))
+        return RR_ERR_ARG;
+    if (!point_ok(mins) || !point_ok(maxs))
+        return RR_ERR_RANGE;
+    list->count = list->total = 0;
+    walk_box(room, mins, maxs, list);
+    return RR_OK;
+}
+
+/* ---- records and entities ------------------------------------------------ */
+
+rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
+{
+    const ctx *c;
+    if (!room || room->format != RR_FMT_RMF || !out)
+        return RR_ERR_ARG;
+    c = get_ctx(room);
+    out->planes = c->nplanes, out->sides = c->nsides, out->brushes = c->nbrushes;
+    out->nodes = c->nnodes, out->leaves = c->nleaves, out->entities = c->nents;
+    out->keyvalues = c->nkv, out->cameras = c->ncams, out->paths = c->npaths;
+    out->version = c->h->version, out->tree_depth = c->h->tree_depth;
+    return RR_OK;
+}
+
+#define GETTER(name, type, field, count)                                             \
+    rr_err name(const rr_room *room, uint32_t i, const type **out)                   \
+    {                                                                                \
+        if (!room || room->format != RR_FMT_RMF || !out)                             \
+            return RR_ERR_ARG;                                                       \
+        if (i >= get_ctx(room)->count)                                               \
+            return RR_ERR_NOTFOUND;                                                  \
+        *out = &get_ctx(room)->field[i];                                             \
+        return RR_OK;                                                                \
+    }
+GETTER(rr_rmf_get_brush, rr_rmf_brush, brushes, nbrushes)
+GETTER(rr_rmf_get_plane, rr_rmf_plane, planes, nplanes)
+GETTER(rr_rmf_get_entity, rr_rmf_entity, ents, nents)
+GETTER(rr_rmf_get_camera, rr_rmf_camera, cams, ncams)
+GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, kv, nkv)
+GETTER(rr_rmf_get_path, rr_rmf_path, paths, npaths)
+GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, pnodes, npnodes)
+
+static int str_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
+{
+    const ctx *c;
+    uint32_t k;
+    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
+        return 0;
+    c = get_ctx(room);
+    for (k = 0; k < c->ents[i].nkv; k++) {
+        const rr_rmf_keyvalue *kv = &c->kv[c->ents[i].first_kv + k];
+        if (str_eq(rr_string(room, kv->key), key))
+            return rr_string(room, kv->value);
+    }
+    return 0;
+}
+
+rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *value,
+                          uint32_t from, uint32_t *index)
+{
+    const ctx *c;
+    uint32_t i;
+    if (!room || room->format != RR_FMT_RMF || !key || !value || !index)
+        return RR_ERR_ARG;
+    c = get_ctx(room);
+    for (i = from; i < c->nents; i++) {
+        const char *v;
+        if (str_eq(key, "classname"))
+            v = rr_string(room, c->ents[i].classname);
+        else if (str_eq(key, "targetname"))
+            v = rr_string(room, c->ents[i].targetname);
+        else
+            v = rr_rmf_entity_value(room, i, key);
+        if (v && str_eq(v, value)) {
+            *index = i;
+            return RR_OK;
+        }
+    }
+    return RR_ERR_NOTFOUND;
+}
