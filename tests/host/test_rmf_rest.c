@@ -1,0 +1,77 @@
+/* test_rmf_rest.c - traces that start touching or inside a brush, on the
+ * project's sample map (floor brush: z from -16 to 0; player hull 16x16x36).
+ * Regression for a box resting exactly on a floor falling through it when a
+ * long trace ended beyond the floor's far side (found in the demo). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rr.h"
+#include "rr_rmf.h"
+#include "rr_test.h"
+#include "rrb_format.h"
+
+static rr_room room;
+
+static rr_rmf_trace_result down(int32_t z_units, int box)
+{
+    int32_t f = (int32_t)room.coord_frac;
+    int32_t s[3] = {0, -128 * (1 << f), z_units * (1 << f)};
+    int32_t e[3] = {0, -128 * (1 << f), (z_units - 4096) * (1 << f)};
+    int32_t h[3] = {16 * (1 << f), 16 * (1 << f), 36 * (1 << f)};
+    rr_rmf_trace_result r;
+    rr_rmf_trace(&room, s, e, box ? h : NULL, RR_RMF_SOLID, &r);
+    return r;
+}
+
+static rr_rmf_trace_result up(int32_t z_units)
+{
+    int32_t f = (int32_t)room.coord_frac;
+    int32_t s[3] = {0, -128 * (1 << f), z_units * (1 << f)};
+    int32_t e[3] = {0, -128 * (1 << f), (z_units + 100) * (1 << f)};
+    int32_t h[3] = {16 * (1 << f), 16 * (1 << f), 36 * (1 << f)};
+    rr_rmf_trace_result r;
+    rr_rmf_trace(&room, s, e, h, RR_RMF_SOLID, &r);
+    return r;
+}
+
+int main(void)
+{
+    const rrb_format *f = rrb_format_by_name("rmf");
+    char err[RRB_ERR_MAX], path[] = "/tmp/rr_test_rmf_rest";
+    uint8_t *src, *blob;
+    size_t n, bn;
+    static uint32_t mem[1 << 16], arena[1 << 14];
+    rrb_opts o = {0};
+    rrb_blob *b;
+    rr_rmf_trace_result r;
+    plat_init();
+    mkdir(path, 0777);
+    if (!f || f->sample(path, err, sizeof err) ||
+        rrb_load_file("/tmp/rr_test_rmf_rest/sample.rmf", &src, &n, err, sizeof err)) {
+        RT_EXPECT("rest.sample", 0);
+        return rt_done("test_rmf_rest");
+    }
+    o.quiet = 1;
+    b = f->bake(src, n, "sample.rmf", &o, err, sizeof err);
+    RT_EXPECT("rest.bake", b && rrb_blob_finish(b, 0, &blob, &bn) == 0 && bn <= sizeof mem);
+    memcpy(mem, blob, bn);
+    RT_EXPECT_EQ("rest.open", rr_open(mem, (uint32_t)bn, arena, sizeof arena, &room), RR_OK);
+    r = down(37, 1);  /* 1 unit above: stops touching the floor */
+    RT_EXPECT("rest.above", r.fraction > 0 && r.brush == 0 && r.end[2] >= 36 << room.coord_frac);
+    r = down(36, 1);  /* resting exactly on the floor: cannot move down at all */
+    RT_EXPECT("rest.touching", r.fraction == 0 && r.brush == 0 && !r.start_solid);
+    r = down(35, 1);  /* 1 unit into the floor, moving deeper: blocked */
+    RT_EXPECT("rest.embedded-down", r.fraction == 0 && r.start_solid && r.all_solid);
+    r = up(35);       /* ... moving out of it: allowed */
+    RT_EXPECT("rest.embedded-up", r.fraction == RR_FIX_ONE && r.start_solid && !r.all_solid);
+    r = down(0, 1);   /* half inside the floor, long trace through its far side: blocked */
+    RT_EXPECT("rest.no-tunnel", r.fraction == 0 && r.all_solid);
+    r = down(0, 0);   /* a ray starting on the floor surface, pointing down */
+    RT_EXPECT("rest.ray-on-surface", r.fraction == 0 && r.brush == 0);
+    free(src);
+    free(blob);
+    rrb_blob_free(b);
+    return rt_done("test_rmf_rest");
+}
