@@ -5,6 +5,7 @@
 #include "rr_emi.h"
 #include "rr_plat.h"
 #include "rr_rmesh.h"
+#include "rr_rmf.h"
 #include "rr_roo.h"
 #include "rr_test_blobs.h"
 
@@ -117,6 +118,50 @@ static void demo_rmesh(const rr_room *room)
     plat_printf("  %u entities iterated\n", (unsigned)n);
 }
 
+static const char *contents_name(uint32_t c)
+{
+    return c & RR_RMF_SOLID ? "solid" : c & RR_RMF_WATER ? "water" : c & RR_RMF_TRIGGER ? "trigger"
+         : c & RR_RMF_NONSOLID ? "non-solid brush" : "empty";
+}
+
+static void demo_rmf(const rr_room *room)
+{
+    rr_rmf_counts n;
+    rr_rmf_trace_result tr;
+    const rr_rmf_entity *ent;
+    int32_t start[3], end[3], half[3];
+    uint32_t player, f = room->coord_frac, c = 0;
+    int k;
+    if (rr_rmf_get_counts(room, &n))
+        return;
+    plat_printf("  Hammer map v%u.%u: %u brushes, %u planes, BSP depth %u, %u entities\n",
+                (unsigned)n.version / 10, (unsigned)n.version % 10, (unsigned)n.brushes,
+                (unsigned)n.planes, (unsigned)n.tree_depth, (unsigned)n.entities);
+    if (rr_rmf_find_entity(room, "classname", "info_player_start", 0, &player) != RR_OK)
+        return;
+    if (rr_rmf_get_entity(room, player, &ent) != RR_OK)
+        return;
+    for (k = 0; k < 3; k++)
+        start[k] = ent->origin[k];
+    plat_printf("  info_player_start (entity %u) at ", (unsigned)player);
+    put_point(start, 3, f);
+    plat_puts("\n");
+    rr_rmf_point_contents(room, start, &c);
+    plat_printf("  contents there: %s\n", contents_name(c));
+    half[0] = half[1] = 16 << f, half[2] = 36 << f;  /* a Half-Life player hull */
+    for (k = 0; k < 4; k++) {
+        end[0] = start[0] + (k == 0 ? 4096 << f : k == 1 ? -(4096 << f) : 0);
+        end[1] = start[1] + (k == 2 ? 4096 << f : 0);
+        end[2] = start[2] + (k == 3 ? -(4096 << f) : 0);
+        if (rr_rmf_trace(room, start, end, half, RR_RMF_SOLID, &tr) != RR_OK)
+            continue;
+        plat_printf("  player box moving %s: stops at ", k == 0 ? "east" : k == 1 ? "west"
+                    : k == 2 ? "north" : "down");
+        put_point(tr.end, 3, f);
+        plat_printf(" (fraction %d/65536, brush %d)\n", (int)tr.fraction, (int)tr.brush);
+    }
+}
+
 static void demo_emi(const rr_room *room)
 {
     static rr_emi_local pose[64];
@@ -167,6 +212,8 @@ int main(void)
             demo_roo(&room);
         else if (room.format == RR_FMT_RMESH)
             demo_rmesh(&room);
+        else if (room.format == RR_FMT_RMF)
+            demo_rmf(&room);
         else if (room.format == RR_FMT_EMI)
             demo_emi(&room);
     }

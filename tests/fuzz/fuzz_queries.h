@@ -12,6 +12,7 @@
 #include "rr_emi.h"
 #include "rr_emi_blob.h"
 #include "rr_rmesh.h"
+#include "rr_rmf.h"
 #include "rr_roo.h"
 
 static int32_t rr_fuzz_arg(const uint8_t *d, size_t n, size_t i)
@@ -112,6 +113,29 @@ static void rr_fuzz_rmesh(const rr_room *room, const uint8_t *d, size_t n)
     (void)rr_rmesh_render_group(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u, &g, &rv, &ix);
 }
 
+/* RMF: contents, brushes at a point, ray and box traces, box query, lookups. */
+static void rr_fuzz_rmf(const rr_room *room, const uint8_t *d, size_t n)
+{
+    int32_t p[3], e[3], half[3], lo[3], hi[3];
+    uint32_t items[16], contents, idx, k;
+    rr_rmf_list list = {items, 16, 0, 0};
+    rr_rmf_trace_result tr;
+    for (k = 0; k < 3; k++) {
+        p[k] = rr_fuzz_arg(d, n, k) >> 8;
+        e[k] = rr_fuzz_arg(d, n, k + 3) >> 8;
+        half[k] = (rr_fuzz_arg(d, n, k + 6) >> 16) & 0x7fff;
+        lo[k] = p[k] < e[k] ? p[k] : e[k];
+        hi[k] = p[k] < e[k] ? e[k] : p[k];
+    }
+    (void)rr_rmf_point_contents(room, p, &contents);
+    (void)rr_rmf_point_brushes(room, p, &list);
+    (void)rr_rmf_trace(room, p, e, NULL, ~0u, &tr);
+    (void)rr_rmf_trace(room, p, e, half, (uint32_t)rr_fuzz_arg(d, n, 9), &tr);
+    (void)rr_rmf_box_brushes(room, lo, hi, &list);
+    (void)rr_rmf_find_entity(room, "classname", "info_player_start", 0, &idx);
+    (void)rr_rmf_entity_value(room, (uint32_t)rr_fuzz_arg(d, n, 10) & 255u, "targetname");
+}
+
 static void rr_fuzz_queries(const rr_room *room, const uint8_t *d, size_t n)
 {
     const void *p;
@@ -122,6 +146,7 @@ static void rr_fuzz_queries(const rr_room *room, const uint8_t *d, size_t n)
     case RR_FMT_EMI: rr_fuzz_emi(room, d, n); break;
     case RR_FMT_ROO: rr_fuzz_roo(room, d, n); break;
     case RR_FMT_RMESH: rr_fuzz_rmesh(room, d, n); break;
+    case RR_FMT_RMF: rr_fuzz_rmf(room, d, n); break;
     default: break;
     }
 }
