@@ -6,7 +6,7 @@
 #   make bench      instruction counts in QEMU (table)
 #   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
 #   make stack      per-function stack usage report per board (CSV)
-#   make size       loader code size per board
+#   make size       code / stack / arena / RAM / blob-size report (docs/footprint.md)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Missing Debian packages (cross compilers, picolibc, newlib, QEMU) are
@@ -111,12 +111,15 @@ bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
 	@sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)" "$(BENCH_PROGS)"
 
-stack size: all
+stack size: all samples
 	@for b in $(ALL_BOARDS); do \
 	    bb=$$($(MAKE) -s --no-print-directory BOARD=$$b print-BOARD_STACK_BOUND); \
-	    python3 tests/check_stack.py --csv $(BUILD)/$$b/loader $${bb:-$(STACK_BOUND)} \
+	    hs=$$($(MAKE) -s --no-print-directory BOARD=$$b print-BOARD_HELPER_STACK); \
+	    python3 tests/check_stack.py --csv $${hs:+--helper $$hs} $(BUILD)/$$b/loader $${bb:-$(STACK_BOUND)} \
 	        > $(BUILD)/$$b/stack.csv; echo "$(BUILD)/$$b/stack.csv"; done
-	@sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)"
+	@for b in microbit mps2-an385; do \
+	    $(MAKE) -s --no-print-directory BOARD=$$b $(BUILD)/$$b/t_micro.elf || exit 1; done
+	@sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)" "$(RRBAKE)" "$(CORPUS)"
 
 install: all
 	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"

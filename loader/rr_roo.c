@@ -11,6 +11,11 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
+/* Keeps a helper's 64-bit temporaries out of its caller's frame: on
+ * Cortex-M0 (8 low registers, no long multiply) inlining them into the wall
+ * walk made rr_roo_slide need 712 bytes of stack; with these, 512. */
+#define NOINLINE __attribute__((noinline))
+
 /* The sections of an open room. */
 typedef struct view {
     const rr_roo_room_rec *room;
@@ -509,7 +514,7 @@ static int sgn64(int64_t v)
 
 /* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
  * collinear)? */
-static int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
+static NOINLINE int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
 {
     int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
     int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
@@ -758,7 +763,7 @@ static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
     }
 }
 
-static void move_visit(qstate *q, uint32_t i)
+static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
     mover *m = &q->u.m;
     const rr_roo_wall_rec *w = &q->v.walls[i];
@@ -842,8 +847,8 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
 /* Slide target: S + E * ((B - S) . E) / |E|^2 for the wall direction E,
  * |ratio| reduced below 2^31 as in cross_wall. |T - S| <= |B - S| < 2^30
  * (a projection is never longer than the vector), so nothing overflows. */
-static void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy, int32_t bx,
-                         int32_t by, int32_t t[2])
+static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy,
+                                  int32_t bx, int32_t by, int32_t t[2])
 {
     int64_t ex = (int64_t)w->x1 - w->x0, ey = (int64_t)w->y1 - w->y0;
     int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey, den = ex * ex + ey * ey;
@@ -861,22 +866,12 @@ static void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy, int32
     t[1] = (int32_t)(sy + div_round(ey * num, den));
 }
 
-/* One leg of a slide: the move S -> T with the limits already in q. */
-static rr_err leg(const rr_room *room, qstate *q, const int32_t st[4], rr_roo_move *out)
-{
-    uint32_t k;
-    for (k = 0; k < 4; k++)
-        q->u.m.p[k] = st[k];
-    q->u.m.out = out;
-    return can_move(room, q, 0);
-}
-
 rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
                     int32_t radius, int32_t step, int32_t height, rr_roo_move *first,
                     rr_roo_move *second)
 {
     qstate *q = second ? move_setup(room, first, ax, ay, bx, by) : 0;
-    int32_t st[4];
+    int32_t *st;
     rr_err e;
     if (!q)
         return RR_ERR_ARG;
@@ -885,11 +880,14 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     *second = *first;
     if (e || first->block != RR_ROO_WALL)
         return e;
+    /* the second leg S -> T, built in place in the arena state */
+    st = q->u.m.p;
     st[0] = first->x, st[1] = first->y;
     slide_target(&q->v.walls[first->wall], first->x, first->y, bx, by, st + 2);
     if (!args_ok(st[2]) || !args_ok(st[3]))
         return RR_OK; /* cannot slide that far: stay at the first stop */
-    return leg(room, q, st, second);
+    q->u.m.out = second;
+    return can_move(room, q, 0);
 }
 
 /// Line of sight ///

@@ -40,9 +40,10 @@ for b in $boards; do
     nm=$(make -s --no-print-directory BOARD="$b" print-BOARD_NM)
     bb=$(make -s --no-print-directory BOARD="$b" print-BOARD_STACK_BOUND)
     bb=${bb:-$bound}
+    hs=$(make -s --no-print-directory BOARD="$b" print-BOARD_HELPER_STACK)
     log=$logs/checks-$b.log
     { python3 tests/check_symbols.py "$nm" "$build/$b/librr.a"
-      python3 tests/check_stack.py "$build/$b/loader" "$bb"
+      python3 tests/check_stack.py ${hs:+--helper $hs} "$build/$b/loader" "$bb"
       if [ "$b" != host ]; then  # no FPU instruction in any linked test program
           od=$(printf '%s' "$nm" | sed 's/nm$/objdump/')
           sh tests/check_fpu.sh "$b" "$od" $(for t in $target_tests; do
