@@ -109,7 +109,8 @@ fuzz: deps tools samples
 
 bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
-	@sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)" "$(BENCH_PROGS)"
+	@CORPUS="$(CORPUS)" sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)" "$(BENCH_PROGS)"
+	@$(MAKE) --no-print-directory size
 
 stack size: all samples
 	@for b in $(ALL_BOARDS); do \
@@ -169,8 +170,10 @@ $(B)/blobs/%.empty:
 	@sh tests/gen_blobs.sh /dev/null "$(B)/blobs/$*" "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
 	@touch $@
 
-# $(1) = program name (t_x or b_x), $(2) = its folder; blobs from <folder>/x.blobs.
-blob_name = $(patsubst b_%,%,$(patsubst t_%,%,$(1)))
+# $(1) = program name (t_x or b_x), $(2) = its folder; blobs from
+# tests/target/x.blobs for t_x and tests/bench/b_x.blobs for b_x (a bench
+# program and the test of the same format bake different rooms).
+blob_name = $(patsubst t_%,%,$(1))
 blob_stamp = $(if $(wildcard $(2)/$(call blob_name,$(1)).blobs),$(B)/blobs/$(call blob_name,$(1)).stamp,$(B)/blobs/$(call blob_name,$(1)).empty)
 
 define target_prog

@@ -29,7 +29,10 @@ BOARD_APT       := gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # each with its reason; the runner reports them as skipped.
 #   t_rmesh: its rooms bake to ~900 KB of blobs (flash is 256 KB)
 #   t_roo:   its rooms bake to ~560 KB of blobs
-BOARD_SKIP_TESTS := t_rmesh t_roo
+#   b_roo:   its rooms bake to ~3.2 MB of blobs
+#   b_rmesh: ~2.4 MB of blobs, and a 2 MB RAM copy of a blob
+#   b_rmf:   ~425 KB of blobs, and a 32 KB arena
+BOARD_SKIP_TESTS := t_rmesh t_roo b_roo b_rmesh b_rmf
 # Worst-case stack per public loader function that the build check enforces
 # here. ARMv6-M has 8 low registers and no long multiply (every 64-bit
 # product is an __aeabi_lmul call), so frames are larger than on the

@@ -2,7 +2,7 @@
  * several sizes, against a baseline measured in the same run (the bare
  * CRC-32 pass over the same bytes, the floor of any checksummed open).
  * Protocol: before each measured region the program prints
- *   BENCH <label> <bytes> <baseline-label or ->
+ *   BENCH <label> <units> <baseline-label or ->   (units: the bytes covered)
  * and tests/bench/bench.sh pairs the i-th line with the i-th region count of
  * the icount plugin (rr_bench_start .. rr_bench_stop). */
 #include "rr.h"

@@ -1,0 +1,342 @@
+/* b_rmesh.c - instruction counts of the RMesh queries (loader/rr_rmesh.h) on
+ * the largest SCP - Containment Breach rooms (exit1_opt, 173_opt, baked with
+ * --collision-only), each against a brute-force pass over every collision
+ * triangle measured in the same run on the same queries:
+ *
+ *   ray        rr_rmesh_raycast (BVH walk)
+ *   ray_flat   rr_rmesh_raycast on the "flat" copy of the blob: the same room
+ *              with its BVH cut to one leaf holding every triangle (made in
+ *              RAM by make_flat below and opened with rr_open), so the
+ *              loader's own code tests every triangle: brute force with the
+ *              very same per-triangle math. The baseline of the ray rows.
+ *   ray_bf     written here, a brute force that uses the loader only
+ *              through its public API: the triangle and vertex arrays from
+ *              rr_section(), the segment set up exactly as rr_rmesh_raycast
+ *              does (dir scaled to max_dist with rr_isqrt64 /
+ *              rr_shr_round64), then EVERY triangle through the same
+ *              exact-integer double-sided Moeller-Trumbore test (64-bit
+ *              products, hit when 0 <= u, v, u + v <= det and 0 <= t <= det),
+ *              the nearest kept by an exact 128-bit comparison of t/det
+ *              (ties: lowest index), the distance rounded as the loader does.
+ *   sweep      rr_rmesh_sweep_move (the game's player collider, <= 4 slides)
+ *   sweep_flat the same sweep on the flat copy: every triangle tested at
+ *              every step (the loader has no brute-force sweep, and its
+ *              contact tests are not public, so this is the brute force).
+ * The answers are compared (ray_bf and ray_flat against ray: hit, triangle,
+ * distance; sweep_flat against sweep: end point) and the agreement printed.
+ *
+ * Queries (the same xorshift seed on every board): rays start 64 units in
+ * front of the centre of a random collision triangle (along its normal) in a
+ * random direction, max_dist 2048 units; sweeps start 160 units in front of a
+ * random triangle and move by up to +-256 units per axis, with the game's
+ * player collider (radius 0.15 x 0.30 game units = 38 x 77 file units).
+ * Protocol: "BENCH <label> <units> <baseline>" before each region (see
+ * tests/bench/bench.sh). */
+#include "rr.h"
+#include "rr_rmesh.h"
+#include "rr_plat.h"
+#include "rr_test_blobs.h"
+
+#define NRAYS 64
+#define NSWEEPS 24
+
+static uint32_t rng;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static int32_t spread(int32_t m)
+{
+    return (int32_t)(next() % (2u * (uint32_t)m + 1u)) - m;
+}
+
+static uint32_t arena[256], flat_arena[256];
+
+/* The "flat" copy of a blob: the same room with a BVH of one leaf that
+ * holds every triangle (see make_flat), so the loader's own ray cast and
+ * sweep test every triangle with their own exact per-triangle code. */
+#define FLAT_MAX (2u << 20)
+static uint64_t flat[FLAT_MAX / 8];
+
+typedef struct mesh {
+    const rr_rmesh_tri *t;
+    const rr_rmesh_vert *v;
+    uint32_t ntris;
+} mesh;
+
+typedef struct bf_hit {
+    int hit;
+    uint32_t tri;
+    int32_t dist;
+} bf_hit;
+
+/* a < b for unsigned 128-bit products: a1 * a2 < b1 * b2 (all < 2^63). */
+static int prod_less(uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
+{
+    uint64_t x[2], y[2];
+    uint64_t p[2][4];
+    int k;
+    for (k = 0; k < 2; k++) {
+        uint64_t u = k ? b1 : a1, w = k ? b2 : a2;
+        uint64_t u0 = u & 0xffffffffu, u1 = u >> 32, w0 = w & 0xffffffffu, w1 = w >> 32;
+        uint64_t mid;
+        p[k][0] = u0 * w0;
+        p[k][1] = u0 * w1;
+        p[k][2] = u1 * w0;
+        p[k][3] = u1 * w1;
+        mid = (p[k][0] >> 32) + (p[k][1] & 0xffffffffu) + (p[k][2] & 0xffffffffu);
+        (k ? y : x)[0] = (mid << 32) | (p[k][0] & 0xffffffffu);
+        (k ? y : x)[1] = p[k][3] + (p[k][1] >> 32) + (p[k][2] >> 32) + (mid >> 32);
+    }
+    return x[1] < y[1] || (x[1] == y[1] && x[0] < y[0]);
+}
+
+/* Brute-force ray cast (see the top of the file). */
+__attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *ray, bf_hit *out)
+{
+    int64_t dx = ray->dir.x, dy = ray->dir.y, dz = ray->dir.z, md = ray->max_dist;
+    uint64_t len = rr_isqrt64((uint64_t)(dx * dx) + (uint64_t)(dy * dy) + (uint64_t)(dz * dz));
+    int32_t d[3];
+    const int32_t *o = ray->origin;
+    uint64_t bt = 0, bd = 0;
+    uint32_t i, best = 0;
+    if (md > (1 << 20))
+        md = 1 << 20;
+    d[0] = (int32_t)rr_shr_round64(dx * md * 2 / (int64_t)len, 1);
+    d[1] = (int32_t)rr_shr_round64(dy * md * 2 / (int64_t)len, 1);
+    d[2] = (int32_t)rr_shr_round64(dz * md * 2 / (int64_t)len, 1);
+    for (i = 0; i < m->ntris; i++) {
+        const int32_t *v0 = m->v[m->t[i].v[0]].p, *v1 = m->v[m->t[i].v[1]].p,
+                      *v2 = m->v[m->t[i].v[2]].p;
+        int32_t e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
+        int32_t e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
+        int32_t s[3] = {o[0] - v0[0], o[1] - v0[1], o[2] - v0[2]};
+        int64_t p0 = (int64_t)d[1] * e2[2] - (int64_t)d[2] * e2[1];
+        int64_t p1 = (int64_t)d[2] * e2[0] - (int64_t)d[0] * e2[2];
+        int64_t p2 = (int64_t)d[0] * e2[1] - (int64_t)d[1] * e2[0];
+        int64_t a = p0 * e1[0] + p1 * e1[1] + p2 * e1[2], u, v, tn;
+        if (a == 0)
+            continue;
+        u = p0 * s[0] + p1 * s[1] + p2 * s[2];
+        p0 = (int64_t)s[1] * e1[2] - (int64_t)s[2] * e1[1];
+        p1 = (int64_t)s[2] * e1[0] - (int64_t)s[0] * e1[2];
+        p2 = (int64_t)s[0] * e1[1] - (int64_t)s[1] * e1[0];
+        v = p0 * d[0] + p1 * d[1] + p2 * d[2];
+        tn = p0 * e2[0] + p1 * e2[1] + p2 * e2[2];
+        if (a < 0) {
+            a = -a;
+            u = -u;
+            v = -v;
+            tn = -tn;
+        }
+        if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
+            continue;
+        if (bd && !prod_less((uint64_t)tn, bd, bt, (uint64_t)a))
+            continue;
+        bt = (uint64_t)tn;
+        bd = (uint64_t)a;
+        best = i;
+    }
+    out->hit = bd != 0;
+    out->tri = best;
+    out->dist = (int32_t)md;
+    if (bd) {
+        while (bd > 0xffffffffu) {
+            bd >>= 1;
+            bt >>= 1;
+        }
+        if (!bd)
+            bd = 1;
+        out->dist = (int32_t)((bt * (uint64_t)md + bd / 2) / bd);
+    }
+}
+
+/* Copy the blob into RAM with its BVH cut down to the root turned into one
+ * leaf of all triangles: NODES keeps 1 entry (the section table entry says
+ * so; the rest of its bytes become an unused gap, which the container
+ * allows), head.nnodes = 1, and the checksum is recomputed. rr_open checks
+ * the result like any blob. Returns 0 on success. */
+static int make_flat(const rr_test_blob *b, rr_room *out)
+{
+    uint8_t *buf = (uint8_t *)flat;
+    uint32_t *w = (uint32_t *)flat, i, ns;
+    rr_rmesh_head *h = 0;
+    rr_rmesh_node *root = 0;
+    if (b->size > FLAT_MAX)
+        return -1;
+    for (i = 0; i < b->size; i++)
+        buf[i] = b->data[i];
+    ns = w[9];
+    for (i = 0; i < ns; i++) {
+        uint32_t *e = &w[RR_HEADER_BYTES / 4 + 4 * i];
+        if (e[0] == RR_SEC_RMESH_HEAD)
+            h = (rr_rmesh_head *)(void *)(buf + e[1]);
+        if (e[0] == RR_SEC_RMESH_NODES) {
+            root = (rr_rmesh_node *)(void *)(buf + e[1]);
+            e[2] = sizeof(rr_rmesh_node);
+            e[3] = 1;
+        }
+    }
+    if (!h || !root)
+        return -1;
+    h->nnodes = 1;
+    root->first = 0;
+    root->count = RR_RMESH_LEAF | h->ntris;
+    w[RR_CHECKSUM_FROM / 4 - 1] = rr_crc32(0, buf + RR_CHECKSUM_FROM, b->size - RR_CHECKSUM_FROM);
+    return rr_open(buf, b->size, flat_arena, sizeof flat_arena, out) ? -1 : 0;
+}
+
+/* A point `units` file units in front of the centre of a random triangle. */
+static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
+{
+    const rr_rmesh_tri *t = &m->t[next() % m->ntris];
+    int k;
+    for (k = 0; k < 3; k++) {
+        int64_t c = ((int64_t)m->v[t->v[0]].p[k] + m->v[t->v[1]].p[k] + m->v[t->v[2]].p[k]) / 3;
+        p[k] = (int32_t)(c + (((int64_t)t->n[k] * units) << frac) / 65536);
+    }
+}
+
+/* One room's queries and answers. */
+typedef struct bench {
+    rr_room room, flat_room;
+    int flat_ok;
+    mesh m;
+    rr_rmesh_ray rays[NRAYS];
+    rr_rmesh_sweep sw[NSWEEPS];
+    rr_rmesh_hit hits[NRAYS];
+    int32_t end[NSWEEPS][3];
+} bench;
+
+/* The queries (see the top of the file). */
+static void make_queries(bench *q, uint32_t f)
+{
+    uint32_t i;
+    int k;
+    rng = 0x6a09e667u;
+    for (i = 0; i < NRAYS; i++) {
+        rr_rmesh_ray *r = &q->rays[i];
+        near_tri(&q->m, 64, f, r->origin);
+        do {
+            r->dir.x = spread(RR_FIX_ONE);
+            r->dir.y = spread(RR_FIX_ONE);
+            r->dir.z = spread(RR_FIX_ONE);
+        } while (!r->dir.x && !r->dir.y && !r->dir.z);
+        r->max_dist = 2048 << f;
+    }
+    for (i = 0; i < NSWEEPS; i++) {
+        rr_rmesh_sweep *w = &q->sw[i];
+        near_tri(&q->m, 160, f, w->from);
+        for (k = 0; k < 3; k++)
+            w->to[k] = w->from[k] + spread(256) * (1 << f);
+        w->radius[0] = w->radius[2] = 38 << f;
+        w->radius[1] = 77 << f;
+        w->max_slides = 4;
+    }
+}
+
+static int same_hit(int hit, uint32_t tri, int32_t dist, const rr_rmesh_hit *h)
+{
+    return hit == h->hit && (!hit || (tri == h->tri && dist == h->dist));
+}
+
+/* Rays: BVH, program's brute force, flat blob. Agreement into agree[0..1]. */
+static uint32_t measure_rays(bench *q, const char *name, uint32_t agree[2])
+{
+    uint32_t i, hits = 0;
+    for (i = 0; i < NRAYS; i++) {
+        plat_printf("BENCH rmesh.ray:%s 0 rmesh.ray_flat:%s\n", name, name);
+        rr_bench_start();
+        rr_rmesh_raycast(&q->room, &q->rays[i], &q->hits[i]);
+        rr_bench_stop();
+        hits += (uint32_t)q->hits[i].hit;
+    }
+    for (i = 0; i < NRAYS; i++) {
+        bf_hit bh;
+        plat_printf("BENCH rmesh.ray_bf:%s 0 rmesh.ray_flat:%s\n", name, name);
+        rr_bench_start();
+        ray_bf(&q->m, &q->rays[i], &bh);
+        rr_bench_stop();
+        agree[0] += (uint32_t)same_hit(bh.hit, bh.tri, bh.dist, &q->hits[i]);
+    }
+    for (i = 0; q->flat_ok && i < NRAYS; i++) {
+        rr_rmesh_hit fh;
+        plat_printf("BENCH rmesh.ray_flat:%s 0 -\n", name);
+        rr_bench_start();
+        rr_rmesh_raycast(&q->flat_room, &q->rays[i], &fh);
+        rr_bench_stop();
+        agree[1] += (uint32_t)same_hit(fh.hit, fh.tri, fh.dist, &q->hits[i]);
+    }
+    return hits;
+}
+
+/* Sweeps: BVH, then flat blob; returns the slides, agreement into *agree. */
+static uint32_t measure_sweeps(bench *q, const char *name, uint32_t *agree)
+{
+    uint32_t i, slides = 0;
+    rr_rmesh_sweep_out so;
+    int k;
+    for (i = 0; i < NSWEEPS; i++) {
+        plat_printf("BENCH rmesh.sweep:%s 0 rmesh.sweep_flat:%s\n", name, name);
+        rr_bench_start();
+        rr_rmesh_sweep_move(&q->room, &q->sw[i], &so);
+        rr_bench_stop();
+        slides += so.slides;
+        for (k = 0; k < 3; k++)
+            q->end[i][k] = so.pos[k];
+    }
+    for (i = 0; q->flat_ok && i < NSWEEPS; i++) {
+        plat_printf("BENCH rmesh.sweep_flat:%s 0 -\n", name);
+        rr_bench_start();
+        rr_rmesh_sweep_move(&q->flat_room, &q->sw[i], &so);
+        rr_bench_stop();
+        *agree += so.pos[0] == q->end[i][0] && so.pos[1] == q->end[i][1] &&
+                  so.pos[2] == q->end[i][2];
+    }
+    return slides;
+}
+
+static void bench_room(const rr_test_blob *b)
+{
+    static bench q;
+    const rr_rmesh_head *h;
+    const void *d;
+    uint32_t n, agree[3] = {0, 0, 0}, hits, slides;
+    rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &q.room);
+    if (e) {
+        plat_printf("%s: rr_open: %s\n", b->name, rr_strerror(e));
+        return;
+    }
+    rr_rmesh_head_get(&q.room, &h);
+    rr_section(&q.room, RR_SEC_RMESH_TRIS, &d, &n);
+    q.m.t = d;
+    q.m.ntris = n;
+    rr_section(&q.room, RR_SEC_RMESH_VERTS, &d, &n);
+    q.m.v = d;
+    q.flat_ok = make_flat(b, &q.flat_room) == 0;
+    plat_printf("%s: %lu triangles, %lu vertices, %lu BVH nodes, depth %lu, coord_frac %lu\n",
+                b->name, (unsigned long)h->ntris, (unsigned long)h->nverts,
+                (unsigned long)h->nnodes, (unsigned long)q.room.max_depth,
+                (unsigned long)q.room.coord_frac);
+    make_queries(&q, q.room.coord_frac);
+    hits = measure_rays(&q, b->name, agree);
+    slides = measure_sweeps(&q, b->name, &agree[2]);
+    plat_printf("%s: rays hit %lu/%d; BVH ray cast agrees with ray_bf on %lu/%d, with the "
+                "flat blob on %lu/%d; sweeps slid %lu times, end at the same point as on the "
+                "flat blob %lu/%d%s\n", b->name, (unsigned long)hits, NRAYS,
+                (unsigned long)agree[0], NRAYS, (unsigned long)agree[1], NRAYS,
+                (unsigned long)slides, (unsigned long)agree[2], NSWEEPS,
+                q.flat_ok ? "" : " (no flat blob: too big)");
+}
+
+int main(void)
+{
+    unsigned i;
+    plat_init();
+    for (i = 0; i < rr_test_nblobs; i++)
+        bench_room(&rr_test_blobs[i]);
+    return 0;
+}
