@@ -182,7 +182,16 @@ $(B)/$(1).elf: $(2)/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1
 	    $(B)/blobs/$(call blob_name,$(1))/blobs.S $(B)/blobs/$(call blob_name,$(1))/blobs.c \
 	    $$(BOARD_PLAT_SRCS) $(B)/librr.a $$(BOARD_LDFLAGS) $$(BOARD_LIBS)
 endef
-$(foreach t,$(TARGET_TESTS),$(eval $(call target_prog,$(t),tests/target)))
+$(foreach t,$(filter-out t_example,$(TARGET_TESTS)),$(eval $(call target_prog,$(t),tests/target)))
+
+# t_example: the README's pattern, a blob compiled in with rrbake --c-array.
+$(B)/example/room_blob.c: $(RRBAKE) $(BUILD)/samples/.stamp
+	@mkdir -p $(dir $@)
+	$(RRBAKE) bake $(BUILD)/samples/sample.roo --target $(BOARD) --c-array room_blob -o $@ -q
+
+$(B)/t_example.elf: tests/target/t_example.c $(B)/example/room_blob.c $(B)/librr.a $(BOARD_PLAT_SRCS)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(B)/example/room_blob.c \
+	    $(BOARD_PLAT_SRCS) $(B)/librr.a $(BOARD_LDFLAGS) $(BOARD_LIBS)
 $(foreach t,$(BENCH_PROGS),$(eval $(call target_prog,$(t),tests/bench)))
 
 # Programs listed in the board's BOARD_SKIP_TESTS do not fit it (see board.mk).
