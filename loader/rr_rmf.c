@@ -4,9 +4,12 @@
  * Arena layout (sizes from RR_RMF_ARENA in rr_rmf_blob.h):
  *   [0, RR_RMF_CTX_BYTES)   ctx: section pointers and counts, set by rr_open;
  *                           then the trace work (per-query state)
- *   u32 stamp               the current query's stamp
+ *   u32 stamp               the current query's stamp (1..255)
  *   u32 pad
- *   u32 stamps[nbrushes]    last query that tested each brush
+ *   u8  stamps[nbrushes]    last query that tested each brush, padded to 4
+ *                           (one byte a brush keeps the arena of the largest
+ *                           corpus map under 4 KB; every 255 queries the
+ *                           array is cleared once)
  *   i32 stack[3 (depth + 1)] tree walk: pending far parts {node, t0, t1}
  * While validating, the bytes after the ctx hold one byte per node (its depth).
  *
@@ -56,10 +59,14 @@ static uint32_t *stamps(const rr_room *room)
     return (uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES);
 }
 
+static uint8_t *seen_marks(const rr_room *room)
+{
+    return room->arena + RR_RMF_CTX_BYTES + 8;
+}
+
 static int32_t *tree_stack(const rr_room *room)
 {
-    return (int32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES + 8 +
-                               4 * get_ctx(room)->nbrushes);
+    return (int32_t *)(void *)(seen_marks(room) + ((get_ctx(room)->nbrushes + 3u) & ~3u));
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -358,8 +365,9 @@ rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
         e = check_entities(room, c, diag);
     if (e)
         return e;
-    for (i = 0; i < c->nbrushes + 2; i++)
-        ((uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES))[i] = 0;
+    stamps(room)[0] = stamps(room)[1] = 0;
+    for (i = 0; i < c->nbrushes; i++)
+        seen_marks(room)[i] = 0;
     return RR_OK;
 }
 
@@ -568,9 +576,10 @@ static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int3
 static uint32_t next_stamp(const rr_room *room)
 {
     uint32_t *st = stamps(room), i, n = get_ctx(room)->nbrushes;
-    if (++st[0] == 0) {
+    uint8_t *seen = seen_marks(room);
+    if (++st[0] > 255u) {
         for (i = 0; i < n; i++)
-            st[2 + i] = 0;
+            seen[i] = 0;
         st[0] = 1;
     }
     return st[0];
@@ -578,7 +587,7 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query: to trace_brush (w)
  * or, when they overlap [lo, hi], into list. */
-static void visit_leaf(const ctx *c, int32_t n, uint32_t *seen, uint32_t cur, work *w,
+static void visit_leaf(const ctx *c, int32_t n, uint8_t *seen, uint32_t cur, work *w,
                        const int32_t lo[3], const int32_t hi[3], rr_rmf_list *list)
 {
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
@@ -587,7 +596,7 @@ static void visit_leaf(const ctx *c, int32_t n, uint32_t *seen, uint32_t cur, wo
         uint32_t b = c->refs[lf->first + i];
         if (seen[b] == cur || !bounds_overlap(&c->brushes[b], lo, hi))
             continue;
-        seen[b] = cur;
+        seen[b] = (uint8_t)cur;
         if (!w)
             list_add(list, b);
         else if (c->brushes[b].contents & w->mask)
@@ -601,7 +610,8 @@ static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[
 {
     const ctx *c = get_ctx(room);
     int32_t *stack = tree_stack(room), n = c->h->root;
-    uint32_t *seen = stamps(room) + 2, cur = next_stamp(room), sp = 0;
+    uint8_t *seen = seen_marks(room);
+    uint32_t cur = next_stamp(room), sp = 0;
     for (;;) {
         while (n >= 0) {
             const rr_rmf_node *nd = &c->nodes[n];
@@ -672,7 +682,8 @@ static void walk_trace(const rr_room *room, work *w)
 {
     const ctx *c = w->c;
     int32_t *stack = tree_stack(room);
-    uint32_t *seen = stamps(room) + 2, cur = next_stamp(room), sp = 0;
+    uint8_t *seen = seen_marks(room);
+    uint32_t cur = next_stamp(room), sp = 0;
     part p, two[2];
     p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {

@@ -51,7 +51,7 @@
  * it checks the tree. */
 #define RR_RMF_CTX_BYTES 320u
 #define RR_RMF_QUERY_ARENA(nbrushes, depth) \
-    (RR_RMF_CTX_BYTES + 8u + 4u * (nbrushes) + 12u * ((depth) + 1u))
+    (RR_RMF_CTX_BYTES + 8u + (((nbrushes) + 3u) & ~3u) + 12u * ((depth) + 1u))
 #define RR_RMF_ARENA(nbrushes, depth, nnodes) \
     ((RR_RMF_QUERY_ARENA(nbrushes, depth) > RR_RMF_CTX_BYTES + (((nnodes) + 3u) & ~3u)) \
          ? RR_RMF_QUERY_ARENA(nbrushes, depth) : RR_RMF_CTX_BYTES + (((nnodes) + 3u) & ~3u))
