@@ -105,7 +105,7 @@ test: deps tools samples
 fuzz: deps tools samples
 	@for b in $(ALL_BOARDS); do \
 	    $(MAKE) --no-print-directory -s -j$(JOBS) BOARD=$$b board-tests || exit 1; done
-	@sh tests/fuzz/run.sh "$(BUILD)" "$(FUZZ_SECONDS)"
+	@CORPUS="$(CORPUS)" sh tests/fuzz/run.sh "$(BUILD)" "$(FUZZ_SECONDS)"
 
 bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done

@@ -30,7 +30,7 @@ for t in $host_tests; do
 done
 
 echo "== fuzzing, $fuzz_secs s per target (make fuzz runs longer), regressions replayed"
-sh tests/fuzz/run.sh "$build" "$fuzz_secs" > "$logs/fuzz.log" 2>&1
+CORPUS="$corpus" sh tests/fuzz/run.sh "$build" "$fuzz_secs" > "$logs/fuzz.log" 2>&1
 show "$logs/fuzz.log"; count "$logs/fuzz.log"
 
 echo "== build checks (symbols, recursion, stack <= $bound bytes per public function unless the board says otherwise)"

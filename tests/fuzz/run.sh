@@ -17,7 +17,9 @@ for t in $targets; do
     if [ "$t" = open ]; then
         extra="" seeds=$(find "$build" -path "$build/fuzz" -prune -o -name '*.rrb' -print 2>/dev/null | head -200)
     else
-        extra=$srcs_tools seeds=$(find "$build/samples" -type f ! -name '.*' 2>/dev/null)
+        # the project's samples and the small real files of every format
+        extra=$srcs_tools seeds=$(find "$build/samples" "${CORPUS:-../shared/corpus}" -type f \
+            ! -name '.*' ! -name '*.md' -size -64k 2>/dev/null)
     fi
     # shellcheck disable=SC2086
     clang -std=gnu99 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
