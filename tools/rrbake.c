@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rrb_blob.h"
+#include "rrb_cli.h"
 #include "rrb_format.h"
 #include "rrb_util.h"
 
@@ -25,6 +26,9 @@ static const char usage_main[] =
     "  info FILE [--json]     summary of a source file or a blob\n"
     "  verify FILE            full consistency check (exit status 0 = ok)\n"
     "  dump FILE --json       whole content of a source file as JSON\n"
+    "  query BLOB CMD ARGS    run a runtime query (locate, height, ray, trace, pose...)\n"
+    "  preview FILE -o OUT    OBJ (+MTL) geometry or SVG plan of a room\n"
+    "  convert FILE -o OUT    RMF -> Valve-220 .map, RMesh/ROO -> OBJ, EMI -> glTF\n"
     "  sample FORMAT|all -o DIR  write the project's own sample files\n"
     "  formats                list the supported source formats\n"
     "\n"
@@ -59,7 +63,9 @@ static const char usage_info[] =
     "usage: rrbake info FILE [--json]\n"
     "\n"
     "Print a summary of a source room file (any supported format) or of a .rrb\n"
-    "blob (header, sections, sizes, arena, depth). --json prints one JSON object.\n";
+    "blob (header, sections, sizes, arena, depth, and for a little-endian blob\n"
+    "the room itself as the runtime sees it: counts, bounds, animations...).\n"
+    "--json prints one JSON object (blobs: the room summary under \"room\").\n";
 
 static const char usage_verify[] =
     "usage: rrbake verify FILE\n"
@@ -71,13 +77,24 @@ static const char usage_verify[] =
 static const char usage_dump[] =
     "usage: rrbake dump FILE --json\n"
     "\n"
-    "Print the whole content of a source room file as JSON.\n";
+    "Print the whole content of a source room file as JSON (an EMI figure\n"
+    "manifest: each file it names; a blob: its container and room summary).\n";
 
 static const char usage_sample[] =
     "usage: rrbake sample FORMAT|all -o DIR\n"
     "\n"
     "Write the project's own small sample files (made by its writers, not copied\n"
     "from any game) into DIR. FORMAT is one of: rmesh rmf roo emi.\n";
+
+static const char usage_synth[] =
+    "usage: rrbake synth BYTES -o OUT [--endian little|big]\n"
+    "\n"
+    "Write a synthetic RAW blob of about BYTES bytes (tests, benchmarks).\n";
+
+static const char usage_formats[] =
+    "usage: rrbake formats\n"
+    "\n"
+    "List the source formats this build reads, with a one-line description.\n";
 
 static int has_help(int argc, char **argv)
 {
@@ -104,6 +121,25 @@ static const char *format_name(uint32_t f)
 {
     static const char *const names[] = {"raw", "rmesh", "rmf", "roo", "emi"};
     return f < 5 ? names[f] : "unknown";
+}
+
+/* The format's own summary, read through the runtime (little-endian blobs;
+ * a big-endian one is described by its container only). */
+static void blob_room_info(const char *path, int be, int json)
+{
+    rrb_cli_room r;
+    char err[RRB_ERR_MAX];
+    if (be || rrb_cli_open(path, &r, err, sizeof err)) {
+        if (json)
+            printf("null");
+        else if (be)
+            printf("  (room summary: open a little-endian twin; rr_open runs on the host)\n");
+        else
+            printf("  room summary unavailable: %s\n", err);
+        return;
+    }
+    rrb_cli_room_info(&r.room, stdout, json);
+    rrb_cli_close(&r);
 }
 
 /* Blob info works for either byte order: it reads the header by hand. */
@@ -134,7 +170,9 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
             printf("%s{\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}", i ? "," : "",
                    rd32(s, be), rd32(s + 4, be), rd32(s + 8, be), rd32(s + 12, be));
         }
-        printf("]}\n");
+        printf("],\"room\":");
+        blob_room_info(path, be, 1);
+        printf("}\n");
         return 0;
     }
     printf("%s: romroom blob v%u, %s room, %s-endian\n", path, rd32(d + 8, be),
@@ -148,6 +186,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
         printf("    type 0x%04x  offset %8u  size %8u  count %8u\n", rd32(s, be), rd32(s + 4, be),
                rd32(s + 8, be), rd32(s + 12, be));
     }
+    blob_room_info(path, be, 0);
     return 0;
 }
 
@@ -246,6 +285,11 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
                         "found unrecognised data\n", path);
         free(d);
         return 1;
+    }
+    if (rrb_cli_is_manifest(f, d, n, path)) {
+        rc = rrb_cli_manifest(d, n, path, f, which, which == 2 || json, stdout, stderr);
+        free(d);
+        return rc ? 1 : 0;
     }
     fn = which == 1 ? f->verify : which == 2 ? f->dump_json : json ? f->info_json : f->info;
     if (!fn) {
@@ -657,7 +701,7 @@ static int cmd_synth(int argc, char **argv)
             size = strtol(argv[i], NULL, 0);
     }
     if (!out || size < 0 || size > (1L << 28)) {
-        fprintf(stderr, "usage: rrbake synth BYTES -o OUT [--endian little|big]\n");
+        fputs(usage_synth, stderr);
         return 2;
     }
     b = rrb_blob_new(RR_FMT_RAW, 0);
@@ -712,12 +756,21 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "dump"))
         return has_help(sub, sv) ? (fputs(usage_dump, stdout), 0)
                                  : cmd_text(sub, sv, usage_dump, 2);
+    if (!strcmp(cmd, "query"))
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_query, stdout), 0)
+                                 : rrb_cli_query(sub, sv, stdout, stderr);
+    if (!strcmp(cmd, "preview"))
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_preview, stdout), 0)
+                                 : rrb_cli_preview(sub, sv, stdout, stderr);
+    if (!strcmp(cmd, "convert"))
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_convert, stdout), 0)
+                                 : rrb_cli_convert(sub, sv, stdout, stderr);
     if (!strcmp(cmd, "sample"))
         return has_help(sub, sv) ? (fputs(usage_sample, stdout), 0) : cmd_sample(sub, sv);
     if (!strcmp(cmd, "synth"))
-        return cmd_synth(sub, sv);
+        return has_help(sub, sv) ? (fputs(usage_synth, stdout), 0) : cmd_synth(sub, sv);
     if (!strcmp(cmd, "formats"))
-        return cmd_formats();
+        return has_help(sub, sv) ? (fputs(usage_formats, stdout), 0) : cmd_formats();
     fprintf(stderr, "rrbake: unknown command '%s'\n%s", cmd, usage_main);
     return 2;
 }

@@ -1,0 +1,125 @@
+/* rrb_cli_room.c - open a blob or a baked-in-memory source for the CLI. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_blobfmt.h"
+#include "rrb_blob.h"
+#include "rrb_cli.h"
+#include "rrb_util.h"
+
+static uint32_t rd32le(const uint8_t *p)
+{
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, size_t cap)
+{
+    rr_diag diag;
+    rr_err e;
+    int32_t need;
+    if (n >= 8 && rd32le(d + 4) != RR_ENDIAN_PROBE) {
+        snprintf(err, cap, "%s:0x4: expected a little-endian blob (queries run on the host), "
+                 "found the other byte order; bake it again with --endian little", r->path);
+        return -1;
+    }
+    if (n > 0x7fffffffu) {
+        snprintf(err, cap, "%s:0x0: expected a blob below 2 GB, found %zu bytes", r->path, n);
+        return -1;
+    }
+    r->blob = rrb_xmalloc(n + 4);
+    memcpy(r->blob, d, n);
+    r->size = n;
+    memset(&diag, 0, sizeof diag);
+    need = rr_arena_size(r->blob, (uint32_t)n);
+    r->arena = rrb_xmalloc(need > 0 ? (size_t)need + 4 : 4);
+    e = rr_open_diag(r->blob, (uint32_t)n, r->arena, need > 0 ? (uint32_t)need : 0, &r->room,
+                     &diag);
+    if (e) {
+        snprintf(err, cap, "%s:0x%x: expected a valid blob, found %s (section 0x%04x, %s: "
+                 "value %u, limit %u)", r->path, diag.offset, rr_strerror(e), diag.section,
+                 diag.what ? diag.what : "?", diag.value, diag.limit);
+        return -1;
+    }
+    return 0;
+}
+
+int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t cap)
+{
+    uint8_t *d, *le = NULL;
+    size_t n, len;
+    rrb_blob *b;
+    rrb_opts opts;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    if (rrb_load_file(path, &d, &n, err, cap))
+        return -1;
+    if (n >= 4 && d[0] == RR_MAGIC0 && d[1] == RR_MAGIC1 && d[2] == RR_MAGIC2 &&
+        d[3] == RR_MAGIC3) {
+        rc = open_blob(r, d, n, err, cap);
+        free(d);
+        if (rc)
+            rrb_cli_close(r);
+        return rc;
+    }
+    r->fmt = rrb_detect(d, n, path);
+    if (!r->fmt || !r->fmt->bake) {
+        snprintf(err, cap, "%s:0x0: expected a romroom blob or a room file rrbake can bake, "
+                 "found %s", path, r->fmt ? "a format without a baker" : "unrecognised data");
+        free(d);
+        r->fmt = NULL;
+        return -1;
+    }
+    memset(&opts, 0, sizeof opts);
+    opts.quiet = 1;
+    err[0] = 0;
+    b = r->fmt->bake(d, n, path, &opts, err, cap);
+    r->src = d;
+    r->src_size = n;
+    if (!b) {
+        if (!err[0])
+            snprintf(err, cap, "%s:0x0: expected a bakeable room, found a bake failure", path);
+        rrb_cli_close(r);
+        return -1;
+    }
+    rc = rrb_blob_finish(b, 0, &le, &len);
+    rrb_blob_free(b);
+    if (rc) {
+        snprintf(err, cap, "%s:0x0: expected a room that fits a blob, found a blob error", path);
+        rrb_cli_close(r);
+        return -1;
+    }
+    rc = open_blob(r, le, len, err, cap);
+    free(le);
+    if (rc)
+        rrb_cli_close(r);
+    return rc;
+}
+
+void rrb_cli_close(rrb_cli_room *r)
+{
+    free(r->blob);
+    free(r->arena);
+    free(r->src);
+    r->blob = NULL, r->arena = NULL, r->src = NULL;
+}
+
+int rrb_cli_num(const char *s, double *v)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    *v = strtod(s, &end);
+    return *end || !isfinite(*v) ? -1 : 0;
+}
+
+int rrb_cli_to_coord(double v, unsigned frac, int32_t *out)
+{
+    double c = ldexp(v, (int)frac);
+    c = c >= 0 ? floor(c + 0.5) : -floor(-c + 0.5);
+    if (!(c >= -2147483648.0 && c <= 2147483647.0))
+        return -1;
+    *out = (int32_t)c;
+    return 0;
+}
