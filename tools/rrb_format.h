@@ -27,6 +27,10 @@ typedef struct rrb_opts {
     int collision_only;   /* leave render data out */
     int skip_hidden;      /* RMF: skip hidden visgroups */
     int quiet;            /* no warnings on stderr */
+    /* RMF: contents rules "class=contents,prefix*=contents" tried before the
+     * default table (contents: solid, water, trigger, nonsolid or a number);
+     * NULL = the RRB_RMF_CONTENTS environment variable, if set. */
+    const char *contents_rules;
 } rrb_opts;
 
 typedef int (*rrb_text_fn)(const uint8_t *data, size_t size, const char *path,

@@ -89,10 +89,10 @@ static uint32_t contents_of(const baker *b, const char *cls)
     return RR_RMF_SOLID;
 }
 
-static int parse_rules(baker *b)
+static int parse_rules(baker *b, const rrb_opts *o)
 {
     static const char *const names[] = {"solid", "water", "trigger", "nonsolid"};
-    const char *env = getenv("RRB_RMF_CONTENTS");
+    const char *env = o && o->contents_rules ? o->contents_rules : getenv("RRB_RMF_CONTENTS");
     size_t nd = sizeof default_rules / sizeof default_rules[0], cap = nd + 1;
     char buf[1024], *tok, *save = NULL;
     b->rules = rrb_xmalloc(cap * sizeof *b->rules);
@@ -103,8 +103,9 @@ static int parse_rules(baker *b)
             rule r;
             int i;
             if (!eq || eq == tok || (size_t)(eq - tok) >= sizeof r.pattern) {
-                snprintf(b->err, b->errcap, "RRB_RMF_CONTENTS: expected class=contents, "
-                         "found \"%s\"", tok);
+                snprintf(b->err, b->errcap, "%s: contents rules (--contents or "
+                         "RRB_RMF_CONTENTS): expected class=contents, found \"%s\"",
+                         b->path, tok);
                 return -1;
             }
             memset(&r, 0, sizeof r);
@@ -727,7 +728,8 @@ static void add_geometry(baker *b, rrb_blob *blob, ents *E, const rrb_opts *o,
     h.flags = o && o->skip_hidden ? 1u : 0u;
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;
-    info.source_name = rrb_blob_string(blob, b->path);
+    info.source_name = rrb_blob_string(blob, strrchr(b->path, '/') ? strrchr(b->path, '/') + 1
+                                                                  : b->path);
     info.variant = h.version;
     for (a = 0; a < 3; a++)
         info.bbox_min[a] = (uint32_t)h.mins[a], info.bbox_max[a] = (uint32_t)h.maxs[a];
@@ -771,7 +773,7 @@ rrb_blob *rrb_rmf_bake_map(const rrb_rmf_map *m, size_t source_size, const char 
     memset(&b, 0, sizeof b);
     memset(&E, 0, sizeof E);
     b.m = m, b.path = path, b.err = err, b.errcap = errcap;
-    if (parse_rules(&b) == 0 && choose_frac(&b) == 0) {
+    if (parse_rules(&b, opts) == 0 && choose_frac(&b) == 0) {
         blob = rrb_blob_new(RR_FMT_RMF, (uint32_t)b.frac);
         if (add_entities(&b, blob, &E, opts) == 0) {
             add_cameras_paths(&b, blob, &E);

@@ -50,6 +50,9 @@ static const char usage_bake[] =
     "  --room-scale           RMesh: apply the game's RoomScale 8/2048\n"
     "  --collision-only       leave render data out of the blob\n"
     "  --skip-hidden          RMF: leave out solids of hidden visgroups\n"
+    "  --contents RULES       RMF: brush contents by entity class, tried before\n"
+    "                         the default table, e.g. \"func_lava=water,trigger_*=trigger\"\n"
+    "                         (contents: solid, water, trigger, nonsolid)\n"
     "  --c-array NAME         write C source (const array NAME) instead of binary\n"
     "  -j N                   bake N files at a time (default: number of CPUs)\n"
     "  -q, --quiet            no warnings, no progress\n"
@@ -485,6 +488,8 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
         cfg->opts.room_scale = 1;
     else if (!strcmp(a, "--collision-only"))
         cfg->opts.collision_only = 1;
+    else if (!strcmp(a, "--contents") && next)
+        cfg->opts.contents_rules = next, (*i)++;
     else if (!strcmp(a, "--skip-hidden"))
         cfg->opts.skip_hidden = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))

@@ -1,4 +1,5 @@
-/* test_rmf_rest.c - traces that start touching or inside a brush, on the
+/* test_rmf_rest.c - traces that start touching or inside a brush, and the
+ * configurable contents table, on the
  * project's sample map (floor brush: z from -16 to 0; player hull 16x16x36).
  * Regression for a box resting exactly on a floor falling through it when a
  * long trace ended beyond the floor's far side (found in the demo). */
@@ -70,6 +71,37 @@ int main(void)
     RT_EXPECT("rest.no-tunnel", r.fraction == 0 && r.all_solid);
     r = down(0, 0);   /* a ray starting on the floor surface, pointing down */
     RT_EXPECT("rest.ray-on-surface", r.fraction == 0 && r.brush == 0);
+    /* the contents table is configurable: func_water baked as trigger */
+    {
+        uint32_t ei, c = 0, k;
+        const rr_rmf_entity *ent;
+        const rr_rmf_brush *br;
+        int32_t mid[3];
+        rrb_blob *b2;
+        uint8_t *blob2;
+        size_t bn2;
+        RT_EXPECT("contents.water-entity",
+                  rr_rmf_find_entity(&room, "classname", "func_water", 0, &ei) == RR_OK &&
+                  rr_rmf_get_entity(&room, ei, &ent) == RR_OK && ent->nbrushes > 0 &&
+                  rr_rmf_get_brush(&room, ent->first_brush, &br) == RR_OK);
+        for (k = 0; k < 3; k++)
+            mid[k] = br->mins[k] / 2 + br->maxs[k] / 2;
+        RT_EXPECT("contents.default-water",
+                  rr_rmf_point_contents(&room, mid, &c) == RR_OK && (c & RR_RMF_WATER));
+        o.contents_rules = "func_water=trigger";
+        b2 = f->bake(src, n, "sample.rmf", &o, err, sizeof err);
+        RT_EXPECT("contents.rebake", b2 && rrb_blob_finish(b2, 0, &blob2, &bn2) == 0);
+        memcpy(mem, blob2, bn2);
+        RT_EXPECT_EQ("contents.reopen", rr_open(mem, (uint32_t)bn2, arena, sizeof arena, &room),
+                     RR_OK);
+        RT_EXPECT("contents.rule-applied", rr_rmf_point_contents(&room, mid, &c) == RR_OK &&
+                                               (c & RR_RMF_TRIGGER) && !(c & RR_RMF_WATER));
+        o.contents_rules = "func_water";  /* malformed: refused with a message */
+        RT_EXPECT("contents.bad-rule", f->bake(src, n, "sample.rmf", &o, err, sizeof err) == NULL &&
+                                           strstr(err, "expected class=contents") != NULL);
+        free(blob2);
+        rrb_blob_free(b2);
+    }
     free(src);
     free(blob);
     rrb_blob_free(b);
