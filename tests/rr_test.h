@@ -10,6 +10,8 @@
 #ifndef RR_TEST_H
 #define RR_TEST_H
 
+#include <stdint.h>
+
 #include "rr_plat.h"
 
 static int rt_passed, rt_failed;
@@ -38,6 +40,29 @@ static __attribute__((unused)) void rt_expect_eq(const char *id, long long got, 
 #define RT_EXPECT(id, cond) rt_expect((id), (cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define RT_EXPECT_EQ(id, got, want) \
     rt_expect_eq((id), (long long)(got), (long long)(want), #got, __FILE__, __LINE__)
+
+/* Deterministic pseudo-random numbers, the same on every board (xorshift32;
+ * set rt_seed, never 0, before use). */
+static uint32_t rt_seed = 2463534242u;
+
+static __attribute__((unused)) uint32_t rt_rand(void)
+{
+    rt_seed ^= rt_seed << 13;
+    rt_seed ^= rt_seed >> 17;
+    rt_seed ^= rt_seed << 5;
+    return rt_seed;
+}
+
+/* A value in [lo - span/(2h), hi + span/(2h)): a range around [lo, hi), so
+ * that query sets also probe just outside a room. */
+static __attribute__((unused)) int32_t rt_pick(int32_t lo, int32_t hi, int h)
+{
+    int64_t span = (int64_t)hi - lo;
+    int64_t base = lo - span / (2 * h), range = span + span / h;
+    if (range <= 0)
+        return lo;
+    return (int32_t)(base + (int64_t)(rt_rand() % (uint32_t)range));
+}
 
 static __attribute__((unused)) int rt_done(const char *suite)
 {

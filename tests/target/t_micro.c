@@ -24,25 +24,8 @@
 #define CHUNK 8
 
 static uint32_t arena[ARENA_BYTES / 4];
-static uint32_t seed;
 
-static uint32_t xorshift32(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 17;
-    seed ^= seed << 5;
-    return seed;
-}
 
-/* A value in [lo - span/8, hi + span/8). */
-static int32_t pick(int32_t lo, int32_t hi)
-{
-    int64_t span = (int64_t)hi - lo;
-    int64_t base = lo - span / 8, range = span + span / 4;
-    if (range <= 0)
-        return lo;
-    return (int32_t)(base + (int64_t)(xorshift32() % (uint32_t)range));
-}
 
 static uint32_t mix(uint32_t h, uint32_t v)
 {
@@ -58,7 +41,7 @@ static void roo_points(const char *name, const rr_room *room, const rr_roo_info 
     uint32_t h = 2166136261u;
     int i;
     for (i = 0; i < 64; i++) {
-        int32_t x = pick(in->rect[0], in->rect[2]), y = pick(in->rect[1], in->rect[3]);
+        int32_t x = rt_pick(in->rect[0], in->rect[2], 4), y = rt_pick(in->rect[1], in->rect[3], 4);
         rr_roo_where w;
         rr_roo_heights ht;
         rr_err e = rr_roo_locate(room, x, y, &w), e2 = rr_roo_height(room, x, y, &ht);
@@ -80,10 +63,10 @@ static void roo_moves(const char *name, const rr_room *room, const rr_roo_info *
     for (i = 0; i < 24; i++) {
         rr_roo_move m, m1, m2;
         rr_roo_sight s;
-        a[0] = pick(in->rect[0], in->rect[2]), a[1] = pick(in->rect[1], in->rect[3]);
-        b[0] = a[0] + (int32_t)(xorshift32() % 4096u) * u - 2048 * u;
-        b[1] = a[1] + (int32_t)(xorshift32() % 4096u) * u - 2048 * u;
-        a[2] = (int32_t)(xorshift32() % 2048u) * u, b[2] = (int32_t)(xorshift32() % 2048u) * u;
+        a[0] = rt_pick(in->rect[0], in->rect[2], 4), a[1] = rt_pick(in->rect[1], in->rect[3], 4);
+        b[0] = a[0] + (int32_t)(rt_rand() % 4096u) * u - 2048 * u;
+        b[1] = a[1] + (int32_t)(rt_rand() % 4096u) * u - 2048 * u;
+        a[2] = (int32_t)(rt_rand() % 2048u) * u, b[2] = (int32_t)(rt_rand() % 2048u) * u;
         RT_EXPECT_EQ("micro.roo.move", rr_roo_can_move(room, a[0], a[1], b[0], b[1], 64 * u,
                                                        256 * u, 1024 * u, &m), RR_OK);
         RT_EXPECT_EQ("micro.roo.slide", rr_roo_slide(room, a[0], a[1], b[0], b[1], 64 * u,
@@ -127,7 +110,7 @@ static void rmesh_point(const rr_rmesh_head *hd, int32_t p[3])
 {
     int k;
     for (k = 0; k < 3; k++)
-        p[k] = pick(hd->bmin[k], hd->bmax[k]);
+        p[k] = rt_pick(hd->bmin[k], hd->bmax[k], 4);
 }
 
 static void rmesh_rays(const char *name, const rr_room *room, const rr_rmesh_head *hd)
@@ -139,8 +122,8 @@ static void rmesh_rays(const char *name, const rr_room *room, const rr_rmesh_hea
         rr_rmesh_hit hit;
         rr_err e;
         rmesh_point(hd, ray.origin);
-        ray.dir.x = pick(-RR_FIX_ONE, RR_FIX_ONE), ray.dir.y = pick(-RR_FIX_ONE, RR_FIX_ONE);
-        ray.dir.z = pick(-RR_FIX_ONE, RR_FIX_ONE);
+        ray.dir.x = rt_pick(-RR_FIX_ONE, RR_FIX_ONE, 4), ray.dir.y = rt_pick(-RR_FIX_ONE, RR_FIX_ONE, 4);
+        ray.dir.z = rt_pick(-RR_FIX_ONE, RR_FIX_ONE, 4);
         if (!ray.dir.x && !ray.dir.y && !ray.dir.z)
             ray.dir.y = -RR_FIX_ONE;
         ray.max_dist = (hd->bmax[0] - hd->bmin[0]) + (hd->bmax[1] - hd->bmin[1]);
@@ -185,7 +168,7 @@ static void rmesh_sweeps(const char *name, const rr_room *room, const rr_rmesh_h
         rr_rmesh_sweep_out out;
         int32_t r = ext / 32 < 16 ? 16 : ext / 32 > (1 << 14) ? (1 << 14) : ext / 32;
         rmesh_point(hd, in.from);
-        rmesh_centroid(room, xorshift32() % hd->ntris, in.to);
+        rmesh_centroid(room, rt_rand() % hd->ntris, in.to);
         in.radius[0] = in.radius[2] = r, in.radius[1] = r + r / 2;
         in.max_slides = 1 + i % RR_RMESH_MAX_SLIDES;
         RT_EXPECT_EQ("micro.rmesh.sweep", rr_rmesh_sweep_move(room, &in, &out), RR_OK);
@@ -196,7 +179,7 @@ static void rmesh_sweeps(const char *name, const rr_room *room, const rr_rmesh_h
     }
     if (!hd->ntris)
         return;
-    tri = xorshift32() % hd->ntris;
+    tri = rt_rand() % hd->ntris;
     rmesh_centroid(room, tri, c);
     for (k = 0; k < 3; k++)
         lo[k] = c[k] - ext / 8, hi[k] = c[k] + ext / 8;
@@ -238,7 +221,7 @@ static void rmf_room(const char *name, const rr_room *room)
     for (i = 0; i < 32; i++) {
         rr_rmf_trace_result t;
         for (k = 0; k < 3; k++)
-            a[k] = pick(hd->mins[k], hd->maxs[k]), b[k] = pick(hd->mins[k], hd->maxs[k]);
+            a[k] = rt_pick(hd->mins[k], hd->maxs[k], 4), b[k] = rt_pick(hd->mins[k], hd->maxs[k], 4);
         RT_EXPECT_EQ("micro.rmf.contents", rr_rmf_point_contents(room, a, &c), RR_OK);
         RT_EXPECT_EQ("micro.rmf.trace", rr_rmf_trace(room, a, b, (i & 1) ? half : 0,
                                                      RR_RMF_SOLID, &t), RR_OK);
@@ -329,7 +312,7 @@ int main(void)
         RT_EXPECT("micro.arena", need >= 0 && need <= ARENA_BYTES);
         if (e != RR_OK)
             continue;
-        seed = 0x2545f491u;
+        rt_seed = 0x2545f491u;
         if (room.format == RR_FMT_ROO)
             roo_room(b->name, &room);
         else if (room.format == RR_FMT_RMESH)

@@ -1,5 +1,5 @@
 /* t_rmf.c - Worldcraft / Hammer maps on every board: open each linked blob,
- * run a deterministic query set (xorshift32) through rr_rmf_point_contents,
+ * run a deterministic query set (rt_rand, tests/rr_test.h) through rr_rmf_point_contents,
  * rr_rmf_trace (ray and box) and rr_rmf_find_entity, and print the results
  * (every 64th in full, all of them in a hash); the runner compares the output
  * byte for byte with the host's, whose answers test_rmf_bake checks against a
@@ -14,33 +14,16 @@
 #define PRINT_EVERY 64
 
 static uint32_t arena[1024];  /* 4 KB (microbit has 16 KB RAM): soccer needs 2.3 KB */
-static uint32_t seed;
 /* The Sledge files v08 ... v22 hold the same three solids: same answers. */
 static uint32_t sledge_hash[2];
 
-static uint32_t xorshift32(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 17;
-    seed ^= seed << 5;
-    return seed;
-}
 
-/* A value in [lo - span/8, hi + span/8). */
-static int32_t pick(int32_t lo, int32_t hi)
-{
-    int64_t span = (int64_t)hi - lo;
-    int64_t base = lo - span / 8, range = span + span / 4;
-    if (range <= 0)
-        return lo;
-    return (int32_t)(base + (int64_t)(xorshift32() % (uint32_t)range));
-}
 
 static void pick_point(const rr_rmf_header *h, int32_t p[3])
 {
     int k;
     for (k = 0; k < 3; k++)
-        p[k] = pick(h->mins[k], h->maxs[k]);
+        p[k] = rt_pick(h->mins[k], h->maxs[k], 4);
 }
 
 static uint32_t mix(uint32_t h, uint32_t v)
@@ -62,7 +45,7 @@ static void run_points(const char *name, const rr_room *room, const rr_rmf_heade
 {
     uint32_t h = 2166136261u, solid = 0, items[16];
     int i;
-    seed = 0x2545f491u;
+    rt_seed = 0x2545f491u;
     for (i = 0; i < NQUERIES; i++) {
         int32_t p[3];
         uint32_t c = 0, j, acc = 0;
@@ -106,7 +89,7 @@ static void run_traces(const char *name, const rr_room *room, const rr_rmf_heade
     uint32_t h = 2166136261u, hits = 0;
     int32_t half[3];
     int i, k;
-    seed = 0x9e3779b9u;
+    rt_seed = 0x9e3779b9u;
     for (k = 0; k < 3; k++)  /* a player-sized box, 1/64 of the map at most */
         half[k] = (hd->maxs[k] - hd->mins[k]) / 64 + 1;
     for (i = 0; i < NQUERIES; i++) {

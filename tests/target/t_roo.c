@@ -1,5 +1,5 @@
 /* t_roo.c - Meridian 59 rooms on every board: open each linked blob, run a
- * deterministic point set (xorshift32) through rr_roo_locate / rr_roo_height,
+ * deterministic point set (rt_rand, tests/rr_test.h) through rr_roo_locate / rr_roo_height,
  * and moves / sight lines through rr_roo_can_move / rr_roo_line_of_sight, and
  * print the results; the runner compares the output byte for byte with
  * the host's (whose answers test_roo_query checks against a double-precision
@@ -14,33 +14,16 @@
 #define NMOVES 256
 
 static uint32_t arena[128]; /* >= RR_ROO_ARENA_STATE + 2 * (RR_MAX_DEPTH + 1) bytes */
-static uint32_t seed;
 
-static uint32_t xorshift32(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 17;
-    seed ^= seed << 5;
-    return seed;
-}
 
-/* A value in [lo - span/4, hi + span/4). */
-static int32_t pick(int32_t lo, int32_t hi)
-{
-    int64_t span = (int64_t)hi - lo;
-    int64_t base = lo - span / 4, range = span + span / 2;
-    if (range <= 0)
-        return lo;
-    return (int32_t)(base + (int64_t)(xorshift32() % (uint32_t)range));
-}
 
 static void run_points(const char *name, const rr_room *room, const rr_roo_info *info)
 {
     uint32_t h = 2166136261u, outside = 0;
     int i;
-    seed = 0x2545f491u;
+    rt_seed = 0x2545f491u;
     for (i = 0; i < NPOINTS; i++) {
-        int32_t x = pick(info->rect[0], info->rect[2]), y = pick(info->rect[1], info->rect[3]);
+        int32_t x = rt_pick(info->rect[0], info->rect[2], 2), y = rt_pick(info->rect[1], info->rect[3], 2);
         rr_roo_where w;
         rr_roo_heights ht;
         rr_err e = rr_roo_locate(room, x, y, &w);
@@ -71,16 +54,16 @@ static void run_moves(const char *name, const rr_room *room, const rr_roo_info *
     uint32_t h = 2166136261u, blocked = 0, hidden = 0;
     int32_t f = (int32_t)room->coord_frac;
     int i;
-    seed = 0x9e3779b9u;
+    rt_seed = 0x9e3779b9u;
     for (i = 0; i < NMOVES; i++) {
         int32_t a[3], b[3];
         rr_roo_move m;
         rr_roo_sight s;
-        a[0] = pick(info->rect[0], info->rect[2]), a[1] = pick(info->rect[1], info->rect[3]);
-        b[0] = a[0] + (int32_t)(xorshift32() % 8192u) * (1 << f) - 4096 * (1 << f);
-        b[1] = a[1] + (int32_t)(xorshift32() % 8192u) * (1 << f) - 4096 * (1 << f);
-        a[2] = (int32_t)(xorshift32() % 4096u) * (1 << f);
-        b[2] = (int32_t)(xorshift32() % 4096u) * (1 << f);
+        a[0] = rt_pick(info->rect[0], info->rect[2], 2), a[1] = rt_pick(info->rect[1], info->rect[3], 2);
+        b[0] = a[0] + (int32_t)(rt_rand() % 8192u) * (1 << f) - 4096 * (1 << f);
+        b[1] = a[1] + (int32_t)(rt_rand() % 8192u) * (1 << f) - 4096 * (1 << f);
+        a[2] = (int32_t)(rt_rand() % 4096u) * (1 << f);
+        b[2] = (int32_t)(rt_rand() % 4096u) * (1 << f);
         RT_EXPECT_EQ("roo.t.move", rr_roo_can_move(room, a[0], a[1], b[0], b[1],
                                                    radius[i % 3] * (1 << f),
                                                    step[(i / 3) % 3] * (1 << f),
@@ -118,9 +101,9 @@ static void run_order_grids(const char *name, const rr_room *room, const rr_roo_
 {
     uint32_t h = 2166136261u, count = 0, k;
     int i;
-    seed = 0x1234567u;
+    rt_seed = 0x1234567u;
     for (i = 0; i < 16; i++) {
-        int32_t x = pick(info->rect[0], info->rect[2]), y = pick(info->rect[1], info->rect[3]);
+        int32_t x = rt_pick(info->rect[0], info->rect[2], 2), y = rt_pick(info->rect[1], info->rect[3], 2);
         rr_roo_cell c;
         rr_err e = rr_roo_leaf_order(room, x, y, order, sizeof order / sizeof order[0], &count);
         RT_EXPECT_EQ("roo.t.order", e, RR_OK);
