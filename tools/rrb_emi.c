@@ -552,24 +552,17 @@ static const char *ext_of(const char *path)
     return dot && (!slash || dot > slash) ? dot : "";
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* No magic: the extension decides, and the first u32 (joint count or name
- * length) must be plausible (< 2^20). The check is loose on purpose: a
- * truncated or damaged file of the right kind still reaches its reader, which
- * names the offset, instead of being called "unrecognised". */
+/* No magic: the extension decides. A truncated or damaged file of the right
+ * kind (even one whose first count asks for a billion joints) reaches its
+ * reader, which names the offset, instead of being called "unrecognised" or
+ * taken for a manifest. */
 int rrb_emi_kind(const uint8_t *d, size_t n, const char *path)
 {
     const char *e = ext_of(path);
-    int kind = rrb_strieq(e, ".sklb") ? RRB_EMI_SKLB
-               : rrb_strieq(e, ".meshb") ? RRB_EMI_MESHB
-               : rrb_strieq(e, ".animb") ? RRB_EMI_ANIMB : 0;
-    if (kind && n >= 4 && le32(d) >= (1u << 20))
-        return 0;
-    return kind;
+    (void)d, (void)n;
+    return rrb_strieq(e, ".sklb") ? RRB_EMI_SKLB
+           : rrb_strieq(e, ".meshb") ? RRB_EMI_MESHB
+           : rrb_strieq(e, ".animb") ? RRB_EMI_ANIMB : 0;
 }
 
 static int is_manifest(const uint8_t *d, size_t n, const char *path)
