@@ -143,8 +143,8 @@ int rrb_emi_read_skel(const uint8_t *d, size_t n, const char *path, rrb_emi_skel
     memset(out, 0, sizeof *out);
     rrb_cur_init(&c, d, n, path);
     nj = rrb_u32(&c, "joint count");
-    if (rrb_check_count(&c, 0, nj, 92, "joints") == 0 && nj > RRB_EMI_MAX_JOINTS)
-        rrb_fail(&c, 0, "expected at most %d joints, found %u", RRB_EMI_MAX_JOINTS, nj);
+    if (rrb_check_count(&c, 0, nj, 92, "joints") == 0 && (nj == 0 || nj > RRB_EMI_MAX_JOINTS))
+        rrb_fail(&c, 0, "expected 1..%d joints, found %u", RRB_EMI_MAX_JOINTS, nj);
     if (!c.failed) {
         out->njoints = nj;
         out->joints = rrb_xcalloc(nj, sizeof *out->joints);
@@ -257,6 +257,7 @@ static void mesh_group(rrb_cur *c, rrb_emi_mesh *m, rrb_emi_group *g)
     if (g->has_texture) {
         at = c->pos;
         g->texture = rrb_u32(c, "face group texture index");
+        rrb_trace_index(c, at, m->ntex, "face group texture index");
         if (!c->failed && g->texture >= m->ntex) {
             rrb_fail(c, at, "expected a texture index below %u, found %u", m->ntex, g->texture);
             return;
@@ -275,6 +276,7 @@ static void mesh_group(rrb_cur *c, rrb_emi_mesh *m, rrb_emi_group *g)
     for (k = 0; k < g->nindices && !c->failed; k++) {
         at = c->pos;
         g->indices[k] = rrb_u16(c, "vertex index");
+        rrb_trace_index(c, at, m->nverts, "vertex index");
         if (!c->failed && g->indices[k] >= m->nverts)
             rrb_fail(c, at, "expected a vertex index below %u, found %u", m->nverts,
                      g->indices[k]);
@@ -337,6 +339,7 @@ static void read_infl(rrb_cur *c, rrb_emi_mesh *m, uint32_t i, rrb_emi_warns *w)
     }
     at = c->pos;
     f->bone = rrb_u32(c, "influence bone");
+    rrb_trace_index(c, at, m->nbones, "influence bone");
     if (!c->failed && f->bone >= m->nbones) {
         rrb_fail(c, at, "expected a bone index below %u, found %u", m->nbones, f->bone);
         return;

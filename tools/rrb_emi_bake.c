@@ -505,7 +505,10 @@ rrb_blob *rrb_emi_bake_models(const rrb_emi_skel *s, const rrb_emi_mesh *m,
     unsigned a;
     int **tj;
     double scale;
+    rrb_emi_bake_report unused;
     (void)opts;
+    if (!rep)
+        rep = &unused;
     memset(rep, 0, sizeof *rep);
     memset(&fig, 0, sizeof fig);
     memset(&ao, 0, sizeof ao);

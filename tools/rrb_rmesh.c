@@ -120,6 +120,7 @@ static int read_indices(rrb_cur *c, uint32_t *idx, uint32_t ntris, uint32_t nver
         int32_t v = rrb_i32(c, "triangle vertex index");
         if (c->failed)
             return -1;
+        rrb_trace_index(c, at, nverts, "triangle vertex index");
         if (v < 0 || (uint32_t)v >= nverts)
             return rrb_fail(c, at, "expected a vertex index < %u (triangle %u), found %d",
                             nverts, i / 3, v);
@@ -359,7 +360,7 @@ int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh
     rrb_cur_init(&c, data, size, path);
     m->size = size;
     if (size == 0)
-        rrb_fail(&c, 0, "empty file (0 bytes): no room mesh");
+        rrb_fail(&c, 0, "expected a room mesh header, found an empty file (0 bytes)");
     else if (!read_header(&c, m) && !read_surfs(&c, &m->surf, &m->nsurf, "visible surfaces") &&
              !read_invis(&c, m) &&
              !(m->has_nocoll && read_surfs(&c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) &&

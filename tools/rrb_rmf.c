@@ -444,7 +444,8 @@ static void read_tree(reader *r)
 static void read_docinfo(reader *r)
 {
     rrb_rmf_map *m = r->m;
-    size_t at = r->c.pos;
+    size_t at = r->c.pos, cam_at;
+    int32_t ncam;
     int i;
     if (rrb_left(&r->c) == 0)
         return;
@@ -456,8 +457,14 @@ static void read_docinfo(reader *r)
     }
     m->has_docinfo = 1;
     m->docinfo_version = rrb_f32(&r->c, "docinfo version");
+    cam_at = r->c.pos;
     m->active_camera = rrb_i32(&r->c, "active camera");
     m->ncameras = read_count(r, 24, "camera count");
+    ncam = m->ncameras > 0 ? m->ncameras : 0;
+    rrb_trace_index(&r->c, cam_at, ncam, "active camera");
+    if (!r->c.failed && (m->active_camera < -1 || m->active_camera >= ncam))
+        rrb_fail(&r->c, cam_at, "expected active camera -1 (none) .. %d, found %d", ncam - 1,
+                 (int)m->active_camera);
     if (m->ncameras <= 0) {
         m->ncameras = 0;
     } else {

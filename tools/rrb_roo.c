@@ -53,8 +53,15 @@ static int read_header(rrb_cur *c, rrb_roo *r)
                         "expected an unencrypted room, found width -1: the room is encrypted "
                         "with the proprietary Crush32 scheme, which is not supported");
     r->height = rrb_i32(c, "room height");
-    for (int i = 0; i < 6; i++)
+    static const char *const names[6] = {"node", "client wall", "editor wall", "sidedef",
+                                         "sector", "thing"};
+    for (int i = 0; i < 6; i++) {
+        size_t at = c->pos;
         r->offsets[i] = rrb_i32(c, "section offset");
+        if (!c->failed && (r->offsets[i] < 0 || (size_t)r->offsets[i] > c->size))
+            return rrb_fail(c, at, "expected offset of the %s section within the %zu-byte "
+                            "file, found %ld", names[i], c->size, (long)r->offsets[i]);
+    }
     return c->failed ? -1 : 0;
 }
 
@@ -345,16 +352,19 @@ static int check_nodes(rrb_cur *c, rrb_roo *r)
     for (uint32_t i = 1; i <= r->nnodes && !rc; i++) {
         rrb_roo_node *n = &r->nodes[i - 1];
         if (n->type == RRB_ROO_NODE_LEAF) {
+            rrb_trace_index(c, n->off + 17, (int64_t)r->nsectors + 1, "leaf sector");
             if (n->sector == 0 || n->sector > r->nsectors)
                 rc = rrb_fail(c, n->off + 17, "expected a sector 1..%u for leaf node %u, found %u",
                               r->nsectors, i, n->sector);
             continue;
         }
+        rrb_trace_index(c, node_child_off(r, n, 2), (int64_t)r->nwalls + 1, "node first wall");
         if (n->first_wall > r->nwalls)
             rc = rrb_fail(c, node_child_off(r, n, 2), "expected first wall 0..%u in node %u, "
                           "found %u", r->nwalls, i, n->first_wall);
         for (int k = 0; k < 2 && !rc; k++) {
             uint32_t ch = k ? n->neg : n->pos;
+            rrb_trace_index(c, node_child_off(r, n, k), (int64_t)r->nnodes + 1, "node child");
             if (ch == 0)
                 continue;
             if (ch > r->nnodes)
@@ -381,6 +391,7 @@ static int check_nodes(rrb_cur *c, rrb_roo *r)
 static int check_index(rrb_cur *c, size_t off, uint32_t v, uint32_t max, const char *what,
                        uint32_t rec)
 {
+    rrb_trace_index(c, off, (int64_t)max + 1, what);
     if (v <= max)
         return 0;
     return rrb_fail(c, off, "expected %s 0..%u in record %u, found %u", what, max, rec, v);
@@ -435,14 +446,42 @@ int32_t rrb_roo_security(const rrb_roo *r)
     return (int32_t)(s ^ RRB_ROO_SECURITY_XOR);
 }
 
+/* Section k (offsets[k]) was just read: it must end by the next section
+ * start (or the end of the file). The tables are addressed by offset, so a
+ * count that is too large but still fits in the file would otherwise read
+ * the following sections as records. */
+static int section_fits(rrb_cur *c, const rrb_roo *r, int k, const char *what)
+{
+    size_t start = (size_t)r->offsets[k], end = c->size;
+    int32_t next[8] = {r->main_offset, r->server_offset};
+    memcpy(next + 2, r->offsets, sizeof r->offsets);
+    for (int i = 0; i < 8; i++)
+        if (next[i] > 0 && (size_t)next[i] > start && (size_t)next[i] < end)
+            end = (size_t)next[i];
+    if (c->failed)
+        return -1;
+    if (c->pos > end)
+        return rrb_fail(c, start, "expected the %s to end by 0x%zx, where the next section "
+                        "starts, found them running to 0x%zx (is the count here too large?)",
+                        what, end, c->pos);
+    if (c->pos < end)
+        return rrb_fail(c, start, "expected the %s to fill their section up to 0x%zx, where "
+                        "the next section starts, found %zu bytes left over (is the count here "
+                        "too small?)", what, end, end - c->pos);
+    return 0;
+}
+
 int rrb_roo_read(const uint8_t *data, size_t size, const char *path, rrb_roo *r,
                  char *err, size_t errcap)
 {
     rrb_cur c;
     memset(r, 0, sizeof *r);
     rrb_cur_init(&c, data, size, path);
-    if (read_header(&c, r) || read_nodes(&c, r) || read_walls(&c, r) || read_ewalls(&c, r) ||
-        read_sidedefs(&c, r) || read_sectors(&c, r) || read_things(&c, r) ||
+    if (read_header(&c, r) || read_nodes(&c, r) || section_fits(&c, r, 0, "BSP nodes") ||
+        read_walls(&c, r) || section_fits(&c, r, 1, "client walls") || read_ewalls(&c, r) ||
+        section_fits(&c, r, 2, "editor walls") || read_sidedefs(&c, r) ||
+        section_fits(&c, r, 3, "sidedefs") || read_sectors(&c, r) ||
+        section_fits(&c, r, 4, "sectors") || read_things(&c, r) ||
         read_server(&c, r) || check_nodes(&c, r) || check_walls(&c, r)) {
         snprintf(err, errcap, "%s", c.err);
         rrb_roo_free(r);

@@ -98,7 +98,16 @@ int rrb_need(rrb_cur *c, size_t n, const char *what)
     return 0;
 }
 
-static const uint8_t *take(rrb_cur *c, size_t n, const char *what)
+rrb_trace_fn rrb_tracer;
+void *rrb_tracer_ctx;
+
+void rrb_trace_index(const rrb_cur *c, size_t off, int64_t past, const char *what)
+{
+    if (rrb_tracer && off < c->size)
+        rrb_tracer(rrb_tracer_ctx, c->data + off, 0, RRB_T_INDEX, past, what);
+}
+
+static const uint8_t *take_as(rrb_cur *c, size_t n, const char *what, int kind)
 {
     const uint8_t *p;
     if (c->failed)
@@ -110,7 +119,14 @@ static const uint8_t *take(rrb_cur *c, size_t n, const char *what)
     }
     p = c->data + c->pos;
     c->pos += n;
+    if (rrb_tracer)
+        rrb_tracer(rrb_tracer_ctx, p, n, kind, 0, what);
     return p;
+}
+
+static const uint8_t *take(rrb_cur *c, size_t n, const char *what)
+{
+    return take_as(c, n, what, n <= 4 ? RRB_T_INT : RRB_T_BYTES);
 }
 
 uint8_t rrb_u8(rrb_cur *c, const char *what)
@@ -143,18 +159,26 @@ int32_t rrb_i32(rrb_cur *c, const char *what)
     return (int32_t)rrb_u32(c, what);
 }
 
-float rrb_f32_raw(rrb_cur *c, const char *what)
+static float f32_as(rrb_cur *c, const char *what, int kind)
 {
-    uint32_t u = rrb_u32(c, what);
+    const uint8_t *p = take_as(c, 4, what, kind);
+    uint32_t u = p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                         (uint32_t)p[3] << 24
+                   : 0;
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
+float rrb_f32_raw(rrb_cur *c, const char *what)
+{
+    return f32_as(c, what, RRB_T_FLOAT_RAW);
+}
+
 float rrb_f32(rrb_cur *c, const char *what)
 {
     size_t at = c->pos;
-    float f = rrb_f32_raw(c, what);
+    float f = f32_as(c, what, RRB_T_FLOAT);
     if (!c->failed && !isfinite(f)) {
         c->pos = at;
         rrb_fail(c, at, "expected a finite float for %s, found %s", what,
@@ -166,7 +190,7 @@ float rrb_f32(rrb_cur *c, const char *what)
 
 int rrb_bytes(rrb_cur *c, void *out, size_t n, const char *what)
 {
-    const uint8_t *p = take(c, n, what);
+    const uint8_t *p = take_as(c, n, what, RRB_T_BYTES);
     if (!p)
         return -1;
     if (out)
@@ -179,6 +203,8 @@ int rrb_check_count(rrb_cur *c, size_t count_off, int64_t count,
 {
     if (c->failed)
         return -1;
+    if (rrb_tracer && count_off < c->size)
+        rrb_tracer(rrb_tracer_ctx, c->data + count_off, 0, RRB_T_COUNT, count, what);
     if (count < 0)
         return rrb_fail(c, count_off, "expected a count of %s, found negative value %lld",
                         what, (long long)count);
@@ -207,12 +233,14 @@ static char *str_body(rrb_cur *c, size_t at, size_t n, const char *what)
     const uint8_t *p;
     if (c->failed)
         return NULL;
+    if (rrb_tracer)  /* a string length is a count of bytes */
+        rrb_tracer(rrb_tracer_ctx, c->data + at, 0, RRB_T_COUNT, (int64_t)n, what);
     if (n > rrb_left(c)) {
         rrb_fail(c, at, "expected %s of %zu bytes, found only %zu bytes left", what, n,
                  rrb_left(c));
         return NULL;
     }
-    p = take(c, n, what);
+    p = take_as(c, n, what, RRB_T_BYTES);
     return p ? copy_str(p, n) : NULL;
 }
 
@@ -232,7 +260,7 @@ char *rrb_str_u8len(rrb_cur *c, const char *what)
 
 char *rrb_str_fixed(rrb_cur *c, size_t n, const char *what)
 {
-    const uint8_t *p = take(c, n, what);
+    const uint8_t *p = take_as(c, n, what, RRB_T_BYTES);
     return p ? copy_str(p, n) : NULL;
 }
 

@@ -66,6 +66,22 @@ int      rrb_bytes(rrb_cur *c, void *out, size_t n, const char *what);
 int rrb_check_count(rrb_cur *c, size_t count_off, int64_t count,
                     size_t min_elem_bytes, const char *what);
 
+/* Field trace, for tests (tests/host/test_malformed.c): when rrb_tracer is
+ * set, every field a reader takes from a cursor is reported with its offset,
+ * width and type, every count checked by rrb_check_count as RRB_T_COUNT and
+ * every index a reader range-checks as RRB_T_INDEX with the first value past
+ * its end (rrb_trace_index). `at` points into the cursor's data, so a reader
+ * working on a slice still reports the right file offset. NULL (the default)
+ * costs one test per read. */
+enum { RRB_T_INT = 1, RRB_T_FLOAT, RRB_T_FLOAT_RAW, RRB_T_BYTES, RRB_T_COUNT, RRB_T_INDEX };
+typedef void (*rrb_trace_fn)(void *ctx, const uint8_t *at, size_t width, int kind,
+                             int64_t bound, const char *what);
+extern rrb_trace_fn rrb_tracer;
+extern void *rrb_tracer_ctx;
+/* An index field at offset off of c whose valid values end below `past`
+ * (the reader checks it separately, with its own message). */
+void rrb_trace_index(const rrb_cur *c, size_t off, int64_t past, const char *what);
+
 /* Length-prefixed strings, returned as malloc'd NUL-terminated copies
  * (embedded NULs end the string, as the games do). Returns NULL on failure. */
 char *rrb_str_u32len(rrb_cur *c, const char *what);  /* B3D / LA string: u32 len + bytes */

@@ -133,7 +133,7 @@ static void check_malformed(const char *name, const uint8_t *data, size_t size)
         if (!strcmp(label, "rm-kce-header"))
             RT_EXPECT(id, strstr(err, "unsupported RM variant (KCE tool)") != NULL);
         if (!strcmp(label, "empty"))
-            RT_EXPECT(id, strstr(err, "empty file (0 bytes): no room mesh") != NULL);
+            RT_EXPECT(id, strstr(err, "expected a room mesh header, found an empty file (0 bytes)") != NULL);
         if (!strcmp(label, "unknown-entity-class"))
             RT_EXPECT(id, strstr(err, "\"door\"") != NULL);
         if (!strcmp(label, "nan-vertex") || !strcmp(label, "inf-uv"))
@@ -231,7 +231,7 @@ static void check_empty(void)
         return;
     RT_EXPECT_EQ("rmesh.room2.size", size, 0);
     RT_EXPECT_EQ("rmesh.room2.read", rrb_rmesh_read(data, size, "room2.rmesh", &m, err, sizeof err), -1);
-    RT_EXPECT("rmesh.room2.msg", strstr(err, "room2.rmesh:0x0: empty file (0 bytes): no room mesh") != NULL);
+    RT_EXPECT("rmesh.room2.msg", strstr(err, "room2.rmesh:0x0: expected a room mesh header, found an empty file (0 bytes)") != NULL);
     free(data);
 }
 
