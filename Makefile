@@ -176,9 +176,14 @@ $(B)/blobs/%.empty:
 blob_name = $(patsubst t_%,%,$(1))
 blob_stamp = $(if $(wildcard $(2)/$(call blob_name,$(1)).blobs),$(B)/blobs/$(call blob_name,$(1)).stamp,$(B)/blobs/$(call blob_name,$(1)).empty)
 
+# A program t_x links the per-room query code tests/target/q_x.c if there is
+# one (shared with the golden programs below).
+q_src = $(wildcard tests/target/q_$(call blob_name,$(1)).c)
+
 define target_prog
-$(B)/$(1).elf: $(2)/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1),$(2)) tests/rr_test.h
-	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< \
+$(B)/$(1).elf: $(2)/$(1).c $(call q_src,$(1)) $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1),$(2)) \
+               tests/rr_test.h tests/target/q_room.h
+	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< $(call q_src,$(1)) \
 	    $(B)/blobs/$(call blob_name,$(1))/blobs.S $(B)/blobs/$(call blob_name,$(1))/blobs.c \
 	    $$(BOARD_PLAT_SRCS) $(B)/librr.a $$(BOARD_LDFLAGS) $$(BOARD_LIBS)
 endef
