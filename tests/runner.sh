@@ -115,6 +115,7 @@ golden_check() {  # golden_check BOARD ROOM VARIANT: compare one output with its
     fi
 }
 
+t0=$(date +%s)
 echo "== goldens: $(echo $golden_rooms | wc -w) rooms (the host's output is the golden, build/golden/), each board byte for byte"
 for b in $boards; do
     run=$(make -s --no-print-directory BOARD="$b" print-BOARD_RUN)
@@ -155,6 +156,7 @@ for b in $boards; do
         echo "$b: $same rooms identical to their golden, $skipped skipped"
     fi
 done
+echo "goldens: ran in $(($(date +%s) - t0)) s"
 
 echo "$P passed, $F failed"
 [ $F = 0 ]
