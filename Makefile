@@ -42,6 +42,13 @@ TOOL_LIB_SRCS := $(filter-out tools/rrbake.c,$(TOOL_SRCS))
 HOST_TESTS  := $(patsubst tests/host/%.c,%,$(sort $(wildcard tests/host/test_*.c)))
 TARGET_TESTS := $(patsubst tests/target/%.c,%,$(sort $(wildcard tests/target/t_*.c)))
 BENCH_PROGS := $(patsubst tests/bench/%.c,%,$(sort $(wildcard tests/bench/b_*.c)))
+# Golden outputs (see "Golden outputs" below): every file of these corpus
+# folders and the EMI figures `rrbake sample` writes (no public EMI file
+# exists), each named <folder>/<file name without extension>.
+GOLDEN_DIRS := roo rmf scpcb-rmesh cbre-rmesh rmesh-variants
+GOLDEN_EMI  := figure emi_gen1 emi_gen2
+GOLDEN_SRCS := $(sort $(wildcard $(addprefix $(CORPUS)/,$(addsuffix /*.*,$(GOLDEN_DIRS)))))
+GOLDEN_ROOMS := $(patsubst $(CORPUS)/%,%,$(basename $(GOLDEN_SRCS))) $(addprefix emi/,$(GOLDEN_EMI))
 
 HOST_CC     ?= gcc
 HOST_CFLAGS := -std=gnu99 -O2 -g $(WARN) $(WERROR) -Iloader -Itools -Iplatform -Itests
@@ -50,7 +57,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 RRBAKE := $(BUILD)/tools/rrbake
 
 .PHONY: all deps tools run test bench fuzz stack size clean install uninstall \
-        board-lib board-tests board-bench help
+        board-lib board-tests board-bench board-goldens help FORCE
 
 # ------------------------------------------------------------------------
 .SECONDEXPANSION:
@@ -98,9 +105,9 @@ run: deps tools samples
 test: deps tools samples
 	@$(MAKE) --no-print-directory -j$(JOBS) host-tests
 	@for b in $(ALL_BOARDS); do \
-	    $(MAKE) --no-print-directory -j$(JOBS) BOARD=$$b board-tests || exit 1; done
+	    $(MAKE) --no-print-directory -j$(JOBS) BOARD=$$b board-tests board-goldens || exit 1; done
 	@sh tests/runner.sh "$(BUILD)" "$(CORPUS)" "$(ALL_BOARDS)" "$(HOST_TESTS)" \
-	    "$(TARGET_TESTS)" "$(STACK_BOUND)" "$(FUZZ_TEST_SECONDS)"
+	    "$(TARGET_TESTS)" "$(STACK_BOUND)" "$(FUZZ_TEST_SECONDS)" "$(GOLDEN_ROOMS)" "$(JOBS)"
 
 fuzz: deps tools samples
 	@for b in $(ALL_BOARDS); do \
@@ -176,9 +183,14 @@ $(B)/blobs/%.empty:
 blob_name = $(patsubst t_%,%,$(1))
 blob_stamp = $(if $(wildcard $(2)/$(call blob_name,$(1)).blobs),$(B)/blobs/$(call blob_name,$(1)).stamp,$(B)/blobs/$(call blob_name,$(1)).empty)
 
+# A program t_x links the per-room query code tests/target/q_x.c if there is
+# one (shared with the golden programs below).
+q_src = $(wildcard tests/target/q_$(call blob_name,$(1)).c)
+
 define target_prog
-$(B)/$(1).elf: $(2)/$(1).c $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1),$(2)) tests/rr_test.h
-	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< \
+$(B)/$(1).elf: $(2)/$(1).c $(call q_src,$(1)) $(B)/librr.a $(BOARD_PLAT_SRCS) $(call blob_stamp,$(1),$(2)) \
+               tests/rr_test.h tests/target/q_room.h
+	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -o $$@ $$< $(call q_src,$(1)) \
 	    $(B)/blobs/$(call blob_name,$(1))/blobs.S $(B)/blobs/$(call blob_name,$(1))/blobs.c \
 	    $$(BOARD_PLAT_SRCS) $(B)/librr.a $$(BOARD_LDFLAGS) $$(BOARD_LIBS)
 endef
@@ -198,6 +210,60 @@ $(foreach t,$(BENCH_PROGS),$(eval $(call target_prog,$(t),tests/bench)))
 board-tests: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOARD_SKIP_TESTS),$(TARGET_TESTS))))
 
 board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOARD_SKIP_TESTS),$(BENCH_PROGS))))
+
+# Golden outputs (issue 8, "Determinism"): one program per room of
+# GOLDEN_ROOMS and board, built from tests/target/g_room.c and the room's
+# query code q_<fmt>.c with a one-room blob table. tests/target/golden.sh
+# picks the blob: the full one, or --collision-only when the full one is
+# larger than BOARD_BLOB_MAX (platform/<board>/board.mk) and that fits, or
+# none ($(B)/golden/<room>.skip says why). The host builds both variants
+# where they differ; its outputs are the goldens the runner compares every
+# board's output with (build/golden/<folder>/<room>.txt).
+# GOLDEN_SCALE multiplies the query counts of q_roo, q_rmesh and q_rmf
+# (t_<fmt> uses 1); measured cost: see docs/footprint.md, "Determinism".
+GOLDEN_SCALE ?= 8
+golden_fmt = $(if $(findstring rmesh,$(1)),rmesh,$(firstword $(subst /, ,$(1))))
+golden_src = $(if $(filter emi/%,$(1)),$(BUILD)/samples/$(notdir $(1)).emi,$(filter $(CORPUS)/$(1).%,$(GOLDEN_SRCS)))
+GOLDEN_OBJ := $(B)/golden/obj
+GOLDEN_PLAT_OBJS := $(addprefix $(GOLDEN_OBJ)/plat_,$(addsuffix .o,$(notdir $(basename $(BOARD_PLAT_SRCS)))))
+
+# The scale the objects were built with: rewritten only when it changes.
+$(GOLDEN_OBJ)/scale: FORCE
+	@mkdir -p $(dir $@)
+	@echo $(GOLDEN_SCALE) | cmp -s - $@ || echo $(GOLDEN_SCALE) > $@
+FORCE:
+
+$(GOLDEN_OBJ)/q_%.o: tests/target/q_%.c tests/target/q_room.h tests/rr_test.h $(LOADER_HDRS) \
+                     $(GOLDEN_OBJ)/scale
+	@mkdir -p $(dir $@)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(TEST_CFLAGS) -DQ_SCALE=$(GOLDEN_SCALE) -c $< -o $@
+
+$(GOLDEN_OBJ)/g_%.o: tests/target/g_room.c tests/target/q_room.h
+	@mkdir -p $(dir $@)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(TEST_CFLAGS) -DG_FMT=$* -c $< -o $@
+
+define golden_plat_obj
+$(GOLDEN_OBJ)/plat_$(notdir $(basename $(1))).o: $(1)
+	@mkdir -p $$(dir $$@)
+	$$(BOARD_CC) $$(BOARD_CFLAGS) $$(TEST_CFLAGS) -c $$< -o $$@
+endef
+$(foreach s,$(BOARD_PLAT_SRCS),$(eval $(call golden_plat_obj,$(s))))
+
+# $(1) = room, $(2) = its source, $(3) = its format
+define golden_room
+$(B)/golden/$(1).stamp: $(2) $(RRBAKE) $(BUILD)/samples/.stamp tests/target/golden.sh tests/gen_blobs.sh \
+        $(GOLDEN_OBJ)/q_$(3).o $(GOLDEN_OBJ)/g_$(3).o $(GOLDEN_PLAT_OBJS) $(B)/librr.a
+	@sh tests/target/golden.sh "$(B)/golden/$(1)" "$(1)" "$(2)" "$(BOARD_BLOB_MAX)" "$(BOARD)" \
+	    "$(RRBAKE)" "$(ENDIAN_OPT)" "$(CORPUS)" "$(BUILD)"
+	@for v in full co; do d=$(B)/golden/$(1).$$$$v; [ -d $$$$d ] || continue; \
+	    $(BOARD_CC) $(BOARD_CFLAGS) $(TEST_CFLAGS) -o $$$$d.elf $(GOLDEN_OBJ)/g_$(3).o \
+	        $(GOLDEN_OBJ)/q_$(3).o $$$$d/blobs.S $$$$d/blobs.c $(GOLDEN_PLAT_OBJS) $(B)/librr.a \
+	        $(BOARD_LDFLAGS) $(BOARD_LIBS) || exit 1; done
+	@touch $$@
+endef
+$(foreach r,$(GOLDEN_ROOMS),$(eval $(call golden_room,$(r),$(call golden_src,$(r)),$(call golden_fmt,$(r)))))
+
+board-goldens: $(addprefix $(B)/golden/,$(addsuffix .stamp,$(GOLDEN_ROOMS)))
 
 # The demo of `make run`: the blobs listed in $(BUILD)/demo.blobs (written by
 # tests/run_demo.sh), opened and queried by tests/demo/demo.c.

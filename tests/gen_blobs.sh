@@ -23,20 +23,21 @@ while read -r name src opts; do
         opts=$(printf '%s' "$opts" | sed 's/--other-endian//')
         case "$endian" in *malta-be*) e="--endian little" ;; *) e="--endian big" ;; esac ;;
     esac
+    f=$out/$(printf '%s' "$name" | tr / _).rrb   # a NAME may hold a '/'
     case "$src" in
     synth:*)  # a synthetic RAW blob of the given size
         be=$(case "$e" in *malta-be*|*big*) echo big ;; *) echo little ;; esac)
-        "$rrbake" synth "${src#synth:}" -o "$out/$name.rrb" --endian "$be" ;;
+        "$rrbake" synth "${src#synth:}" -o "$f" --endian "$be" ;;
     *)
         if [ ! -f "$src" ]; then
             echo "gen_blobs: $list: $name: source $src not found" >&2
             exit 1
         fi
         # shellcheck disable=SC2086
-        "$rrbake" bake "$src" -o "$out/$name.rrb" $e $opts -q ;;
+        "$rrbake" bake "$src" -o "$f" $e $opts -q ;;
     esac
-    size=$(wc -c < "$out/$name.rrb")
-    abs=$(cd "$out" && pwd)/$name.rrb
+    size=$(wc -c < "$f")
+    abs=$(cd "$(dirname "$f")" && pwd)/$(basename "$f")
     printf '\t.balign 8\n\t.globl rr_blob_%d\nrr_blob_%d:\n\t.incbin "%s"\n' $i $i "$abs" >> "$S"
     printf 'extern const unsigned char rr_blob_%d[];\n' $i >> "$C"
     entries="$entries    {\"$name\", rr_blob_$i, ${size}u},\n"

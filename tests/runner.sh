@@ -1,13 +1,17 @@
 #!/bin/sh
-# runner.sh BUILD CORPUS "BOARDS" "HOST_TESTS" "TARGET_TESTS" STACK_BOUND
+# runner.sh BUILD CORPUS "BOARDS" "HOST_TESTS" "TARGET_TESTS" STACK_BOUND FUZZ_SECONDS "GOLDEN_ROOMS" JOBS
 # Runs everything `make test` built and prints one summary line at the end:
 #   N passed, N failed
-# Counted: every check of every host test and target program (their
-# "# suite: N passed, M failed" lines), the build checks per board (symbols,
-# stack, recursion), the checker self-test, and one comparison per target
-# program per QEMU board (its output must equal the host's byte for byte).
+# Counted: every check of every host test, target program and golden program
+# (their "# suite: N passed, M failed" lines; a golden program's on the host
+# only, since its whole output is then compared), the build checks per board
+# (symbols, stack, recursion), the checker self-test, one comparison per
+# target program per QEMU board (its output must equal the host's byte for
+# byte), and one comparison per golden room per QEMU board (its output must
+# equal the golden the host wrote, build/golden/<room>.txt, byte for byte).
 # A program that crashes, times out or exits non-zero counts as one failure.
 build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6 fuzz_secs=${7:-10}
+golden_rooms=$8 jobs=${9:-2}
 logs=$build/logs
 mkdir -p "$logs"
 P=0 F=0
@@ -81,5 +85,78 @@ for b in $boards; do
         fi
     done
 done
+# ---- Goldens: one program per room and board (Makefile, "Golden outputs") ----
+golden_src() {  # the source file of a golden room
+    case "$1" in
+    emi/*) echo "$build/samples/${1#emi/}.emi" ;;
+    *) for f in "$corpus/$1".*; do echo "$f"; done ;;
+    esac
+}
+golden_check() {  # golden_check BOARD ROOM VARIANT: compare one output with its golden
+    o=$build/$1/golden/$2.$3
+    g=$build/golden/$2.txt
+    [ "$3" = co ] && g=$build/golden/$2.collision-only.txt
+    rc=$(cat "$o.rc" 2>/dev/null || echo missing)
+    if [ "$rc" != 0 ]; then
+        echo "FAIL $1/$2 ($3 blob): exit status $rc"; F=$((F + 1)); tail -3 "$o.err"
+    fi
+    grep -E '^FAIL' "$o.out" | sed "s|^|$1/$2: |" | head -20
+    if [ "$1" = host ]; then   # the program's own checks count once, on the host
+        count "$o.out"; cp "$o.out" "$g"; return
+    fi
+    if [ ! -f "$g" ]; then
+        echo "FAIL $1/$2: no golden $g (host program missing)"; F=$((F + 1))
+    elif cmp -s "$o.out" "$g"; then
+        P=$((P + 1)); same=$((same + 1))
+    else
+        F=$((F + 1))
+        echo "FAIL $1/$2 ($3 blob): output differs from the golden $g:"
+        diff "$g" "$o.out" | head -10
+    fi
+}
+
+t0=$(date +%s)
+echo "== goldens: $(echo $golden_rooms | wc -w) rooms (the host's output is the golden, build/golden/), each board byte for byte"
+for b in $boards; do
+    run=$(make -s --no-print-directory BOARD="$b" print-BOARD_RUN)
+    [ "$b" = host ] && run="timeout 600" && rm -rf "$build/golden"
+    # every program of the board, $jobs at a time (QEMU is the cost)
+    find "$build/$b/golden" -name '*.elf' | sort | RUN=$run xargs -r -P "$jobs" -n 1 sh -c \
+        '$RUN "$1" > "${1%.elf}.out" 2> "${1%.elf}.err"; echo $? > "${1%.elf}.rc"' sh
+    same=0 skipped=0
+    for r in $golden_rooms; do
+        p=$build/$b/golden/$r
+        mkdir -p "$build/golden/$(dirname "$r")"
+        src=$(golden_src "$r")
+        if [ -f "$p.refused" ]; then
+            if [ "$b" != host ]; then continue; fi
+            # refused, once: right only for an empty source (nothing to bake)
+            cp "$p.refused" "$build/golden/$r.txt"
+            if [ -f "$src" ] && [ ! -s "$src" ]; then
+                P=$((P + 1)); echo "host/$r: refused by the baker, as an empty source must be: $(cat "$p.refused")"
+            else
+                F=$((F + 1)); echo "FAIL host/$r: the baker refuses a non-empty source: $(cat "$p.refused")"
+            fi
+        elif [ -f "$p.skip" ]; then
+            echo "$b/$r: $(cat "$p.skip")"; skipped=$((skipped + 1))
+        elif [ ! -f "$p.full.elf" ] && [ ! -f "$p.co.elf" ]; then
+            echo "FAIL $b/$r: no golden program built"; F=$((F + 1))
+        else
+            if [ "$b" = host ] && [ -f "$src" ] && [ ! -s "$src" ]; then
+                echo "FAIL host/$r: an empty source was baked"; F=$((F + 1))
+            fi
+            for v in full co; do
+                [ -f "$p.$v.elf" ] && golden_check "$b" "$r" "$v"
+            done
+        fi
+    done
+    if [ "$b" = host ]; then
+        echo "host: $(find "$build/golden" -name '*.txt' | wc -l) goldens written"
+    else
+        echo "$b: $same rooms identical to their golden, $skipped skipped"
+    fi
+done
+echo "goldens: ran in $(($(date +%s) - t0)) s"
+
 echo "$P passed, $F failed"
 [ $F = 0 ]

@@ -18,3 +18,5 @@ BOARD_QEMU      :=
 BOARD_QEMU_ARGS :=
 BOARD_RUN       :=
 BOARD_APT       := gcc libc6-dev make
+# Largest blob a test program may link here: no limit (empty).
+BOARD_BLOB_MAX :=

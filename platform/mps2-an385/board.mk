@@ -25,3 +25,7 @@ BOARD_QEMU_ARGS := -M mps2-an385 -display none -serial none -monitor none \
                    -semihosting-config enable=on,target=native,chardev=sh0
 BOARD_RUN       := timeout 120 $(BOARD_QEMU) $(BOARD_QEMU_ARGS) -kernel
 BOARD_APT       := gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
+# Largest blob (bytes) a test program may link here: linker/mps2-an385.ld
+# puts all read-only data in the 16 MB PSRAM region; 64 KB of it are left
+# for the program's other constants (see tests/target/golden.sh).
+BOARD_BLOB_MAX := 16711680

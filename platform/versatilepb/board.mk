@@ -27,3 +27,7 @@ BOARD_QEMU_ARGS := -M versatilepb -cpu arm926 -display none -serial none -monito
                    -semihosting-config enable=on,target=native,chardev=sh0
 BOARD_RUN       := timeout 120 $(BOARD_QEMU) $(BOARD_QEMU_ARGS) -kernel
 BOARD_APT       := gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+# Largest blob (bytes) a test program may link here: the image (code, blob,
+# data) loads at 0x8000 into the 128 MB of RAM, whose rest is heap and
+# stack; 120 MB for the blob leaves them about 8 MB (see tests/target/golden.sh).
+BOARD_BLOB_MAX := 125829120
