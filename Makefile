@@ -91,11 +91,15 @@ samples: $(BUILD)/samples/.stamp
 # Host unit tests, with AddressSanitizer and UBSan.
 include platform/host/board.mk
 HOST_PLAT_SRCS := $(BOARD_PLAT_SRCS)
-$(BUILD)/hosttest/%: tests/host/%.c $(TOOL_LIB_SRCS) $(LOADER_SRCS) $(HOST_PLAT_SRCS) \
-                     $(wildcard tools/*.h) $(LOADER_HDRS) tests/rr_test.h
+# The tool, loader and platform sources are compiled once (ASan + UBSan) into
+# $(BUILD)/hostobj and linked into every test.
+HOSTOBJS := $(patsubst %.c,$(BUILD)/hostobj/%.o,$(TOOL_LIB_SRCS) $(LOADER_SRCS) $(HOST_PLAT_SRCS))
+$(BUILD)/hostobj/%.o: %.c $(wildcard tools/*.h) $(LOADER_HDRS) $(wildcard platform/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DRR_DEBUG -o $@ $< $(TOOL_LIB_SRCS) \
-	    $(LOADER_SRCS) $(HOST_PLAT_SRCS) -lm
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DRR_DEBUG -c -o $@ $<
+$(BUILD)/hosttest/%: tests/host/%.c $(HOSTOBJS) $(wildcard tools/*.h) $(LOADER_HDRS) tests/rr_test.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DRR_DEBUG -o $@ $< $(HOSTOBJS) -lm
 
 host-tests: $(addprefix $(BUILD)/hosttest/,$(HOST_TESTS))
 
