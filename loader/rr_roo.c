@@ -11,9 +11,13 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Keeps a helper's 64-bit temporaries out of its caller's frame: on
- * Cortex-M0 (8 low registers, no long multiply) inlining them into the wall
- * walk made rr_roo_slide need 712 bytes of stack; with these, 512. */
+/* Two uses, both measured (make size):
+ * - keeps a helper's 64-bit temporaries out of its caller's frame: on
+ *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
+ *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
+ *   per libgcc call); with these, 480 at 128 per call;
+ * - one copy of a helper that -O2 would otherwise inline at every call
+ *   (orient, walk_next, ratio_lerp, ...): 1.4 KB less Thumb-2 code. */
 #define NOINLINE __attribute__((noinline))
 
 /* The sections of an open room. */
@@ -311,7 +315,7 @@ static rr_err query_view(const rr_room *room, view *v)
     return get_view(room, v, 0);
 }
 
-static rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
+static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
 {
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
@@ -353,44 +357,31 @@ rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *ou
     return walk(&v, x, y, out);
 }
 
-static int32_t sat32(int64_t v)
-{
-    if (v > 0x7fffffffLL)
-        return 0x7fffffff;
-    if (v < -0x7fffffffLL - 1)
-        return -0x7fffffff - 1;
-    return (int32_t)v;
-}
-
-/* z = -(a*x + b*y + d) / c, rounded half away from zero. |numerator| < 2^62.5. */
-static int64_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
+/* z = -(a*x + b*y + d) / c, rounded half away from zero and saturated to
+ * int32. |numerator| < 2^62.5; c != 0 (validated). */
+static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
 {
     int64_t num = -((int64_t)p->a * x + (int64_t)p->b * y + join64(p->d_lo, p->d_hi));
-    int64_t q = num / p->c, r = num % p->c;
-    int64_t ar = r < 0 ? -r : r, ac = p->c < 0 ? -(int64_t)p->c : p->c;
-    if (2 * ar >= ac)
-        q += ((num < 0) != (p->c < 0)) ? -1 : 1;
-    return q;
+    return rr__sat32(rr__div_round64(num, p->c));
 }
 
 /* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
     const rr_roo_sector_rec *s = &v->sectors[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? sat32(slope_z(&v->slopes[s->floor_slope], x, y))
+    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->floor_slope], x, y)
                                           : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE
-                ? sat32(slope_z(&v->slopes[s->ceiling_slope], x, y))
-                : s->ceiling_z;
+    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->ceiling_slope], x, y)
+                                            : s->ceiling_z;
 }
 
-static void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
-                           rr_roo_heights *out)
+static NOINLINE void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
+                                    rr_roo_heights *out)
 {
     int32_t fc[2];
     floor_ceiling(v, sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
+    out->floor = rr__sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
     out->ceiling = fc[1];
     out->sector = (int32_t)sector;
     out->flags = v->sectors[sector].flags;
@@ -484,7 +475,8 @@ static uint64_t abs64(int64_t v)
 
 /* (b - a) x (c - a): > 0 when c is on the + side of the line a -> b (the
  * same sign as the separator a*x + b*y + c of a wall's line, NOTES §1.12). */
-static int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx, int32_t cy)
+static NOINLINE int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx,
+                               int32_t cy)
 {
     return ((int64_t)bx - ax) * ((int64_t)cy - ay) - ((int64_t)by - ay) * ((int64_t)cx - ax);
 }
@@ -508,18 +500,28 @@ static int sgn64(int64_t v)
     return (v > 0) - (v < 0);
 }
 
+/* The four orientations of the segment p = (ax, ay, bx, by) and wall w:
+ * o[0], o[1] of the wall's ends against the line a -> b, o[2], o[3] of a and
+ * b against the wall's line (> 0: on its + side). */
+static NOINLINE void orient4(const int32_t p[4], const rr_roo_wall_rec *w, int64_t o[4])
+{
+    o[0] = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
+    o[1] = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    o[2] = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
+    o[3] = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]);
+}
+
 /* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
  * collinear)? */
 static NOINLINE int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
 {
-    int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
-    int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
-    int o3, o4;
+    int64_t o[4];
+    int o1, o2;
+    orient4(p, w, o);
+    o1 = sgn64(o[0]), o2 = sgn64(o[1]);
     if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
         return 0;
-    o3 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]));
-    o4 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]));
-    return o3 * o4 <= 0;
+    return sgn64(o[2]) * sgn64(o[3]) <= 0;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
@@ -535,15 +537,6 @@ static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t 
            near_seg(w->x1 - p[0], w->y1 - p[1], dx, dy, r2);
 }
 
-/* n / d rounded half away from zero, d > 0. */
-static int64_t div_round(int64_t n, int64_t d)
-{
-    int64_t q = n / d, r = n % d;
-    if (2 * abs64(r) >= (uint64_t)d)
-        q += n < 0 ? -1 : 1;
-    return q;
-}
-
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
  * both reduced below 2^31 so that coordinate * num fits 2^61. */
 typedef struct crossing {
@@ -553,12 +546,11 @@ typedef struct crossing {
 
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
-    int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
-    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]);
-    int64_t o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
-    int64_t o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    int64_t o[4], sa, sb;
+    orient4(p, w, o);
+    sa = o[2], sb = o[3];
     c->side = sa >= 0;
-    if (c->side == (sb >= 0) || (o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
+    if (c->side == (sb >= 0) || (o[0] < 0 && o[1] < 0) || (o[0] > 0 && o[1] > 0))
         return 0;
     c->num = sa >= 0 ? sa : -sa;
     c->den = sa >= 0 ? sa - sb : sb - sa;
@@ -569,9 +561,9 @@ static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
     return 1;
 }
 
-static int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
+static NOINLINE int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
 {
-    return (int32_t)(a + div_round(((int64_t)b - a) * c->num, c->den));
+    return (int32_t)(a + rr__div_round64(((int64_t)b - a) * c->num, c->den));
 }
 
 static rr_fix ratio_fix(const crossing *c)
@@ -599,6 +591,7 @@ typedef struct mover {
     int32_t p[4];         /* ax, ay, bx, by */
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
+    int32_t probe[4];     /* first_contact's trial segment (off the stack) */
     rr_roo_move *out;
 } mover;
 
@@ -672,7 +665,7 @@ static void walk_node(const rr_room *room, qstate *q)
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
-static uint32_t walk_next(const rr_room *room, qstate *q)
+static NOINLINE uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
@@ -705,19 +698,23 @@ static uint64_t radius2(const mover *m)
 }
 
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
- * of w; the predicate grows with t, so bisection is exact on the grid. */
-static int32_t first_contact(const mover *m, const rr_roo_wall_rec *w)
+ * of w, or 0x10001 when the whole path stays out of reach; the predicate
+ * grows with t, so bisection is exact on the grid. The first trial is the
+ * whole path (t = 65536 gives b exactly). */
+static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
 {
-    int32_t lo = 0, hi = 0x10000, q[4];
+    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
     q[0] = m->p[0], q[1] = m->p[1];
     while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
         q[2] = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * mid, 16));
         q[3] = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * mid, 16));
         if (seg_near_wall(q, w, radius2(m)))
             hi = mid;
+        else if (mid == 0x10000)
+            return 0x10001;
         else
             lo = mid;
+        mid = lo + (hi - lo) / 2;
     }
     return hi;
 }
@@ -741,11 +738,10 @@ static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec
 }
 
 /* A solid wall's contact time (Q16, 0x10001 = none). */
-static int32_t solid_event(const mover *m, const rr_roo_wall_rec *w)
+static NOINLINE int32_t solid_event(mover *m, const rr_roo_wall_rec *w)
 {
-    /* already touching at A (point-to-segment), or never within radius */
-    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)) ||
-        !seg_near_wall(m->p, w, radius2(m)))
+    /* already touching at A (point-to-segment): no event */
+    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)))
         return 0x10001;
     return first_contact(m, w);
 }
@@ -759,25 +755,34 @@ static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
     }
 }
 
+/* A two-sided wall: a block event where the path crosses into a sector it
+ * cannot enter. */
+static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
+{
+    mover *m = &q->u.m;
+    crossing c;
+    int32_t block;
+    if (!cross_wall(m->p, w, &c))
+        return;
+    block = portal_block(&q->v, m, w, &c);
+    if (block != RR_ROO_FREE)
+        keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
+}
+
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
     mover *m = &q->u.m;
     const rr_roo_wall_rec *w = &q->v.walls[i];
     int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
     const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
-    crossing c;
-    int32_t t, block;
+    int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(m, w);
         if (t <= 0x10000)
             keep(m, i, t, RR_ROO_WALL, t - 1);
         return;
     }
-    if (!cross_wall(m->p, w, &c))
-        return;
-    block = portal_block(&q->v, m, w, &c);
-    if (block != RR_ROO_FREE)
-        keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
+    portal_event(q, i, w);
 }
 
 /* The arguments are already in q->u.m. */
@@ -805,8 +810,8 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
 }
 
 /* Fill the arena state for a move; NULL on a bad room or out. */
-static qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax, int32_t ay,
-                          int32_t bx, int32_t by)
+static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax,
+                                   int32_t ay, int32_t bx, int32_t by)
 {
     qstate *q;
     if (!out || !room || room->format != RR_FMT_ROO)
@@ -858,8 +863,8 @@ static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t 
     if (den == 0 || n == 0)
         return; /* no motion along the wall */
     num = neg ? -(int64_t)n : (int64_t)n;
-    t[0] = (int32_t)(sx + div_round(ex * num, den));
-    t[1] = (int32_t)(sy + div_round(ey * num, den));
+    t[0] = (int32_t)(sx + rr__div_round64(ex * num, den));
+    t[1] = (int32_t)(sy + rr__div_round64(ey * num, den));
 }
 
 rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
