@@ -168,18 +168,9 @@ static rr_err load(const rr_room *room, fig *g)
 
 /* ------------------------------------------------------------ validation */
 
-/* Fill diag and return e. Takes the record by pointer: a 7-argument call
- * would make some compilers push stack arguments (a dynamic frame). */
-static rr_err fail_at(rr_diag *diag, rr_err e, const rr_diag *what)
-{
-    if (diag)
-        *diag = *what;
-    return e;
-}
-
-#define FAIL(e, s, p, what, v, lim)                                                        \
-    fail_at(diag, (e), &(rr_diag){(s), rr__offset(room, (p)), (uint32_t)(v), (uint32_t)(lim), \
-                                  (what)})
+/* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
+#define FAIL(e, s, p, what, v, lim) \
+    rr__fail(diag, (e), (s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
 static int coord_ok(int32_t v)
 {
