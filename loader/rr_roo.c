@@ -237,7 +237,6 @@ static int opt_ok(uint16_t idx, uint32_t count)
     return idx == RR_ROO_NONE || idx < count;
 }
 
-
 static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
@@ -315,6 +314,12 @@ static rr_err query_view(const rr_room *room, view *v)
     return get_view(room, v, 0);
 }
 
+/* a*x + b*y + c of node p's separator: > 0 on its + side. */
+static NOINLINE int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
+{
+    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+}
+
 static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
 {
     uint32_t n = 1; /* 1-based node number */
@@ -332,7 +337,7 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
             out->leaf = p->leaf;
             return RR_OK;
         }
-        s = (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+        s = node_side(p, x, y);
         if (s > 0)
             next = p->pos;
         else if (s < 0)
@@ -486,13 +491,15 @@ static NOINLINE int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, i
 static int near_seg(int32_t vx, int32_t vy, int32_t ex, int32_t ey, uint64_t r2)
 {
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t c, wx = (int64_t)vx - ex, wy = (int64_t)vy - ey;
-    if (u <= 0 || ee == 0)
-        return (uint64_t)((int64_t)vx * vx + (int64_t)vy * vy) <= r2;
-    if (u >= ee)
-        return (uint64_t)(wx * wx + wy * wy) <= r2;
-    c = (int64_t)ex * vy - (int64_t)ey * vx;
-    return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+    int64_t x = vx, y = vy, c;
+    if (u > 0 && ee != 0) {
+        if (u < ee) { /* nearest point inside the segment: compare c^2 / ee with r2 */
+            c = (int64_t)ex * vy - (int64_t)ey * vx;
+            return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+        }
+        x -= ex, y -= ey; /* nearest point: the end */
+    }
+    return (uint64_t)(x * x + y * y) <= r2;
 }
 
 static int sgn64(int64_t v)
@@ -574,11 +581,6 @@ static rr_fix ratio_fix(const crossing *c)
 static int args_ok(int32_t v)
 {
     return coord_ok(v);
-}
-
-static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
-{
-    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
 }
 
 /// Per-query state in the arena ///
