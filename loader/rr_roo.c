@@ -646,7 +646,7 @@ static void walk_start(qstate *q, int brute)
 }
 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
-static void walk_node(const rr_room *room, qstate *q)
+static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
     const rr_roo_node_rec *p = &q->v.nodes[q->node - 1];
     uint16_t *stack = walk_stack(room);
@@ -912,7 +912,7 @@ static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing
     return z < h0[0] || z < h1[0] || z > h0[1] || z > h1[1];
 }
 
-static void sight_visit(qstate *q, uint32_t i)
+static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     sighter *s = &q->u.s;
     const rr_roo_wall_rec *w = &q->v.walls[i];
