@@ -699,6 +699,13 @@ static uint64_t radius2(const mover *m)
     return (uint64_t)((int64_t)m->radius * m->radius);
 }
 
+/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16. */
+static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
+{
+    out[0] = (int32_t)(p[0] + rr_shr_round64(((int64_t)p[2] - p[0]) * t, 16));
+    out[1] = (int32_t)(p[1] + rr_shr_round64(((int64_t)p[3] - p[1]) * t, 16));
+}
+
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
  * of w, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
@@ -708,8 +715,7 @@ static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
     q[0] = m->p[0], q[1] = m->p[1];
     while (hi - lo > 1) {
-        q[2] = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * mid, 16));
-        q[3] = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * mid, 16));
+        path_at(m->p, mid, q + 2);
         if (seg_near_wall(q, w, radius2(m)))
             hi = mid;
         else if (mid == 0x10000)
@@ -792,6 +798,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
     rr_roo_move *out = m->out;
+    int32_t xy[2];
     uint32_t k;
     for (k = 0; k < 4; k++)
         if (!args_ok(m->p[k]))
@@ -806,8 +813,8 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     walk_start(q, brute);
     while ((k = walk_next(room, q)) != RR_ROO_NONE)
         move_visit(q, k);
-    out->x = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * out->fraction, 16));
-    out->y = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * out->fraction, 16));
+    path_at(m->p, out->fraction, xy);
+    out->x = xy[0], out->y = xy[1];
     return RR_OK;
 }
 
