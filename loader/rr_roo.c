@@ -315,7 +315,7 @@ static rr_err query_view(const rr_room *room, view *v)
 }
 
 /* a*x + b*y + c of node p's separator: > 0 on its + side. */
-static NOINLINE int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
+static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
 {
     return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
 }
@@ -507,28 +507,18 @@ static int sgn64(int64_t v)
     return (v > 0) - (v < 0);
 }
 
-/* The four orientations of the segment p = (ax, ay, bx, by) and wall w:
- * o[0], o[1] of the wall's ends against the line a -> b, o[2], o[3] of a and
- * b against the wall's line (> 0: on its + side). */
-static NOINLINE void orient4(const int32_t p[4], const rr_roo_wall_rec *w, int64_t o[4])
-{
-    o[0] = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
-    o[1] = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
-    o[2] = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
-    o[3] = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]);
-}
-
 /* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
  * collinear)? */
 static NOINLINE int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
 {
-    int64_t o[4];
-    int o1, o2;
-    orient4(p, w, o);
-    o1 = sgn64(o[0]), o2 = sgn64(o[1]);
+    int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
+    int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
+    int o3, o4;
     if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
         return 0;
-    return sgn64(o[2]) * sgn64(o[3]) <= 0;
+    o3 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]));
+    o4 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]));
+    return o3 * o4 <= 0;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
@@ -553,11 +543,14 @@ typedef struct crossing {
 
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
-    int64_t o[4], sa, sb;
-    orient4(p, w, o);
-    sa = o[2], sb = o[3];
+    int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
+    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]), o1, o2;
     c->side = sa >= 0;
-    if (c->side == (sb >= 0) || (o[0] < 0 && o[1] < 0) || (o[0] > 0 && o[1] > 0))
+    if (c->side == (sb >= 0))
+        return 0; /* both ends on one side of the wall's line */
+    o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
+    o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
         return 0;
     c->num = sa >= 0 ? sa : -sa;
     c->den = sa >= 0 ? sa - sb : sb - sa;
@@ -715,7 +708,10 @@ static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
     q[0] = m->p[0], q[1] = m->p[1];
     while (hi - lo > 1) {
-        path_at(m->p, mid, q + 2);
+        if (mid == 0x10000)
+            q[2] = m->p[2], q[3] = m->p[3]; /* what path_at gives for t = 1 */
+        else
+            path_at(m->p, mid, q + 2);
         if (seg_near_wall(q, w, radius2(m)))
             hi = mid;
         else if (mid == 0x10000)
