@@ -11,13 +11,14 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Two uses, both measured (make size):
+/* Two uses, both measured (make size, make bench):
  * - keeps a helper's 64-bit temporaries out of its caller's frame: on
  *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
  *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
- *   per libgcc call); with these, 480 at 128 per call;
+ *   per libgcc call); with these, 472 at 128 per call;
  * - one copy of a helper that -O2 would otherwise inline at every call
- *   (orient, walk_next, ratio_lerp, ...): 1.4 KB less Thumb-2 code. */
+ *   (orient, walk_next, ratio_lerp, ...). The hot tests that call orient
+ *   stop as early as they can (cross_wall, straddles). */
 #define NOINLINE __attribute__((noinline))
 
 /* The sections of an open room. */
