@@ -39,38 +39,16 @@ typedef struct fig {
 
 /* ------------------------------------------------------------ arithmetic */
 
+/* Rounding, saturation, division and square roots are the core's (rr_fix.c:
+ * rr_shr_round64, rr__sat32, rr__div_round64, rr_isqrt64), with its one
+ * rounding rule: half away from zero. The per-joint and per-vertex loops
+ * (quat_to_mat, quat_nlerp, xform_mul, skin_pos, skin_nrm) use this inlined
+ * copy of rr_shr_round64 (same result for s >= 1): there a call cost more
+ * than the rounding itself (make bench: EMI pose +33 % with calls). */
 static int64_t shr_round(int64_t v, unsigned s)
 {
     int64_t half = (int64_t)1 << (s - 1);
     return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
-}
-
-static int32_t sat32(int64_t v)
-{
-    return v > 0x7fffffffLL ? 0x7fffffff : v < -0x7fffffffLL - 1 ? -0x7fffffff - 1 : (int32_t)v;
-}
-
-/* round(num / den), den > 0. */
-static int64_t div_round(int64_t num, int64_t den)
-{
-    return num >= 0 ? (num + den / 2) / den : -((-num + den / 2) / den);
-}
-
-static uint32_t isqrt64(uint64_t v)
-{
-    uint64_t r = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= r + bit) {
-            v -= r + bit;
-            r = (r >> 1) + bit;
-        } else {
-            r >>= 1;
-        }
-        bit >>= 2;
-    }
-    return (uint32_t)r;
 }
 
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
@@ -81,14 +59,14 @@ static void quat_normalize(int32_t q[4])
     int i;
     for (i = 0; i < 4; i++)
         n2 += (uint64_t)((int64_t)q[i] * q[i]);
-    len = isqrt64(n2);
+    len = rr_isqrt64(n2);
     if (len == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
         return;
     }
     for (i = 0; i < 4; i++)
-        q[i] = sat32(div_round((int64_t)q[i] * RR_EMI_Q30_ONE, len));
+        q[i] = rr__sat32(rr__div_round64((int64_t)q[i] * RR_EMI_Q30_ONE, len));
 }
 
 /* Caller-supplied poses are meant to hold unit quaternions; clamping each
@@ -115,23 +93,34 @@ static void quat_nlerp(const int32_t a[4], const int32_t b[4], int32_t f, int32_
     for (i = 0; i < 4; i++)
         bb[i] = dot < 0 ? -bb[i] : bb[i];
     for (i = 0; i < 4; i++)
-        out[i] = sat32(aa[i] + shr_round(((int64_t)bb[i] - aa[i]) * f, 16));
+        out[i] = rr__sat32(aa[i] + shr_round(((int64_t)bb[i] - aa[i]) * f, 16));
     quat_normalize(out);
 }
 
+/* Rotation matrix of a unit quaternion (x, y, z, w) = q[0..3], Q30, row
+ * major: entry i is 2 (q[a] q[b] + q[c] q[d]), or 2 (q[a] q[b] - q[c] q[d])
+ * when QM_MINUS, or 1 - 2 (q[a] q[b] + q[c] q[d]) on the diagonal (QM_DIAG),
+ * with {a, b, c, d} = qm[i]. */
+#define QM_MINUS 1u
+#define QM_DIAG 2u
+static const uint8_t qm[9][5] = {
+    {1, 1, 2, 2, QM_DIAG}, {0, 1, 2, 3, QM_MINUS}, {0, 2, 1, 3, 0},
+    {0, 1, 2, 3, 0},       {0, 0, 2, 2, QM_DIAG},  {1, 2, 0, 3, QM_MINUS},
+    {0, 2, 1, 3, QM_MINUS}, {1, 2, 0, 3, 0},       {0, 0, 1, 1, QM_DIAG}};
+
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int64_t x = qclamp(q[0]), y = qclamp(q[1]), z = qclamp(q[2]), w = qclamp(q[3]);
-    int64_t one = RR_EMI_Q30_ONE;
-    r[0] = sat32(one - shr_round(2 * (y * y + z * z), Q30));
-    r[1] = sat32(shr_round(2 * (x * y - z * w), Q30));
-    r[2] = sat32(shr_round(2 * (x * z + y * w), Q30));
-    r[3] = sat32(shr_round(2 * (x * y + z * w), Q30));
-    r[4] = sat32(one - shr_round(2 * (x * x + z * z), Q30));
-    r[5] = sat32(shr_round(2 * (y * z - x * w), Q30));
-    r[6] = sat32(shr_round(2 * (x * z - y * w), Q30));
-    r[7] = sat32(shr_round(2 * (y * z + x * w), Q30));
-    r[8] = sat32(one - shr_round(2 * (x * x + y * y), Q30));
+    int64_t v[4], s, t;
+    int i;
+    for (i = 0; i < 4; i++)
+        v[i] = qclamp(q[i]);
+    for (i = 0; i < 9; i++) {
+        const uint8_t *e = qm[i];
+        s = v[e[2]] * v[e[3]];
+        s = v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
+        t = shr_round(2 * s, Q30);
+        r[i] = rr__sat32((e[4] & QM_DIAG) ? RR_EMI_Q30_ONE - t : t);
+    }
 }
 
 /* out = a * b for rotation (Q30) + translation (coords) transforms. out may
@@ -144,18 +133,18 @@ static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const i
         int64_t tt = 0;
         for (k = 0; k < 3; k++) {
             const int32_t *row = ar + 3 * i;
-            out->r[3 * i + k] = sat32(shr_round((int64_t)row[0] * br[k] +
+            out->r[3 * i + k] = rr__sat32(shr_round((int64_t)row[0] * br[k] +
                                                     (int64_t)row[1] * br[3 + k] +
                                                     (int64_t)row[2] * br[6 + k], Q30));
             tt += (int64_t)row[k] * bt[k];
         }
-        out->t[i] = sat32(shr_round(tt, Q30) + at[i]);
+        out->t[i] = rr__sat32(shr_round(tt, Q30) + at[i]);
     }
 }
 
 /* ------------------------------------------------------------ sections */
 
-static const void *sec(const rr_room *room, uint32_t type, uint32_t elem, uint32_t *count)
+static NOINLINE const void *sec(const rr_room *room, uint32_t type, uint32_t elem, uint32_t *count)
 {
     const void *p = 0;
     uint32_t n = 0;
@@ -187,18 +176,9 @@ static rr_err load(const rr_room *room, fig *g)
 
 /* ------------------------------------------------------------ validation */
 
-/* Fill diag and return e. Takes the record by pointer: a 7-argument call
- * would make some compilers push stack arguments (a dynamic frame). */
-static rr_err fail_at(rr_diag *diag, rr_err e, const rr_diag *what)
-{
-    if (diag)
-        *diag = *what;
-    return e;
-}
-
-#define FAIL(e, s, p, what, v, lim)                                                        \
-    fail_at(diag, (e), &(rr_diag){(s), rr__offset(room, (p)), (uint32_t)(v), (uint32_t)(lim), \
-                                  (what)})
+/* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
+#define FAIL(e, s, p, what, v, lim) \
+    rr__fail(diag, (e), (s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
 static int coord_ok(int32_t v)
 {
@@ -437,65 +417,86 @@ static int name_ieq(const char *a, const char *b)
     }
 }
 
-rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+/* Joints and animations both start with their name's string offset. */
+typedef char rr__emi_joint_name_first[offsetof(rr_emi_joint, name) == 0 ? 1 : -1];
+typedef char rr__emi_anim_name_first[offsetof(rr_emi_anim, name) == 0 ? 1 : -1];
+
+/* Index of the first record whose name (a string offset at the start of
+ * each stride-byte record) matches name, ignoring ASCII case. */
+static rr_err find_name(const rr_room *room, const void *recs, uint32_t stride,
+                        uint32_t count, const char *name, uint32_t *index)
 {
-    fig g;
+    const uint8_t *p = (const uint8_t *)recs;
     uint32_t i;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    for (i = 0; i < g.f->njoints; i++)
-        if (name_ieq(rr_string(room, g.j[i].name), name)) {
+    for (i = 0; i < count; i++, p += stride)
+        if (name_ieq(rr_string(room, *(const uint32_t *)(const void *)p), name)) {
             *index = i;
             return RR_OK;
         }
     return RR_ERR_NOTFOUND;
+}
+
+rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    fig g;
+    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    return find_name(room, g.j, sizeof *g.j, g.f->njoints, name, index);
+}
+
+rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    fig g;
+    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
+    if (e)
+        return e;
+    return find_name(room, g.a, sizeof *g.a, g.f->nanims, name, index);
+}
+
+/* Record index of a joint or animation: its name and the record, or NULL
+ * with RR_ERR_RANGE past the end. */
+static const void *get_rec(const rr_room *room, const void *recs, uint32_t stride,
+                           uint32_t count, uint32_t index, const char **name)
+{
+    const uint8_t *p;
+    if (index >= count)
+        return 0;
+    p = (const uint8_t *)recs + (size_t)index * stride;
+    if (name)
+        *name = rr_string(room, *(const uint32_t *)(const void *)p);
+    return p;
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
                         int32_t *parent)
 {
     fig g;
+    const rr_emi_joint *j;
     rr_err e = load(room, &g);
     if (e)
         return e;
-    if (index >= g.f->njoints)
+    j = (const rr_emi_joint *)get_rec(room, g.j, sizeof *g.j, g.f->njoints, index, name);
+    if (!j)
         return RR_ERR_RANGE;
-    if (name)
-        *name = rr_string(room, g.j[index].name);
     if (parent)
-        *parent = g.j[index].parent;
+        *parent = j->parent;
     return RR_OK;
-}
-
-rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
-{
-    fig g;
-    uint32_t i;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    for (i = 0; i < g.f->nanims; i++)
-        if (name_ieq(rr_string(room, g.a[i].name), name)) {
-            *index = i;
-            return RR_OK;
-        }
-    return RR_ERR_NOTFOUND;
 }
 
 rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
                        rr_fix *duration)
 {
     fig g;
+    const rr_emi_anim *a;
     rr_err e = load(room, &g);
     if (e)
         return e;
-    if (index >= g.f->nanims)
+    a = (const rr_emi_anim *)get_rec(room, g.a, sizeof *g.a, g.f->nanims, index, name);
+    if (!a)
         return RR_ERR_RANGE;
-    if (name)
-        *name = rr_string(room, g.a[index].name);
     if (duration)
-        *duration = g.a[index].duration;
+        *duration = a->duration;
     return RR_OK;
 }
 
@@ -537,7 +538,7 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
 /* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1. */
 static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
 {
-    return (int32_t)div_round(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
+    return (int32_t)rr__div_round64(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
 }
 
 static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int32_t out[3])
@@ -553,8 +554,8 @@ static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int3
     {
         int32_t f = key_frac(t, k[i - 1].time, k[i].time);
         for (c = 0; c < 3; c++)
-            out[c] = sat32(k[i - 1].p[c] +
-                           shr_round(((int64_t)k[i].p[c] - k[i - 1].p[c]) * f, 16));
+            out[c] = rr__sat32(k[i - 1].p[c] +
+                           rr_shr_round64(((int64_t)k[i].p[c] - k[i - 1].p[c]) * f, 16));
     }
 }
 
@@ -566,11 +567,11 @@ static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
         int64_t v;
         if (c == big)
             continue;
-        v = shr_round((int64_t)(k->q[s++] >> 1) * RKEY_STEP_Q46, 16) - INV_SQRT2_Q30;
+        v = rr_shr_round64((int64_t)(k->q[s++] >> 1) * RKEY_STEP_Q46, 16) - INV_SQRT2_Q30;
         q[c] = (int32_t)v;
         rest -= v * v;
     }
-    q[big] = (int32_t)isqrt64(rest > 0 ? (uint64_t)rest : 0u);
+    q[big] = (int32_t)rr_isqrt64(rest > 0 ? (uint64_t)rest : 0u);
 }
 
 static NOINLINE void sample_rot(const rr_emi_rkey *k, uint32_t n, rr_fix t, int32_t out[4])
@@ -665,7 +666,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
         rr_fix wt = m && !(m[(2u * i) / 32u] >> ((2u * i) % 32u) & 1u) ? 0 : job->weight;
         rr_fix wr = m && !(m[(2u * i + 1u) / 32u] >> ((2u * i + 1u) % 32u) & 1u) ? 0 : job->weight;
         for (c = 0; c < 3; c++)
-            o->t[c] = sat32(a->t[c] + shr_round(((int64_t)b->t[c] - a->t[c]) * wt, 16));
+            o->t[c] = rr__sat32(a->t[c] + rr_shr_round64(((int64_t)b->t[c] - a->t[c]) * wt, 16));
         if (wr)
             quat_nlerp(a->q, b->q, wr, o->q);
         else   /* a's rotation exactly, not renormalized */
@@ -759,12 +760,12 @@ static NOINLINE rr_vec3 unit16(const int64_t n[3])
     int c;
     for (c = 0; c < 3; c++)   /* |n[c]| <= 2^17: sums of unit normals, weights sum to 1 */
         l2 += (uint64_t)(n[c] * n[c]);
-    len = isqrt64(l2);
+    len = rr_isqrt64(l2);
     if (len == 0)
         return o;
-    o.x = sat32(div_round(n[0] * 65536, len));
-    o.y = sat32(div_round(n[1] * 65536, len));
-    o.z = sat32(div_round(n[2] * 65536, len));
+    o.x = rr__sat32(rr__div_round64(n[0] * 65536, len));
+    o.y = rr__sat32(rr__div_round64(n[1] * 65536, len));
+    o.z = rr__sat32(rr__div_round64(n[2] * 65536, len));
     return o;
 }
 
@@ -781,7 +782,7 @@ static NOINLINE int32_t skin_pos(const fig *g, const rr_emi_xform *skin,
                                   (int64_t)r[2] * v->pos[2], Q30) + skin[in->joint].t[i];
         acc += q * in->weight;
     }
-    return sat32(shr_round(acc, 16));
+    return rr__sat32(shr_round(acc, 16));
 }
 
 /* Component i of the blended (not renormalized) normal, Q16. */

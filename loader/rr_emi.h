@@ -35,7 +35,7 @@
  *   0.016 rad for 90 (table in docs/emi.md).
  *
  * COST  sample: O(tracks * log keys); model and skinning matrices: O(joints);
- *   skin: O(vertices * influences). Stack: deepest chain of any job <= 408
+ *   skin: O(vertices * influences). Stack: deepest chain of any job <= 448
  *   bytes on every board (tests/check_stack.py); no arena.
  */
 #ifndef RR_EMI_H

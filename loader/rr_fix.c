@@ -12,7 +12,7 @@
 #define RR_INTERNAL
 #include "rr_int.h"
 
-static int32_t sat32(int64_t v)
+int32_t rr__sat32(int64_t v)
 {
     if (v > INT32_MAX)
         return INT32_MAX;
@@ -43,12 +43,12 @@ rr_fix rr_fix_mul(rr_fix a, rr_fix b)
 
 rr_fix rr_fix_mul_sat(rr_fix a, rr_fix b)
 {
-    return sat32(rr_shr_round64((int64_t)a * b, RR_FIX_SHIFT));
+    return rr__sat32(rr_shr_round64((int64_t)a * b, RR_FIX_SHIFT));
 }
 
-/* |n| / |d| rounded half away from zero, sign applied, saturated to int32.
- * d must not be 0. One unsigned 64-bit division. */
-static int32_t div_round(int64_t n, int64_t d)
+/* |n| / |d| rounded half away from zero, sign applied. d must not be 0, and
+ * the rounded quotient must stay below 2^63. One unsigned 64-bit division. */
+__attribute__((noinline)) int64_t rr__div_round64(int64_t n, int64_t d)
 {
     int neg = (n < 0) != (d < 0);
     uint64_t un = n < 0 ? 0u - (uint64_t)n : (uint64_t)n;
@@ -56,9 +56,13 @@ static int32_t div_round(int64_t n, int64_t d)
     uint64_t q = un / ud, r = un - q * ud;
     if (r >= ud - r)  /* 2r >= d without overflow */
         q++;
-    if (q > (uint64_t)INT32_MAX)
-        return neg ? INT32_MIN : INT32_MAX;
-    return neg ? -(int32_t)q : (int32_t)q;
+    return neg ? -(int64_t)q : (int64_t)q;
+}
+
+/* The same, saturated to int32 (every caller's quotient is below 2^63). */
+static int32_t div_round(int64_t n, int64_t d)
+{
+    return rr__sat32(rr__div_round64(n, d));
 }
 
 static int32_t div_zero(int64_t n)
@@ -123,12 +127,12 @@ int64_t rr_vec3_dot64(rr_vec3 a, rr_vec3 b)
 
 rr_fix rr_vec3_dot(rr_vec3 a, rr_vec3 b)
 {
-    return sat32(rr_shr_round64(rr_vec3_dot64(a, b), RR_FIX_SHIFT));
+    return rr__sat32(rr_shr_round64(rr_vec3_dot64(a, b), RR_FIX_SHIFT));
 }
 
 static rr_fix cross1(rr_fix a, rr_fix b, rr_fix c, rr_fix d)
 {
-    return sat32(rr_shr_round64((int64_t)a * b - (int64_t)c * d, RR_FIX_SHIFT));
+    return rr__sat32(rr_shr_round64((int64_t)a * b - (int64_t)c * d, RR_FIX_SHIFT));
 }
 
 rr_vec3 rr_vec3_cross(rr_vec3 a, rr_vec3 b)

@@ -50,6 +50,12 @@ int rr__string_ok(const rr_room *room, uint32_t off);
 rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t ntypes,
                           rr_diag *diag);
 
+/* Fixed-point helpers of rr_fix.c shared by the runtimes. rr__sat32 clamps
+ * to int32. rr__div_round64 is n / d rounded half away from zero (the
+ * library's one rounding rule), d != 0, |quotient| < 2^63, not saturated. */
+int32_t rr__sat32(int64_t v);
+int64_t rr__div_round64(int64_t n, int64_t d);
+
 /* Validators of each runtime (weak: a program links only what it uses).
  * Called by rr_open after the container passed, each must check every index,
  * string offset and tree of its sections; it may use the whole arena as

@@ -11,9 +11,14 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Keeps a helper's 64-bit temporaries out of its caller's frame: on
- * Cortex-M0 (8 low registers, no long multiply) inlining them into the wall
- * walk made rr_roo_slide need 712 bytes of stack; with these, 512. */
+/* Two uses, both measured (make size, make bench):
+ * - keeps a helper's 64-bit temporaries out of its caller's frame: on
+ *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
+ *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
+ *   per libgcc call); with these, 472 at 128 per call;
+ * - one copy of a helper that -O2 would otherwise inline at every call
+ *   (orient, walk_next, ratio_lerp, ...). The hot tests that call orient
+ *   stop as early as they can (cross_wall, straddles). */
 #define NOINLINE __attribute__((noinline))
 
 /* The sections of an open room. */
@@ -233,7 +238,6 @@ static int opt_ok(uint16_t idx, uint32_t count)
     return idx == RR_ROO_NONE || idx < count;
 }
 
-
 static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
@@ -311,7 +315,13 @@ static rr_err query_view(const rr_room *room, view *v)
     return get_view(room, v, 0);
 }
 
-static rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
+/* a*x + b*y + c of node p's separator: > 0 on its + side. */
+static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
+{
+    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+}
+
+static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
 {
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
@@ -328,7 +338,7 @@ static rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
             out->leaf = p->leaf;
             return RR_OK;
         }
-        s = (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+        s = node_side(p, x, y);
         if (s > 0)
             next = p->pos;
         else if (s < 0)
@@ -353,44 +363,31 @@ rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *ou
     return walk(&v, x, y, out);
 }
 
-static int32_t sat32(int64_t v)
-{
-    if (v > 0x7fffffffLL)
-        return 0x7fffffff;
-    if (v < -0x7fffffffLL - 1)
-        return -0x7fffffff - 1;
-    return (int32_t)v;
-}
-
-/* z = -(a*x + b*y + d) / c, rounded half away from zero. |numerator| < 2^62.5. */
-static int64_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
+/* z = -(a*x + b*y + d) / c, rounded half away from zero and saturated to
+ * int32. |numerator| < 2^62.5; c != 0 (validated). */
+static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
 {
     int64_t num = -((int64_t)p->a * x + (int64_t)p->b * y + join64(p->d_lo, p->d_hi));
-    int64_t q = num / p->c, r = num % p->c;
-    int64_t ar = r < 0 ? -r : r, ac = p->c < 0 ? -(int64_t)p->c : p->c;
-    if (2 * ar >= ac)
-        q += ((num < 0) != (p->c < 0)) ? -1 : 1;
-    return q;
+    return rr__sat32(rr__div_round64(num, p->c));
 }
 
 /* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
     const rr_roo_sector_rec *s = &v->sectors[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? sat32(slope_z(&v->slopes[s->floor_slope], x, y))
+    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->floor_slope], x, y)
                                           : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE
-                ? sat32(slope_z(&v->slopes[s->ceiling_slope], x, y))
-                : s->ceiling_z;
+    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->ceiling_slope], x, y)
+                                            : s->ceiling_z;
 }
 
-static void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
-                           rr_roo_heights *out)
+static NOINLINE void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
+                                    rr_roo_heights *out)
 {
     int32_t fc[2];
     floor_ceiling(v, sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
+    out->floor = rr__sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
     out->ceiling = fc[1];
     out->sector = (int32_t)sector;
     out->flags = v->sectors[sector].flags;
@@ -484,7 +481,8 @@ static uint64_t abs64(int64_t v)
 
 /* (b - a) x (c - a): > 0 when c is on the + side of the line a -> b (the
  * same sign as the separator a*x + b*y + c of a wall's line, NOTES §1.12). */
-static int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx, int32_t cy)
+static NOINLINE int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx,
+                               int32_t cy)
 {
     return ((int64_t)bx - ax) * ((int64_t)cy - ay) - ((int64_t)by - ay) * ((int64_t)cx - ax);
 }
@@ -494,13 +492,15 @@ static int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx
 static int near_seg(int32_t vx, int32_t vy, int32_t ex, int32_t ey, uint64_t r2)
 {
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t c, wx = (int64_t)vx - ex, wy = (int64_t)vy - ey;
-    if (u <= 0 || ee == 0)
-        return (uint64_t)((int64_t)vx * vx + (int64_t)vy * vy) <= r2;
-    if (u >= ee)
-        return (uint64_t)(wx * wx + wy * wy) <= r2;
-    c = (int64_t)ex * vy - (int64_t)ey * vx;
-    return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+    int64_t x = vx, y = vy, c;
+    if (u > 0 && ee != 0) {
+        if (u < ee) { /* nearest point inside the segment: compare c^2 / ee with r2 */
+            c = (int64_t)ex * vy - (int64_t)ey * vx;
+            return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+        }
+        x -= ex, y -= ey; /* nearest point: the end */
+    }
+    return (uint64_t)(x * x + y * y) <= r2;
 }
 
 static int sgn64(int64_t v)
@@ -535,15 +535,6 @@ static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t 
            near_seg(w->x1 - p[0], w->y1 - p[1], dx, dy, r2);
 }
 
-/* n / d rounded half away from zero, d > 0. */
-static int64_t div_round(int64_t n, int64_t d)
-{
-    int64_t q = n / d, r = n % d;
-    if (2 * abs64(r) >= (uint64_t)d)
-        q += n < 0 ? -1 : 1;
-    return q;
-}
-
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
  * both reduced below 2^31 so that coordinate * num fits 2^61. */
 typedef struct crossing {
@@ -554,11 +545,13 @@ typedef struct crossing {
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
     int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
-    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]);
-    int64_t o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
-    int64_t o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]), o1, o2;
     c->side = sa >= 0;
-    if (c->side == (sb >= 0) || (o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
+    if (c->side == (sb >= 0))
+        return 0; /* both ends on one side of the wall's line */
+    o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
+    o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
         return 0;
     c->num = sa >= 0 ? sa : -sa;
     c->den = sa >= 0 ? sa - sb : sb - sa;
@@ -569,9 +562,9 @@ static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
     return 1;
 }
 
-static int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
+static NOINLINE int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
 {
-    return (int32_t)(a + div_round(((int64_t)b - a) * c->num, c->den));
+    return (int32_t)(a + rr__div_round64(((int64_t)b - a) * c->num, c->den));
 }
 
 static rr_fix ratio_fix(const crossing *c)
@@ -584,11 +577,6 @@ static int args_ok(int32_t v)
     return coord_ok(v);
 }
 
-static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
-{
-    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
-}
-
 /// Per-query state in the arena ///
 
 /* can-move and line of sight keep their state in the arena (first
@@ -599,6 +587,7 @@ typedef struct mover {
     int32_t p[4];         /* ax, ay, bx, by */
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
+    int32_t probe[4];     /* first_contact's trial segment (off the stack) */
     rr_roo_move *out;
 } mover;
 
@@ -651,7 +640,7 @@ static void walk_start(qstate *q, int brute)
 }
 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
-static void walk_node(const rr_room *room, qstate *q)
+static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
     const rr_roo_node_rec *p = &q->v.nodes[q->node - 1];
     uint16_t *stack = walk_stack(room);
@@ -672,7 +661,7 @@ static void walk_node(const rr_room *room, qstate *q)
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
-static uint32_t walk_next(const rr_room *room, qstate *q)
+static NOINLINE uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
@@ -704,20 +693,33 @@ static uint64_t radius2(const mover *m)
     return (uint64_t)((int64_t)m->radius * m->radius);
 }
 
-/* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
- * of w; the predicate grows with t, so bisection is exact on the grid. */
-static int32_t first_contact(const mover *m, const rr_roo_wall_rec *w)
+/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16. */
+static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 {
-    int32_t lo = 0, hi = 0x10000, q[4];
+    out[0] = (int32_t)(p[0] + rr_shr_round64(((int64_t)p[2] - p[0]) * t, 16));
+    out[1] = (int32_t)(p[1] + rr_shr_round64(((int64_t)p[3] - p[1]) * t, 16));
+}
+
+/* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
+ * of w, or 0x10001 when the whole path stays out of reach; the predicate
+ * grows with t, so bisection is exact on the grid. The first trial is the
+ * whole path (t = 65536 gives b exactly). */
+static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
+{
+    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
     q[0] = m->p[0], q[1] = m->p[1];
     while (hi - lo > 1) {
-        int32_t mid = lo + (hi - lo) / 2;
-        q[2] = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * mid, 16));
-        q[3] = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * mid, 16));
+        if (mid == 0x10000)
+            q[2] = m->p[2], q[3] = m->p[3]; /* what path_at gives for t = 1 */
+        else
+            path_at(m->p, mid, q + 2);
         if (seg_near_wall(q, w, radius2(m)))
             hi = mid;
+        else if (mid == 0x10000)
+            return 0x10001;
         else
             lo = mid;
+        mid = lo + (hi - lo) / 2;
     }
     return hi;
 }
@@ -741,11 +743,10 @@ static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec
 }
 
 /* A solid wall's contact time (Q16, 0x10001 = none). */
-static int32_t solid_event(const mover *m, const rr_roo_wall_rec *w)
+static NOINLINE int32_t solid_event(mover *m, const rr_roo_wall_rec *w)
 {
-    /* already touching at A (point-to-segment), or never within radius */
-    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)) ||
-        !seg_near_wall(m->p, w, radius2(m)))
+    /* already touching at A (point-to-segment): no event */
+    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)))
         return 0x10001;
     return first_contact(m, w);
 }
@@ -759,20 +760,13 @@ static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
     }
 }
 
-static NOINLINE void move_visit(qstate *q, uint32_t i)
+/* A two-sided wall: a block event where the path crosses into a sector it
+ * cannot enter. */
+static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
 {
     mover *m = &q->u.m;
-    const rr_roo_wall_rec *w = &q->v.walls[i];
-    int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
-    const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
     crossing c;
-    int32_t t, block;
-    if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
-        t = solid_event(m, w);
-        if (t <= 0x10000)
-            keep(m, i, t, RR_ROO_WALL, t - 1);
-        return;
-    }
+    int32_t block;
     if (!cross_wall(m->p, w, &c))
         return;
     block = portal_block(&q->v, m, w, &c);
@@ -780,11 +774,28 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
         keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
 }
 
+static NOINLINE void move_visit(qstate *q, uint32_t i)
+{
+    mover *m = &q->u.m;
+    const rr_roo_wall_rec *w = &q->v.walls[i];
+    int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
+    const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
+    int32_t t;
+    if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
+        t = solid_event(m, w);
+        if (t <= 0x10000)
+            keep(m, i, t, RR_ROO_WALL, t - 1);
+        return;
+    }
+    portal_event(q, i, w);
+}
+
 /* The arguments are already in q->u.m. */
 static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
     rr_roo_move *out = m->out;
+    int32_t xy[2];
     uint32_t k;
     for (k = 0; k < 4; k++)
         if (!args_ok(m->p[k]))
@@ -799,14 +810,14 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     walk_start(q, brute);
     while ((k = walk_next(room, q)) != RR_ROO_NONE)
         move_visit(q, k);
-    out->x = (int32_t)(m->p[0] + rr_shr_round64(((int64_t)m->p[2] - m->p[0]) * out->fraction, 16));
-    out->y = (int32_t)(m->p[1] + rr_shr_round64(((int64_t)m->p[3] - m->p[1]) * out->fraction, 16));
+    path_at(m->p, out->fraction, xy);
+    out->x = xy[0], out->y = xy[1];
     return RR_OK;
 }
 
 /* Fill the arena state for a move; NULL on a bad room or out. */
-static qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax, int32_t ay,
-                          int32_t bx, int32_t by)
+static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax,
+                                   int32_t ay, int32_t bx, int32_t by)
 {
     qstate *q;
     if (!out || !room || room->format != RR_FMT_ROO)
@@ -858,8 +869,8 @@ static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t 
     if (den == 0 || n == 0)
         return; /* no motion along the wall */
     num = neg ? -(int64_t)n : (int64_t)n;
-    t[0] = (int32_t)(sx + div_round(ex * num, den));
-    t[1] = (int32_t)(sy + div_round(ey * num, den));
+    t[0] = (int32_t)(sx + rr__div_round64(ex * num, den));
+    t[1] = (int32_t)(sy + rr__div_round64(ey * num, den));
 }
 
 rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
@@ -905,7 +916,7 @@ static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing
     return z < h0[0] || z < h1[0] || z > h0[1] || z > h1[1];
 }
 
-static void sight_visit(qstate *q, uint32_t i)
+static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     sighter *s = &q->u.s;
     const rr_roo_wall_rec *w = &q->v.walls[i];
