@@ -10,23 +10,16 @@
  * tests/bench/b_open.c and tests/bench/bench.sh). */
 #include "rr.h"
 #include "rr_plat.h"
+#include "rr_test.h"
 
 #define NCALLS 64
 
-static uint32_t rng = 0x9e3779b9u;
-static uint32_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 
 /* A signed value of magnitude < 2^bits, never 0. */
 static int32_t rnd(unsigned bits)
 {
-    int32_t v = (int32_t)(next() & ((1u << bits) - 1u)) + 1;
-    return (next() & 1u) ? -v : v;
+    int32_t v = (int32_t)(rt_rand() & ((1u << bits) - 1u)) + 1;
+    return (rt_rand() & 1u) ? -v : v;
 }
 
 static volatile int32_t sink;
@@ -44,6 +37,7 @@ int main(void)
     rr_vec3 v, n;
     unsigned i;
     plat_init();
+    rt_seed = 0x9e3779b9u;
     for (i = 0; i < NCALLS; i++) {
         a[i] = rnd(23);          /* |a| < 128.0 */
         b[i] = rnd(22);          /* |b| < 64.0: a * b and a / b fit Q16.16 mostly */

@@ -35,22 +35,15 @@
 #include "rr.h"
 #include "rr_rmesh.h"
 #include "rr_plat.h"
+#include "rr_test.h"
 #include "rr_test_blobs.h"
 
 #define NRAYS 64
 #define NSWEEPS 24
 
-static uint32_t rng;
-static uint32_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 static int32_t spread(int32_t m)
 {
-    return (int32_t)(next() % (2u * (uint32_t)m + 1u)) - m;
+    return (int32_t)(rt_rand() % (2u * (uint32_t)m + 1u)) - m;
 }
 
 static uint32_t arena[256], flat_arena[256];
@@ -192,7 +185,7 @@ static int make_flat(const rr_test_blob *b, rr_room *out)
 /* A point `units` file units in front of the centre of a random triangle. */
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
-    const rr_rmesh_tri *t = &m->t[next() % m->ntris];
+    const rr_rmesh_tri *t = &m->t[rt_rand() % m->ntris];
     int k;
     for (k = 0; k < 3; k++) {
         int64_t c = ((int64_t)m->v[t->v[0]].p[k] + m->v[t->v[1]].p[k] + m->v[t->v[2]].p[k]) / 3;
@@ -216,7 +209,7 @@ static void make_queries(bench *q, uint32_t f)
 {
     uint32_t i;
     int k;
-    rng = 0x6a09e667u;
+    rt_seed = 0x6a09e667u;
     for (i = 0; i < NRAYS; i++) {
         rr_rmesh_ray *r = &q->rays[i];
         near_tri(&q->m, 64, f, r->origin);

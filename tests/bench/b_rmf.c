@@ -24,22 +24,15 @@
 #include "rr.h"
 #include "rr_rmf.h"
 #include "rr_plat.h"
+#include "rr_test.h"
 #include "rr_test_blobs.h"
 
 #define NQ 64
 #define FRAC_ONE ((int32_t)1 << 30)
 
-static uint32_t rng;
-static uint32_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 static int32_t spread(int32_t m)
 {
-    return (int32_t)(next() % (2u * (uint32_t)m + 1u)) - m;
+    return (int32_t)(rt_rand() % (2u * (uint32_t)m + 1u)) - m;
 }
 
 static uint32_t arena[8192];
@@ -162,12 +155,12 @@ static void pick_point(const map *m, const rr_rmf_header *h, uint32_t i, uint32_
 {
     int k;
     if (i & 1u) {
-        const rr_rmf_brush *b = &m->brushes[next() % m->nbrushes];
+        const rr_rmf_brush *b = &m->brushes[rt_rand() % m->nbrushes];
         for (k = 0; k < 3; k++)
             p[k] = (int32_t)(((int64_t)b->mins[k] + b->maxs[k]) / 2) + spread(64) * (1 << f);
     } else {
         for (k = 0; k < 3; k++)
-            p[k] = h->mins[k] + (int32_t)(next() % (uint32_t)(h->maxs[k] - h->mins[k] + 1));
+            p[k] = h->mins[k] + (int32_t)(rt_rand() % (uint32_t)(h->maxs[k] - h->mins[k] + 1));
     }
 }
 
@@ -260,7 +253,7 @@ static void bench_map(const rr_test_blob *b)
                 "coord_frac %lu\n", b->name, (unsigned long)cnt.brushes,
                 (unsigned long)cnt.planes, (unsigned long)cnt.nodes, (unsigned long)cnt.leaves,
                 (unsigned long)cnt.tree_depth, (unsigned long)f);
-    rng = 0xbb67ae85u;
+    rt_seed = 0xbb67ae85u;
     for (i = 0; i < NQ; i++) {
         pick_point(&q.m, h, i, f, q.pt[i]);
         for (k = 0; k < 3; k++)

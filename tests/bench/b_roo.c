@@ -23,22 +23,15 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 #include "rr_plat.h"
+#include "rr_test.h"
 #include "rr_test_blobs.h"
 
 #define NQ 64
 
-static uint32_t rng;
-static uint32_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
 /* Uniform in [-m, m]. */
 static int32_t spread(int32_t m)
 {
-    return (int32_t)(next() % (2u * (uint32_t)m + 1u)) - m;
+    return (int32_t)(rt_rand() % (2u * (uint32_t)m + 1u)) - m;
 }
 
 static uint32_t arena[512];
@@ -79,10 +72,10 @@ static void leaf_point(const rooms *r, int32_t *x, int32_t *y)
     int64_t sx = 0, sy = 0, sw = 0;
     uint32_t k;
     do
-        l = &r->leaves[next() % r->nleaves];
+        l = &r->leaves[rt_rand() % r->nleaves];
     while (l->npoints < 3);
     for (k = 0; k < l->npoints; k++) {
-        int64_t w = (int64_t)(next() % 256u) + 1;
+        int64_t w = (int64_t)(rt_rand() % 256u) + 1;
         sx += w * r->points[l->first_point + k].x;
         sy += w * r->points[l->first_point + k].y;
         sw += w;
@@ -176,7 +169,7 @@ static void make_queries(bench *q)
 {
     uint32_t i;
     int32_t f = q->f;
-    rng = 0x2545f491u;
+    rt_seed = 0x2545f491u;
     for (i = 0; i < NQ; i++) {
         rr_roo_heights h;
         leaf_point(&q->r, &q->px[i], &q->py[i]);
