@@ -687,21 +687,34 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 /* Contact tests run per step of at most the smallest radius, in "e-space":
  * relative to the ellipsoid centre and divided by the radii, with 1.0 = K.
- * Within a step every e-space value is below 3K (the region the step can
- * touch is the swept box grown by the radii), so the quadratics' terms stay
- * below 2^58. Far-reaching triangles are handled without e-space vertices:
- * the face test uses the stored plane in world coords, edges are first
- * clipped to the region. */
+ * Far-reaching triangles are handled without e-space vertices: the face test
+ * uses the stored plane in world coords, edges are first clipped to the
+ * region the step can touch.
+ *
+ * Ranges, which let e-space values and the quadratics' coefficients be int32
+ * (the checks of rr_rmesh_sweep_move and rr_open give r_k in [16, 2^14] and
+ * stored points |p| <= 2^17):
+ * - a step is at most the smallest radius, so |vel_k| <= r_k and the step
+ *   motion in e-space |ve_k| <= K;
+ * - the region is [lo, hi] = the swept box grown by r_k + SKIN, so a vertex
+ *   in it is within 2 r_k + 2 of pos: e-space |b_k| <= 2K + 2K/16 = 8704;
+ * - a clipped edge point is within 9 coords of the region (see clip): its
+ *   offset is at most 2 r_k + 11, e-space |bv_k| <= 2K + 11K/16 = 11008, and
+ *   the edge vector |e_k| <= 22016;
+ * - so sums of three products stay below 2^31 (the tightest is the edge's
+ *   b <= 2 (3 K 11008) + 2 (3K) (3 * 11008) < 1.1e9, see sweep_edge); only
+ *   the discriminant and the root's multiples need int64. */
 #define K_SHIFT 12
-#define KK ((int64_t)1 << K_SHIFT)
+#define KK ((int32_t)1 << K_SHIFT)
 #define SWEEP_RMIN 16
 #define SWEEP_RMAX (1 << 14)
 #define SKIN 2
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
-    int64_t ve[3];                  /* step motion in e-space */
+    int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
+    int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
     uint64_t bt, bd;                /* earliest contact bt / bd (bd == 0: none) */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
@@ -743,12 +756,22 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
         w->cn[k] = len ? (int32_t)((h[k] * 65536) / (int64_t)len) : 0;
 }
 
+/* A contact at num / den whose direction (centre minus feature point, any
+ * scale) is g: take it if it is the earliest. */
+NOINLINE static void contact(sweep_work *w, const int64_t g[3], uint64_t num, uint64_t den,
+                             uint32_t ti)
+{
+    world_normal(w, g);
+    offer(w, num, den, w->cn, ti);
+}
+
 /* Lowest root in [0, 1] of a t^2 + b t + c = 0 as num / den; 0 if none.
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
- * deeper, which is a contact at t = 0). */
-static int lowest_root(int64_t a, int64_t b, int64_t c, uint64_t *num, uint64_t *den)
+ * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
+ * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
+static int lowest_root(int32_t a, int32_t b, int32_t c, uint64_t *num, uint64_t *den)
 {
-    int64_t disc, s, t;
+    int64_t disc, t;
     if (a < 0) {
         a = -a;
         b = -b;
@@ -763,50 +786,50 @@ static int lowest_root(int64_t a, int64_t b, int64_t c, uint64_t *num, uint64_t 
         *den = 1;
         return 1;
     }
-    disc = b * b - 4 * a * c;
+    disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
         return 0;
-    s = (int64_t)rr_isqrt64((uint64_t)disc);
-    t = -b - s;
-    if (t < 0 || t > 2 * a)
+    t = -(int64_t)b - (int64_t)rr_isqrt64((uint64_t)disc);
+    if (t < 0 || t > 2 * (int64_t)a)
         return 0;
     *num = (uint64_t)t;
-    *den = (uint64_t)(2 * a);
+    *den = (uint64_t)(2 * (int64_t)a);
     return 1;
 }
 
-/* e-space vector of a world offset. */
-static void to_e(const sweep_work *w, const int32_t p[3], int64_t e[3])
+static int32_t dot3i(const int32_t a[3], const int32_t b[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        e[k] = (((int64_t)p[k] - w->pos[k]) * KK) / w->r[k];
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-NOINLINE static void sweep_vertex(sweep_work *w, const int32_t p[3], uint32_t ti)
+/* Vertex p: 1 with the contact num / den and its direction g. In the region,
+ * |b_k| <= 8704 and |ve_k| <= K, so v.v <= 3 * 2^24, |v.b| < 2^27 and
+ * b.b < 2^28. */
+NOINLINE static int sweep_vertex(const sweep_work *w, const int32_t p[3], int64_t g[3],
+                                 uint64_t *num, uint64_t *den)
 {
-    int64_t b[3];
-    uint64_t num, den;
+    const int32_t *v = w->ve;
+    int32_t b[3];
     int k;
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 3; k++) {
         if (p[k] < w->lo[k] || p[k] > w->hi[k])
-            return;
-    const int64_t *v = w->ve;
-    to_e(w, p, b);
-    if (!lowest_root(v[0] * v[0] + v[1] * v[1] + v[2] * v[2],
-                     -2 * (v[0] * b[0] + v[1] * b[1] + v[2] * b[2]),
-                     b[0] * b[0] + b[1] * b[1] + b[2] * b[2] - KK * KK, &num, &den))
-        return;
+            return 0;
+        b[k] = ((p[k] - w->pos[k]) * KK) / w->r[k];   /* |p - pos| <= 2^15 + 2 */
+    }
+    if (!lowest_root(dot3i(v, v), -2 * dot3i(v, b), dot3i(b, b) - KK * KK, num, den))
+        return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the vertex, times den */
-        b[k] = v[k] * (int64_t)num - b[k] * (int64_t)den;
-    world_normal(w, b);
-    offer(w, num, den, w->cn, ti);
+        g[k] = v[k] * (int64_t)*num - b[k] * (int64_t)*den;
+    return 1;
 }
 
-/* Clip segment a-b to the region and return its e-space start bv and
- * vector e; 0 if nothing is left. */
-NOINLINE static int clip(const sweep_work *w, const int32_t a[3], const int32_t b[3],
-                         int64_t bv[3], int64_t e[3])
+/* Clip segment a-b to the region and store its e-space start w->bv and
+ * vector w->e; 0 if nothing is left. The kept part is widened by one step
+ * of 2^-16 at each end, and rounding adds less than one coord, so with
+ * |b - a| <= 2^18 every kept point lies within 2 * 2^18 / 2^16 + 1 = 9
+ * coords of the region: its offset from pos is at most 2 r_k + 11 < 2^15,
+ * times K below 2^28. */
+NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 {
     int64_t s0 = 0, s1 = 65536;
     int k;
@@ -831,41 +854,42 @@ NOINLINE static int clip(const sweep_work *w, const int32_t a[3], const int32_t 
         return 0;
     for (k = 0; k < 3; k++) {
         int64_t d = (int64_t)b[k] - a[k];
-        int64_t pa = a[k] + (d * s0) / 65536 - w->pos[k], pb = a[k] + (d * s1) / 65536 - w->pos[k];
-        bv[k] = (pa * KK) / w->r[k];
-        e[k] = (pb * KK) / w->r[k] - bv[k];
+        int32_t pa = (int32_t)(a[k] + (d * s0) / 65536 - w->pos[k]);
+        int32_t pb = (int32_t)(a[k] + (d * s1) / 65536 - w->pos[k]);
+        w->bv[k] = (pa * KK) / w->r[k];
+        w->e[k] = (pb * KK) / w->r[k] - w->bv[k];
     }
     return 1;
 }
 
-NOINLINE static void sweep_edge(sweep_work *w, const int32_t a[3], const int32_t b[3],
-                                uint32_t ti)
+/* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
+ * direction g. |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit edge
+ * has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients
+ * a = ev^2 - v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every
+ * partial sum stay below 1.2e9. */
+NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num, uint64_t *den)
 {
-    int64_t bv[3], e[3], ev, ebv, len, f;
-    const int64_t *v = w->ve;
-    uint64_t num, den;
+    const int32_t *v = w->ve, *bv = w->bv;
+    int32_t e[3], ev, ebv, len;
+    int64_t f;
     int k;
-    if (!clip(w, a, b, bv, e))
-        return;
-    len = (int64_t)rr_isqrt64((uint64_t)(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+    len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e));
     if (len == 0)
-        return;
+        return 0;
     for (k = 0; k < 3; k++)
-        e[k] = (e[k] * KK) / len;   /* unit edge, |e| = K */
-    ev = (e[0] * v[0] + e[1] * v[1] + e[2] * v[2]) >> K_SHIFT;
-    ebv = (e[0] * bv[0] + e[1] * bv[1] + e[2] * bv[2]) >> K_SHIFT;
-    if (!lowest_root(-(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + ev * ev,
-                     2 * (v[0] * bv[0] + v[1] * bv[1] + v[2] * bv[2]) - 2 * ev * ebv,
-                     KK * KK - (bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]) + ebv * ebv,
-                     &num, &den))
-        return;
-    f = ev * (int64_t)num - ebv * (int64_t)den;   /* position on the edge, times den */
-    if (f < 0 || f > len * (int64_t)den)
-        return;
+        e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
+    ev = dot3i(e, v) >> K_SHIFT;
+    ebv = dot3i(e, bv) >> K_SHIFT;
+    if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+                     KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
+        return 0;
+    f = ev * (int64_t)*num - ebv * (int64_t)*den;   /* position on the edge, times den */
+    if (f < 0 || f > len * (int64_t)*den)
+        return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
-        bv[k] = v[k] * (int64_t)num - bv[k] * (int64_t)den - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
-    world_normal(w, bv);
-    offer(w, num, den, w->cn, ti);
+        g[k] = v[k] * (int64_t)*num - bv[k] * (int64_t)*den -
+               ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
+    return 1;
 }
 
 /* Is p (coords) inside triangle t, edges included? */
@@ -886,16 +910,17 @@ static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
     return !(pos && neg);
 }
 
-/* Face contact: returns 1 when it decided the triangle (contact found, or
- * the plane is not reached in this step), 0 when edges and vertices must be
+/* Face contact: 2 on a contact (num / den, normal in w->cn), 1 when the
+ * plane is not reached in this step, 0 when edges and vertices must be
  * tried. */
-NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
+NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_t *tnum,
+                               uint64_t *tden)
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
     int64_t d0 = 0, vn = 0, rn, num;
     uint64_t ss = 0;
-    int32_t n[3], p[3];
+    int32_t p[3];
     int k;
     for (k = 0; k < 3; k++) {
         d0 += (int64_t)t->n[k] * ((int64_t)w->pos[k] - v0[k]);
@@ -904,7 +929,7 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
     }
     rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
     for (k = 0; k < 3; k++)
-        n[k] = d0 < 0 ? -t->n[k] : t->n[k];
+        w->cn[k] = d0 < 0 ? -t->n[k] : t->n[k];
     if (d0 < 0) {
         d0 = -d0;
         vn = -vn;
@@ -916,22 +941,32 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
     num = d0 > rn ? d0 - rn : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)w->r[k] * w->r[k] * n[k]) / (rn ? rn : 1));
+               (int32_t)(((int64_t)w->r[k] * w->r[k] * w->cn[k]) / (rn ? rn : 1));
     if (!inside(c, t, p))
         return 0;
-    offer(w, (uint64_t)num, (uint64_t)-vn, n, ti);
-    return 1;
+    *tnum = (uint64_t)num;
+    *tden = (uint64_t)-vn;
+    return 2;
 }
 
+/* Face, then each vertex and edge, in this order (a tie between two
+ * contacts of one triangle keeps the first). */
 static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
 {
     const rr_rmesh_tri *t = &c->t[ti];
-    int i;
-    if (sweep_face(w, c, ti))
+    int64_t g[3];
+    uint64_t num, den;
+    int i, r = sweep_face(w, c, ti, &num, &den);
+    if (r == 2)
+        offer(w, num, den, w->cn, ti);
+    if (r)
         return;
     for (i = 0; i < 3; i++) {
-        sweep_vertex(w, c->v[t->v[i]].p, ti);
-        sweep_edge(w, c->v[t->v[i]].p, c->v[t->v[(i + 1) % 3]].p, ti);
+        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
+        if (sweep_vertex(w, a, g, &num, &den))
+            contact(w, g, num, den, ti);
+        if (clip(w, a, b) && sweep_edge(w, g, &num, &den))
+            contact(w, g, num, den, ti);
     }
 }
 
@@ -946,7 +981,7 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
     }
     for (k = 0; k < 3; k++)
-        w->ve[k] = ((int64_t)w->vel[k] * KK) / w->r[k];
+        w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     w->bd = 0;
     while (c->h->nnodes) {
         const rr_rmesh_node *nd = &c->n[node];
