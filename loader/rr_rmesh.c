@@ -56,6 +56,16 @@ static rr_err get(const rr_room *room, ctx *c)
     return c->h ? RR_OK : RR_ERR_ARG;
 }
 
+/* The work area of a ray cast or sweep (rr_open checked the arena): after
+ * the query stack (4 bytes a level), 8-byte aligned; RR_RMESH_SWEEP_BYTES
+ * covers the larger work struct plus the padding (checked where each is
+ * defined). Keeping it out of the C stack keeps the deepest frames small. */
+static void *work_area(const rr_room *room)
+{
+    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
+    return (void *)((p + 7u) & ~(uintptr_t)7u);
+}
+
 static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
@@ -318,6 +328,7 @@ typedef struct ray_work {
     uint64_t bt, bd;        /* best hit fraction bt / bd (bd == 0: none) */
     uint32_t best;
 } ray_work;
+typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
 /* 64 x 64 -> 128-bit unsigned product, as (hi, lo). */
 static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
@@ -460,6 +471,13 @@ static int64_t along(const ray_work *w, const rr_rmesh_node *nd)
     return s;
 }
 
+/* Visit child l before child r? (the nearer centre first; out of the walk's
+ * frame, which stays small under the leaf test) */
+NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint32_t r)
+{
+    return along(w, &c->n[l]) <= along(w, &c->n[r]);
+}
+
 static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
 {
     uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0;
@@ -472,9 +490,9 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
                 ray_leaf(w, c, nd);
             } else {
                 uint32_t l = nd->first, r = nd->count;
-                int left_first = along(w, &c->n[l]) <= along(w, &c->n[r]);
-                stack[sp++] = left_first ? r : l;
-                node = left_first ? l : r;
+                int lf = left_first(w, c, l, r);
+                stack[sp++] = lf ? r : l;
+                node = lf ? l : r;
                 continue;
             }
         }
@@ -543,19 +561,19 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
     ctx c;
-    ray_work w;
+    ray_work *w;
     int32_t max_dist;
     rr_err e;
     if (!hit || !ray)
         return RR_ERR_ARG;
     hit->hit = 0;
     hit->frac = RR_FIX_ONE;
-    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, &w, &max_dist)) != RR_OK)
+    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, w = work_area(room), &max_dist)))
         return e;
     hit->dist = max_dist;
-    ray_walk(room, &c, &w);
-    if (w.bd)
-        ray_result(&c, &w, max_dist, hit);
+    ray_walk(room, &c, w);
+    if (w->bd)
+        ray_result(&c, w, max_dist, hit);
     return RR_OK;
 }
 
@@ -1043,15 +1061,7 @@ static rr_err sweep_check(const rr_rmesh_sweep *in)
     return RR_OK;
 }
 
-/* The sweep's work area: in the arena after the query stack (4 bytes a
- * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers it plus the padding. */
 typedef char rr__sweep_area_fits[(sizeof(sweep_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
-
-static sweep_work *sweep_area(const rr_room *room)
-{
-    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
-    return (sweep_work *)(void *)((p + 7u) & ~(uintptr_t)7u);
-}
 
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
                            rr_rmesh_sweep_out *out)
@@ -1065,7 +1075,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e ? e : RR_ERR_ARG;
     if ((e = sweep_check(in)) != RR_OK)
         return e;
-    w = sweep_area(room);
+    w = work_area(room);
     step = in->radius[0] < in->radius[1] ? in->radius[0] : in->radius[1];
     step = step < in->radius[2] ? step : in->radius[2];
     for (k = 0; k < 3; k++) {
