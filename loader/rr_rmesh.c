@@ -369,14 +369,14 @@ static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
     r[2] = a[2] - b[2];
 }
 
-static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
+NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
     r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
     r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
 }
 
-static int64_t dot3(const int64_t a[3], const int32_t b[3])
+NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
@@ -917,11 +917,13 @@ static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
     for (i = 0; i < 3; i++) {
         const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
         int32_t e[3], q[3];
-        int64_t x[3], s;
+        int64_t s = 0;
+        int k;
         sub3(e, b, a);
         sub3(q, p, a);
-        cross3(x, e, q);
-        s = (x[0] >> 8) * t->n[0] + (x[1] >> 8) * t->n[1] + (x[2] >> 8) * t->n[2];
+        for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
+            s += (((int64_t)e[(k + 1) % 3] * q[(k + 2) % 3] -
+                   (int64_t)e[(k + 2) % 3] * q[(k + 1) % 3]) >> 8) * t->n[k];
         pos |= s > 0;
         neg |= s < 0;
     }
