@@ -27,6 +27,8 @@
 /* Keep the big helpers out of their callers: merged frames add up, separate
  * ones are reused along the call chain (see the stack bound in rr.h). */
 #define NOINLINE __attribute__((noinline))
+/* Run once per rr_open: compiled for size rather than speed. */
+#define COLD __attribute__((cold))
 
 /* Section pointers of an open room (validated by rr_open). */
 typedef struct ctx {
@@ -80,13 +82,22 @@ static const uint32_t known_types[] = {
     RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
     RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
 
-static int coord_ok(int32_t c)
+COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
 
+/* Fill diag with the offset of `at` in the blob and return e (one call
+ * instead of the inline stores at every check). */
+NOINLINE COLD static rr_err fail(const rr_room *room, rr_diag *diag, rr_err e, uint32_t section,
+                                 const void *at, const char *what, uint32_t value,
+                                 uint32_t limit)
+{
+    return rr__fail(diag, e, section, rr__offset(room, at), what, value, limit);
+}
+
 /* Fetch a section whose count must equal want. */
-static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
+COLD static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
                     const void **p, rr_diag *diag)
 {
     uint32_t n;
@@ -94,25 +105,24 @@ static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
     if (e)
         return e;
     if (n != want)
-        return rr__fail(diag, RR_ERR_SECTION, type, rr__offset(room, *p), "count vs head", n,
+        return fail(room, diag, RR_ERR_SECTION, type, *p, "count vs head", n,
                         want);
     return RR_OK;
 }
 
-static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
+COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
 {
     uint32_t i;
     int k;
     for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
             if (!coord_ok(v[i].p[k]))
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS,
-                                rr__offset(room, &v[i].p[k]), "vertex coordinate",
+                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS, &v[i].p[k], "vertex coordinate",
                                 (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
     return RR_OK;
 }
 
-static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i;
     int k;
@@ -120,60 +130,60 @@ static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
         const rr_rmesh_tri *t = &c->t[i];
         for (k = 0; k < 3; k++) {
             if (t->v[k] >= c->h->nverts)
-                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->v[k]),
+                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->v[k],
                                 "triangle vertex", t->v[k], c->h->nverts);
             if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, rr__offset(room, &t->n[k]),
+                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, &t->n[k],
                                 "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
         if (t->surface >= c->h->nsurfs)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->surface),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->surface,
                             "triangle surface", t->surface, c->h->nsurfs);
     }
     return RR_OK;
 }
 
-static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
+COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
 {
     const rr_rmesh_node *nd = &c->n[i];
     int k;
     for (k = 0; k < 3; k++)
         if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, nd,
                             "node bounds", (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
     if (nd->count & RR_RMESH_LEAF) {
         uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
         if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, nd,
                             "leaf triangle range", nd->first, c->h->ntris);
         return RR_OK;
     }
     if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
+        return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, nd,
                         "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
  * after a leaf the next node is the pending right child on the stack. */
-static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0;
     uint32_t cap = room->arena_size / 8;
     rr_err e;
     for (i = 0; i < c->h->nnodes; i++) {
         if (i != expect)
-            return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+            return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, &c->n[i],
                             "node not reached in pre-order", i, expect);
         if (d > room->max_depth)
-            return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+            return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i],
                             "node depth", d, room->max_depth);
         e = check_node(room, c, i, diag);
         if (e)
             return e;
         if (!(c->n[i].count & RR_RMESH_LEAF)) {
             if (sp >= cap)
-                return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
+                return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i],
                                 "validation stack", sp, cap);
             stack[2 * sp] = c->n[i].count;
             stack[2 * sp + 1] = ++d;
@@ -188,45 +198,45 @@ static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
         }
     }
     if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, 0, "tree incomplete", expect,
+        return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, room->blob, "tree incomplete", expect,
                         c->h->nnodes);
     return RR_OK;
 }
 
-static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
+COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
 {
     uint32_t i;
     for (i = 0; i < n; i++)
         if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, rr__offset(room, &s[i]),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, &s[i],
                             "texture name string", s[i].tex[0], 0);
     return RR_OK;
 }
 
-static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
+COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
                           const rr_rmesh_ent *e, uint32_t ne, rr_diag *diag)
 {
     uint32_t i;
     for (i = 0; i < nt; i++)
         if (!rr__string_ok(room, t[i].name))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, rr__offset(room, &t[i]),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, &t[i],
                             "trigger name string", t[i].name, 0);
     for (i = 0; i < ne; i++) {
         if (e[i].cls >= RR_RMESH_NCLASSES)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i],
                             "entity class", e[i].cls, RR_RMESH_NCLASSES);
         if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, &e[i],
                             "entity string", e[i].str, 0);
         if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i],
                             "entity position", (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
     }
     return RR_OK;
 }
 
 /* Render sections: all four or none. */
-static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
+COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
                                   const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
                                   rr_diag *diag)
 {
@@ -236,17 +246,17 @@ static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
             g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
             g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, rr__offset(room, &g[i]),
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, &g[i],
                         "render group range", i, rh->ngroups);
         for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
             if (ix[j] >= g[i].nverts)
-                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, rr__offset(room, &ix[j]),
+                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, &ix[j],
                             "render index", ix[j], g[i].nverts);
     }
     return RR_OK;
 }
 
-static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
+COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g, *v, *ix;
     const rr_rmesh_rhead *rh;
@@ -256,11 +266,11 @@ static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
         if (rr_section(room, RR_SEC_RMESH_RGROUPS, &g, &n) == RR_OK ||
             rr_section(room, RR_SEC_RMESH_RVERTS, &g, &n) == RR_OK ||
             rr_section(room, RR_SEC_RMESH_RINDEX, &g, &n) == RR_OK)
-            return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0, "render head", 0, 0);
+            return fail(room, diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, room->blob, "render head", 0, 0);
         return RR_OK;
     }
     if (e == RR_OK && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, rr__offset(room, p), "count", n, 1);
+        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, p, "count", n, 1);
     if (e)
         return e;
     rh = p;
@@ -270,15 +280,15 @@ static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
         return e;
     for (k = 0; k < 3; k++)
         if (!coord_ok(rh->center[k]))
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh,
                         "render centre", (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
     if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
+        return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh,
                     "render quantization", rh->pos_shift, 16);
     return check_render_groups(room, rh, g, ix, nsurfs, diag);
 }
 
-rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     const void *p, *s, *tr, *en;
     uint32_t n;
@@ -287,14 +297,14 @@ rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
     if (!e && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, rr__offset(room, p), "head count",
+        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, p, "head count",
                      n, 1);
     if (e)
         return e;
     c.h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
-        return rr__fail(diag, RR_ERR_ARENA, 0, 28, "arena for the tree stack and sweep",
+        return fail(room, diag, RR_ERR_ARENA, 0, room->blob + 28, "arena for the tree stack and sweep",
                     room->arena_need, RR_RMESH_ARENA(room->max_depth));
     if ((e = sized(room, RR_SEC_RMESH_VERTS, sizeof *c.v, c.h->nverts, &p, diag)) != RR_OK)
         return e;
