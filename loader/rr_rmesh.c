@@ -645,13 +645,28 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
     return 1;
 }
 
-static int node_box(const box_work *b, const rr_rmesh_node *nd)
+/* The BVH leaves whose bounds meet the closed box [lo, hi], in pre-order,
+ * one per call (box query and sweep): start with *sp = *node = 0; returns 0
+ * when the walk is done. The stack is the arena's (4 bytes a level). */
+NOINLINE static const rr_rmesh_node *next_leaf(const ctx *c, uint32_t *stack, uint32_t *sp,
+                                               uint32_t *node, const int32_t lo[3],
+                                               const int32_t hi[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        if (nd->min[k] > b->max[k] || nd->max[k] < b->min[k])
-            return 0;
-    return 1;
+    while (*node < c->h->nnodes) {
+        const rr_rmesh_node *nd = &c->n[*node];
+        int k, in = 1;
+        for (k = 0; k < 3; k++)
+            in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
+        if (in && !(nd->count & RR_RMESH_LEAF)) {
+            stack[(*sp)++] = nd->count;
+            *node = nd->first;
+            continue;
+        }
+        *node = *sp ? stack[--*sp] : c->h->nnodes;
+        if (in)
+            return nd;
+    }
+    return 0;
 }
 
 /* Returns 0 when the output is full. */
@@ -675,7 +690,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 {
     ctx c;
     box_work b;
-    uint32_t *stack, sp = 0, node = 0;
+    const rr_rmesh_node *nd;
+    uint32_t sp = 0, node = 0;
     int k;
     rr_err e = get(room, &c);
     if (e || !min || !max || !out || (out->cap && !out->items))
@@ -690,22 +706,9 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b.c2[k] = (int64_t)min[k] + max[k];
         b.e2[k] = (int64_t)max[k] - min[k];
     }
-    stack = (uint32_t *)room->arena;
-    while (c.h->nnodes) {
-        const rr_rmesh_node *nd = &c.n[node];
-        if (node_box(&b, nd)) {
-            if (!(nd->count & RR_RMESH_LEAF)) {
-                stack[sp++] = nd->count;
-                node = nd->first;
-                continue;
-            }
-            if (!box_leaf(&b, &c, nd, out))
-                break;
-        }
-        if (!sp)
+    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b.min, b.max)) != 0)
+        if (!box_leaf(&b, &c, nd, out))
             break;
-        node = stack[--sp];
-    }
     return RR_OK;
 }
 
@@ -1003,7 +1006,8 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
 /* Earliest contact of one step (motion w->vel from w->pos). */
 static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0, i;
+    const rr_rmesh_node *nd;
+    uint32_t sp = 0, node = 0, i;
     int k;
     for (k = 0; k < 3; k++) {
         int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
@@ -1013,22 +1017,9 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
     for (k = 0; k < 3; k++)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     w->bd = 0;
-    while (c->h->nnodes) {
-        const rr_rmesh_node *nd = &c->n[node];
-        if (nd->min[0] <= w->hi[0] && nd->max[0] >= w->lo[0] && nd->min[1] <= w->hi[1] &&
-            nd->max[1] >= w->lo[1] && nd->min[2] <= w->hi[2] && nd->max[2] >= w->lo[2]) {
-            if (!(nd->count & RR_RMESH_LEAF)) {
-                stack[sp++] = nd->count;
-                node = nd->first;
-                continue;
-            }
-            for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-                sweep_tri(w, c, i);
-        }
-        if (!sp)
-            break;
-        node = stack[--sp];
-    }
+    while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
+        for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+            sweep_tri(w, c, i);
 }
 
 static uint32_t len3(const int32_t v[3])
