@@ -38,7 +38,7 @@ typedef struct ctx {
     const rr_rmesh_node *n;
 } ctx;
 
-static const void *sec(const rr_room *room, uint32_t type)
+NOINLINE static const void *sec(const rr_room *room, uint32_t type)
 {
     const void *p = 0;
     uint32_t n;
@@ -68,7 +68,7 @@ static void *work_area(const rr_room *room)
     return (void *)((p + 7u) & ~(uintptr_t)7u);
 }
 
-static int64_t abs64(int64_t a)
+NOINLINE static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
 }
@@ -372,7 +372,7 @@ static void narrow(uint64_t *t, uint64_t *d)
 
 /* Small vectors: int32 inputs (differences of coords fit, see the budget),
  * int64 products. */
-static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
+NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = a[0] - b[0];
     r[1] = a[1] - b[1];
@@ -752,7 +752,7 @@ typedef struct sweep_work {
     uint32_t tri;
 } sweep_work;
 
-static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
 {
     if (w->bd && !frac_less(t, d, w->bt, w->bd) &&
         (frac_less(w->bt, w->bd, t, d) || ti >= w->tri))
@@ -789,8 +789,8 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 
 /* A contact at num / den whose direction (centre minus feature point, any
  * scale) is g: take it if it is the earliest. */
-NOINLINE static void contact(sweep_work *w, const int64_t g[3], uint64_t num, uint64_t den,
-                             uint32_t ti)
+static void contact(sweep_work *w, const int64_t g[3], uint64_t num, uint64_t den,
+                    uint32_t ti)
 {
     world_normal(w, g);
     offer(w, num, den, w->cn, ti);
