@@ -332,11 +332,17 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 /* Ray cast                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The earliest contact or hit so far: fraction t / d (d == 0: none yet) of
+ * triangle i. */
+typedef struct earliest {
+    uint64_t t, d;
+    uint32_t i;
+} earliest;
+
 typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
     int32_t end[3];         /* end of the still-interesting part */
-    uint64_t bt, bd;        /* best hit fraction bt / bd (bd == 0: none) */
-    uint32_t best;
+    earliest b;             /* nearest hit so far */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -357,6 +363,18 @@ NOINLINE static int frac_less(uint64_t t1, uint64_t d1, uint64_t t2, uint64_t d2
     mul128(t1, d2, &h1, &l1);
     mul128(t2, d1, &h2, &l2);
     return h1 < h2 || (h1 == h2 && l1 < l2);
+}
+
+/* Take t / d of triangle i if it is earlier than b (equal fractions go to
+ * the lower index); 1 if taken. */
+NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
+{
+    if (b->d && !frac_less(t, d, b->t, b->d) && (frac_less(b->t, b->d, t, d) || i >= b->i))
+        return 0;
+    b->t = t;
+    b->d = d;
+    b->i = i;
+    return 1;
 }
 
 /* Reduce t/d (t <= d) to 32-bit numbers with the same ratio up to 2^-31. */
@@ -453,14 +471,8 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!ray_tri(w, c, i, &t, &det))
+        if (!ray_tri(w, c, i, &t, &det) || !take(&w->b, t, det, i))
             continue;
-        if (w->bd && !frac_less(t, det, w->bt, w->bd) &&
-            (frac_less(w->bt, w->bd, t, det) || i > w->best))
-            continue;
-        w->bt = t;
-        w->bd = det;
-        w->best = i;
         nt = t;
         nd2 = det;
         narrow(&nt, &nd2);
@@ -520,13 +532,13 @@ static int32_t round_div(uint64_t num, uint64_t den)
 NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
                                 rr_rmesh_hit *hit)
 {
-    const rr_rmesh_tri *t = &c->t[w->best];
-    uint64_t nt = w->bt, nd = w->bd;
+    const rr_rmesh_tri *t = &c->t[w->b.i];
+    uint64_t nt = w->b.t, nd = w->b.d;
     int64_t side;
     int k;
     narrow(&nt, &nd);
     hit->hit = 1;
-    hit->tri = w->best;
+    hit->tri = w->b.i;
     hit->src = t->src;
     hit->surface = t->surface;
     hit->frac = round_div(nt << 16, nd);
@@ -563,8 +575,8 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
-    w->bt = w->bd = 0;
-    w->best = 0;
+    w->b.t = w->b.d = 0;
+    w->b.i = 0;
     return RR_OK;
 }
 
@@ -582,7 +594,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
         return e;
     hit->dist = max_dist;
     ray_walk(room, &c, w);
-    if (w->bd)
+    if (w->b.d)
         ray_result(&c, w, max_dist, hit);
     return RR_OK;
 }
@@ -746,20 +758,15 @@ typedef struct sweep_work {
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
-    uint64_t bt, bd;                /* earliest contact bt / bd (bd == 0: none) */
+    earliest b;                     /* earliest contact so far */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
-    uint32_t tri;
 } sweep_work;
 
-NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
 {
-    if (w->bd && !frac_less(t, d, w->bt, w->bd) &&
-        (frac_less(w->bt, w->bd, t, d) || ti >= w->tri))
+    if (!take(&w->b, t, d, ti))
         return;
-    w->bt = t;
-    w->bd = d;
-    w->tri = ti;
     w->n[0] = n[0];
     w->n[1] = n[1];
     w->n[2] = n[2];
@@ -1016,7 +1023,7 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
     }
     for (k = 0; k < 3; k++)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
-    w->bd = 0;
+    w->b.d = 0;
     while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, c, i);
@@ -1032,7 +1039,7 @@ static uint32_t len3(const int32_t v[3])
  * motion into a slide along the contact plane. */
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
 {
-    uint64_t nt = w->bt, nd = w->bd;
+    uint64_t nt = w->b.t, nd = w->b.d;
     int64_t tq, back, dn;
     uint32_t l = len3(w->vel);
     int k;
@@ -1099,7 +1106,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
             w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
                                            : rem[k];
         sweep_step(room, &c, w);
-        if (!w->bd) {
+        if (!w->b.d) {
             for (k = 0; k < 3; k++) {
                 w->pos[k] += w->vel[k];
                 rem[k] -= w->vel[k];
@@ -1108,7 +1115,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         }
         slide(w, rem);
         out->hit = 1;
-        out->tri = w->tri;
+        out->tri = w->b.i;
         out->normal.x = w->n[0];
         out->normal.y = w->n[1];
         out->normal.z = w->n[2];
