@@ -96,17 +96,30 @@ NOINLINE COLD static rr_err fail(const rr_room *room, rr_diag *diag, rr_err e, u
     return rr__fail(diag, e, section, rr__offset(room, at), what, value, limit);
 }
 
-/* Fetch a section whose count must equal want. */
-COLD static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
-                    const void **p, rr_diag *diag)
+/* Sections whose element count is a word of the head (0..5, in
+ * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,
+ * element bytes, word index. Checked in this order. */
+static const uint16_t counted[9][3] = {
+    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
+    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
+    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
+    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
+    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
+    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
+
+/* Fetch sections counted[from..to) into p[], each with as many elements as
+ * its word of head says. */
+COLD static rr_err sized(rr_room *room, const void *head, unsigned from, unsigned to,
+                         const void **p, rr_diag *diag)
 {
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e)
-        return e;
-    if (n != want)
-        return fail(room, diag, RR_ERR_SECTION, type, *p, "count vs head", n,
-                        want);
+    for (; from < to; from++, p++) {
+        uint32_t n, want = ((const uint32_t *)head)[counted[from][2]];
+        rr_err e = rr__section(room, counted[from][0], counted[from][1], p, &n, diag);
+        if (e)
+            return e;
+        if (n != want)
+            return fail(room, diag, RR_ERR_SECTION, counted[from][0], *p, "count vs head", n, want);
+    }
     return RR_OK;
 }
 
@@ -117,8 +130,8 @@ COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n
     for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
             if (!coord_ok(v[i].p[k]))
-                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS, &v[i].p[k], "vertex coordinate",
-                                (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
+                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS, &v[i].p[k],
+                            "vertex coordinate", (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
     return RR_OK;
 }
 
@@ -131,14 +144,14 @@ COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
         for (k = 0; k < 3; k++) {
             if (t->v[k] >= c->h->nverts)
                 return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->v[k],
-                                "triangle vertex", t->v[k], c->h->nverts);
+                            "triangle vertex", t->v[k], c->h->nverts);
             if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
                 return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, &t->n[k],
-                                "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
+                            "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
         if (t->surface >= c->h->nsurfs)
             return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->surface,
-                            "triangle surface", t->surface, c->h->nsurfs);
+                        "triangle surface", t->surface, c->h->nsurfs);
     }
     return RR_OK;
 }
@@ -149,18 +162,18 @@ COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *
     int k;
     for (k = 0; k < 3; k++)
         if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, nd,
-                            "node bounds", (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, nd, "node bounds",
+                        (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
     if (nd->count & RR_RMESH_LEAF) {
         uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
         if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, nd,
-                            "leaf triangle range", nd->first, c->h->ntris);
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, nd, "leaf triangle range",
+                        nd->first, c->h->ntris);
         return RR_OK;
     }
     if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
         return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, nd,
-                        "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
+                    "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
 
@@ -174,17 +187,17 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
     for (i = 0; i < c->h->nnodes; i++) {
         if (i != expect)
             return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, &c->n[i],
-                            "node not reached in pre-order", i, expect);
+                        "node not reached in pre-order", i, expect);
         if (d > room->max_depth)
-            return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i],
-                            "node depth", d, room->max_depth);
+            return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i], "node depth", d,
+                        room->max_depth);
         e = check_node(room, c, i, diag);
         if (e)
             return e;
         if (!(c->n[i].count & RR_RMESH_LEAF)) {
             if (sp >= cap)
                 return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i],
-                                "validation stack", sp, cap);
+                            "validation stack", sp, cap);
             stack[2 * sp] = c->n[i].count;
             stack[2 * sp + 1] = ++d;
             sp++;
@@ -198,8 +211,8 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
         }
     }
     if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, room->blob, "tree incomplete", expect,
-                        c->h->nnodes);
+        return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, room->blob, "tree incomplete",
+                    expect, c->h->nnodes);
     return RR_OK;
 }
 
@@ -208,8 +221,8 @@ COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n
     uint32_t i;
     for (i = 0; i < n; i++)
         if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, &s[i],
-                            "texture name string", s[i].tex[0], 0);
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, &s[i], "texture name string",
+                        s[i].tex[0], 0);
     return RR_OK;
 }
 
@@ -220,17 +233,17 @@ COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_
     for (i = 0; i < nt; i++)
         if (!rr__string_ok(room, t[i].name))
             return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, &t[i],
-                            "trigger name string", t[i].name, 0);
+                        "trigger name string", t[i].name, 0);
     for (i = 0; i < ne; i++) {
         if (e[i].cls >= RR_RMESH_NCLASSES)
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i],
-                            "entity class", e[i].cls, RR_RMESH_NCLASSES);
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i], "entity class",
+                        e[i].cls, RR_RMESH_NCLASSES);
         if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, &e[i],
-                            "entity string", e[i].str, 0);
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, &e[i], "entity string",
+                        e[i].str, 0);
         if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i],
-                            "entity position", (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i], "entity position",
+                        (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
     }
     return RR_OK;
 }
@@ -246,27 +259,27 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
             g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
             g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, &g[i],
-                        "render group range", i, rh->ngroups);
+            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, &g[i], "render group range",
+                        i, rh->ngroups);
         for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
             if (ix[j] >= g[i].nverts)
-                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, &ix[j],
-                            "render index", ix[j], g[i].nverts);
+                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, &ix[j], "render index",
+                            ix[j], g[i].nverts);
     }
     return RR_OK;
 }
 
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
-    const void *p, *g, *v, *ix;
+    const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t n, k;
     rr_err e = rr__section(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, &n, diag);
     if (e == RR_ERR_MISSING) {
-        if (rr_section(room, RR_SEC_RMESH_RGROUPS, &g, &n) == RR_OK ||
-            rr_section(room, RR_SEC_RMESH_RVERTS, &g, &n) == RR_OK ||
-            rr_section(room, RR_SEC_RMESH_RINDEX, &g, &n) == RR_OK)
-            return fail(room, diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, room->blob, "render head", 0, 0);
+        for (k = 6; k < 9; k++)
+            if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
+                return fail(room, diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, room->blob,
+                            "render head", 0, 0);
         return RR_OK;
     }
     if (e == RR_OK && n != 1)
@@ -274,56 +287,45 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     if (e)
         return e;
     rh = p;
-    if ((e = sized(room, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), rh->ngroups, &g, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), rh->nverts, &v, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_RINDEX, 2, rh->nindices, &ix, diag)))
+    if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
         return e;
     for (k = 0; k < 3; k++)
         if (!coord_ok(rh->center[k]))
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh,
-                        "render centre", (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
+            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh, "render centre",
+                        (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
     if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh,
-                    "render quantization", rh->pos_shift, 16);
-    return check_render_groups(room, rh, g, ix, nsurfs, diag);
+        return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh, "render quantization",
+                    rh->pos_shift, 16);
+    return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
 }
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
-    const void *p, *s, *tr, *en;
+    const void *p, *sp[6];
     uint32_t n;
     ctx c;
     rr_err e = rr__sections_known(room, known_types, 11, diag);
     if (!e)
         e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
     if (!e && n != 1)
-        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, p, "head count",
-                     n, 1);
+        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, p, "head count", n, 1);
     if (e)
         return e;
     c.h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
-        return fail(room, diag, RR_ERR_ARENA, 0, room->blob + 28, "arena for the tree stack and sweep",
-                    room->arena_need, RR_RMESH_ARENA(room->max_depth));
-    if ((e = sized(room, RR_SEC_RMESH_VERTS, sizeof *c.v, c.h->nverts, &p, diag)) != RR_OK)
+        return fail(room, diag, RR_ERR_ARENA, 0, room->blob + 28,
+                    "arena for the tree stack and sweep", room->arena_need,
+                    RR_RMESH_ARENA(room->max_depth));
+    if ((e = sized(room, c.h, 0, 6, sp, diag)) != RR_OK)
         return e;
-    c.v = p;
-    if ((e = sized(room, RR_SEC_RMESH_TRIS, sizeof *c.t, c.h->ntris, &p, diag)) != RR_OK)
-        return e;
-    c.t = p;
-    if ((e = sized(room, RR_SEC_RMESH_NODES, sizeof *c.n, c.h->nnodes, &p, diag)) != RR_OK)
-        return e;
-    c.n = p;
-    if ((e = sized(room, RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), c.h->nsurfs, &s, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), c.h->ntriggers, &tr,
-                   diag)) ||
-        (e = sized(room, RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), c.h->nents, &en, diag)))
-        return e;
+    c.v = sp[0];
+    c.t = sp[1];
+    c.n = sp[2];
     if ((e = check_verts(room, c.v, c.h->nverts, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, s, c.h->nsurfs, diag)))
+        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, sp[3], c.h->nsurfs, diag)))
         return e;
-    if ((e = check_names(room, tr, c.h->ntriggers, en, c.h->nents, diag)) != RR_OK)
+    if ((e = check_names(room, sp[4], c.h->ntriggers, sp[5], c.h->nents, diag)) != RR_OK)
         return e;
     return check_render(room, c.h->nsurfs, diag);
 }
