@@ -485,21 +485,18 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
     }
 }
 
-/* Squared-free ordering key: how far along the ray the node's centre lies. */
-static int64_t along(const ray_work *w, const rr_rmesh_node *nd)
+/* Visit child l before child r? The one whose centre lies less far along
+ * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
+ * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
+ * of the walk's frame, which stays small under the leaf test. */
+NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint32_t r)
 {
+    const rr_rmesh_node *a = &c->n[l], *b = &c->n[r];
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += ((int64_t)nd->min[k] + nd->max[k] - 2 * (int64_t)w->o[k]) * w->d[k];
-    return s;
-}
-
-/* Visit child l before child r? (the nearer centre first; out of the walk's
- * frame, which stays small under the leaf test) */
-NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint32_t r)
-{
-    return along(w, &c->n[l]) <= along(w, &c->n[r]);
+        s += ((int64_t)a->min[k] + a->max[k] - b->min[k] - b->max[k]) * w->d[k];
+    return s <= 0;
 }
 
 static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
@@ -526,7 +523,7 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
     }
 }
 
-static int32_t round_div(uint64_t num, uint64_t den)
+NOINLINE static int32_t round_div(uint64_t num, uint64_t den)
 {
     return (int32_t)((num + den / 2) / den);
 }
@@ -545,22 +542,24 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
     hit->surface = t->surface;
     hit->frac = round_div(nt << 16, nd);
     hit->dist = round_div(nt * (uint64_t)max_dist, nd);
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < 3; k++) {   /* o + d t, rounded half away from zero */
         int64_t dp = (int64_t)w->d[k] * (int64_t)nt;
-        int64_t off = (int64_t)((uint64_t)(dp < 0 ? -dp : dp) + nd / 2) / (int64_t)nd;
-        hit->point[k] = w->o[k] + (int32_t)(dp < 0 ? -off : off);
+        int32_t off = round_div((uint64_t)(dp < 0 ? -dp : dp), nd);
+        hit->point[k] = w->o[k] + (dp < 0 ? -off : off);
     }
     side = (int64_t)t->n[0] * w->d[0] + (int64_t)t->n[1] * w->d[1] + (int64_t)t->n[2] * w->d[2];
-    hit->normal.x = side > 0 ? -t->n[0] : t->n[0];
-    hit->normal.y = side > 0 ? -t->n[1] : t->n[1];
-    hit->normal.z = side > 0 ? -t->n[2] : t->n[2];
+    side = side > 0 ? -1 : 1;   /* facing the origin */
+    hit->normal.x = (rr_fix)side * t->n[0];
+    hit->normal.y = (rr_fix)side * t->n[1];
+    hit->normal.z = (rr_fix)side * t->n[2];
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded. */
 NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 {
-    int64_t dx = ray->dir.x, dy = ray->dir.y, dz = ray->dir.z, m = ray->max_dist;
-    uint64_t len = rr_isqrt64((uint64_t)(dx * dx) + (uint64_t)(dy * dy) + (uint64_t)(dz * dz));
+    int64_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
+    uint64_t len = rr_isqrt64((uint64_t)(v[0] * v[0]) + (uint64_t)(v[1] * v[1]) +
+                              (uint64_t)(v[2] * v[2]));
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
@@ -570,10 +569,8 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
     if (m > DIST_MAX)
         m = DIST_MAX;
     *max_dist = (int32_t)m;
-    w->d[0] = (int32_t)rr_shr_round64(dx * m * 2 / (int64_t)len, 1);
-    w->d[1] = (int32_t)rr_shr_round64(dy * m * 2 / (int64_t)len, 1);
-    w->d[2] = (int32_t)rr_shr_round64(dz * m * 2 / (int64_t)len, 1);
     for (k = 0; k < 3; k++) {
+        w->d[k] = (int32_t)rr_shr_round64(v[k] * m * 2 / (int64_t)len, 1);
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
