@@ -358,20 +358,15 @@ static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-/* t1/d1 < t2/d2, exactly (all values < 2^62, d > 0). */
-NOINLINE static int frac_less(uint64_t t1, uint64_t d1, uint64_t t2, uint64_t d2)
-{
-    uint64_t h1, l1, h2, l2;
-    mul128(t1, d2, &h1, &l1);
-    mul128(t2, d1, &h2, &l2);
-    return h1 < h2 || (h1 == h2 && l1 < l2);
-}
-
 /* Take t / d of triangle i if it is earlier than b (equal fractions go to
- * the lower index); 1 if taken. */
+ * the lower index); 1 if taken. The fractions are compared exactly, as the
+ * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
 NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
 {
-    if (b->d && !frac_less(t, d, b->t, b->d) && (frac_less(b->t, b->d, t, d) || i >= b->i))
+    uint64_t h1, l1, h2, l2;
+    mul128(t, b->d, &h1, &l1);
+    mul128(b->t, d, &h2, &l2);
+    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
         return 0;
     b->t = t;
     b->d = d;
@@ -762,7 +757,7 @@ typedef struct sweep_work {
     int32_t cn[3];                  /* scratch: a candidate's normal */
 } sweep_work;
 
-static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
 {
     if (!take(&w->b, t, d, ti))
         return;
