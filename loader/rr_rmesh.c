@@ -1135,19 +1135,41 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
     return RR_OK;
 }
 
+/* Element i of section counted[which] (the validator's table), after the
+ * checks every accessor makes, in this order: a room that is not an open
+ * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections only),
+ * a NULL output (ok == 0: RR_ERR_ARG), i past the count (RR_ERR_RANGE). */
+NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
+                            const void **p)
+{
+    ctx c;
+    const void *head;
+    rr_err e = get(room, &c);
+    if (e)
+        return e;
+    head = which < 6 ? (const void *)c.h : sec(room, RR_SEC_RMESH_RHEAD);
+    if (!head)
+        return RR_ERR_MISSING;
+    if (!ok)
+        return RR_ERR_ARG;
+    if (i >= ((const uint32_t *)head)[counted[which][2]])
+        return RR_ERR_RANGE;
+    *p = (const uint8_t *)sec(room, counted[which][0]) + (size_t)counted[which][1] * i;
+    return RR_OK;
+}
+
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          const rr_rmesh_vert *v[3])
 {
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !tri || !v)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->ntris)
-        return RR_ERR_RANGE;
-    *tri = &c.t[i];
-    v[0] = &c.v[c.t[i].v[0]];
-    v[1] = &c.v[c.t[i].v[1]];
-    v[2] = &c.v[c.t[i].v[2]];
+    const rr_rmesh_vert *vs = sec(room, RR_SEC_RMESH_VERTS);
+    const void *p;
+    rr_err e = item(room, 1, i, tri && v, &p);
+    int k;
+    if (e)
+        return e;
+    *tri = p;
+    for (k = 0; k < 3; k++)
+        v[k] = &vs[(*tri)->v[k]];
     return RR_OK;
 }
 
@@ -1171,44 +1193,35 @@ rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *in
 rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
                         const char **name)
 {
-    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !box || !name)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->ntriggers)
-        return RR_ERR_RANGE;
-    *box = &t[i];
-    *name = rr_string(room, t[i].name);
+    const void *p;
+    rr_err e = item(room, 4, i, box && name, &p);
+    if (e)
+        return e;
+    *box = p;
+    *name = rr_string(room, (*box)->name);
     return RR_OK;
 }
 
 rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
                         const char **tex0, const char **tex1)
 {
-    const rr_rmesh_surf *t = sec(room, RR_SEC_RMESH_SURFS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !surf || !tex0 || !tex1)
-        return e ? e : RR_ERR_ARG;
-    if (s >= c.h->nsurfs)
-        return RR_ERR_RANGE;
-    *surf = &t[s];
-    *tex0 = rr_string(room, t[s].tex[0]);
-    *tex1 = rr_string(room, t[s].tex[1]);
+    const void *p;
+    rr_err e = item(room, 3, s, surf && tex0 && tex1, &p);
+    if (e)
+        return e;
+    *surf = p;
+    *tex0 = rr_string(room, (*surf)->tex[0]);
+    *tex1 = rr_string(room, (*surf)->tex[1]);
     return RR_OK;
 }
 
 rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !ent)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->nents)
-        return RR_ERR_RANGE;
-    *ent = &t[i];
+    const void *p;
+    rr_err e = item(room, 5, i, ent != 0, &p);
+    if (e)
+        return e;
+    *ent = p;
     return RR_OK;
 }
 
@@ -1272,15 +1285,12 @@ rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
                              const rr_rmesh_rvert **verts, const uint16_t **indices)
 {
-    const rr_rmesh_rhead *rh;
+    const void *p;
     const rr_rmesh_rgroup *g;
-    rr_err e = rr_rmesh_render_head(room, &rh);
-    if (e || !group || !verts || !indices)
-        return e ? e : RR_ERR_ARG;
-    if (i >= rh->ngroups)
-        return RR_ERR_RANGE;
-    g = (const rr_rmesh_rgroup *)sec(room, RR_SEC_RMESH_RGROUPS) + i;
-    *group = g;
+    rr_err e = item(room, 6, i, group && verts && indices, &p);
+    if (e)
+        return e;
+    *group = g = p;
     *verts = (const rr_rmesh_rvert *)sec(room, RR_SEC_RMESH_RVERTS) + g->first_vert;
     *indices = (const uint16_t *)sec(room, RR_SEC_RMESH_RINDEX) + g->first_index;
     return RR_OK;
