@@ -58,10 +58,11 @@ static rr_err get(const rr_room *room, ctx *c)
     return c->h ? RR_OK : RR_ERR_ARG;
 }
 
-/* The work area of a ray cast or sweep (rr_open checked the arena): after
- * the query stack (4 bytes a level), 8-byte aligned; RR_RMESH_SWEEP_BYTES
- * covers the larger work struct plus the padding (checked where each is
- * defined). Keeping it out of the C stack keeps the deepest frames small. */
+/* The work area of a ray cast, box query or sweep (rr_open checked the
+ * arena; queries share it, see rr_rmesh.h): after the query stack (4 bytes a
+ * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers each work struct plus
+ * the padding (checked where each is defined). Keeping them out of the C
+ * stack keeps the deepest frames small. */
 static void *work_area(const rr_room *room)
 {
     uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
@@ -82,7 +83,7 @@ static const uint32_t known_types[] = {
     RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
     RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
 
-COLD static int coord_ok(int32_t c)
+NOINLINE COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
@@ -601,6 +602,7 @@ typedef struct box_work {
     int64_t c2[3], e2[3];   /* doubled centre and half extents */
     int32_t min[3], max[3];
 } box_work;
+typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
 /* Separation along L of the doubled corners p[3] against the doubled box. */
 static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3])
@@ -695,7 +697,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
                          rr_rmesh_list *out)
 {
     ctx c;
-    box_work b;
+    box_work *b;
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
@@ -704,16 +706,17 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         return e ? e : RR_ERR_ARG;
     out->count = 0;
     out->truncated = 0;
+    b = work_area(room);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-        b.min[k] = min[k];
-        b.max[k] = max[k];
-        b.c2[k] = (int64_t)min[k] + max[k];
-        b.e2[k] = (int64_t)max[k] - min[k];
+        b->min[k] = min[k];
+        b->max[k] = max[k];
+        b->c2[k] = (int64_t)min[k] + max[k];
+        b->e2[k] = (int64_t)max[k] - min[k];
     }
-    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b.min, b.max)) != 0)
-        if (!box_leaf(&b, &c, nd, out))
+    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b->min, b->max)) != 0)
+        if (!box_leaf(b, &c, nd, out))
             break;
     return RR_OK;
 }
@@ -1023,7 +1026,7 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
             sweep_tri(w, c, i);
 }
 
-static uint32_t len3(const int32_t v[3])
+NOINLINE static uint32_t len3(const int32_t v[3])
 {
     return rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) + (uint64_t)((int64_t)v[1] * v[1]) +
                       (uint64_t)((int64_t)v[2] * v[2]));
