@@ -854,7 +854,7 @@ NOINLINE static int sweep_vertex(const sweep_work *w, const int32_t p[3], int64_
     if (!lowest_root(dot3i(v, v), -2 * dot3i(v, b), dot3i(b, b) - KK * KK, num, den))
         return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the vertex, times den */
-        g[k] = v[k] * (int64_t)*num - b[k] * (int64_t)*den;
+        g[k] = (int64_t)v[k] * (int32_t)*num - (int64_t)b[k] * (int32_t)*den;   /* den <= 2^27 */
     return 1;
 }
 
@@ -905,7 +905,7 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num, uint64_t *den)
 {
     const int32_t *v = w->ve, *bv = w->bv;
-    int32_t e[3], ev, ebv, len;
+    int32_t e[3], ev, ebv, len, n, d;
     int64_t f;
     int k;
     len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e));
@@ -918,12 +918,13 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num,
     if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
-    f = ev * (int64_t)*num - ebv * (int64_t)*den;   /* position on the edge, times den */
-    if (f < 0 || f > len * (int64_t)*den)
+    n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
+    d = (int32_t)*den;
+    f = (int64_t)ev * n - (int64_t)ebv * d;   /* position on the edge, times den */
+    if (f < 0 || f > (int64_t)len * d)
         return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
-        g[k] = v[k] * (int64_t)*num - bv[k] * (int64_t)*den -
-               ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
+        g[k] = (int64_t)v[k] * n - (int64_t)bv[k] * d - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
     return 1;
 }
 
