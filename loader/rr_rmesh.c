@@ -474,10 +474,11 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
         nt = t;
         nd2 = det;
         narrow(&nt, &nd2);
-        /* ceil(t / det) in Q30, plus one step: the box test stays conservative */
+        /* ceil(t / det) in Q30, plus one step: the box test stays conservative
+         * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
         for (k = 0; k < 3; k++)
-            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int64_t)nt) >> 30);
+            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
     }
 }
 
@@ -784,7 +785,7 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
             s >>= 1;
             v /= 2;
         }
-        h[k] = (v * 16384) / w->r[k];   /* e-space -> world gradient */
+        h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
     }
     len = rr_isqrt64((uint64_t)(h[0] * h[0]) + (uint64_t)(h[1] * h[1]) + (uint64_t)(h[2] * h[2]));
     for (k = 0; k < 3; k++)
@@ -1042,11 +1043,11 @@ NOINLINE static void slide(sweep_work *w, int32_t rem[3])
     uint32_t l = len3(w->vel);
     int k;
     narrow(&nt, &nd);
-    tq = (int64_t)((nt << 16) / nd);
+    tq = (int64_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
     back = l ? ((int64_t)SKIN << 16) / l : 0;
     tq = tq > back ? tq - back : 0;
     for (k = 0; k < 3; k++) {
-        int32_t mv = (int32_t)(((int64_t)w->vel[k] * tq) / 65536);
+        int32_t mv = (w->vel[k] * (int32_t)tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
         w->pos[k] += mv;
         rem[k] -= mv;
     }
