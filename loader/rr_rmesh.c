@@ -6,15 +6,19 @@
  * explicit stack, which proves that every node is reached exactly once (no
  * cycle, no sharing) and that the depth is within the declared bound.
  *
- * Overflow budget (why int64 is enough): stored points |v| <= 2^17, so
- * edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v < 2^19; ray vectors
- * |D| <= 2^20 per component. Then D x e < 2^39, det = e . (D x e) < 2^59,
- * u = s . p < 2^60, v = D . (s x e) < 2^60, u + v < 2^61. Box tests use
- * doubled coordinates below 2^22 and products below 2^45. Sweeps: the centre
- * stays within 2^18 + |to - from| < 2^21, radii <= 2^14, steps <= the smallest
- * radius; plane distances are Q16 x coords < 2^38; e-space values (1.0 = 2^12)
- * of the features a step can touch stay below 2^15, so the quadratics' terms
- * stay below 2^31 and their discriminants below 2^61.
+ * Overflow budget (why int64 is enough, and where int32 is): stored points
+ * |v| <= 2^17, so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
+ * 2^19; ray vectors |D| <= 2^20 per component. Then D x e < 2^39, det =
+ * e . (D x e) < 2^59, u = s . p < 2^60, v = D . (s x e) < 2^60, u + v <
+ * 2^61. Box tests use doubled coordinates below 2^22 (int32) and products
+ * below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
+ * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
+ * removing at most the remaining motion (unit normals, as baked), so it stays
+ * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
+ * plane distances are Q16 x coords < 2^41; e-space values (1.0 = 2^12) of
+ * the features a step can touch stay below 2^15, so the quadratics'
+ * coefficients stay below 2^31 (int32, see the sweep) and their
+ * discriminants below 2^61.
  */
 #define RR_INTERNAL
 #include "rr_int.h"
@@ -492,7 +496,7 @@ NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += ((int64_t)a->min[k] + a->max[k] - b->min[k] - b->max[k]) * w->d[k];
+        s += (int64_t)(a->min[k] + a->max[k] - b->min[k] - b->max[k]) * w->d[k];
     return s <= 0;
 }
 
@@ -600,7 +604,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 /* ------------------------------------------------------------------ */
 
 typedef struct box_work {
-    int64_t c2[3], e2[3];   /* doubled centre and half extents */
+    int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
     int32_t min[3], max[3];
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -623,7 +627,7 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
     int i, j, k;
     for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
-            p[i][k] = (int32_t)(2 * (int64_t)c->v[c->t[ti].v[i]].p[k] - b->c2[k]);
+            p[i][k] = 2 * c->v[c->t[ti].v[i]].p[k] - b->c2[k];
     for (k = 0; k < 3; k++) {
         int32_t lo = p[0][k], hi = p[0][k];
         for (i = 1; i < 3; i++) {
@@ -713,8 +717,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
             return RR_ERR_RANGE;
         b->min[k] = min[k];
         b->max[k] = max[k];
-        b->c2[k] = (int64_t)min[k] + max[k];
-        b->e2[k] = (int64_t)max[k] - min[k];
+        b->c2[k] = min[k] + max[k];
+        b->e2[k] = max[k] - min[k];
     }
     while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b->min, b->max)) != 0)
         if (!box_leaf(b, &c, nd, out))
@@ -890,8 +894,9 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         return 0;
     for (k = 0; k < 3; k++) {
         int64_t d = (int64_t)b[k] - a[k];
-        int32_t pa = (int32_t)(a[k] + (d * s0) / 65536 - w->pos[k]);
-        int32_t pb = (int32_t)(a[k] + (d * s1) / 65536 - w->pos[k]);
+        /* |d| <= 2^18 and 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
+        int32_t pa = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s0) / 65536 - w->pos[k]);
+        int32_t pb = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s1) / 65536 - w->pos[k]);
         w->bv[k] = (pa * KK) / w->r[k];
         w->e[k] = (pb * KK) / w->r[k] - w->bv[k];
     }
@@ -962,9 +967,10 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
     int32_t p[3];
     int k;
     for (k = 0; k < 3; k++) {
-        d0 += (int64_t)t->n[k] * ((int64_t)w->pos[k] - v0[k]);
+        int32_t nr = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+        d0 += (int64_t)t->n[k] * (w->pos[k] - v0[k]);   /* |pos| < 2^24, see the budget */
         vn += (int64_t)t->n[k] * w->vel[k];
-        ss += (uint64_t)(((int64_t)t->n[k] * w->r[k]) * ((int64_t)t->n[k] * w->r[k]));
+        ss += (uint64_t)((int64_t)nr * nr);
     }
     rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
     for (k = 0; k < 3; k++)
@@ -980,7 +986,7 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
     num = d0 > rn ? d0 - rn : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)w->r[k] * w->r[k] * w->cn[k]) / (rn ? rn : 1));
+               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / (rn ? rn : 1));
     if (!inside(c, t, p))
         return 0;
     *tnum = (uint64_t)num;
@@ -1265,8 +1271,8 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         for (j = 0; j < 3; j++) {
-            int64_t d = (int64_t)t[k].pos[j] - p[j];
-            d2 += (uint64_t)(d * d);
+            int32_t d = t[k].pos[j] - p[j];   /* |pos| <= 2^17, |p| <= 2^18 */
+            d2 += (uint64_t)((int64_t)d * d);
         }
         if (!found || d2 < best) {
             best = d2;
