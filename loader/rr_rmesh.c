@@ -777,7 +777,8 @@ NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t 
 /* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
-    int64_t m = abs64(g[0]), h[3];
+    int64_t m = abs64(g[0]);
+    int32_t h[3];   /* |h| < 2^15 * 2^14 / 16 = 2^25 */
     uint64_t len;
     int k;
     m = abs64(g[1]) > m ? abs64(g[1]) : m;
@@ -791,9 +792,10 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
         }
         h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
     }
-    len = rr_isqrt64((uint64_t)(h[0] * h[0]) + (uint64_t)(h[1] * h[1]) + (uint64_t)(h[2] * h[2]));
+    len = rr_isqrt64((uint64_t)((int64_t)h[0] * h[0]) + (uint64_t)((int64_t)h[1] * h[1]) +
+                     (uint64_t)((int64_t)h[2] * h[2]));
     for (k = 0; k < 3; k++)
-        w->cn[k] = len ? (int32_t)((h[k] * 65536) / (int64_t)len) : 0;
+        w->cn[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
 }
 
 /* A contact at num / den whose direction (centre minus feature point, any
