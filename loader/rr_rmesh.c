@@ -33,6 +33,7 @@
 #define NOINLINE __attribute__((noinline))
 /* Run once per rr_open: compiled for size rather than speed. */
 #define COLD __attribute__((cold))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* Section pointers of an open room (validated by rr_open). */
 typedef struct ctx {
@@ -92,13 +93,16 @@ NOINLINE COLD static int coord_ok(int32_t c)
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
 
-/* Fill diag with the offset of `at` in the blob and return e (one call
- * instead of the inline stores at every check). */
-NOINLINE COLD static rr_err fail(const rr_room *room, rr_diag *diag, rr_err e, uint32_t section,
-                                 const void *at, const char *what, uint32_t value,
-                                 uint32_t limit)
+/* Fill diag and return e: one call instead of the inline stores at every
+ * check. The code and the section travel in one argument (es = ES(e, type))
+ * and the blob offset is computed by the caller (AT), so that the call takes
+ * six arguments, which every ABI here passes without pushes on x86-64. */
+#define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
+#define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
+NOINLINE COLD static rr_err fail(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
+                                 uint32_t value, uint32_t limit)
 {
-    return rr__fail(diag, e, section, rr__offset(room, at), what, value, limit);
+    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
 }
 
 /* Sections whose element count is a word of the head (0..5, in
@@ -113,9 +117,10 @@ static const uint16_t counted[9][3] = {
     {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
 
 /* Fetch sections counted[from..to) into p[], each with as many elements as
- * its word of head says. */
-COLD static rr_err sized(rr_room *room, const void *head, unsigned from, unsigned to,
-                         const void **p, rr_diag *diag)
+ * its word of head says. Inline in its two callers: a frame of its own
+ * would sit under the validator's on the way to rr__section. */
+COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
+                                       unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
         uint32_t n, want = ((const uint32_t *)head)[counted[from][2]];
@@ -123,7 +128,8 @@ COLD static rr_err sized(rr_room *room, const void *head, unsigned from, unsigne
         if (e)
             return e;
         if (n != want)
-            return fail(room, diag, RR_ERR_SECTION, counted[from][0], *p, "count vs head", n, want);
+            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p), "count vs head", n,
+                        want);
     }
     return RR_OK;
 }
@@ -135,7 +141,7 @@ COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n
     for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
             if (!coord_ok(v[i].p[k]))
-                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS, &v[i].p[k],
+                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_VERTS), AT(&v[i].p[k]),
                             "vertex coordinate", (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
     return RR_OK;
 }
@@ -148,14 +154,14 @@ COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
         const rr_rmesh_tri *t = &c->t[i];
         for (k = 0; k < 3; k++) {
             if (t->v[k] >= c->h->nverts)
-                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->v[k],
+                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->v[k]),
                             "triangle vertex", t->v[k], c->h->nverts);
             if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, &t->n[k],
+                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[k]),
                             "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
         if (t->surface >= c->h->nsurfs)
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, &t->surface,
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
                         "triangle surface", t->surface, c->h->nsurfs);
     }
     return RR_OK;
@@ -167,17 +173,17 @@ COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *
     int k;
     for (k = 0; k < 3; k++)
         if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, nd, "node bounds",
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), AT(nd), "node bounds",
                         (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
     if (nd->count & RR_RMESH_LEAF) {
         uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
         if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, nd, "leaf triangle range",
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), AT(nd), "leaf triangle range",
                         nd->first, c->h->ntris);
         return RR_OK;
     }
     if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, nd,
+        return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(nd),
                     "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
@@ -191,17 +197,17 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
     rr_err e;
     for (i = 0; i < c->h->nnodes; i++) {
         if (i != expect)
-            return fail(room, diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, &c->n[i],
+            return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(&c->n[i]),
                         "node not reached in pre-order", i, expect);
         if (d > room->max_depth)
-            return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i], "node depth", d,
+            return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]), "node depth", d,
                         room->max_depth);
         e = check_node(room, c, i, diag);
         if (e)
             return e;
         if (!(c->n[i].count & RR_RMESH_LEAF)) {
             if (sp >= cap)
-                return fail(room, diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, &c->n[i],
+                return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]),
                             "validation stack", sp, cap);
             stack[2 * sp] = c->n[i].count;
             stack[2 * sp + 1] = ++d;
@@ -216,8 +222,8 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
         }
     }
     if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, room->blob, "tree incomplete",
-                    expect, c->h->nnodes);
+        return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), 0, "tree incomplete", expect,
+                    c->h->nnodes);
     return RR_OK;
 }
 
@@ -226,8 +232,8 @@ COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n
     uint32_t i;
     for (i = 0; i < n; i++)
         if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, &s[i], "texture name string",
-                        s[i].tex[0], 0);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_SURFS), AT(&s[i]),
+                        "texture name string", s[i].tex[0], 0);
     return RR_OK;
 }
 
@@ -237,17 +243,17 @@ COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_
     uint32_t i;
     for (i = 0; i < nt; i++)
         if (!rr__string_ok(room, t[i].name))
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, &t[i],
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS), AT(&t[i]),
                         "trigger name string", t[i].name, 0);
     for (i = 0; i < ne; i++) {
         if (e[i].cls >= RR_RMESH_NCLASSES)
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i], "entity class",
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity class",
                         e[i].cls, RR_RMESH_NCLASSES);
         if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, &e[i], "entity string",
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity string",
                         e[i].str, 0);
         if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, &e[i], "entity position",
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity position",
                         (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
     }
     return RR_OK;
@@ -264,11 +270,11 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
             g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
             g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, &g[i], "render group range",
-                        i, rh->ngroups);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(&g[i]),
+                        "render group range", i, rh->ngroups);
         for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
             if (ix[j] >= g[i].nverts)
-                return fail(room, diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, &ix[j], "render index",
+                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RINDEX), AT(&ix[j]), "render index",
                             ix[j], g[i].nverts);
     }
     return RR_OK;
@@ -283,12 +289,11 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     if (e == RR_ERR_MISSING) {
         for (k = 6; k < 9; k++)
             if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
-                return fail(room, diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, room->blob,
-                            "render head", 0, 0);
+                return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
     if (e == RR_OK && n != 1)
-        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, p, "count", n, 1);
+        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_RHEAD), AT(p), "count", n, 1);
     if (e)
         return e;
     rh = p;
@@ -296,10 +301,10 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
         return e;
     for (k = 0; k < 3; k++)
         if (!coord_ok(rh->center[k]))
-            return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh, "render centre",
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render centre",
                         (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
     if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return fail(room, diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rh, "render quantization",
+        return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render quantization",
                     rh->pos_shift, 16);
     return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
 }
@@ -313,15 +318,14 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
     if (!e && n != 1)
-        e = fail(room, diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, p, "head count", n, 1);
+        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_HEAD), AT(p), "head count", n, 1);
     if (e)
         return e;
     c.h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
-        return fail(room, diag, RR_ERR_ARENA, 0, room->blob + 28,
-                    "arena for the tree stack and sweep", room->arena_need,
-                    RR_RMESH_ARENA(room->max_depth));
+        return fail(diag, ES(RR_ERR_ARENA, 0), 28, "arena for the tree stack and sweep",
+                    room->arena_need, RR_RMESH_ARENA(room->max_depth));
     if ((e = sized(room, c.h, 0, 6, sp, diag)) != RR_OK)
         return e;
     c.v = sp[0];
