@@ -6,15 +6,19 @@
  * explicit stack, which proves that every node is reached exactly once (no
  * cycle, no sharing) and that the depth is within the declared bound.
  *
- * Overflow budget (why int64 is enough): stored points |v| <= 2^17, so
- * edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v < 2^19; ray vectors
- * |D| <= 2^20 per component. Then D x e < 2^39, det = e . (D x e) < 2^59,
- * u = s . p < 2^60, v = D . (s x e) < 2^60, u + v < 2^61. Box tests use
- * doubled coordinates below 2^22 and products below 2^45. Sweeps: the centre
- * stays within 2^18 + |to - from| < 2^21, radii <= 2^14, steps <= the smallest
- * radius; plane distances are Q16 x coords < 2^38; e-space values (1.0 = 2^12)
- * of the features a step can touch stay below 2^15, so the quadratics' terms
- * stay below 2^31 and their discriminants below 2^61.
+ * Overflow budget (why int64 is enough, and where int32 is): stored points
+ * |v| <= 2^17, so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
+ * 2^19; ray vectors |D| <= 2^20 per component. Then D x e < 2^39, det =
+ * e . (D x e) < 2^59, u = s . p < 2^60, v = D . (s x e) < 2^60, u + v <
+ * 2^61. Box tests use doubled coordinates below 2^22 (int32) and products
+ * below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
+ * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
+ * removing at most the remaining motion (unit normals, as baked), so it stays
+ * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
+ * plane distances are Q16 x coords < 2^41; e-space values (1.0 = 2^12) of
+ * the features a step can touch stay below 2^15, so the quadratics'
+ * coefficients stay below 2^31 (int32, see the sweep) and their
+ * discriminants below 2^61.
  */
 #define RR_INTERNAL
 #include "rr_int.h"
@@ -27,6 +31,9 @@
 /* Keep the big helpers out of their callers: merged frames add up, separate
  * ones are reused along the call chain (see the stack bound in rr.h). */
 #define NOINLINE __attribute__((noinline))
+/* Run once per rr_open: compiled for size rather than speed. */
+#define COLD __attribute__((cold))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* Section pointers of an open room (validated by rr_open). */
 typedef struct ctx {
@@ -36,7 +43,7 @@ typedef struct ctx {
     const rr_rmesh_node *n;
 } ctx;
 
-static const void *sec(const rr_room *room, uint32_t type)
+NOINLINE static const void *sec(const rr_room *room, uint32_t type)
 {
     const void *p = 0;
     uint32_t n;
@@ -56,7 +63,18 @@ static rr_err get(const rr_room *room, ctx *c)
     return c->h ? RR_OK : RR_ERR_ARG;
 }
 
-static int64_t abs64(int64_t a)
+/* The work area of a ray cast, box query or sweep (rr_open checked the
+ * arena; queries share it, see rr_rmesh.h): after the query stack (4 bytes a
+ * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers each work struct plus
+ * the padding (checked where each is defined). Keeping them out of the C
+ * stack keeps the deepest frames small. */
+static void *work_area(const rr_room *room)
+{
+    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
+    return (void *)((p + 7u) & ~(uintptr_t)7u);
+}
+
+NOINLINE static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
 }
@@ -70,39 +88,65 @@ static const uint32_t known_types[] = {
     RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
     RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
 
-static int coord_ok(int32_t c)
+NOINLINE COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
 
-/* Fetch a section whose count must equal want. */
-static rr_err sized(rr_room *room, uint32_t type, uint32_t elem, uint32_t want,
-                    const void **p, rr_diag *diag)
+/* Fill diag and return e: one call instead of the inline stores at every
+ * check. The code and the section travel in one argument (es = ES(e, type))
+ * and the blob offset is computed by the caller (AT), so that the call takes
+ * six arguments, which every ABI here passes without pushes on x86-64. */
+#define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
+#define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
+NOINLINE COLD static rr_err fail(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
+                                 uint32_t value, uint32_t limit)
 {
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e)
-        return e;
-    if (n != want)
-        return rr__fail(diag, RR_ERR_SECTION, type, rr__offset(room, *p), "count vs head", n,
+    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
+}
+
+/* Sections whose element count is a word of the head (0..5, in
+ * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,
+ * element bytes, word index. Checked in this order. */
+static const uint16_t counted[9][3] = {
+    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
+    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
+    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
+    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
+    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
+    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
+
+/* Fetch sections counted[from..to) into p[], each with as many elements as
+ * its word of head says. Inline in its two callers: a frame of its own
+ * would sit under the validator's on the way to rr__section. */
+COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
+                                       unsigned to, const void **p, rr_diag *diag)
+{
+    for (; from < to; from++, p++) {
+        uint32_t n, want = ((const uint32_t *)head)[counted[from][2]];
+        rr_err e = rr__section(room, counted[from][0], counted[from][1], p, &n, diag);
+        if (e)
+            return e;
+        if (n != want)
+            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p), "count vs head", n,
                         want);
+    }
     return RR_OK;
 }
 
-static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
+COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
 {
     uint32_t i;
     int k;
     for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
             if (!coord_ok(v[i].p[k]))
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_VERTS,
-                                rr__offset(room, &v[i].p[k]), "vertex coordinate",
-                                (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
+                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_VERTS), AT(&v[i].p[k]),
+                            "vertex coordinate", (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
     return RR_OK;
 }
 
-static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i;
     int k;
@@ -110,61 +154,61 @@ static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
         const rr_rmesh_tri *t = &c->t[i];
         for (k = 0; k < 3; k++) {
             if (t->v[k] >= c->h->nverts)
-                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->v[k]),
-                                "triangle vertex", t->v[k], c->h->nverts);
+                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->v[k]),
+                            "triangle vertex", t->v[k], c->h->nverts);
             if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_TRIS, rr__offset(room, &t->n[k]),
-                                "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
+                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[k]),
+                            "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
         if (t->surface >= c->h->nsurfs)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIS, rr__offset(room, &t->surface),
-                            "triangle surface", t->surface, c->h->nsurfs);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
+                        "triangle surface", t->surface, c->h->nsurfs);
     }
     return RR_OK;
 }
 
-static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
+COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
 {
     const rr_rmesh_node *nd = &c->n[i];
     int k;
     for (k = 0; k < 3; k++)
         if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
-                            "node bounds", (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), AT(nd), "node bounds",
+                        (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
     if (nd->count & RR_RMESH_LEAF) {
         uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
         if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, rr__offset(room, nd),
-                            "leaf triangle range", nd->first, c->h->ntris);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), AT(nd), "leaf triangle range",
+                        nd->first, c->h->ntris);
         return RR_OK;
     }
     if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, nd),
-                        "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
+        return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(nd),
+                    "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
  * after a leaf the next node is the pending right child on the stack. */
-static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0;
     uint32_t cap = room->arena_size / 8;
     rr_err e;
     for (i = 0; i < c->h->nnodes; i++) {
         if (i != expect)
-            return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
-                            "node not reached in pre-order", i, expect);
+            return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(&c->n[i]),
+                        "node not reached in pre-order", i, expect);
         if (d > room->max_depth)
-            return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
-                            "node depth", d, room->max_depth);
+            return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]), "node depth", d,
+                        room->max_depth);
         e = check_node(room, c, i, diag);
         if (e)
             return e;
         if (!(c->n[i].count & RR_RMESH_LEAF)) {
             if (sp >= cap)
-                return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMESH_NODES, rr__offset(room, &c->n[i]),
-                                "validation stack", sp, cap);
+                return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]),
+                            "validation stack", sp, cap);
             stack[2 * sp] = c->n[i].count;
             stack[2 * sp + 1] = ++d;
             sp++;
@@ -178,45 +222,45 @@ static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
         }
     }
     if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_NODES, 0, "tree incomplete", expect,
-                        c->h->nnodes);
+        return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), 0, "tree incomplete", expect,
+                    c->h->nnodes);
     return RR_OK;
 }
 
-static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
+COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
 {
     uint32_t i;
     for (i = 0; i < n; i++)
         if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_SURFS, rr__offset(room, &s[i]),
-                            "texture name string", s[i].tex[0], 0);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_SURFS), AT(&s[i]),
+                        "texture name string", s[i].tex[0], 0);
     return RR_OK;
 }
 
-static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
+COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
                           const rr_rmesh_ent *e, uint32_t ne, rr_diag *diag)
 {
     uint32_t i;
     for (i = 0; i < nt; i++)
         if (!rr__string_ok(room, t[i].name))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS, rr__offset(room, &t[i]),
-                            "trigger name string", t[i].name, 0);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS), AT(&t[i]),
+                        "trigger name string", t[i].name, 0);
     for (i = 0; i < ne; i++) {
         if (e[i].cls >= RR_RMESH_NCLASSES)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
-                            "entity class", e[i].cls, RR_RMESH_NCLASSES);
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity class",
+                        e[i].cls, RR_RMESH_NCLASSES);
         if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
-                            "entity string", e[i].str, 0);
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity string",
+                        e[i].str, 0);
         if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_ENTS, rr__offset(room, &e[i]),
-                            "entity position", (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity position",
+                        (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
     }
     return RR_OK;
 }
 
 /* Render sections: all four or none. */
-static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
+COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
                                   const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
                                   rr_diag *diag)
 {
@@ -226,84 +270,71 @@ static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
             g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
             g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS, rr__offset(room, &g[i]),
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(&g[i]),
                         "render group range", i, rh->ngroups);
         for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
             if (ix[j] >= g[i].nverts)
-                return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, rr__offset(room, &ix[j]),
-                            "render index", ix[j], g[i].nverts);
+                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RINDEX), AT(&ix[j]), "render index",
+                            ix[j], g[i].nverts);
     }
     return RR_OK;
 }
 
-static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
+COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
-    const void *p, *g, *v, *ix;
+    const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t n, k;
     rr_err e = rr__section(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, &n, diag);
     if (e == RR_ERR_MISSING) {
-        if (rr_section(room, RR_SEC_RMESH_RGROUPS, &g, &n) == RR_OK ||
-            rr_section(room, RR_SEC_RMESH_RVERTS, &g, &n) == RR_OK ||
-            rr_section(room, RR_SEC_RMESH_RINDEX, &g, &n) == RR_OK)
-            return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0, "render head", 0, 0);
+        for (k = 6; k < 9; k++)
+            if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
+                return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
     if (e == RR_OK && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, rr__offset(room, p), "count", n, 1);
+        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_RHEAD), AT(p), "count", n, 1);
     if (e)
         return e;
     rh = p;
-    if ((e = sized(room, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), rh->ngroups, &g, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), rh->nverts, &v, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_RINDEX, 2, rh->nindices, &ix, diag)))
+    if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
         return e;
     for (k = 0; k < 3; k++)
         if (!coord_ok(rh->center[k]))
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
-                        "render centre", (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render centre",
+                        (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
     if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, rr__offset(room, rh),
-                    "render quantization", rh->pos_shift, 16);
-    return check_render_groups(room, rh, g, ix, nsurfs, diag);
+        return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render quantization",
+                    rh->pos_shift, 16);
+    return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
 }
 
-rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
-    const void *p, *s, *tr, *en;
+    const void *p, *sp[6];
     uint32_t n;
     ctx c;
     rr_err e = rr__sections_known(room, known_types, 11, diag);
     if (!e)
         e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
     if (!e && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMESH_HEAD, rr__offset(room, p), "head count",
-                     n, 1);
+        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_HEAD), AT(p), "head count", n, 1);
     if (e)
         return e;
     c.h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
-        return rr__fail(diag, RR_ERR_ARENA, 0, 28, "arena for the tree stack and sweep",
+        return fail(diag, ES(RR_ERR_ARENA, 0), 28, "arena for the tree stack and sweep",
                     room->arena_need, RR_RMESH_ARENA(room->max_depth));
-    if ((e = sized(room, RR_SEC_RMESH_VERTS, sizeof *c.v, c.h->nverts, &p, diag)) != RR_OK)
+    if ((e = sized(room, c.h, 0, 6, sp, diag)) != RR_OK)
         return e;
-    c.v = p;
-    if ((e = sized(room, RR_SEC_RMESH_TRIS, sizeof *c.t, c.h->ntris, &p, diag)) != RR_OK)
-        return e;
-    c.t = p;
-    if ((e = sized(room, RR_SEC_RMESH_NODES, sizeof *c.n, c.h->nnodes, &p, diag)) != RR_OK)
-        return e;
-    c.n = p;
-    if ((e = sized(room, RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), c.h->nsurfs, &s, diag)) ||
-        (e = sized(room, RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), c.h->ntriggers, &tr,
-                   diag)) ||
-        (e = sized(room, RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), c.h->nents, &en, diag)))
-        return e;
+    c.v = sp[0];
+    c.t = sp[1];
+    c.n = sp[2];
     if ((e = check_verts(room, c.v, c.h->nverts, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, s, c.h->nsurfs, diag)))
+        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, sp[3], c.h->nsurfs, diag)))
         return e;
-    if ((e = check_names(room, tr, c.h->ntriggers, en, c.h->nents, diag)) != RR_OK)
+    if ((e = check_names(room, sp[4], c.h->ntriggers, sp[5], c.h->nents, diag)) != RR_OK)
         return e;
     return check_render(room, c.h->nsurfs, diag);
 }
@@ -312,12 +343,19 @@ rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 /* Ray cast                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The earliest contact or hit so far: fraction t / d (d == 0: none yet) of
+ * triangle i. */
+typedef struct earliest {
+    uint64_t t, d;
+    uint32_t i;
+} earliest;
+
 typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
     int32_t end[3];         /* end of the still-interesting part */
-    uint64_t bt, bd;        /* best hit fraction bt / bd (bd == 0: none) */
-    uint32_t best;
+    earliest b;             /* nearest hit so far */
 } ray_work;
+typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
 /* 64 x 64 -> 128-bit unsigned product, as (hi, lo). */
 static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
@@ -329,13 +367,20 @@ static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-/* t1/d1 < t2/d2, exactly (all values < 2^62, d > 0). */
-NOINLINE static int frac_less(uint64_t t1, uint64_t d1, uint64_t t2, uint64_t d2)
+/* Take t / d of triangle i if it is earlier than b (equal fractions go to
+ * the lower index); 1 if taken. The fractions are compared exactly, as the
+ * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
+NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
 {
     uint64_t h1, l1, h2, l2;
-    mul128(t1, d2, &h1, &l1);
-    mul128(t2, d1, &h2, &l2);
-    return h1 < h2 || (h1 == h2 && l1 < l2);
+    mul128(t, b->d, &h1, &l1);
+    mul128(b->t, d, &h2, &l2);
+    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
+        return 0;
+    b->t = t;
+    b->d = d;
+    b->i = i;
+    return 1;
 }
 
 /* Reduce t/d (t <= d) to 32-bit numbers with the same ratio up to 2^-31. */
@@ -351,21 +396,21 @@ static void narrow(uint64_t *t, uint64_t *d)
 
 /* Small vectors: int32 inputs (differences of coords fit, see the budget),
  * int64 products. */
-static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
+NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = a[0] - b[0];
     r[1] = a[1] - b[1];
     r[2] = a[2] - b[2];
 }
 
-static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
+NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
     r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
     r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
 }
 
-static int64_t dot3(const int64_t a[3], const int32_t b[3])
+NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
@@ -432,32 +477,31 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!ray_tri(w, c, i, &t, &det))
+        if (!ray_tri(w, c, i, &t, &det) || !take(&w->b, t, det, i))
             continue;
-        if (w->bd && !frac_less(t, det, w->bt, w->bd) &&
-            (frac_less(w->bt, w->bd, t, det) || i > w->best))
-            continue;
-        w->bt = t;
-        w->bd = det;
-        w->best = i;
         nt = t;
         nd2 = det;
         narrow(&nt, &nd2);
-        /* ceil(t / det) in Q30, plus one step: the box test stays conservative */
+        /* ceil(t / det) in Q30, plus one step: the box test stays conservative
+         * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
         for (k = 0; k < 3; k++)
-            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int64_t)nt) >> 30);
+            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
     }
 }
 
-/* Squared-free ordering key: how far along the ray the node's centre lies. */
-static int64_t along(const ray_work *w, const rr_rmesh_node *nd)
+/* Visit child l before child r? The one whose centre lies less far along
+ * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
+ * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
+ * of the walk's frame, which stays small under the leaf test. */
+NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint32_t r)
 {
+    const rr_rmesh_node *a = &c->n[l], *b = &c->n[r];
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += ((int64_t)nd->min[k] + nd->max[k] - 2 * (int64_t)w->o[k]) * w->d[k];
-    return s;
+        s += (int64_t)(a->min[k] + a->max[k] - b->min[k] - b->max[k]) * w->d[k];
+    return s <= 0;
 }
 
 static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
@@ -472,9 +516,9 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
                 ray_leaf(w, c, nd);
             } else {
                 uint32_t l = nd->first, r = nd->count;
-                int left_first = along(w, &c->n[l]) <= along(w, &c->n[r]);
-                stack[sp++] = left_first ? r : l;
-                node = left_first ? l : r;
+                int lf = left_first(w, c, l, r);
+                stack[sp++] = lf ? r : l;
+                node = lf ? l : r;
                 continue;
             }
         }
@@ -484,7 +528,7 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
     }
 }
 
-static int32_t round_div(uint64_t num, uint64_t den)
+NOINLINE static int32_t round_div(uint64_t num, uint64_t den)
 {
     return (int32_t)((num + den / 2) / den);
 }
@@ -492,33 +536,35 @@ static int32_t round_div(uint64_t num, uint64_t den)
 NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
                                 rr_rmesh_hit *hit)
 {
-    const rr_rmesh_tri *t = &c->t[w->best];
-    uint64_t nt = w->bt, nd = w->bd;
+    const rr_rmesh_tri *t = &c->t[w->b.i];
+    uint64_t nt = w->b.t, nd = w->b.d;
     int64_t side;
     int k;
     narrow(&nt, &nd);
     hit->hit = 1;
-    hit->tri = w->best;
+    hit->tri = w->b.i;
     hit->src = t->src;
     hit->surface = t->surface;
     hit->frac = round_div(nt << 16, nd);
     hit->dist = round_div(nt * (uint64_t)max_dist, nd);
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < 3; k++) {   /* o + d t, rounded half away from zero */
         int64_t dp = (int64_t)w->d[k] * (int64_t)nt;
-        int64_t off = (int64_t)((uint64_t)(dp < 0 ? -dp : dp) + nd / 2) / (int64_t)nd;
-        hit->point[k] = w->o[k] + (int32_t)(dp < 0 ? -off : off);
+        int32_t off = round_div((uint64_t)(dp < 0 ? -dp : dp), nd);
+        hit->point[k] = w->o[k] + (dp < 0 ? -off : off);
     }
     side = (int64_t)t->n[0] * w->d[0] + (int64_t)t->n[1] * w->d[1] + (int64_t)t->n[2] * w->d[2];
-    hit->normal.x = side > 0 ? -t->n[0] : t->n[0];
-    hit->normal.y = side > 0 ? -t->n[1] : t->n[1];
-    hit->normal.z = side > 0 ? -t->n[2] : t->n[2];
+    side = side > 0 ? -1 : 1;   /* facing the origin */
+    hit->normal.x = (rr_fix)side * t->n[0];
+    hit->normal.y = (rr_fix)side * t->n[1];
+    hit->normal.z = (rr_fix)side * t->n[2];
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded. */
 NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 {
-    int64_t dx = ray->dir.x, dy = ray->dir.y, dz = ray->dir.z, m = ray->max_dist;
-    uint64_t len = rr_isqrt64((uint64_t)(dx * dx) + (uint64_t)(dy * dy) + (uint64_t)(dz * dz));
+    int64_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
+    uint64_t len = rr_isqrt64((uint64_t)(v[0] * v[0]) + (uint64_t)(v[1] * v[1]) +
+                              (uint64_t)(v[2] * v[2]));
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
@@ -528,34 +574,32 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
     if (m > DIST_MAX)
         m = DIST_MAX;
     *max_dist = (int32_t)m;
-    w->d[0] = (int32_t)rr_shr_round64(dx * m * 2 / (int64_t)len, 1);
-    w->d[1] = (int32_t)rr_shr_round64(dy * m * 2 / (int64_t)len, 1);
-    w->d[2] = (int32_t)rr_shr_round64(dz * m * 2 / (int64_t)len, 1);
     for (k = 0; k < 3; k++) {
+        w->d[k] = (int32_t)rr_shr_round64(v[k] * m * 2 / (int64_t)len, 1);
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
-    w->bt = w->bd = 0;
-    w->best = 0;
+    w->b.t = w->b.d = 0;
+    w->b.i = 0;
     return RR_OK;
 }
 
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
     ctx c;
-    ray_work w;
+    ray_work *w;
     int32_t max_dist;
     rr_err e;
     if (!hit || !ray)
         return RR_ERR_ARG;
     hit->hit = 0;
     hit->frac = RR_FIX_ONE;
-    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, &w, &max_dist)) != RR_OK)
+    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, w = work_area(room), &max_dist)))
         return e;
     hit->dist = max_dist;
-    ray_walk(room, &c, &w);
-    if (w.bd)
-        ray_result(&c, &w, max_dist, hit);
+    ray_walk(room, &c, w);
+    if (w->b.d)
+        ray_result(&c, w, max_dist, hit);
     return RR_OK;
 }
 
@@ -564,9 +608,10 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 /* ------------------------------------------------------------------ */
 
 typedef struct box_work {
-    int64_t c2[3], e2[3];   /* doubled centre and half extents */
+    int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
     int32_t min[3], max[3];
 } box_work;
+typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
 /* Separation along L of the doubled corners p[3] against the doubled box. */
 static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3])
@@ -586,7 +631,7 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
     int i, j, k;
     for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
-            p[i][k] = (int32_t)(2 * (int64_t)c->v[c->t[ti].v[i]].p[k] - b->c2[k]);
+            p[i][k] = 2 * c->v[c->t[ti].v[i]].p[k] - b->c2[k];
     for (k = 0; k < 3; k++) {
         int32_t lo = p[0][k], hi = p[0][k];
         for (i = 1; i < 3; i++) {
@@ -617,13 +662,28 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
     return 1;
 }
 
-static int node_box(const box_work *b, const rr_rmesh_node *nd)
+/* The BVH leaves whose bounds meet the closed box [lo, hi], in pre-order,
+ * one per call (box query and sweep): start with *sp = *node = 0; returns 0
+ * when the walk is done. The stack is the arena's (4 bytes a level). */
+NOINLINE static const rr_rmesh_node *next_leaf(const ctx *c, uint32_t *stack, uint32_t *sp,
+                                               uint32_t *node, const int32_t lo[3],
+                                               const int32_t hi[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        if (nd->min[k] > b->max[k] || nd->max[k] < b->min[k])
-            return 0;
-    return 1;
+    while (*node < c->h->nnodes) {
+        const rr_rmesh_node *nd = &c->n[*node];
+        int k, in = 1;
+        for (k = 0; k < 3; k++)
+            in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
+        if (in && !(nd->count & RR_RMESH_LEAF)) {
+            stack[(*sp)++] = nd->count;
+            *node = nd->first;
+            continue;
+        }
+        *node = *sp ? stack[--*sp] : c->h->nnodes;
+        if (in)
+            return nd;
+    }
+    return 0;
 }
 
 /* Returns 0 when the output is full. */
@@ -646,38 +706,27 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
                          rr_rmesh_list *out)
 {
     ctx c;
-    box_work b;
-    uint32_t *stack, sp = 0, node = 0;
+    box_work *b;
+    const rr_rmesh_node *nd;
+    uint32_t sp = 0, node = 0;
     int k;
     rr_err e = get(room, &c);
     if (e || !min || !max || !out || (out->cap && !out->items))
         return e ? e : RR_ERR_ARG;
     out->count = 0;
     out->truncated = 0;
+    b = work_area(room);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-        b.min[k] = min[k];
-        b.max[k] = max[k];
-        b.c2[k] = (int64_t)min[k] + max[k];
-        b.e2[k] = (int64_t)max[k] - min[k];
+        b->min[k] = min[k];
+        b->max[k] = max[k];
+        b->c2[k] = min[k] + max[k];
+        b->e2[k] = max[k] - min[k];
     }
-    stack = (uint32_t *)room->arena;
-    while (c.h->nnodes) {
-        const rr_rmesh_node *nd = &c.n[node];
-        if (node_box(&b, nd)) {
-            if (!(nd->count & RR_RMESH_LEAF)) {
-                stack[sp++] = nd->count;
-                node = nd->first;
-                continue;
-            }
-            if (!box_leaf(&b, &c, nd, out))
-                break;
-        }
-        if (!sp)
+    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b->min, b->max)) != 0)
+        if (!box_leaf(b, &c, nd, out))
             break;
-        node = stack[--sp];
-    }
     return RR_OK;
 }
 
@@ -687,35 +736,43 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 /* Contact tests run per step of at most the smallest radius, in "e-space":
  * relative to the ellipsoid centre and divided by the radii, with 1.0 = K.
- * Within a step every e-space value is below 3K (the region the step can
- * touch is the swept box grown by the radii), so the quadratics' terms stay
- * below 2^58. Far-reaching triangles are handled without e-space vertices:
- * the face test uses the stored plane in world coords, edges are first
- * clipped to the region. */
+ * Far-reaching triangles are handled without e-space vertices: the face test
+ * uses the stored plane in world coords, edges are first clipped to the
+ * region the step can touch.
+ *
+ * Ranges, which let e-space values and the quadratics' coefficients be int32
+ * (the checks of rr_rmesh_sweep_move and rr_open give r_k in [16, 2^14] and
+ * stored points |p| <= 2^17):
+ * - a step is at most the smallest radius, so |vel_k| <= r_k and the step
+ *   motion in e-space |ve_k| <= K;
+ * - the region is [lo, hi] = the swept box grown by r_k + SKIN, so a vertex
+ *   in it is within 2 r_k + 2 of pos: e-space |b_k| <= 2K + 2K/16 = 8704;
+ * - a clipped edge point is within 9 coords of the region (see clip): its
+ *   offset is at most 2 r_k + 11, e-space |bv_k| <= 2K + 11K/16 = 11008, and
+ *   the edge vector |e_k| <= 22016;
+ * - so sums of three products stay below 2^31 (the tightest is the edge's
+ *   b <= 2 (3 K 11008) + 2 (3K) (3 * 11008) < 1.1e9, see sweep_edge); only
+ *   the discriminant and the root's multiples need int64. */
 #define K_SHIFT 12
-#define KK ((int64_t)1 << K_SHIFT)
+#define KK ((int32_t)1 << K_SHIFT)
 #define SWEEP_RMIN 16
 #define SWEEP_RMAX (1 << 14)
 #define SKIN 2
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
-    int64_t ve[3];                  /* step motion in e-space */
+    int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
-    uint64_t bt, bd;                /* earliest contact bt / bd (bd == 0: none) */
+    int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
+    earliest b;                     /* earliest contact so far */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
-    uint32_t tri;
 } sweep_work;
 
-static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
 {
-    if (w->bd && !frac_less(t, d, w->bt, w->bd) &&
-        (frac_less(w->bt, w->bd, t, d) || ti >= w->tri))
+    if (!take(&w->b, t, d, ti))
         return;
-    w->bt = t;
-    w->bd = d;
-    w->tri = ti;
     w->n[0] = n[0];
     w->n[1] = n[1];
     w->n[2] = n[2];
@@ -724,7 +781,8 @@ static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uin
 /* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
-    int64_t m = abs64(g[0]), h[3];
+    int64_t m = abs64(g[0]);
+    int32_t h[3];   /* |h| < 2^15 * 2^14 / 16 = 2^25 */
     uint64_t len;
     int k;
     m = abs64(g[1]) > m ? abs64(g[1]) : m;
@@ -736,19 +794,30 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
             s >>= 1;
             v /= 2;
         }
-        h[k] = (v * 16384) / w->r[k];   /* e-space -> world gradient */
+        h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
     }
-    len = rr_isqrt64((uint64_t)(h[0] * h[0]) + (uint64_t)(h[1] * h[1]) + (uint64_t)(h[2] * h[2]));
+    len = rr_isqrt64((uint64_t)((int64_t)h[0] * h[0]) + (uint64_t)((int64_t)h[1] * h[1]) +
+                     (uint64_t)((int64_t)h[2] * h[2]));
     for (k = 0; k < 3; k++)
-        w->cn[k] = len ? (int32_t)((h[k] * 65536) / (int64_t)len) : 0;
+        w->cn[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
+}
+
+/* A contact at num / den whose direction (centre minus feature point, any
+ * scale) is g: take it if it is the earliest. */
+static void contact(sweep_work *w, const int64_t g[3], uint64_t num, uint64_t den,
+                    uint32_t ti)
+{
+    world_normal(w, g);
+    offer(w, num, den, w->cn, ti);
 }
 
 /* Lowest root in [0, 1] of a t^2 + b t + c = 0 as num / den; 0 if none.
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
- * deeper, which is a contact at t = 0). */
-static int lowest_root(int64_t a, int64_t b, int64_t c, uint64_t *num, uint64_t *den)
+ * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
+ * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
+static int lowest_root(int32_t a, int32_t b, int32_t c, uint64_t *num, uint64_t *den)
 {
-    int64_t disc, s, t;
+    int64_t disc, t;
     if (a < 0) {
         a = -a;
         b = -b;
@@ -763,50 +832,50 @@ static int lowest_root(int64_t a, int64_t b, int64_t c, uint64_t *num, uint64_t 
         *den = 1;
         return 1;
     }
-    disc = b * b - 4 * a * c;
+    disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
         return 0;
-    s = (int64_t)rr_isqrt64((uint64_t)disc);
-    t = -b - s;
-    if (t < 0 || t > 2 * a)
+    t = -(int64_t)b - (int64_t)rr_isqrt64((uint64_t)disc);
+    if (t < 0 || t > 2 * (int64_t)a)
         return 0;
     *num = (uint64_t)t;
-    *den = (uint64_t)(2 * a);
+    *den = (uint64_t)(2 * (int64_t)a);
     return 1;
 }
 
-/* e-space vector of a world offset. */
-static void to_e(const sweep_work *w, const int32_t p[3], int64_t e[3])
+static int32_t dot3i(const int32_t a[3], const int32_t b[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        e[k] = (((int64_t)p[k] - w->pos[k]) * KK) / w->r[k];
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-NOINLINE static void sweep_vertex(sweep_work *w, const int32_t p[3], uint32_t ti)
+/* Vertex p: 1 with the contact num / den and its direction g. In the region,
+ * |b_k| <= 8704 and |ve_k| <= K, so v.v <= 3 * 2^24, |v.b| < 2^27 and
+ * b.b < 2^28. */
+NOINLINE static int sweep_vertex(const sweep_work *w, const int32_t p[3], int64_t g[3],
+                                 uint64_t *num, uint64_t *den)
 {
-    int64_t b[3];
-    uint64_t num, den;
+    const int32_t *v = w->ve;
+    int32_t b[3];
     int k;
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 3; k++) {
         if (p[k] < w->lo[k] || p[k] > w->hi[k])
-            return;
-    const int64_t *v = w->ve;
-    to_e(w, p, b);
-    if (!lowest_root(v[0] * v[0] + v[1] * v[1] + v[2] * v[2],
-                     -2 * (v[0] * b[0] + v[1] * b[1] + v[2] * b[2]),
-                     b[0] * b[0] + b[1] * b[1] + b[2] * b[2] - KK * KK, &num, &den))
-        return;
+            return 0;
+        b[k] = ((p[k] - w->pos[k]) * KK) / w->r[k];   /* |p - pos| <= 2^15 + 2 */
+    }
+    if (!lowest_root(dot3i(v, v), -2 * dot3i(v, b), dot3i(b, b) - KK * KK, num, den))
+        return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the vertex, times den */
-        b[k] = v[k] * (int64_t)num - b[k] * (int64_t)den;
-    world_normal(w, b);
-    offer(w, num, den, w->cn, ti);
+        g[k] = (int64_t)v[k] * (int32_t)*num - (int64_t)b[k] * (int32_t)*den;   /* den <= 2^27 */
+    return 1;
 }
 
-/* Clip segment a-b to the region and return its e-space start bv and
- * vector e; 0 if nothing is left. */
-NOINLINE static int clip(const sweep_work *w, const int32_t a[3], const int32_t b[3],
-                         int64_t bv[3], int64_t e[3])
+/* Clip segment a-b to the region and store its e-space start w->bv and
+ * vector w->e; 0 if nothing is left. The kept part is widened by one step
+ * of 2^-16 at each end, and rounding adds less than one coord, so with
+ * |b - a| <= 2^18 every kept point lies within 2 * 2^18 / 2^16 + 1 = 9
+ * coords of the region: its offset from pos is at most 2 r_k + 11 < 2^15,
+ * times K below 2^28. */
+NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 {
     int64_t s0 = 0, s1 = 65536;
     int k;
@@ -831,41 +900,44 @@ NOINLINE static int clip(const sweep_work *w, const int32_t a[3], const int32_t 
         return 0;
     for (k = 0; k < 3; k++) {
         int64_t d = (int64_t)b[k] - a[k];
-        int64_t pa = a[k] + (d * s0) / 65536 - w->pos[k], pb = a[k] + (d * s1) / 65536 - w->pos[k];
-        bv[k] = (pa * KK) / w->r[k];
-        e[k] = (pb * KK) / w->r[k] - bv[k];
+        /* |d| <= 2^18 and 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
+        int32_t pa = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s0) / 65536 - w->pos[k]);
+        int32_t pb = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s1) / 65536 - w->pos[k]);
+        w->bv[k] = (pa * KK) / w->r[k];
+        w->e[k] = (pb * KK) / w->r[k] - w->bv[k];
     }
     return 1;
 }
 
-NOINLINE static void sweep_edge(sweep_work *w, const int32_t a[3], const int32_t b[3],
-                                uint32_t ti)
+/* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
+ * direction g. |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit edge
+ * has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients
+ * a = ev^2 - v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every
+ * partial sum stay below 1.2e9. */
+NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num, uint64_t *den)
 {
-    int64_t bv[3], e[3], ev, ebv, len, f;
-    const int64_t *v = w->ve;
-    uint64_t num, den;
+    const int32_t *v = w->ve, *bv = w->bv;
+    int32_t e[3], ev, ebv, len, n, d;
+    int64_t f;
     int k;
-    if (!clip(w, a, b, bv, e))
-        return;
-    len = (int64_t)rr_isqrt64((uint64_t)(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+    len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e));
     if (len == 0)
-        return;
+        return 0;
     for (k = 0; k < 3; k++)
-        e[k] = (e[k] * KK) / len;   /* unit edge, |e| = K */
-    ev = (e[0] * v[0] + e[1] * v[1] + e[2] * v[2]) >> K_SHIFT;
-    ebv = (e[0] * bv[0] + e[1] * bv[1] + e[2] * bv[2]) >> K_SHIFT;
-    if (!lowest_root(-(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + ev * ev,
-                     2 * (v[0] * bv[0] + v[1] * bv[1] + v[2] * bv[2]) - 2 * ev * ebv,
-                     KK * KK - (bv[0] * bv[0] + bv[1] * bv[1] + bv[2] * bv[2]) + ebv * ebv,
-                     &num, &den))
-        return;
-    f = ev * (int64_t)num - ebv * (int64_t)den;   /* position on the edge, times den */
-    if (f < 0 || f > len * (int64_t)den)
-        return;
+        e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
+    ev = dot3i(e, v) >> K_SHIFT;
+    ebv = dot3i(e, bv) >> K_SHIFT;
+    if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+                     KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
+        return 0;
+    n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
+    d = (int32_t)*den;
+    f = (int64_t)ev * n - (int64_t)ebv * d;   /* position on the edge, times den */
+    if (f < 0 || f > (int64_t)len * d)
+        return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
-        bv[k] = v[k] * (int64_t)num - bv[k] * (int64_t)den - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
-    world_normal(w, bv);
-    offer(w, num, den, w->cn, ti);
+        g[k] = (int64_t)v[k] * n - (int64_t)bv[k] * d - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
+    return 1;
 }
 
 /* Is p (coords) inside triangle t, edges included? */
@@ -875,36 +947,40 @@ static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
     for (i = 0; i < 3; i++) {
         const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
         int32_t e[3], q[3];
-        int64_t x[3], s;
+        int64_t s = 0;
+        int k;
         sub3(e, b, a);
         sub3(q, p, a);
-        cross3(x, e, q);
-        s = (x[0] >> 8) * t->n[0] + (x[1] >> 8) * t->n[1] + (x[2] >> 8) * t->n[2];
+        for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
+            s += (((int64_t)e[(k + 1) % 3] * q[(k + 2) % 3] -
+                   (int64_t)e[(k + 2) % 3] * q[(k + 1) % 3]) >> 8) * t->n[k];
         pos |= s > 0;
         neg |= s < 0;
     }
     return !(pos && neg);
 }
 
-/* Face contact: returns 1 when it decided the triangle (contact found, or
- * the plane is not reached in this step), 0 when edges and vertices must be
+/* Face contact: 2 on a contact (num / den, normal in w->cn), 1 when the
+ * plane is not reached in this step, 0 when edges and vertices must be
  * tried. */
-NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
+NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_t *tnum,
+                               uint64_t *tden)
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
     int64_t d0 = 0, vn = 0, rn, num;
     uint64_t ss = 0;
-    int32_t n[3], p[3];
+    int32_t p[3];
     int k;
     for (k = 0; k < 3; k++) {
-        d0 += (int64_t)t->n[k] * ((int64_t)w->pos[k] - v0[k]);
+        int32_t nr = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+        d0 += (int64_t)t->n[k] * (w->pos[k] - v0[k]);   /* |pos| < 2^24, see the budget */
         vn += (int64_t)t->n[k] * w->vel[k];
-        ss += (uint64_t)(((int64_t)t->n[k] * w->r[k]) * ((int64_t)t->n[k] * w->r[k]));
+        ss += (uint64_t)((int64_t)nr * nr);
     }
     rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
     for (k = 0; k < 3; k++)
-        n[k] = d0 < 0 ? -t->n[k] : t->n[k];
+        w->cn[k] = d0 < 0 ? -t->n[k] : t->n[k];
     if (d0 < 0) {
         d0 = -d0;
         vn = -vn;
@@ -916,29 +992,40 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
     num = d0 > rn ? d0 - rn : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)w->r[k] * w->r[k] * n[k]) / (rn ? rn : 1));
+               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / (rn ? rn : 1));
     if (!inside(c, t, p))
         return 0;
-    offer(w, (uint64_t)num, (uint64_t)-vn, n, ti);
-    return 1;
+    *tnum = (uint64_t)num;
+    *tden = (uint64_t)-vn;
+    return 2;
 }
 
+/* Face, then each vertex and edge, in this order (a tie between two
+ * contacts of one triangle keeps the first). */
 static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
 {
     const rr_rmesh_tri *t = &c->t[ti];
-    int i;
-    if (sweep_face(w, c, ti))
+    int64_t g[3];
+    uint64_t num, den;
+    int i, r = sweep_face(w, c, ti, &num, &den);
+    if (r == 2)
+        offer(w, num, den, w->cn, ti);
+    if (r)
         return;
     for (i = 0; i < 3; i++) {
-        sweep_vertex(w, c->v[t->v[i]].p, ti);
-        sweep_edge(w, c->v[t->v[i]].p, c->v[t->v[(i + 1) % 3]].p, ti);
+        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
+        if (sweep_vertex(w, a, g, &num, &den))
+            contact(w, g, num, den, ti);
+        if (clip(w, a, b) && sweep_edge(w, g, &num, &den))
+            contact(w, g, num, den, ti);
     }
 }
 
 /* Earliest contact of one step (motion w->vel from w->pos). */
 static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0, i;
+    const rr_rmesh_node *nd;
+    uint32_t sp = 0, node = 0, i;
     int k;
     for (k = 0; k < 3; k++) {
         int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
@@ -946,27 +1033,14 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
     }
     for (k = 0; k < 3; k++)
-        w->ve[k] = ((int64_t)w->vel[k] * KK) / w->r[k];
-    w->bd = 0;
-    while (c->h->nnodes) {
-        const rr_rmesh_node *nd = &c->n[node];
-        if (nd->min[0] <= w->hi[0] && nd->max[0] >= w->lo[0] && nd->min[1] <= w->hi[1] &&
-            nd->max[1] >= w->lo[1] && nd->min[2] <= w->hi[2] && nd->max[2] >= w->lo[2]) {
-            if (!(nd->count & RR_RMESH_LEAF)) {
-                stack[sp++] = nd->count;
-                node = nd->first;
-                continue;
-            }
-            for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-                sweep_tri(w, c, i);
-        }
-        if (!sp)
-            break;
-        node = stack[--sp];
-    }
+        w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
+    w->b.d = 0;
+    while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
+        for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+            sweep_tri(w, c, i);
 }
 
-static uint32_t len3(const int32_t v[3])
+NOINLINE static uint32_t len3(const int32_t v[3])
 {
     return rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) + (uint64_t)((int64_t)v[1] * v[1]) +
                       (uint64_t)((int64_t)v[2] * v[2]));
@@ -976,16 +1050,16 @@ static uint32_t len3(const int32_t v[3])
  * motion into a slide along the contact plane. */
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
 {
-    uint64_t nt = w->bt, nd = w->bd;
+    uint64_t nt = w->b.t, nd = w->b.d;
     int64_t tq, back, dn;
     uint32_t l = len3(w->vel);
     int k;
     narrow(&nt, &nd);
-    tq = (int64_t)((nt << 16) / nd);
+    tq = (int64_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
     back = l ? ((int64_t)SKIN << 16) / l : 0;
     tq = tq > back ? tq - back : 0;
     for (k = 0; k < 3; k++) {
-        int32_t mv = (int32_t)(((int64_t)w->vel[k] * tq) / 65536);
+        int32_t mv = (w->vel[k] * (int32_t)tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
         w->pos[k] += mv;
         rem[k] -= mv;
     }
@@ -1008,15 +1082,7 @@ static rr_err sweep_check(const rr_rmesh_sweep *in)
     return RR_OK;
 }
 
-/* The sweep's work area: in the arena after the query stack (4 bytes a
- * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers it plus the padding. */
 typedef char rr__sweep_area_fits[(sizeof(sweep_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
-
-static sweep_work *sweep_area(const rr_room *room)
-{
-    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
-    return (sweep_work *)(void *)((p + 7u) & ~(uintptr_t)7u);
-}
 
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
                            rr_rmesh_sweep_out *out)
@@ -1030,7 +1096,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e ? e : RR_ERR_ARG;
     if ((e = sweep_check(in)) != RR_OK)
         return e;
-    w = sweep_area(room);
+    w = work_area(room);
     step = in->radius[0] < in->radius[1] ? in->radius[0] : in->radius[1];
     step = step < in->radius[2] ? step : in->radius[2];
     for (k = 0; k < 3; k++) {
@@ -1051,7 +1117,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
             w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
                                            : rem[k];
         sweep_step(room, &c, w);
-        if (!w->bd) {
+        if (!w->b.d) {
             for (k = 0; k < 3; k++) {
                 w->pos[k] += w->vel[k];
                 rem[k] -= w->vel[k];
@@ -1060,7 +1126,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         }
         slide(w, rem);
         out->hit = 1;
-        out->tri = w->tri;
+        out->tri = w->b.i;
         out->normal.x = w->n[0];
         out->normal.y = w->n[1];
         out->normal.z = w->n[2];
@@ -1086,19 +1152,41 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
     return RR_OK;
 }
 
+/* Element i of section counted[which] (the validator's table), after the
+ * checks every accessor makes, in this order: a room that is not an open
+ * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections only),
+ * a NULL output (ok == 0: RR_ERR_ARG), i past the count (RR_ERR_RANGE). */
+NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
+                            const void **p)
+{
+    ctx c;
+    const void *head;
+    rr_err e = get(room, &c);
+    if (e)
+        return e;
+    head = which < 6 ? (const void *)c.h : sec(room, RR_SEC_RMESH_RHEAD);
+    if (!head)
+        return RR_ERR_MISSING;
+    if (!ok)
+        return RR_ERR_ARG;
+    if (i >= ((const uint32_t *)head)[counted[which][2]])
+        return RR_ERR_RANGE;
+    *p = (const uint8_t *)sec(room, counted[which][0]) + (size_t)counted[which][1] * i;
+    return RR_OK;
+}
+
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          const rr_rmesh_vert *v[3])
 {
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !tri || !v)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->ntris)
-        return RR_ERR_RANGE;
-    *tri = &c.t[i];
-    v[0] = &c.v[c.t[i].v[0]];
-    v[1] = &c.v[c.t[i].v[1]];
-    v[2] = &c.v[c.t[i].v[2]];
+    const rr_rmesh_vert *vs = sec(room, RR_SEC_RMESH_VERTS);
+    const void *p;
+    rr_err e = item(room, 1, i, tri && v, &p);
+    int k;
+    if (e)
+        return e;
+    *tri = p;
+    for (k = 0; k < 3; k++)
+        v[k] = &vs[(*tri)->v[k]];
     return RR_OK;
 }
 
@@ -1122,44 +1210,35 @@ rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *in
 rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
                         const char **name)
 {
-    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !box || !name)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->ntriggers)
-        return RR_ERR_RANGE;
-    *box = &t[i];
-    *name = rr_string(room, t[i].name);
+    const void *p;
+    rr_err e = item(room, 4, i, box && name, &p);
+    if (e)
+        return e;
+    *box = p;
+    *name = rr_string(room, (*box)->name);
     return RR_OK;
 }
 
 rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
                         const char **tex0, const char **tex1)
 {
-    const rr_rmesh_surf *t = sec(room, RR_SEC_RMESH_SURFS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !surf || !tex0 || !tex1)
-        return e ? e : RR_ERR_ARG;
-    if (s >= c.h->nsurfs)
-        return RR_ERR_RANGE;
-    *surf = &t[s];
-    *tex0 = rr_string(room, t[s].tex[0]);
-    *tex1 = rr_string(room, t[s].tex[1]);
+    const void *p;
+    rr_err e = item(room, 3, s, surf && tex0 && tex1, &p);
+    if (e)
+        return e;
+    *surf = p;
+    *tex0 = rr_string(room, (*surf)->tex[0]);
+    *tex1 = rr_string(room, (*surf)->tex[1]);
     return RR_OK;
 }
 
 rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !ent)
-        return e ? e : RR_ERR_ARG;
-    if (i >= c.h->nents)
-        return RR_ERR_RANGE;
-    *ent = &t[i];
+    const void *p;
+    rr_err e = item(room, 5, i, ent != 0, &p);
+    if (e)
+        return e;
+    *ent = p;
     return RR_OK;
 }
 
@@ -1198,8 +1277,8 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         for (j = 0; j < 3; j++) {
-            int64_t d = (int64_t)t[k].pos[j] - p[j];
-            d2 += (uint64_t)(d * d);
+            int32_t d = t[k].pos[j] - p[j];   /* |pos| <= 2^17, |p| <= 2^18 */
+            d2 += (uint64_t)((int64_t)d * d);
         }
         if (!found || d2 < best) {
             best = d2;
@@ -1223,15 +1302,12 @@ rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
                              const rr_rmesh_rvert **verts, const uint16_t **indices)
 {
-    const rr_rmesh_rhead *rh;
+    const void *p;
     const rr_rmesh_rgroup *g;
-    rr_err e = rr_rmesh_render_head(room, &rh);
-    if (e || !group || !verts || !indices)
-        return e ? e : RR_ERR_ARG;
-    if (i >= rh->ngroups)
-        return RR_ERR_RANGE;
-    g = (const rr_rmesh_rgroup *)sec(room, RR_SEC_RMESH_RGROUPS) + i;
-    *group = g;
+    rr_err e = item(room, 6, i, group && verts && indices, &p);
+    if (e)
+        return e;
+    *group = g = p;
     *verts = (const rr_rmesh_rvert *)sec(room, RR_SEC_RMESH_RVERTS) + g->first_vert;
     *indices = (const uint16_t *)sec(room, RR_SEC_RMESH_RINDEX) + g->first_index;
     return RR_OK;

@@ -48,7 +48,8 @@
 
 /* Arena bytes an RMesh blob declares for tree depth d: the validator's
  * stack (8 bytes a level), which also holds the queries' stack (4 bytes a
- * level) followed by the sweep's work area (RR_RMESH_SWEEP_BYTES). */
+ * level) followed by the work area of a sweep, ray cast or box query
+ * (RR_RMESH_SWEEP_BYTES, sized by the sweep's, the largest). */
 #define RR_RMESH_SWEEP_BYTES 160u
 #define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
