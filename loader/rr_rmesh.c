@@ -146,6 +146,18 @@ COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n
     return RR_OK;
 }
 
+/* A unit normal, as the baker writes it (components rounded to 2^-16: |n|^2
+ * is within 2^-13 of 1). The sweep's int32 budget relies on |n| <= 1: a
+ * crafted normal of length sqrt(3) could grow the motion left after a slide
+ * and overflow it. Components are already within [-1, 1], so the sum of
+ * squares fits int64. */
+COLD static int unit_len(const rr_fix *n)
+{
+    int64_t l2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
+    int64_t d = l2 - ((int64_t)1 << 32);
+    return d <= ((int64_t)1 << 22) && d >= -((int64_t)1 << 22);
+}
+
 COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i;
@@ -160,6 +172,9 @@ COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
                 return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[k]),
                             "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
         }
+        if (!unit_len(t->n))
+            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
+                        "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
         if (t->surface >= c->h->nsurfs)
             return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
                         "triangle surface", t->surface, c->h->nsurfs);

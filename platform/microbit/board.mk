@@ -39,12 +39,10 @@ BOARD_SKIP_TESTS := t_rmesh t_roo b_roo b_rmesh b_rmf
 # code). A golden room whose blob is larger uses its --collision-only blob
 # if that fits, else the runner reports it as skipped (tests/target/golden.sh).
 BOARD_BLOB_MAX := 221184
-# Worst-case stack per public loader function that the build check enforces
-# here. ARMv6-M has 8 low registers and no long multiply (every 64-bit
-# product is an __aeabi_lmul call), so frames are larger than on the
-# Cortex-M3, where the project-wide bound of 512 bytes holds. The 512-byte
-# target on this board is tracked in the footprint report (make size).
-BOARD_STACK_BOUND := 768
+# The project-wide stack bound (512 bytes per public loader function) holds
+# here too since 2026-11-23, although ARMv6-M has 8 low registers and no long
+# multiply (every 64-bit product is an __aeabi_lmul call): the build check
+# enforces it on this board like on every other (no BOARD_STACK_BOUND).
 # Stack charged per call into libgcc by the stack check: Cortex-M0 has no
 # 64-bit divide, and __aeabi_uldivmod's helper chain needs about 120 bytes
 # (measured by stack painting, tests/footprint/fp_stack.c); 64 elsewhere.

@@ -84,6 +84,7 @@ static const evil cases[] = {
     {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, RR_ERR_INDEX},
     {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, RR_ERR_INDEX},
     {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, RR_ERR_RANGE},
+    {"normal-length", RR_SEC_RMESH_TRIS, 0, 16, 0xb505, RR_ERR_RANGE},  /* n.x = 0.707 */
     {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, RR_ERR_RANGE},
     {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, RR_ERR_INDEX},
     {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, RR_ERR_RANGE},
