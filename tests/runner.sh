@@ -51,7 +51,8 @@ for b in $boards; do
       if [ "$b" != host ]; then  # no FPU instruction in any linked test program
           od=$(printf '%s' "$nm" | sed 's/nm$/objdump/')
           sh tests/check_fpu.sh "$b" "$od" $(for t in $target_tests; do
-              [ -f "$build/$b/$t.elf" ] && echo "$build/$b/$t.elf"; done)
+              [ -f "$build/$b/$t.elf" ] && echo "$build/$b/$t.elf"; done) \
+              $(find "$build/$b/golden" -name '*.elf' 2>/dev/null | sort)
       fi; } > "$log" 2>&1
     show "$log"; count "$log"
 done
