@@ -197,6 +197,55 @@ const char *rr_string(const rr_room *room, uint32_t offset)
     return (const char *)p + offset;
 }
 
+/* Runs once per element of a validated section: compiled for size. */
+__attribute__((cold)) rr_err rr__check_fields(const rr_room *room, uint32_t section,
+                                              const void *elem, const uint32_t *counts,
+                                              const rr_field *f, rr_diag *diag)
+{
+    for (;; f++) {
+        const uint8_t *p = (const uint8_t *)elem + f->off;
+        unsigned k = f->kind, r = 0;
+        do {
+            uint32_t v = k & RR_F_U8    ? *p
+                         : k & RR_F_U16 ? *(const uint16_t *)(const void *)p
+                                        : *(const uint32_t *)(const void *)p;
+            uint32_t lim = f->arg;
+            int ok;
+            if ((k & 7u) <= RR_F_RUN)
+                lim = counts[lim];
+            switch (k & 7u) {
+            case RR_F_IDX: ok = v < lim || ((k & RR_F_NONE) && v == 0xffffu); break;
+            case RR_F_RUN:
+                ok = v <= lim && ((const uint32_t *)(const void *)p)[1] <= lim - v &&
+                     (!(k & RR_F_NZ) || ((const uint32_t *)(const void *)p)[1]);
+                break;
+            case RR_F_ABS: ok = v + lim <= 2 * lim; break;
+            case RR_F_MAX: ok = v <= lim; break;
+            default: ok = rr__string_ok(room, v), lim = 0; break;
+            }
+            if (!ok)
+                return rr__fail(diag, (rr_err) - (int)f->code, section, rr__offset(room, p),
+                                f->what, v, lim);
+            p += 4;
+        } while (r++ < f->rep);
+        if (k & RR_F_END)
+            return RR_OK;
+    }
+}
+
+__attribute__((cold)) rr_err rr__check_section(const rr_room *room, const rr_field *t,
+                                               const uint32_t *counts, rr_diag *diag)
+{
+    const void *data = 0;
+    uint32_t n = 0, i;
+    rr_err e = RR_OK;
+    (void)rr_section(room, t->arg, &data, &n);
+    for (i = 0; i < n && !e; i++)
+        e = rr__check_fields(room, t->arg, (const uint8_t *)data + i * t->off, counts, t + 1,
+                             diag);
+    return e;
+}
+
 /* Common sections every format may carry. */
 static rr_err check_common(rr_room *room, rr_diag *diag)
 {
