@@ -226,7 +226,7 @@ __attribute__((cold)) rr_err rr__check_fields(const rr_room *room, uint32_t sect
             if (!ok)
                 return rr__fail(diag, (rr_err) - (int)f->code, section, rr__offset(room, p),
                                 f->what, v, lim);
-            p += 4;
+            p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
         } while (r++ < f->rep);
         if (k & RR_F_END)
             return RR_OK;

@@ -49,7 +49,7 @@ int rr__string_ok(const rr_room *room, uint32_t off);
 
 /* Table-driven per-field checks shared by the validators (one switch, no
  * function pointers). A descriptor checks the field at byte off of an
- * element (rep + 1 consecutive 32-bit fields for ABS, MAX and STR):
+ * element, or rep + 1 consecutive fields of its width:
  *   RR_F_IDX  value < counts[arg] (RR_F_NONE: or the 16-bit NONE 0xffff)
  *   RR_F_RUN  u32 first at off, u32 count after it: a run inside counts[arg]
  *             (RR_F_NZ: and the count is not 0)
