@@ -134,17 +134,28 @@ COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned
     return RR_OK;
 }
 
-COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
-{
-    uint32_t i;
-    int k;
-    for (i = 0; i < n; i++)
-        for (k = 0; k < 3; k++)
-            if (!coord_ok(v[i].p[k]))
-                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_VERTS), AT(&v[i].p[k]),
-                            "vertex coordinate", (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
-    return RR_OK;
-}
+/* Field tables for rr__check_section; counts are the words of the head. */
+enum { N_TRIS, N_VERTS, N_NODES, N_SURFS };
+static const rr_field vert_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_VERTS, rr_rmesh_vert),
+    RR_FIELDS(rr_rmesh_vert, p, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "vertex coordinate")};
+static const rr_field surf_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_SURFS, rr_rmesh_surf),
+    RR_FIELDS(rr_rmesh_surf, tex, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
+              "texture name string")};
+static const rr_field trigger_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger),
+    RR_FIELD(rr_rmesh_trigger, name, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
+             "trigger name string")};
+static const rr_field ent_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_ENTS, rr_rmesh_ent),
+    RR_FIELD(rr_rmesh_ent, cls, RR_F_MAX | RR_F_U16, RR_ERR_RANGE, RR_RMESH_NCLASSES - 1,
+             "entity class"),
+    RR_FIELD(rr_rmesh_ent, str, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
+    RR_FIELD(rr_rmesh_ent, str2, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
+    RR_FIELDS(rr_rmesh_ent, pos, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "entity position")};
 
 /* A unit normal, as the baker writes it (components rounded to 2^-16: |n|^2
  * is within 2^-13 of 1). The sweep's int32 budget relies on |n| <= 1: a
@@ -242,38 +253,6 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
     return RR_OK;
 }
 
-COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
-{
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_SURFS), AT(&s[i]),
-                        "texture name string", s[i].tex[0], 0);
-    return RR_OK;
-}
-
-COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
-                          const rr_rmesh_ent *e, uint32_t ne, rr_diag *diag)
-{
-    uint32_t i;
-    for (i = 0; i < nt; i++)
-        if (!rr__string_ok(room, t[i].name))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS), AT(&t[i]),
-                        "trigger name string", t[i].name, 0);
-    for (i = 0; i < ne; i++) {
-        if (e[i].cls >= RR_RMESH_NCLASSES)
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity class",
-                        e[i].cls, RR_RMESH_NCLASSES);
-        if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity string",
-                        e[i].str, 0);
-        if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity position",
-                        (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
-    }
-    return RR_OK;
-}
-
 /* Render sections: all four or none. */
 COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
                                   const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
@@ -346,10 +325,11 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     c.v = sp[0];
     c.t = sp[1];
     c.n = sp[2];
-    if ((e = check_verts(room, c.v, c.h->nverts, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, sp[3], c.h->nsurfs, diag)))
+    if ((e = rr__check_section(room, vert_fields, 0, diag)) || (e = check_tris(room, &c, diag)) ||
+        (e = check_tree(room, &c, diag)) || (e = rr__check_section(room, surf_fields, 0, diag)))
         return e;
-    if ((e = check_names(room, sp[4], c.h->ntriggers, sp[5], c.h->nents, diag)) != RR_OK)
+    if ((e = rr__check_section(room, trigger_fields, 0, diag)) ||
+        (e = rr__check_section(room, ent_fields, 0, diag)))
         return e;
     return check_render(room, c.h->nsurfs, diag);
 }
