@@ -163,20 +163,27 @@ rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
     return rr__fail(diag, RR_ERR_MISSING, type, 0, "section", type, 0);
 }
 
-rr_err rr_section(const rr_room *room, uint32_t type, const void **data, uint32_t *count)
+/* The section table entry of type, or NULL. */
+static const uint32_t *entry(const rr_room *room, uint32_t type)
 {
     uint32_t i;
+    for (i = 0; i < room->nsections; i++)
+        if (room->sections[i * 4] == type)
+            return room->sections + i * 4;
+    return 0;
+}
+
+rr_err rr_section(const rr_room *room, uint32_t type, const void **data, uint32_t *count)
+{
+    const uint32_t *s;
     if (!room || !data || !count)
         return RR_ERR_ARG;
-    for (i = 0; i < room->nsections; i++) {
-        const uint32_t *s = room->sections + i * 4;
-        if (s[0] == type) {
-            *data = room->blob + s[1];
-            *count = s[3];
-            return RR_OK;
-        }
-    }
-    return RR_ERR_MISSING;
+    s = entry(room, type);
+    if (!s)
+        return RR_ERR_MISSING;
+    *data = room->blob + s[1];
+    *count = s[3];
+    return RR_OK;
 }
 
 int rr__string_ok(const rr_room *room, uint32_t off)
@@ -198,52 +205,53 @@ const char *rr_string(const rr_room *room, uint32_t offset)
 }
 
 /* Runs once per element of a validated section: compiled for size. */
-__attribute__((cold)) rr_err rr__check_fields(const rr_room *room, uint32_t section,
+__attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_field *t,
                                               const void *elem, const uint32_t *counts,
-                                              const rr_field *f, rr_diag *diag)
+                                              rr_diag *diag)
 {
-    for (;; f++) {
-        const uint8_t *p = (const uint8_t *)elem + f->off;
-        unsigned k = f->kind, r = 0;
-        do {
-            uint32_t v = k & RR_F_U8    ? *p
-                         : k & RR_F_U16 ? *(const uint16_t *)(const void *)p
-                                        : *(const uint32_t *)(const void *)p;
-            uint32_t lim = f->arg;
-            int ok;
-            if ((k & 7u) <= RR_F_RUN)
-                lim = counts[lim];
-            switch (k & 7u) {
-            case RR_F_IDX: ok = v < lim || ((k & RR_F_NONE) && v == 0xffffu); break;
-            case RR_F_RUN:
-                ok = v <= lim && ((const uint32_t *)(const void *)p)[1] <= lim - v &&
-                     (!(k & RR_F_NZ) || ((const uint32_t *)(const void *)p)[1]);
-                break;
-            case RR_F_ABS: ok = v + lim <= 2 * lim; break;
-            case RR_F_MAX: ok = v <= lim; break;
-            default: ok = rr__string_ok(room, v), lim = 0; break;
-            }
-            if (!ok)
-                return rr__fail(diag, (rr_err) - (int)f->code, section, rr__offset(room, p),
-                                f->what, v, lim);
-            p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
-        } while (r++ < f->rep);
-        if (k & RR_F_END)
-            return RR_OK;
+    const uint8_t *data = elem;
+    const uint32_t *s = entry(room, RR_SEC_STRINGS);
+    /* String offsets index the string table, which ends with a NUL (as in
+     * rr__string_ok); no call inside the loop keeps this frame small. */
+    uint32_t n = 1, nstr = s ? s[3] : 0, i;
+    if (!elem) {
+        s = entry(room, t->arg);
+        n = s ? s[3] : 0;
+        data = s ? room->blob + s[1] : 0;
     }
-}
-
-__attribute__((cold)) rr_err rr__check_section(const rr_room *room, const rr_field *t,
-                                               const uint32_t *counts, rr_diag *diag)
-{
-    const void *data = 0;
-    uint32_t n = 0, i;
-    rr_err e = RR_OK;
-    (void)rr_section(room, t->arg, &data, &n);
-    for (i = 0; i < n && !e; i++)
-        e = rr__check_fields(room, t->arg, (const uint8_t *)data + i * t->off, counts, t + 1,
-                             diag);
-    return e;
+    for (i = 0; i < n; i++) {
+        const rr_field *f = t;
+        do {
+            const uint8_t *p = data + i * t->off + (++f)->off;
+            unsigned k = f->kind, r = 0;
+            do {
+                uint32_t v = k & RR_F_U8    ? *p
+                             : k & RR_F_U16 ? *(const uint16_t *)(const void *)p
+                                            : *(const uint32_t *)(const void *)p;
+                uint32_t lim = f->arg;
+                int ok;
+                if ((k & 7u) <= RR_F_RUN)
+                    lim = counts[lim];
+                if ((k & 7u) == RR_F_STR)
+                    lim = nstr;
+                switch (k & 7u) {
+                case RR_F_IDX:
+                case RR_F_STR: ok = v < lim || ((k & RR_F_NONE) && v == 0xffffu); break;
+                case RR_F_RUN:
+                    ok = v <= lim && ((const uint32_t *)(const void *)p)[1] <= lim - v &&
+                         (!(k & RR_F_NZ) || ((const uint32_t *)(const void *)p)[1]);
+                    break;
+                case RR_F_ABS: ok = v + lim <= 2 * lim; break;
+                default: ok = v <= lim; break;
+                }
+                if (!ok)
+                    return rr__fail(diag, (rr_err) - (int)f->code, t->arg, rr__offset(room, p),
+                                    f->what, v, lim);
+                p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
+            } while (r++ < f->rep);
+        } while (!(f->kind & RR_F_END));
+    }
+    return RR_OK;
 }
 
 /* Common sections every format may carry. */

@@ -208,6 +208,7 @@ enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
 
 /* All RR_ERR_RANGE (any order gives the same code). */
 static const rr_field joint_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_EMI_JOINTS, rr_emi_joint),
     RR_FIELDS(rr_emi_joint, bind_t, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX,
               "joint coordinate"),
     RR_FIELDS(rr_emi_joint, inv_t, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX,
@@ -229,10 +230,11 @@ static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
         return FAIL(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS, &j->depth, "joint depth", j->depth,
                     room->max_depth);
-    return rr__check_fields(room, RR_SEC_EMI_JOINTS, j, 0, joint_fields, diag);
+    return rr__check_fields(room, joint_fields, j, 0, diag);
 }
 
 static const rr_field vertex_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_EMI_VERTS, rr_emi_vert),
     RR_FIELDS(rr_emi_vert, pos, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX, "vertex coordinate"),
     RR_FIELDS(rr_emi_vert, nrm, 3, RR_F_ABS, RR_ERR_RANGE, RR_FIX_ONE + 1, "vertex normal"),
     RR_FIELD(rr_emi_vert, infl_count, RR_F_MAX | RR_F_U16 | RR_F_END, RR_ERR_INDEX,
@@ -243,7 +245,7 @@ static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *dia
     const rr_emi_vert *v = &g->v[i];
     int32_t sum = 0;
     uint32_t k;
-    rr_err e = rr__check_fields(room, RR_SEC_EMI_VERTS, v, 0, vertex_fields, diag);
+    rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
     if (e)
         return e;
     if (v->infl_first > g->f->ninfl || v->infl_count > g->f->ninfl - v->infl_first)
@@ -363,7 +365,7 @@ static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
     uint32_t n;
     rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->f->ntris, &p, diag);
     if (!e)
-        e = rr__check_section(room, tri_fields, &g->f->njoints, diag);
+        e = rr__check_fields(room, tri_fields, 0, &g->f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
         n != g->f->nverts)
         return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,

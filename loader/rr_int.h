@@ -74,13 +74,12 @@ enum {
 #define RR_FIELDS(type, member, n, kind, err, arg, what) \
     {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), (uint8_t)((n) - 1), \
      (uint32_t)(arg), what}
-rr_err rr__check_fields(const rr_room *room, uint32_t section, const void *elem,
-                        const uint32_t *counts, const rr_field *f, rr_diag *diag);
-/* Every element of a section, in order: t[0] is RR_SECTION_CHECK(type,
- * element type), the fields follow. An absent section has no elements. */
+/* t[0] is RR_SECTION_CHECK(section type, element type), the field
+ * descriptors follow. Checks elem, or every element of the section in order
+ * when elem is NULL (none when the section is absent). */
 #define RR_SECTION_CHECK(type, elem) {(uint8_t)sizeof(elem), 0, 0, 0, (uint32_t)(type), 0}
-rr_err rr__check_section(const rr_room *room, const rr_field *t, const uint32_t *counts,
-                         rr_diag *diag);
+rr_err rr__check_fields(const rr_room *room, const rr_field *t, const void *elem,
+                        const uint32_t *counts, rr_diag *diag);
 
 /* Fail with RR_ERR_SECTION on a section type that is neither common, nor
  * optional, nor in types[]: every validator calls this first. */

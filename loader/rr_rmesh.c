@@ -134,7 +134,7 @@ COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned
     return RR_OK;
 }
 
-/* Field tables for rr__check_section; counts are the words of the head. */
+/* Field tables for rr__check_fields; counts are the words of the head. */
 enum { N_TRIS, N_VERTS, N_NODES, N_SURFS };
 static const rr_field vert_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMESH_VERTS, rr_rmesh_vert),
@@ -325,11 +325,11 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     c.v = sp[0];
     c.t = sp[1];
     c.n = sp[2];
-    if ((e = rr__check_section(room, vert_fields, 0, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = rr__check_section(room, surf_fields, 0, diag)))
+    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
+        (e = check_tree(room, &c, diag)) || (e = rr__check_fields(room, surf_fields, 0, 0, diag)))
         return e;
-    if ((e = rr__check_section(room, trigger_fields, 0, diag)) ||
-        (e = rr__check_section(room, ent_fields, 0, diag)))
+    if ((e = rr__check_fields(room, trigger_fields, 0, 0, diag)) ||
+        (e = rr__check_fields(room, ent_fields, 0, 0, diag)))
         return e;
     return check_render(room, c.h->nsurfs, diag);
 }

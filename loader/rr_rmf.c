@@ -184,7 +184,7 @@ static const rr_field plane_fields[] = {
 static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i, k;
-    rr_err e = rr__check_section(room, plane_fields, 0, diag);
+    rr_err e = rr__check_fields(room, plane_fields, 0, 0, diag);
     for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
@@ -204,6 +204,7 @@ static const rr_field side_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMF_SIDES, uint32_t),
     {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_PLANES, "side plane"}};
 static const rr_field brush_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_BRUSHES, rr_rmf_brush),
     RR_FIELD(rr_rmf_brush, first_side, RR_F_RUN | RR_F_NZ, RR_ERR_INDEX, N_SIDES, "brush sides"),
     RR_FIELD(rr_rmf_brush, entity, RR_F_IDX, RR_ERR_INDEX, N_ENTS, "brush entity"),
     RR_FIELDS(rr_rmf_brush, mins, 6, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
@@ -212,10 +213,10 @@ static const rr_field brush_fields[] = {
 static rr_err check_brushes(const rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i, k;
-    rr_err e = rr__check_section(room, side_fields, COUNTS(c), diag);
+    rr_err e = rr__check_fields(room, side_fields, 0, COUNTS(c), diag);
     for (i = 0; i < c->nbrushes && !e; i++) {
         const rr_rmf_brush *b = &c->brushes[i];
-        if ((e = rr__check_fields(room, RR_SEC_RMF_BRUSHES, b, COUNTS(c), brush_fields, diag)))
+        if ((e = rr__check_fields(room, brush_fields, b, COUNTS(c), diag)))
             return e;
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
@@ -235,9 +236,9 @@ static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
     static const rr_field ref_fields[] = {
         RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
         {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES, "leaf brush"}};
-    rr_err e = rr__check_section(room, leaf_fields, COUNTS(c), diag);
+    rr_err e = rr__check_fields(room, leaf_fields, 0, COUNTS(c), diag);
     if (!e)
-        e = rr__check_section(room, ref_fields, COUNTS(c), diag);
+        e = rr__check_fields(room, ref_fields, 0, COUNTS(c), diag);
     return e;
 }
 
@@ -318,13 +319,13 @@ static const rr_field pnode_fields[] = {
 
 static rr_err check_entities(const rr_room *room, const ctx *c, rr_diag *diag)
 {
-    rr_err e = rr__check_section(room, kv_fields, COUNTS(c), diag);
+    rr_err e = rr__check_fields(room, kv_fields, 0, COUNTS(c), diag);
     if (!e)
-        e = rr__check_section(room, ent_fields, COUNTS(c), diag);
+        e = rr__check_fields(room, ent_fields, 0, COUNTS(c), diag);
     if (!e)
-        e = rr__check_section(room, path_fields, COUNTS(c), diag);
+        e = rr__check_fields(room, path_fields, 0, COUNTS(c), diag);
     if (!e)
-        e = rr__check_section(room, pnode_fields, COUNTS(c), diag);
+        e = rr__check_fields(room, pnode_fields, 0, COUNTS(c), diag);
     return e;
 }
 

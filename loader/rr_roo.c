@@ -206,7 +206,7 @@ static const rr_field leaf_fields[] = {
 static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_section(room, leaf_fields, &v->nnodes, diag);
+    rr_err e = rr__check_fields(room, leaf_fields, 0, &v->nnodes, diag);
     for (i = 0; i < v->nleaves && !e; i++) {
         const rr_roo_leaf_rec *l = &v->leaves[i];
         if (l->node >= v->nnodes || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
@@ -237,9 +237,9 @@ static const rr_field slope_fields[] = {
 static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_section(room, sector_fields, &v->nnodes, diag);
+    rr_err e = rr__check_fields(room, sector_fields, 0, &v->nnodes, diag);
     if (!e)
-        e = rr__check_section(room, slope_fields, &v->nnodes, diag);
+        e = rr__check_fields(room, slope_fields, 0, &v->nnodes, diag);
     for (i = 0; i < v->nslopes && !e; i++) {
         const rr_roo_slope_rec *p = &v->slopes[i];
         if (p->c == 0)
@@ -250,11 +250,13 @@ static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 }
 
 static const rr_field wall_links[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
     IDX16(pos_sidedef, N_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, N_SIDEDEFS, "wall sidedef"),
     IDX16(pos_sector, N_SECTORS, "wall sector"), IDX16(neg_sector, N_SECTORS, "wall sector"),
     RR_FIELD(rr_roo_wall_rec, next, RR_F_IDX | RR_F_U16 | RR_F_NONE | RR_F_END, RR_ERR_INDEX,
              N_WALLS, "wall next")};
 static const rr_field wall_coords[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
     RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
               "wall coordinate")};
 
@@ -264,12 +266,12 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
     rr_err e = RR_OK;
     for (i = 0; i < v->nwalls && !e; i++) {
         const rr_roo_wall_rec *w = &v->walls[i];
-        if ((e = rr__check_fields(room, RR_SEC_ROO_WALLS, w, &v->nnodes, wall_links, diag)))
+        if ((e = rr__check_fields(room, wall_links, w, &v->nnodes, diag)))
             return e;
         if (w->next != RR_ROO_NONE && w->next <= i)
             return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
                             "wall next not after the wall", pair(w->next, i));
-        e = rr__check_fields(room, RR_SEC_ROO_WALLS, w, &v->nnodes, wall_coords, diag);
+        e = rr__check_fields(room, wall_coords, w, &v->nnodes, diag);
     }
     return e;
 }
