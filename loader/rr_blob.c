@@ -204,6 +204,10 @@ const char *rr_string(const rr_room *room, uint32_t offset)
     return (const char *)p + offset;
 }
 
+static const char *const field_what[8] = {
+    "", "index field", "run (first, count)", "value range", "value limit", "string offset", "",
+    ""};
+
 /* Runs once per element of a validated section: compiled for size. */
 __attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_field *t,
                                               const void *elem, const uint32_t *counts,
@@ -246,7 +250,7 @@ __attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_fiel
                 }
                 if (!ok)
                     return rr__fail(diag, (rr_err) - (int)f->code, t->arg, rr__offset(room, p),
-                                    f->what, v, lim);
+                                    field_what[k & 7u], v, lim);
                 p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
             } while (r++ < f->rep);
         } while (!(f->kind & RR_F_END));

@@ -58,26 +58,27 @@ int rr__string_ok(const rr_room *room, uint32_t off);
  *   RR_F_STR  a string offset (rr__string_ok)
  * Width of IDX and MAX values: RR_F_U16, RR_F_U8 (default 32 bits). The
  * last descriptor of a table carries RR_F_END. On failure diag names the
- * section, the field's blob offset, what, the value and the limit, and the
- * result is -code. */
+ * section, the field's blob offset, the kind of check (what), the value and
+ * the limit, and the result is -code. The what argument of the macros
+ * documents the field in the source only: a pointer per descriptor would
+ * make the tables half as large again. */
 typedef struct rr_field {
     uint8_t off, kind, code, rep;
     uint32_t arg;
-    const char *what;
 } rr_field;
 enum {
     RR_F_IDX = 1, RR_F_RUN = 2, RR_F_ABS = 3, RR_F_MAX = 4, RR_F_STR = 5,
     RR_F_U16 = 8, RR_F_U8 = 16, RR_F_NONE = 32, RR_F_NZ = 64, RR_F_END = 128
 };
 #define RR_FIELD(type, member, kind, err, arg, what) \
-    {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), 0, (uint32_t)(arg), what}
+    {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), 0, (uint32_t)(arg)}
 #define RR_FIELDS(type, member, n, kind, err, arg, what) \
     {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), (uint8_t)((n) - 1), \
-     (uint32_t)(arg), what}
+     (uint32_t)(arg)}
 /* t[0] is RR_SECTION_CHECK(section type, element type), the field
  * descriptors follow. Checks elem, or every element of the section in order
  * when elem is NULL (none when the section is absent). */
-#define RR_SECTION_CHECK(type, elem) {(uint8_t)sizeof(elem), 0, 0, 0, (uint32_t)(type), 0}
+#define RR_SECTION_CHECK(type, elem) {(uint8_t)sizeof(elem), 0, 0, 0, (uint32_t)(type)}
 rr_err rr__check_fields(const rr_room *room, const rr_field *t, const void *elem,
                         const uint32_t *counts, rr_diag *diag);
 

@@ -202,7 +202,7 @@ static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
 
 static const rr_field side_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMF_SIDES, uint32_t),
-    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_PLANES, "side plane"}};
+    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_PLANES /* "side plane" */}};
 static const rr_field brush_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMF_BRUSHES, rr_rmf_brush),
     RR_FIELD(rr_rmf_brush, first_side, RR_F_RUN | RR_F_NZ, RR_ERR_INDEX, N_SIDES, "brush sides"),
@@ -235,7 +235,7 @@ static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
                  "leaf brush range")};
     static const rr_field ref_fields[] = {
         RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
-        {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES, "leaf brush"}};
+        {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
     rr_err e = rr__check_fields(room, leaf_fields, 0, COUNTS(c), diag);
     if (!e)
         e = rr__check_fields(room, ref_fields, 0, COUNTS(c), diag);
