@@ -171,18 +171,19 @@ COLD static int unit_len(const rr_fix *n)
 
 COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
 {
+#define TV(k) RR_FIELD(rr_rmesh_tri, v[k], RR_F_IDX, RR_ERR_INDEX, N_VERTS, "triangle vertex")
+#define TN(k, end) \
+    RR_FIELD(rr_rmesh_tri, n[k], RR_F_ABS | (end), RR_ERR_RANGE, RR_FIX_ONE, "normal component")
+    /* Vertex and normal component k by k, as their codes differ. */
+    static const rr_field tri_fields[] = {RR_SECTION_CHECK(RR_SEC_RMESH_TRIS, rr_rmesh_tri),
+                                          TV(0), TN(0, 0), TV(1), TN(1, 0), TV(2),
+                                          TN(2, RR_F_END)};
     uint32_t i;
-    int k;
+    rr_err e;
     for (i = 0; i < c->h->ntris; i++) {
         const rr_rmesh_tri *t = &c->t[i];
-        for (k = 0; k < 3; k++) {
-            if (t->v[k] >= c->h->nverts)
-                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->v[k]),
-                            "triangle vertex", t->v[k], c->h->nverts);
-            if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[k]),
-                            "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
-        }
+        if ((e = rr__check_fields(room, tri_fields, t, &c->h->ntris, diag)) != RR_OK)
+            return e;
         if (!unit_len(t->n))
             return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
                         "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
