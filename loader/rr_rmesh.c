@@ -275,6 +275,14 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
     return RR_OK;
 }
 
+static const rr_field rhead_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_RHEAD, rr_rmesh_rhead),
+    RR_FIELDS(rr_rmesh_rhead, center, 3, RR_F_ABS, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "render centre"),
+    RR_FIELD(rr_rmesh_rhead, pos_shift, RR_F_MAX, RR_ERR_RANGE, 16, "render quantization"),
+    RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
+              "render quantization")};
+
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
@@ -294,13 +302,8 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     rh = p;
     if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
         return e;
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(rh->center[k]))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render centre",
-                        (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
-    if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render quantization",
-                    rh->pos_shift, 16);
+    if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
+        return e;
     return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
 }
 
