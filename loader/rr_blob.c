@@ -204,6 +204,13 @@ const char *rr_string(const rr_room *room, uint32_t offset)
     return (const char *)p + offset;
 }
 
+__attribute__((cold, noinline)) rr_err rr__fail_at(rr_diag *diag, uint32_t es,
+                                                   uint32_t offset, const char *what,
+                                                   uint32_t value, uint32_t limit)
+{
+    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
+}
+
 static const char *const field_what[8] = {
     "", "index field", "run (first, count)", "value range", "value limit", "string offset", "",
     ""};
@@ -249,8 +256,8 @@ __attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_fiel
                 default: ok = v <= lim; break;
                 }
                 if (!ok)
-                    return rr__fail(diag, (rr_err) - (int)f->code, t->arg, rr__offset(room, p),
-                                    field_what[k & 7u], v, lim);
+                    return rr__fail_at(diag, t->arg << 8 | f->code, rr__offset(room, p),
+                                       field_what[k & 7u], v, lim);
                 p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
             } while (r++ < f->rep);
         } while (!(f->kind & RR_F_END));

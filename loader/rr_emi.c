@@ -178,7 +178,7 @@ static rr_err load(const rr_room *room, fig *g)
 
 /* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
 #define FAIL(e, s, p, what, v, lim) \
-    rr__fail(diag, (e), (s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
+    rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
 static int coord_ok(int32_t v)
 {

@@ -44,6 +44,13 @@ static inline rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_
     }
     return e;
 }
+/* rr__fail out of line, for the validators' many failure paths: the code
+ * and the section travel in one argument (RR_ES), so the call takes six
+ * arguments, which every ABI here passes in registers but Arm's, where two
+ * go on the stack either way. */
+#define RR_ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
+rr_err rr__fail_at(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
+                   uint32_t value, uint32_t limit);
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
 

@@ -99,11 +99,7 @@ NOINLINE COLD static int coord_ok(int32_t c)
  * six arguments, which every ABI here passes without pushes on x86-64. */
 #define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
 #define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
-NOINLINE COLD static rr_err fail(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
-                                 uint32_t value, uint32_t limit)
-{
-    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
-}
+#define fail rr__fail_at
 
 /* Sections whose element count is a word of the head (0..5, in
  * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,

@@ -57,7 +57,7 @@ static pair_t pair(uint32_t value, uint32_t limit)
 static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
                    const char *what, pair_t vl)
 {
-    return rr__fail(diag, e, section, offset, what, vl.value, vl.limit);
+    return rr__fail_at(diag, RR_ES(e, section), offset, what, vl.value, vl.limit);
 }
 
 static int64_t join64(uint32_t lo, int32_t hi)
