@@ -79,25 +79,25 @@ static rr_err check_header(const void *blob, uint32_t size, rr_diag *diag)
     const uint8_t *b = blob;
     const uint32_t *h = words(blob);
     if (!blob)
-        return rr__fail(diag, RR_ERR_ARG, 0, 0, "blob pointer", 0, 0);
+        return rr__fail_at(diag, RR_ES(RR_ERR_ARG, 0), 0, "blob pointer", 0, 0);
     if (((uintptr_t)blob & 3u) != 0)
-        return rr__fail(diag, RR_ERR_ALIGN, 0, 0, "blob address", (uint32_t)(uintptr_t)blob, 4);
+        return rr__fail_at(diag, RR_ES(RR_ERR_ALIGN, 0), 0, "blob address", (uint32_t)(uintptr_t)blob, 4);
     if (size < RR_HEADER_BYTES)
-        return rr__fail(diag, RR_ERR_TRUNC, 0, size, "header", size, RR_HEADER_BYTES);
+        return rr__fail_at(diag, RR_ES(RR_ERR_TRUNC, 0), size, "header", size, RR_HEADER_BYTES);
     if (b[0] != RR_MAGIC0 || b[1] != RR_MAGIC1 || b[2] != RR_MAGIC2 || b[3] != RR_MAGIC3)
-        return rr__fail(diag, RR_ERR_MAGIC, 0, 0, "magic", h[RR_H_MAGIC], 0);
+        return rr__fail_at(diag, RR_ES(RR_ERR_MAGIC, 0), 0, "magic", h[RR_H_MAGIC], 0);
     if (h[RR_H_ENDIAN] != RR_ENDIAN_PROBE)
         return rr__fail(diag, h[RR_H_ENDIAN] == RR_ENDIAN_SWAPPED ? RR_ERR_ENDIAN : RR_ERR_MAGIC,
                         0, 4, "byte-order probe", h[RR_H_ENDIAN], RR_ENDIAN_PROBE);
     if (h[RR_H_VERSION] != RR_BLOB_VERSION)
-        return rr__fail(diag, RR_ERR_VERSION, 0, 8, "blob version", h[RR_H_VERSION],
+        return rr__fail_at(diag, RR_ES(RR_ERR_VERSION, 0), 8, "blob version", h[RR_H_VERSION],
                         RR_BLOB_VERSION);
     if ((h[RR_H_FIXED] & ~0xffu) != RR_FIXED_PROBE(0) ||
         (h[RR_H_FIXED] & 0xffu) > RR_MAX_COORD_FRAC)
-        return rr__fail(diag, RR_ERR_FIXED, 0, 12, "fixed-point probe", h[RR_H_FIXED],
+        return rr__fail_at(diag, RR_ES(RR_ERR_FIXED, 0), 12, "fixed-point probe", h[RR_H_FIXED],
                         RR_FIXED_PROBE(RR_MAX_COORD_FRAC));
     if (h[RR_H_SIZE] != size)
-        return rr__fail(diag, h[RR_H_SIZE] > size ? RR_ERR_TRUNC : RR_ERR_SIZE, 0, 16,
+        return rr__fail_at(diag, RR_ES(h[RR_H_SIZE] > size ? RR_ERR_TRUNC : RR_ERR_SIZE, 0), 16,
                         "total size", h[RR_H_SIZE], size);
     return RR_OK;
 }
@@ -118,25 +118,25 @@ static rr_err check_table(const void *blob, uint32_t size, rr_diag *diag)
     const uint32_t *h = words(blob);
     uint32_t n = h[RR_H_NSECT], i, j, end, prev_end;
     if (n > RR_MAX_SECTIONS)
-        return rr__fail(diag, RR_ERR_SECTION, 0, 36, "section count", n, RR_MAX_SECTIONS);
+        return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, 0), 36, "section count", n, RR_MAX_SECTIONS);
     end = RR_HEADER_BYTES + n * RR_SECTION_ENTRY_BYTES;
     if (end > size)
-        return rr__fail(diag, RR_ERR_TRUNC, 0, 36, "section table end", end, size);
+        return rr__fail_at(diag, RR_ES(RR_ERR_TRUNC, 0), 36, "section table end", end, size);
     prev_end = end;
     for (i = 0; i < n; i++) {
         const uint32_t *s = h + RR_HEADER_BYTES / 4 + i * 4;
         uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
         if (s[1] & 3u)
-            return rr__fail(diag, RR_ERR_SECTION, s[0], at + 4, "section offset alignment", s[1], 4);
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, s[0]), at + 4, "section offset alignment", s[1], 4);
         if (s[1] < prev_end)
-            return rr__fail(diag, RR_ERR_SECTION, s[0], at + 4, "section overlaps previous", s[1],
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, s[0]), at + 4, "section overlaps previous", s[1],
                             prev_end);
         if (s[1] > size || s[2] > size - s[1])
-            return rr__fail(diag, RR_ERR_SECTION, s[0], at + 8, "section end past blob", s[2],
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, s[0]), at + 8, "section end past blob", s[2],
                             size - (s[1] > size ? size : s[1]));
         for (j = 0; j < i; j++)
             if (h[RR_HEADER_BYTES / 4 + j * 4] == s[0])
-                return rr__fail(diag, RR_ERR_SECTION, s[0], at, "duplicate section type", s[0], 0);
+                return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, s[0]), at, "duplicate section type", s[0], 0);
         prev_end = s[1] + s[2];
     }
     return RR_OK;
@@ -151,7 +151,7 @@ rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
         if (s[0] != type)
             continue;
         if (elem == 0 || s[2] / elem != s[3] || s[2] % elem != 0)
-            return rr__fail(diag, RR_ERR_SECTION, type,
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, type),
                             RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES + 12,
                             "element count vs size", s[3], elem ? s[2] / elem : 0);
         *data = room->blob + s[1];
@@ -160,23 +160,30 @@ rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
     }
     *data = 0;
     *count = 0;
-    return rr__fail(diag, RR_ERR_MISSING, type, 0, "section", type, 0);
+    return rr__fail_at(diag, RR_ES(RR_ERR_MISSING, type), 0, "section", type, 0);
+}
+
+/* The section table entry of type, or NULL. */
+static const uint32_t *entry(const rr_room *room, uint32_t type)
+{
+    uint32_t i;
+    for (i = 0; i < room->nsections; i++)
+        if (room->sections[i * 4] == type)
+            return room->sections + i * 4;
+    return 0;
 }
 
 rr_err rr_section(const rr_room *room, uint32_t type, const void **data, uint32_t *count)
 {
-    uint32_t i;
+    const uint32_t *s;
     if (!room || !data || !count)
         return RR_ERR_ARG;
-    for (i = 0; i < room->nsections; i++) {
-        const uint32_t *s = room->sections + i * 4;
-        if (s[0] == type) {
-            *data = room->blob + s[1];
-            *count = s[3];
-            return RR_OK;
-        }
-    }
-    return RR_ERR_MISSING;
+    s = entry(room, type);
+    if (!s)
+        return RR_ERR_MISSING;
+    *data = room->blob + s[1];
+    *count = s[3];
+    return RR_OK;
 }
 
 int rr__string_ok(const rr_room *room, uint32_t off)
@@ -197,6 +204,67 @@ const char *rr_string(const rr_room *room, uint32_t offset)
     return (const char *)p + offset;
 }
 
+__attribute__((cold, noinline)) rr_err rr__fail_at(rr_diag *diag, uint32_t es,
+                                                   uint32_t offset, const char *what,
+                                                   uint32_t value, uint32_t limit)
+{
+    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
+}
+
+static const char *const field_what[8] = {
+    "", "index field", "run (first, count)", "value range", "value limit", "string offset", "",
+    ""};
+
+/* Runs once per element of a validated section: compiled for size. */
+__attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_field *t,
+                                              const void *elem, const uint32_t *counts,
+                                              rr_diag *diag)
+{
+    const uint8_t *data = elem;
+    const uint32_t *s = entry(room, RR_SEC_STRINGS);
+    /* String offsets index the string table, which ends with a NUL (as in
+     * rr__string_ok); no call inside the loop keeps this frame small. */
+    uint32_t n = 1, nstr = s ? s[3] : 0, i;
+    if (!elem) {
+        s = entry(room, t->arg);
+        n = s ? s[3] : 0;
+        data = s ? room->blob + s[1] : 0;
+    }
+    for (i = 0; i < n; i++) {
+        const rr_field *f = t;
+        do {
+            const uint8_t *p = data + i * t->off + (++f)->off;
+            unsigned k = f->kind, r = 0;
+            do {
+                uint32_t v = k & RR_F_U8    ? *p
+                             : k & RR_F_U16 ? *(const uint16_t *)(const void *)p
+                                            : *(const uint32_t *)(const void *)p;
+                uint32_t lim = f->arg;
+                int ok;
+                if ((k & 7u) <= RR_F_RUN)
+                    lim = counts[lim];
+                if ((k & 7u) == RR_F_STR)
+                    lim = nstr;
+                switch (k & 7u) {
+                case RR_F_IDX:
+                case RR_F_STR: ok = v < lim || ((k & RR_F_NONE) && v == 0xffffu); break;
+                case RR_F_RUN:
+                    ok = v <= lim && ((const uint32_t *)(const void *)p)[1] <= lim - v &&
+                         (!(k & RR_F_NZ) || ((const uint32_t *)(const void *)p)[1]);
+                    break;
+                case RR_F_ABS: ok = v + lim <= 2 * lim; break;
+                default: ok = v <= lim; break;
+                }
+                if (!ok)
+                    return rr__fail_at(diag, t->arg << 8 | f->code, rr__offset(room, p),
+                                       field_what[k & 7u], v, lim);
+                p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
+            } while (r++ < f->rep);
+        } while (!(f->kind & RR_F_END));
+    }
+    return RR_OK;
+}
+
 /* Common sections every format may carry. */
 static rr_err check_common(rr_room *room, rr_diag *diag)
 {
@@ -205,7 +273,7 @@ static rr_err check_common(rr_room *room, rr_diag *diag)
     rr_err e = rr__section(room, RR_SEC_STRINGS, 1, &p, &n, diag);
     if (e == RR_OK) {
         if (n == 0 || ((const uint8_t *)p)[n - 1] != 0)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_STRINGS, rr__offset(room, p),
+            return rr__fail_at(diag, RR_ES(RR_ERR_RANGE, RR_SEC_STRINGS), rr__offset(room, p),
                             "string table must end with NUL", n, 0);
     } else if (e != RR_ERR_MISSING) {
         return e;
@@ -214,10 +282,10 @@ static rr_err check_common(rr_room *room, rr_diag *diag)
     if (e == RR_OK) {
         const rr_blob_info *bi = p;
         if (n != 1)
-            return rr__fail(diag, RR_ERR_SECTION, RR_SEC_INFO, rr__offset(room, p),
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, RR_SEC_INFO), rr__offset(room, p),
                             "info count", n, 1);
         if (!rr__string_ok(room, bi->source_name))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_INFO, rr__offset(room, &bi->source_name),
+            return rr__fail_at(diag, RR_ES(RR_ERR_INDEX, RR_SEC_INFO), rr__offset(room, &bi->source_name),
                             "source name string", bi->source_name, 0);
     } else if (e != RR_ERR_MISSING) {
         return e;
@@ -235,7 +303,7 @@ rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t n
         for (j = 0; j < ntypes && !known; j++)
             known = types[j] == t;
         if (!known)
-            return rr__fail(diag, RR_ERR_SECTION, t, RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, t), RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
                             "unknown required section type", t, 0);
     }
     return RR_OK;
@@ -259,7 +327,7 @@ static rr_err run_validator(rr_room *room, rr_diag *diag)
     case RR_FMT_EMI: if (rr__emi_validate) return rr__emi_validate(room, diag); break;
     default: break;
     }
-    return rr__fail(diag, RR_ERR_FORMAT, 0, 24, "room format", room->format, 0);
+    return rr__fail_at(diag, RR_ES(RR_ERR_FORMAT, 0), 24, "room format", room->format, 0);
 }
 
 rr_err rr_open_diag(const void *blob, uint32_t size, void *arena, uint32_t arena_size,
@@ -269,23 +337,23 @@ rr_err rr_open_diag(const void *blob, uint32_t size, void *arena, uint32_t arena
     rr_room r;
     rr_err e;
     if (!room)
-        return rr__fail(diag, RR_ERR_ARG, 0, 0, "room pointer", 0, 0);
+        return rr__fail_at(diag, RR_ES(RR_ERR_ARG, 0), 0, "room pointer", 0, 0);
     e = check_header(blob, size, diag);
     if (e)
         return e;
     if (rr_crc32(0, (const uint8_t *)blob + RR_CHECKSUM_FROM, size - RR_CHECKSUM_FROM) !=
         h[RR_H_CHECKSUM])
-        return rr__fail(diag, RR_ERR_CHECKSUM, 0, 20, "checksum", h[RR_H_CHECKSUM], 0);
+        return rr__fail_at(diag, RR_ES(RR_ERR_CHECKSUM, 0), 20, "checksum", h[RR_H_CHECKSUM], 0);
     e = check_table(blob, size, diag);
     if (e)
         return e;
     if (h[RR_H_DEPTH] > RR_MAX_DEPTH)
-        return rr__fail(diag, RR_ERR_DEPTH, 0, 32, "declared max depth", h[RR_H_DEPTH],
+        return rr__fail_at(diag, RR_ES(RR_ERR_DEPTH, 0), 32, "declared max depth", h[RR_H_DEPTH],
                         RR_MAX_DEPTH);
     if (arena_size < h[RR_H_ARENA])
-        return rr__fail(diag, RR_ERR_ARENA, 0, 28, "arena bytes", arena_size, h[RR_H_ARENA]);
+        return rr__fail_at(diag, RR_ES(RR_ERR_ARENA, 0), 28, "arena bytes", arena_size, h[RR_H_ARENA]);
     if (h[RR_H_ARENA] && (!arena || ((uintptr_t)arena & 3u)))
-        return rr__fail(diag, arena ? RR_ERR_ALIGN : RR_ERR_ARG, 0, 28, "arena pointer", 0, 4);
+        return rr__fail_at(diag, RR_ES(arena ? RR_ERR_ALIGN : RR_ERR_ARG, 0), 28, "arena pointer", 0, 4);
     r.blob = blob;
     r.size = size;
     r.format = h[RR_H_FORMAT];

@@ -178,16 +178,11 @@ static rr_err load(const rr_room *room, fig *g)
 
 /* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
 #define FAIL(e, s, p, what, v, lim) \
-    rr__fail(diag, (e), (s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
+    rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
 static int coord_ok(int32_t v)
 {
     return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
-}
-
-static int q30_ok(int32_t v)
-{
-    return v >= -(RR_EMI_Q30_ONE + 64) && v <= RR_EMI_Q30_ONE + 64;
 }
 
 /* Sections of the counts in FIGURE: present with that count, or absent when 0. */
@@ -207,11 +202,25 @@ static rr_err want(rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
     return RR_OK;
 }
 
+/* Field tables for rr__check_fields: counts are the words of the figure. */
+enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
+#define Q30_MAX (RR_EMI_Q30_ONE + 64)
+
+/* All RR_ERR_RANGE (any order gives the same code). */
+static const rr_field joint_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_EMI_JOINTS, rr_emi_joint),
+    RR_FIELDS(rr_emi_joint, bind_t, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX,
+              "joint coordinate"),
+    RR_FIELDS(rr_emi_joint, inv_t, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX,
+              "joint coordinate"),
+    RR_FIELDS(rr_emi_joint, inv_r, 9, RR_F_ABS, RR_ERR_RANGE, Q30_MAX, "joint rotation entry"),
+    RR_FIELDS(rr_emi_joint, bind_q, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, Q30_MAX,
+              "joint rotation entry")};
+
 static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
     const rr_emi_joint *j = &g->j[i];
     uint32_t want_depth;
-    int k;
     if (!rr__string_ok(room, j->name))
         return FAIL(RR_ERR_INDEX, RR_SEC_EMI_JOINTS, &j->name, "joint name", j->name, 0);
     if (j->parent >= (int32_t)i || j->parent < -1)
@@ -221,28 +230,25 @@ static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
         return FAIL(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS, &j->depth, "joint depth", j->depth,
                     room->max_depth);
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(j->bind_t[k]) || !coord_ok(j->inv_t[k]))
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_JOINTS, &j->bind_t[k], "joint coordinate",
-                        j->bind_t[k], RR_EMI_COORD_MAX);
-    for (k = 0; k < 9; k++)
-        if (!q30_ok(j->inv_r[k]) || (k < 4 && !q30_ok(j->bind_q[k])))
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_JOINTS, &j->inv_r[k], "joint rotation entry",
-                        j->inv_r[k], RR_EMI_Q30_ONE);
-    return RR_OK;
+    return rr__check_fields(room, joint_fields, j, 0, diag);
 }
+
+static const rr_field vertex_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_EMI_VERTS, rr_emi_vert),
+    RR_FIELDS(rr_emi_vert, pos, 3, RR_F_ABS, RR_ERR_RANGE, RR_EMI_COORD_MAX, "vertex coordinate"),
+    RR_FIELDS(rr_emi_vert, nrm, 3, RR_F_ABS, RR_ERR_RANGE, RR_FIX_ONE + 1, "vertex normal"),
+    RR_FIELD(rr_emi_vert, infl_count, RR_F_MAX | RR_F_U16 | RR_F_END, RR_ERR_INDEX,
+             RR_EMI_MAX_INFL, "influence count")};
 
 static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
     const rr_emi_vert *v = &g->v[i];
     int32_t sum = 0;
     uint32_t k;
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(v->pos[k]) || v->nrm[k] > RR_FIX_ONE + 1 || v->nrm[k] < -RR_FIX_ONE - 1)
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_VERTS, &v->pos[k], "vertex coordinate",
-                        v->pos[k], RR_EMI_COORD_MAX);
-    if (v->infl_count > RR_EMI_MAX_INFL || v->infl_first > g->f->ninfl ||
-        v->infl_count > g->f->ninfl - v->infl_first)
+    rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
+    if (e)
+        return e;
+    if (v->infl_first > g->f->ninfl || v->infl_count > g->f->ninfl - v->infl_first)
         return FAIL(RR_ERR_INDEX, RR_SEC_EMI_VERTS, &v->infl_first, "influence run",
                     v->infl_first, g->f->ninfl);
     for (k = 0; k < v->infl_count; k++) {
@@ -351,15 +357,15 @@ static rr_err load_checked(rr_room *room, fig *g, rr_diag *diag)
 
 static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
 {
+    static const rr_field tri_fields[] = {
+        RR_SECTION_CHECK(RR_SEC_EMI_TRIS, rr_emi_tri),
+        RR_FIELDS(rr_emi_tri, v, 3, RR_F_IDX | RR_F_U16 | RR_F_END, RR_ERR_INDEX, N_VERTS,
+                  "triangle vertex")};
     const void *p;
-    uint32_t n, i, k;
+    uint32_t n;
     rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->f->ntris, &p, diag);
-    const rr_emi_tri *t = (const rr_emi_tri *)p;
-    for (i = 0; !e && i < g->f->ntris; i++)
-        for (k = 0; k < 3; k++)
-            if (t[i].v[k] >= g->f->nverts)
-                return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRIS, &t[i].v[k], "triangle vertex",
-                            t[i].v[k], g->f->nverts);
+    if (!e)
+        e = rr__check_fields(room, tri_fields, 0, &g->f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
         n != g->f->nverts)
         return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,

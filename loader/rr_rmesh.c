@@ -99,11 +99,7 @@ NOINLINE COLD static int coord_ok(int32_t c)
  * six arguments, which every ABI here passes without pushes on x86-64. */
 #define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
 #define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
-NOINLINE COLD static rr_err fail(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
-                                 uint32_t value, uint32_t limit)
-{
-    return rr__fail(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value, limit);
-}
+#define fail rr__fail_at
 
 /* Sections whose element count is a word of the head (0..5, in
  * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,
@@ -134,17 +130,28 @@ COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned
     return RR_OK;
 }
 
-COLD static rr_err check_verts(rr_room *room, const rr_rmesh_vert *v, uint32_t n, rr_diag *diag)
-{
-    uint32_t i;
-    int k;
-    for (i = 0; i < n; i++)
-        for (k = 0; k < 3; k++)
-            if (!coord_ok(v[i].p[k]))
-                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_VERTS), AT(&v[i].p[k]),
-                            "vertex coordinate", (uint32_t)v[i].p[k], RR_RMESH_COORD_MAX);
-    return RR_OK;
-}
+/* Field tables for rr__check_fields; counts are the words of the head. */
+enum { N_TRIS, N_VERTS, N_NODES, N_SURFS };
+static const rr_field vert_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_VERTS, rr_rmesh_vert),
+    RR_FIELDS(rr_rmesh_vert, p, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "vertex coordinate")};
+static const rr_field surf_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_SURFS, rr_rmesh_surf),
+    RR_FIELDS(rr_rmesh_surf, tex, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
+              "texture name string")};
+static const rr_field trigger_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger),
+    RR_FIELD(rr_rmesh_trigger, name, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
+             "trigger name string")};
+static const rr_field ent_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_ENTS, rr_rmesh_ent),
+    RR_FIELD(rr_rmesh_ent, cls, RR_F_MAX | RR_F_U16, RR_ERR_RANGE, RR_RMESH_NCLASSES - 1,
+             "entity class"),
+    RR_FIELD(rr_rmesh_ent, str, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
+    RR_FIELD(rr_rmesh_ent, str2, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
+    RR_FIELDS(rr_rmesh_ent, pos, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "entity position")};
 
 /* A unit normal, as the baker writes it (components rounded to 2^-16: |n|^2
  * is within 2^-13 of 1). The sweep's int32 budget relies on |n| <= 1: a
@@ -160,18 +167,19 @@ COLD static int unit_len(const rr_fix *n)
 
 COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
 {
+#define TV(k) RR_FIELD(rr_rmesh_tri, v[k], RR_F_IDX, RR_ERR_INDEX, N_VERTS, "triangle vertex")
+#define TN(k, end) \
+    RR_FIELD(rr_rmesh_tri, n[k], RR_F_ABS | (end), RR_ERR_RANGE, RR_FIX_ONE, "normal component")
+    /* Vertex and normal component k by k, as their codes differ. */
+    static const rr_field tri_fields[] = {RR_SECTION_CHECK(RR_SEC_RMESH_TRIS, rr_rmesh_tri),
+                                          TV(0), TN(0, 0), TV(1), TN(1, 0), TV(2),
+                                          TN(2, RR_F_END)};
     uint32_t i;
-    int k;
+    rr_err e;
     for (i = 0; i < c->h->ntris; i++) {
         const rr_rmesh_tri *t = &c->t[i];
-        for (k = 0; k < 3; k++) {
-            if (t->v[k] >= c->h->nverts)
-                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->v[k]),
-                            "triangle vertex", t->v[k], c->h->nverts);
-            if (t->n[k] < -RR_FIX_ONE || t->n[k] > RR_FIX_ONE)
-                return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[k]),
-                            "normal component", (uint32_t)t->n[k], RR_FIX_ONE);
-        }
+        if ((e = rr__check_fields(room, tri_fields, t, &c->h->ntris, diag)) != RR_OK)
+            return e;
         if (!unit_len(t->n))
             return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
                         "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
@@ -242,38 +250,6 @@ COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
     return RR_OK;
 }
 
-COLD static rr_err check_surfs(rr_room *room, const rr_rmesh_surf *s, uint32_t n, rr_diag *diag)
-{
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        if (!rr__string_ok(room, s[i].tex[0]) || !rr__string_ok(room, s[i].tex[1]))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_SURFS), AT(&s[i]),
-                        "texture name string", s[i].tex[0], 0);
-    return RR_OK;
-}
-
-COLD static rr_err check_names(rr_room *room, const rr_rmesh_trigger *t, uint32_t nt,
-                          const rr_rmesh_ent *e, uint32_t ne, rr_diag *diag)
-{
-    uint32_t i;
-    for (i = 0; i < nt; i++)
-        if (!rr__string_ok(room, t[i].name))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIGGERS), AT(&t[i]),
-                        "trigger name string", t[i].name, 0);
-    for (i = 0; i < ne; i++) {
-        if (e[i].cls >= RR_RMESH_NCLASSES)
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity class",
-                        e[i].cls, RR_RMESH_NCLASSES);
-        if (!rr__string_ok(room, e[i].str) || !rr__string_ok(room, e[i].str2))
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity string",
-                        e[i].str, 0);
-        if (!coord_ok(e[i].pos[0]) || !coord_ok(e[i].pos[1]) || !coord_ok(e[i].pos[2]))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_ENTS), AT(&e[i]), "entity position",
-                        (uint32_t)e[i].pos[0], RR_RMESH_COORD_MAX);
-    }
-    return RR_OK;
-}
-
 /* Render sections: all four or none. */
 COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
                                   const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
@@ -295,6 +271,14 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
     return RR_OK;
 }
 
+static const rr_field rhead_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMESH_RHEAD, rr_rmesh_rhead),
+    RR_FIELDS(rr_rmesh_rhead, center, 3, RR_F_ABS, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
+              "render centre"),
+    RR_FIELD(rr_rmesh_rhead, pos_shift, RR_F_MAX, RR_ERR_RANGE, 16, "render quantization"),
+    RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
+              "render quantization")};
+
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
@@ -314,13 +298,8 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     rh = p;
     if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
         return e;
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(rh->center[k]))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render centre",
-                        (uint32_t)rh->center[k], RR_RMESH_COORD_MAX);
-    if (rh->pos_shift > 16 || rh->uv_frac[0] > 15 || rh->uv_frac[1] > 15)
-        return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_RHEAD), AT(rh), "render quantization",
-                    rh->pos_shift, 16);
+    if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
+        return e;
     return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
 }
 
@@ -346,10 +325,11 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     c.v = sp[0];
     c.t = sp[1];
     c.n = sp[2];
-    if ((e = check_verts(room, c.v, c.h->nverts, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = check_surfs(room, sp[3], c.h->nsurfs, diag)))
+    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
+        (e = check_tree(room, &c, diag)) || (e = rr__check_fields(room, surf_fields, 0, 0, diag)))
         return e;
-    if ((e = check_names(room, sp[4], c.h->ntriggers, sp[5], c.h->nents, diag)) != RR_OK)
+    if ((e = rr__check_fields(room, trigger_fields, 0, 0, diag)) ||
+        (e = rr__check_fields(room, ent_fields, 0, 0, diag)))
         return e;
     return check_render(room, c.h->nsurfs, diag);
 }

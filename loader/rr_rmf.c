@@ -41,6 +41,11 @@ typedef struct ctx {
     uint32_t nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams, npaths,
         npnodes, nheader;
 } ctx;
+/* Indices of the counts in ctx (from nplanes on), for rr__check_fields. */
+enum { N_PLANES, N_SIDES, N_BRUSHES, N_NODES, N_LEAVES, N_REFS, N_ENTS, N_KV, N_CAMS, N_PATHS,
+       N_PNODES };
+#define COUNTS(c) (&(c)->nplanes)
+
 /* The ctx sits at the first 8-byte boundary of the arena (arenas are only
  * guaranteed 4-byte aligned; pointers may need 8), the trace work after it. */
 
@@ -125,12 +130,6 @@ static int coord_ok(int32_t v)
     return v >= -RR_RMF_MAX_COORD && v <= RR_RMF_MAX_COORD;
 }
 
-/* A range [first, first + n) inside [0, total), without overflow. */
-static int range_ok(uint32_t first, uint32_t n, uint32_t total)
-{
-    return first <= total && n <= total - first;
-}
-
 /* Before anything is written to the arena: the tree depth and the declared
  * arena size, from the header, brush and node sections alone. */
 static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
@@ -175,64 +174,72 @@ static rr_err check_header(const rr_room *room, const ctx *c, rr_diag *diag)
     return RR_OK;
 }
 
+/* Every plane check gives RR_ERR_RANGE, so the table pass may come first. */
+static const rr_field plane_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_PLANES, rr_rmf_plane),
+    RR_FIELDS(rr_rmf_plane, normal, 3, RR_F_ABS, RR_ERR_RANGE, RR_FIX_ONE, "normal component"),
+    RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
+             "plane dist")};
+
 static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i, k;
-    for (i = 0; i < c->nplanes; i++) {
+    rr_err e = rr__check_fields(room, plane_fields, 0, 0, diag);
+    for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
         for (k = 0; k < 3; k++) {
-            if (p->normal[k] < -RR_FIX_ONE || p->normal[k] > RR_FIX_ONE)
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES,
-                                rr__offset(room, &p->normal[k]), "normal component",
-                                (uint32_t)p->normal[k], RR_FIX_ONE);
             sb |= p->normal[k] < 0 ? 1u << k : 0u;
             if (p->normal[k] == RR_FIX_ONE || p->normal[k] == -RR_FIX_ONE)
                 axial = k;
         }
-        if (p->signbits != sb || p->type != axial || !coord_ok(p->dist))
+        if (p->signbits != sb || p->type != axial)
             return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES, rr__offset(room, p),
                             "plane type, signbits or dist", p->type, axial);
     }
-    return RR_OK;
+    return e;
 }
+
+static const rr_field side_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_SIDES, uint32_t),
+    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_PLANES /* "side plane" */}};
+static const rr_field brush_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_BRUSHES, rr_rmf_brush),
+    RR_FIELD(rr_rmf_brush, first_side, RR_F_RUN | RR_F_NZ, RR_ERR_INDEX, N_SIDES, "brush sides"),
+    RR_FIELD(rr_rmf_brush, entity, RR_F_IDX, RR_ERR_INDEX, N_ENTS, "brush entity"),
+    RR_FIELDS(rr_rmf_brush, mins, 6, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
+              "brush bounds")};
 
 static rr_err check_brushes(const rr_room *room, const ctx *c, rr_diag *diag)
 {
     uint32_t i, k;
-    for (i = 0; i < c->nsides; i++)
-        if (c->sides[i] >= c->nplanes)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_SIDES, rr__offset(room, &c->sides[i]),
-                            "side plane", c->sides[i], c->nplanes);
-    for (i = 0; i < c->nbrushes; i++) {
+    rr_err e = rr__check_fields(room, side_fields, 0, COUNTS(c), diag);
+    for (i = 0; i < c->nbrushes && !e; i++) {
         const rr_rmf_brush *b = &c->brushes[i];
-        uint32_t off = rr__offset(room, b);
-        if (b->nsides == 0 || !range_ok(b->first_side, b->nsides, c->nsides))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_BRUSHES, off, "brush sides",
-                            b->first_side, c->nsides);
-        if (b->entity >= c->nents)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_BRUSHES, off + 12, "brush entity",
-                            b->entity, c->nents);
+        if ((e = rr__check_fields(room, brush_fields, b, COUNTS(c), diag)))
+            return e;
         for (k = 0; k < 3; k++)
-            if (!coord_ok(b->mins[k]) || !coord_ok(b->maxs[k]) || b->mins[k] > b->maxs[k])
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_BRUSHES, off + 16 + 4 * k,
-                                "brush bounds", (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+            if (b->mins[k] > b->maxs[k])
+                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_BRUSHES,
+                                rr__offset(room, &b->mins[k]), "brush bounds",
+                                (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
     }
-    return RR_OK;
+    return e;
 }
 
 static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
 {
-    uint32_t i;
-    for (i = 0; i < c->nleaves; i++)
-        if (!range_ok(c->leaves[i].first, c->leaves[i].count, c->nrefs))
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_LEAVES, rr__offset(room, &c->leaves[i]),
-                            "leaf brush range", c->leaves[i].first, c->nrefs);
-    for (i = 0; i < c->nrefs; i++)
-        if (c->refs[i] >= c->nbrushes)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_LEAFBRUSHES,
-                            rr__offset(room, &c->refs[i]), "leaf brush", c->refs[i], c->nbrushes);
-    return RR_OK;
+    static const rr_field leaf_fields[] = {
+        RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
+        RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS,
+                 "leaf brush range")};
+    static const rr_field ref_fields[] = {
+        RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
+        {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
+    rr_err e = rr__check_fields(room, leaf_fields, 0, COUNTS(c), diag);
+    if (!e)
+        e = rr__check_fields(room, ref_fields, 0, COUNTS(c), diag);
+    return e;
 }
 
 /* One child link of node i: a later node seen for the first time, or a leaf. */
@@ -290,53 +297,35 @@ static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_
     return RR_OK;
 }
 
-static rr_err check_kv_range(const rr_room *room, const ctx *c, uint32_t sec, const void *at,
-                             uint32_t first, uint32_t n, rr_diag *diag)
-{
-    if (!range_ok(first, n, c->nkv))
-        return rr__fail(diag, RR_ERR_INDEX, sec, rr__offset(room, at), "key/value range",
-                        first, c->nkv);
-    return RR_OK;
-}
-
-static rr_err check_strings(const rr_room *room, uint32_t sec, const uint32_t *s, uint32_t n,
-                            rr_diag *diag)
-{
-    uint32_t i;
-    for (i = 0; i < n; i++)
-        if (!rr__string_ok(room, s[i]))
-            return rr__fail(diag, RR_ERR_INDEX, sec, rr__offset(room, &s[i]), "string offset",
-                            s[i], 0);
-    return RR_OK;
-}
+static const rr_field kv_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue),
+    RR_FIELDS(rr_rmf_keyvalue, key, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0, "string offset")};
+static const rr_field ent_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_ENTITIES, rr_rmf_entity),
+    RR_FIELDS(rr_rmf_entity, classname, 2, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
+    RR_FIELD(rr_rmf_entity, first_kv, RR_F_RUN, RR_ERR_INDEX, N_KV, "key/value range"),
+    RR_FIELD(rr_rmf_entity, first_brush, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_BRUSHES,
+             "entity brush range")};
+static const rr_field path_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_PATHS, rr_rmf_path),
+    RR_FIELDS(rr_rmf_path, name, 2, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
+    RR_FIELD(rr_rmf_path, first_node, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_PNODES,
+             "path node range")};
+static const rr_field pnode_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_PATHNODES, rr_rmf_pathnode),
+    RR_FIELD(rr_rmf_pathnode, name, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
+    RR_FIELD(rr_rmf_pathnode, first_kv, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_KV,
+             "key/value range")};
 
 static rr_err check_entities(const rr_room *room, const ctx *c, rr_diag *diag)
 {
-    uint32_t i;
-    rr_err e = RR_OK;
-    for (i = 0; i < c->nkv && !e; i++)
-        e = check_strings(room, RR_SEC_RMF_KEYVALUES, &c->kv[i].key, 2, diag);
-    for (i = 0; i < c->nents && !e; i++) {
-        const rr_rmf_entity *en = &c->ents[i];
-        e = check_strings(room, RR_SEC_RMF_ENTITIES, &en->classname, 2, diag);
-        if (!e)
-            e = check_kv_range(room, c, RR_SEC_RMF_ENTITIES, en, en->first_kv, en->nkv, diag);
-        if (!e && !range_ok(en->first_brush, en->nbrushes, c->nbrushes))
-            e = rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_ENTITIES, rr__offset(room, en),
-                         "entity brush range", en->first_brush, c->nbrushes);
-    }
-    for (i = 0; i < c->npaths && !e; i++) {
-        e = check_strings(room, RR_SEC_RMF_PATHS, &c->paths[i].name, 2, diag);
-        if (!e && !range_ok(c->paths[i].first_node, c->paths[i].nnodes, c->npnodes))
-            e = rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_PATHS, rr__offset(room, &c->paths[i]),
-                         "path node range", c->paths[i].first_node, c->npnodes);
-    }
-    for (i = 0; i < c->npnodes && !e; i++) {
-        e = check_strings(room, RR_SEC_RMF_PATHNODES, &c->pnodes[i].name, 1, diag);
-        if (!e)
-            e = check_kv_range(room, c, RR_SEC_RMF_PATHNODES, &c->pnodes[i],
-                               c->pnodes[i].first_kv, c->pnodes[i].nkv, diag);
-    }
+    rr_err e = rr__check_fields(room, kv_fields, 0, COUNTS(c), diag);
+    if (!e)
+        e = rr__check_fields(room, ent_fields, 0, COUNTS(c), diag);
+    if (!e)
+        e = rr__check_fields(room, path_fields, 0, COUNTS(c), diag);
+    if (!e)
+        e = rr__check_fields(room, pnode_fields, 0, COUNTS(c), diag);
     return e;
 }
 

@@ -57,7 +57,7 @@ static pair_t pair(uint32_t value, uint32_t limit)
 static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
                    const char *what, pair_t vl)
 {
-    return rr__fail(diag, e, section, offset, what, vl.value, vl.limit);
+    return rr__fail_at(diag, RR_ES(e, section), offset, what, vl.value, vl.limit);
 }
 
 static int64_t join64(uint32_t lo, int32_t hi)
@@ -189,73 +189,91 @@ static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag
     return check_child(room, v, i, n->neg, diag);
 }
 
+/* Field tables for rr__check_fields: counts are view words from nnodes on. */
+enum { N_NODES, N_LEAVES, N_POINTS, N_SECTORS, N_SLOPES, N_WALLS, N_SIDEDEFS };
+#define COORD_MAX (RR_ROO_COORD_LIMIT - 1)
+#define IDX16(member, n, what) \
+    RR_FIELD(rr_roo_wall_rec, member, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX, n, what)
+
+/* Every leaf check gives RR_ERR_INDEX, so the table pass may come first. */
+static const rr_field leaf_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_LEAVES, rr_roo_leaf_rec),
+    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, N_SECTORS,
+             "leaf sector"),
+    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_POINTS,
+             "leaf points")};
+
 static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    for (i = 0; i < v->nleaves; i++) {
+    rr_err e = rr__check_fields(room, leaf_fields, 0, &v->nnodes, diag);
+    for (i = 0; i < v->nleaves && !e; i++) {
         const rr_roo_leaf_rec *l = &v->leaves[i];
-        uint32_t off = rr__offset(room, l);
         if (l->node >= v->nnodes || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
             v->nodes[l->node].leaf != i)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf node",
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
                         pair(l->node, v->nnodes));
-        if (l->sector >= v->nsectors)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf sector",
-                        pair(l->sector, v->nsectors));
-        if (l->first_point > v->npoints || l->npoints > v->npoints - l->first_point)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, off, "leaf points",
-                        pair(l->first_point, v->npoints));
     }
-    return RR_OK;
+    return e;
 }
+
+static const rr_field sector_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_SECTORS, rr_roo_sector_rec),
+    RR_FIELD(rr_roo_sector_rec, floor_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
+             N_SLOPES, "sector slope"),
+    RR_FIELD(rr_roo_sector_rec, ceiling_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
+             N_SLOPES, "sector slope"),
+    RR_FIELD(rr_roo_sector_rec, depth, RR_F_MAX | RR_F_U8, RR_ERR_RANGE, 3, "sector depth"),
+    RR_FIELDS(rr_roo_sector_rec, floor_z, 2, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
+              "sector height")};
+/* Every slope check gives RR_ERR_RANGE, so the table pass may come first. */
+static const rr_field slope_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_SLOPES, rr_roo_slope_rec),
+    RR_FIELDS(rr_roo_slope_rec, a, 3, RR_F_ABS, RR_ERR_RANGE, RR_ROO_COEF_LIMIT - 1,
+              "slope coefficient"),
+    RR_FIELD(rr_roo_slope_rec, d_hi, RR_F_ABS | RR_F_END, RR_ERR_RANGE,
+             RR_ROO_CONST_LIMIT_HI - 1, "slope constant")};
 
 static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    for (i = 0; i < v->nsectors; i++) {
-        const rr_roo_sector_rec *s = &v->sectors[i];
-        uint32_t off = rr__offset(room, s);
-        if ((s->floor_slope != RR_ROO_NONE && s->floor_slope >= v->nslopes) ||
-            (s->ceiling_slope != RR_ROO_NONE && s->ceiling_slope >= v->nslopes))
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_SECTORS, off, "sector slope",
-                        pair(s->floor_slope, v->nslopes));
-        if (s->depth > 3 || !coord_ok(s->floor_z) || !coord_ok(s->ceiling_z))
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SECTORS, off, "sector depth",
-                        pair(s->depth, 3));
-    }
-    for (i = 0; i < v->nslopes; i++) {
+    rr_err e = rr__check_fields(room, sector_fields, 0, &v->nnodes, diag);
+    if (!e)
+        e = rr__check_fields(room, slope_fields, 0, &v->nnodes, diag);
+    for (i = 0; i < v->nslopes && !e; i++) {
         const rr_roo_slope_rec *p = &v->slopes[i];
-        if (p->c == 0 || !coef_ok(p->a) || !coef_ok(p->b) || !coef_ok(p->c) ||
-            !const_ok(p->d_hi))
+        if (p->c == 0)
             return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
                             "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
     }
-    return RR_OK;
+    return e;
 }
 
-static int opt_ok(uint16_t idx, uint32_t count)
-{
-    return idx == RR_ROO_NONE || idx < count;
-}
+static const rr_field wall_links[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
+    IDX16(pos_sidedef, N_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, N_SIDEDEFS, "wall sidedef"),
+    IDX16(pos_sector, N_SECTORS, "wall sector"), IDX16(neg_sector, N_SECTORS, "wall sector"),
+    RR_FIELD(rr_roo_wall_rec, next, RR_F_IDX | RR_F_U16 | RR_F_NONE | RR_F_END, RR_ERR_INDEX,
+             N_WALLS, "wall next")};
+static const rr_field wall_coords[] = {
+    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
+    RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
+              "wall coordinate")};
 
 static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    for (i = 0; i < v->nwalls; i++) {
+    rr_err e = RR_OK;
+    for (i = 0; i < v->nwalls && !e; i++) {
         const rr_roo_wall_rec *w = &v->walls[i];
-        if (!opt_ok(w->pos_sidedef, v->nsidedefs) || !opt_ok(w->neg_sidedef, v->nsidedefs) ||
-            !opt_ok(w->pos_sector, v->nsectors) || !opt_ok(w->neg_sector, v->nsectors) ||
-            !opt_ok(w->next, v->nwalls))
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_WALLS, rr__offset(room, w),
-                            "wall sidedef/sector/next", pair(i, v->nwalls));
+        if ((e = rr__check_fields(room, wall_links, w, &v->nnodes, diag)))
+            return e;
         if (w->next != RR_ROO_NONE && w->next <= i)
             return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
                             "wall next not after the wall", pair(w->next, i));
-        if (!coord_ok(w->x0) || !coord_ok(w->y0) || !coord_ok(w->x1) || !coord_ok(w->y1))
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_WALLS, rr__offset(room, w),
-                            "wall coordinate", pair((uint32_t)w->x0, RR_ROO_COORD_LIMIT));
+        e = rr__check_fields(room, wall_coords, w, &v->nnodes, diag);
     }
-    return RR_OK;
+    return e;
 }
 
 /* Optional grids must hold rows * cols cells of their element size. */
