@@ -85,7 +85,9 @@ enum {
 /* t[0] is RR_SECTION_CHECK(section type, element type), the field
  * descriptors follow. Checks elem, or every element of the section in order
  * when elem is NULL (none when the section is absent). */
-#define RR_SECTION_CHECK(type, elem) {(uint8_t)sizeof(elem), 0, 0, 0, (uint32_t)(type)}
+#define RR_SECTION_CHECK(type, elem) \
+    {(uint8_t)(sizeof(elem) + 0 * sizeof(char[sizeof(elem) <= 255 ? 1 : -1])), 0, 0, 0, \
+     (uint32_t)(type)}  /* the stride is one byte: a larger element fails to compile */
 rr_err rr__check_fields(const rr_room *room, const rr_field *t, const void *elem,
                         const uint32_t *counts, rr_diag *diag);
 
