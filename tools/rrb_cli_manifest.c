@@ -55,26 +55,17 @@ static int one_file(const char *key, const char *file, const char *full, size_t 
 int rrb_cli_manifest(const uint8_t *d, size_t n, const char *path, const rrb_format *f,
                      int which, int json, FILE *out, FILE *errf)
 {
-    size_t pos = 0, dl;
+    size_t pos = 0, at, dl;
     const char *slash = strrchr(path, '/');
-    int nfiles = 0, bad = 0;
-    char err[RRB_ERR_MAX];
+    int nfiles = 0, bad = 0, rc;
+    char err[RRB_ERR_MAX], line[1100], key[16], file[1024], full[2200];
     dl = slash ? (size_t)(slash - path) + 1 : 0;
     if (json)
         fprintf(out, "{\"format\":\"emi-figure\",\"files\":[");
     else if (which == 0)
         fprintf(out, "%s: EMI figure manifest\n", path);
-    while (pos < n) {
-        size_t end = pos, at = pos;
-        char line[1100], key[16], file[1024], full[2200];
-        while (end < n && d[end] != '\n')
-            end++;
-        snprintf(line, sizeof line, "%.*s", (int)(end - pos), (const char *)d + pos);
-        pos = end + 1;
-        if (line[0] == '#' || strspn(line, " \t\r") == strlen(line))
-            continue;
-        if (sscanf(line, "%15s %1023s", key, file) != 2 ||
-            (strcmp(key, "skeleton") && strcmp(key, "mesh") && strcmp(key, "anim"))) {
+    while ((rc = rrb_emi_manifest_next(d, n, &pos, &at, key, file, line)) != 0) {
+        if (rc < 0) {
             fprintf(errf, "%s:0x%zx: expected \"skeleton FILE\", \"mesh FILE\" or \"anim FILE\", "
                     "found \"%s\"\n", path, at, line);
             bad = 1;

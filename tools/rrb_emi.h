@@ -190,6 +190,12 @@ rrb_blob *rrb_emi_bake_models(const rrb_emi_skel *s, const rrb_emi_mesh *m,
                               const rrb_emi_anim *const *anims, unsigned nanims,
                               const char *name, const rrb_opts *opts, rrb_emi_warns *w,
                               rrb_emi_bake_report *rep, char *err, size_t errcap);
+/* Next entry of a figure manifest (.emi, docs/emi.md) from *pos, skipping
+ * comments and blank lines: 1 with key "skeleton", "mesh" or "anim", its
+ * file and the line's offset in *at; 0 at the end; -1 for a malformed line
+ * (line holds it, for the message). */
+int rrb_emi_manifest_next(const uint8_t *d, size_t n, size_t *pos, size_t *at,
+                          char key[16], char file[1024], char line[1100]);
 /* rrb_format hook: data is a .sklb (same-stem .meshb and .animb picked up) or a
  * manifest (.emi). */
 rrb_blob *rrb_emi_bake(const uint8_t *data, size_t size, const char *path,

@@ -586,23 +586,35 @@ static int add_input(inputs *in, int slot, const char *dir, const char *file, ch
     return rrb_load_file(p, &in->data[slot], &in->size[slot], err, errcap);
 }
 
-static int parse_manifest(const uint8_t *d, size_t n, const char *path, const char *dir,
-                          inputs *in, char *err, size_t errcap)
+int rrb_emi_manifest_next(const uint8_t *d, size_t n, size_t *pos, size_t *at,
+                          char key[16], char file[1024], char line[1100])
 {
-    size_t pos = 0;
-    while (pos < n) {
-        size_t end = pos, at = pos;
-        char line[1100], key[16], file[1024];
+    while (*pos < n) {
+        size_t end = *pos;
+        *at = *pos;
         while (end < n && d[end] != '\n')
             end++;
-        snprintf(line, sizeof line, "%.*s", (int)(end - pos), (const char *)d + pos);
-        pos = end + 1;
+        snprintf(line, 1100, "%.*s", (int)(end - *pos), (const char *)d + *pos);
+        *pos = end + 1;
         if (line[0] == '#' || strspn(line, " \t\r") == strlen(line))
             continue;
         file[0] = 0;
         if (sscanf(line, "%15s %1023s", key, file) != 2 ||
-            (strcmp(key, "skeleton") && strcmp(key, "mesh") && strcmp(key, "anim")) ||
-            (strcmp(key, "anim") == 0 && in->nanims >= 64) ||
+            (strcmp(key, "skeleton") && strcmp(key, "mesh") && strcmp(key, "anim")))
+            return -1;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_manifest(const uint8_t *d, size_t n, const char *path, const char *dir,
+                          inputs *in, char *err, size_t errcap)
+{
+    size_t pos = 0, at;
+    char line[1100], key[16], file[1024];
+    int rc;
+    while ((rc = rrb_emi_manifest_next(d, n, &pos, &at, key, file, line)) != 0) {
+        if (rc < 0 || (strcmp(key, "anim") == 0 && in->nanims >= 64) ||
             (strcmp(key, "skeleton") == 0 && in->data[0]) ||
             (strcmp(key, "mesh") == 0 && in->have_mesh)) {
             snprintf(err, errcap, "%s:0x%zx: expected \"skeleton FILE\", \"mesh FILE\" or "
