@@ -36,7 +36,6 @@
  * there are many, so every field name of every file is exercised. The table
  * at the end counts variants per format, class and outcome.
  */
-#include <signal.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,8 +179,6 @@ typedef struct result {
     uint8_t *blob;       /* accepted: finished blob (little-endian) */
     size_t blob_size;
 } result;
-
-static FILE *devnull;
 
 static void parse_err(const subject *s, const char *err, size_t size, result *r)
 {
@@ -410,12 +407,17 @@ static void put(uint8_t *p, unsigned width, uint64_t v)
 }
 
 /* Set the field to v, judge, restore. */
+static uint64_t get(const uint8_t *p, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned k = width; k-- > 0;)
+        v = v << 8 | p[k];
+    return v;
+}
+
 static void poke(ctx *c, const field *f, uint64_t v, int cls)
 {
-    uint64_t was = 0;
-    for (unsigned k = f->width; k-- > 0;)
-        was = was << 8 | c->orig[f->off + k];
-    if (v == was)
+    if (v == get(c->orig + f->off, f->width))
         return;  /* no change: not a variant */
     put(c->work + f->off, f->width, v);
     judge(c, c->size, cls, f->off, labels[f->label]);
@@ -556,14 +558,6 @@ static const field *find_field(const fmap *m, const char *label, int want_note, 
             return &m->f[i];
     }
     return NULL;
-}
-
-static uint64_t get(const uint8_t *p, unsigned width)
-{
-    uint64_t v = 0;
-    for (unsigned k = width; k-- > 0;)
-        v = v << 8 | p[k];
-    return v;
 }
 
 /* ROO: cyclic BSP links (a child pointing back at the root or at its own
@@ -740,7 +734,6 @@ int main(int argc, char **argv)
     const char *corpus = argc > 1 ? argv[1] : getenv("CORPUS");
     const char *only = argc > 2 ? argv[2] : NULL;  /* a single corpus folder, for debugging */
     rrb_emi_gen_params gp;
-    devnull = fopen("/dev/null", "w");
     if (!corpus)
         corpus = "../shared/corpus";
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
