@@ -34,6 +34,11 @@ endif
 # tests/check_stack.py from gcc -fcallgraph-info=su on every board).
 STACK_BOUND ?= 512
 
+# Optimisation of the loader for the boards: -O2, or -Os for the smallest
+# code (docs/footprint.md gives both sizes and what -Os costs in speed).
+# Build it in its own directory: make LOADER_OPT=-Os BUILD=build-os ...
+LOADER_OPT ?= -O2
+
 # Loader sources: the freestanding runtime library.
 LOADER_SRCS := $(sort $(wildcard loader/*.c))
 LOADER_HDRS := $(wildcard loader/*.h)
@@ -148,7 +153,7 @@ else
 include platform/$(BOARD)/board.mk
 
 B := $(BUILD)/$(BOARD)
-LOADER_CFLAGS := -std=c99 -O2 $(WARN) $(WERROR) -ffreestanding -fno-common \
+LOADER_CFLAGS := -std=c99 $(LOADER_OPT) $(WARN) $(WERROR) -ffreestanding -fno-common \
     -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su \
     -Wstack-usage=$(STACK_BOUND) -Iloader
 LOADER_OBJS := $(patsubst loader/%.c,$(B)/loader/%.o,$(LOADER_SRCS))
