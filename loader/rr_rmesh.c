@@ -410,6 +410,18 @@ NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* a . b of two int32 vectors (each product below 2^62 in every use). */
+NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
+{
+    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
+}
+
+/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
+NOINLINE static uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)dot64(v, v));
+}
+
 /* Moeller-Trumbore in exact integers, double-sided. 1 on a hit at
  * fraction *t / *det in [0, 1]. */
 NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64_t *t,
@@ -523,9 +535,10 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
     }
 }
 
-NOINLINE static int32_t round_div(uint64_t num, uint64_t den)
+/* n / d rounded half away from zero (rr_fix.c's rule): the hit's values. */
+static int32_t round_div(int64_t num, uint64_t den)
 {
-    return (int32_t)((num + den / 2) / den);
+    return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
 NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
@@ -540,15 +553,11 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
     hit->tri = w->b.i;
     hit->src = t->src;
     hit->surface = t->surface;
-    hit->frac = round_div(nt << 16, nd);
-    hit->dist = round_div(nt * (uint64_t)max_dist, nd);
-    for (k = 0; k < 3; k++) {   /* o + d t, rounded half away from zero */
-        int64_t dp = (int64_t)w->d[k] * (int64_t)nt;
-        int32_t off = round_div((uint64_t)(dp < 0 ? -dp : dp), nd);
-        hit->point[k] = w->o[k] + (dp < 0 ? -off : off);
-    }
-    side = (int64_t)t->n[0] * w->d[0] + (int64_t)t->n[1] * w->d[1] + (int64_t)t->n[2] * w->d[2];
-    side = side > 0 ? -1 : 1;   /* facing the origin */
+    hit->frac = round_div((int64_t)(nt << 16), nd);
+    hit->dist = round_div((int64_t)(nt * (uint64_t)max_dist), nd);
+    for (k = 0; k < 3; k++)   /* o + d t */
+        hit->point[k] = w->o[k] + round_div((int64_t)w->d[k] * (int64_t)nt, nd);
+    side = dot64(t->n, w->d) > 0 ? -1 : 1;   /* facing the origin */
     hit->normal.x = (rr_fix)side * t->n[0];
     hit->normal.y = (rr_fix)side * t->n[1];
     hit->normal.z = (rr_fix)side * t->n[2];
@@ -608,51 +617,46 @@ typedef struct box_work {
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* Separation along L of the doubled corners p[3] against the doubled box. */
+/* Separation along L of the doubled corners p[3][3] against the doubled
+ * box: every corner beyond +r, or every corner beyond -r. */
 static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3])
 {
-    int64_t r = b->e2[0] * abs64(l[0]) + b->e2[1] * abs64(l[1]) + b->e2[2] * abs64(l[2]);
-    int64_t a = dot3(l, p[0]), x = dot3(l, p[1]), y = dot3(l, p[2]);
-    int64_t lo = a < x ? a : x, hi = a < x ? x : a;
-    lo = y < lo ? y : lo;
-    hi = y > hi ? y : hi;
-    return lo > r || hi < -r;
+    int64_t r = 0;
+    int i, above = 0, below = 0;
+    for (i = 0; i < 3; i++)
+        r += b->e2[i] * abs64(l[i]);
+    for (i = 0; i < 3; i++) {
+        int64_t d = dot3(l, p[i]);
+        above += d > r;
+        below += d < -r;
+    }
+    return above == 3 || below == 3;
 }
 
+/* The 13 separating axes of the SAT, one loop: a < 3 the box axes, a == 3
+ * the triangle normal f0 x f1, then e_j x f_i for each edge f_i (the edges
+ * in plain coords: the doubled differences halved). Any axis that separates
+ * rejects, so the order only matters for speed: the cheap box axes first. */
 NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
 {
-    int32_t p[3][3], f[3], g[3];
+    int32_t p[3][3], f[3][3], u[3];
     int64_t l[3];
-    int i, j, k;
+    int i, a, k;
     for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
             p[i][k] = 2 * c->v[c->t[ti].v[i]].p[k] - b->c2[k];
-    for (k = 0; k < 3; k++) {
-        int32_t lo = p[0][k], hi = p[0][k];
-        for (i = 1; i < 3; i++) {
-            lo = p[i][k] < lo ? p[i][k] : lo;
-            hi = p[i][k] > hi ? p[i][k] : hi;
-        }
-        if (lo > b->e2[k] || hi < -b->e2[k])
-            return 0;
-    }
-    for (k = 0; k < 3; k++) {   /* edges in plain coords (doubled values halved) */
-        f[k] = (p[1][k] - p[0][k]) / 2;
-        g[k] = (p[2][k] - p[1][k]) / 2;
-    }
-    cross3(l, f, g);
-    if (separated(b, p, l))
-        return 0;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
-            f[k] = (p[(i + 1) % 3][k] - p[i][k]) / 2;
-        for (j = 0; j < 3; j++) {
-            l[j] = 0;
-            l[(j + 1) % 3] = -f[(j + 2) % 3];
-            l[(j + 2) % 3] = f[(j + 1) % 3];
-            if (separated(b, p, l))
-                return 0;
-        }
+            f[i][k] = (p[i == 2 ? 0 : i + 1][k] - p[i][k]) / 2;
+    for (a = 0; a < 13; a++) {
+        for (k = 0; k < 3; k++)   /* unit axis a % 3 */
+            l[k] = u[k] = k == a % 3;
+        if (a == 3)
+            cross3(l, f[0], f[1]);
+        else if (a > 3)
+            cross3(l, u, f[(a - 4) / 3]);
+        if (separated(b, p, l))
+            return 0;
     }
     return 1;
 }
@@ -791,8 +795,7 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
         }
         h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
     }
-    len = rr_isqrt64((uint64_t)((int64_t)h[0] * h[0]) + (uint64_t)((int64_t)h[1] * h[1]) +
-                     (uint64_t)((int64_t)h[2] * h[2]));
+    len = len3(h);
     for (k = 0; k < 3; k++)
         w->cn[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
 }
@@ -1035,12 +1038,6 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
             sweep_tri(w, c, i);
 }
 
-NOINLINE static uint32_t len3(const int32_t v[3])
-{
-    return rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) + (uint64_t)((int64_t)v[1] * v[1]) +
-                      (uint64_t)((int64_t)v[2] * v[2]));
-}
-
 /* Move to the contact (backed off by SKIN coords) and turn the rest of the
  * motion into a slide along the contact plane. */
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
@@ -1058,7 +1055,7 @@ NOINLINE static void slide(sweep_work *w, int32_t rem[3])
         w->pos[k] += mv;
         rem[k] -= mv;
     }
-    dn = (int64_t)rem[0] * w->n[0] + (int64_t)rem[1] * w->n[1] + (int64_t)rem[2] * w->n[2];
+    dn = dot64(rem, w->n);
     if (dn < 0)   /* only the part going into the plane is removed */
         for (k = 0; k < 3; k++)
             rem[k] -= (int32_t)rr_shr_round64(dn * w->n[k], 32);
