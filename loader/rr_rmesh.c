@@ -113,9 +113,9 @@ static const uint16_t counted[9][3] = {
     {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
 
 /* Fetch sections counted[from..to) into p[], each with as many elements as
- * its word of head says. Inline in its two callers: a frame of its own
- * would sit under the validator's on the way to rr__section. */
-COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
+ * its word of head says. One copy for its two callers (its frame is small
+ * and the stack check covers the chain to rr__section). */
+NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
@@ -455,27 +455,27 @@ NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64
     return 1;
 }
 
-/* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
+/* Segment a-b against a node box grown by 2 coords (separating axes,
+ * doubled): the 3 box axes, then the 3 axes e_k x h. The arrays repeat
+ * their first two entries so that axis k reads k + 1 and k + 2. */
 NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd)
 {
-    int32_t cc[3], h[3], e[3], ah[3];
+    int32_t cc[5], h[5], e[5], ah[5];
     int k;
-    for (k = 0; k < 3; k++) {
-        cc[k] = a[k] + b[k] - (nd->min[k] + nd->max[k]);
-        h[k] = b[k] - a[k];
-        e[k] = nd->max[k] - nd->min[k] + 4;
+    for (k = 0; k < 5; k++) {
+        int j = k < 3 ? k : k - 3;
+        cc[k] = a[j] + b[j] - (nd->min[j] + nd->max[j]);
+        h[k] = b[j] - a[j];
+        e[k] = nd->max[j] - nd->min[j] + 4;
         ah[k] = h[k] < 0 ? -h[k] : h[k];
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
     }
-    if (abs64((int64_t)cc[1] * h[2] - (int64_t)cc[2] * h[1]) >
-        (int64_t)e[1] * ah[2] + (int64_t)e[2] * ah[1])
-        return 0;
-    if (abs64((int64_t)cc[2] * h[0] - (int64_t)cc[0] * h[2]) >
-        (int64_t)e[0] * ah[2] + (int64_t)e[2] * ah[0])
-        return 0;
-    return abs64((int64_t)cc[0] * h[1] - (int64_t)cc[1] * h[0]) <=
-           (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
+    for (k = 1; k < 4; k++)
+        if (abs64((int64_t)cc[k] * h[k + 1] - (int64_t)cc[k + 1] * h[k]) >
+            (int64_t)e[k] * ah[k + 1] + (int64_t)e[k + 1] * ah[k])
+            return 0;
+    return 1;
 }
 
 NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd)
@@ -945,13 +945,14 @@ static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
     for (i = 0; i < 3; i++) {
         const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
         int32_t e[3], q[3];
-        int64_t s = 0;
+        int64_t x[3], s;
         int k;
         sub3(e, b, a);
         sub3(q, p, a);
+        cross3(x, e, q);
         for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
-            s += (((int64_t)e[(k + 1) % 3] * q[(k + 2) % 3] -
-                   (int64_t)e[(k + 2) % 3] * q[(k + 1) % 3]) >> 8) * t->n[k];
+            x[k] >>= 8;
+        s = dot3(x, t->n);
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -966,17 +967,15 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
-    int64_t d0 = 0, vn = 0, rn, num;
-    uint64_t ss = 0;
+    int64_t d0, vn, rn, num;
     int32_t p[3];
     int k;
-    for (k = 0; k < 3; k++) {
-        int32_t nr = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-        d0 += (int64_t)t->n[k] * (w->pos[k] - v0[k]);   /* |pos| < 2^24, see the budget */
-        vn += (int64_t)t->n[k] * w->vel[k];
-        ss += (uint64_t)((int64_t)nr * nr);
-    }
-    rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
+    for (k = 0; k < 3; k++)
+        p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+    rn = len3(p);                   /* support radius along n, Q16 coords */
+    sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
+    d0 = dot64(t->n, p);
+    vn = dot64(t->n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = d0 < 0 ? -t->n[k] : t->n[k];
     if (d0 < 0) {
@@ -1265,13 +1264,12 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
             return RR_ERR_RANGE;
     for (k = 0; k < c.h->nents; k++) {
-        uint64_t d2 = 0;
+        int32_t d[3];
+        uint64_t d2;
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
-        for (j = 0; j < 3; j++) {
-            int32_t d = t[k].pos[j] - p[j];   /* |pos| <= 2^17, |p| <= 2^18 */
-            d2 += (uint64_t)((int64_t)d * d);
-        }
+        sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
+        d2 = (uint64_t)dot64(d, d);
         if (!found || d2 < best) {
             best = d2;
             *index = k;
