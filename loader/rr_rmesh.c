@@ -613,7 +613,6 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
-    int32_t min[3], max[3];
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -718,12 +717,10 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-        b->min[k] = min[k];
-        b->max[k] = max[k];
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
     }
-    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b->min, b->max)) != 0)
+    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, min, max)) != 0)
         if (!box_leaf(b, &c, nd, out))
             break;
     return RR_OK;
@@ -1009,11 +1006,11 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
         offer(w, num, den, w->cn, ti);
     if (r)
         return;
-    for (i = 0; i < 3; i++) {
-        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
-        if (sweep_vertex(w, a, g, &num, &den))
-            contact(w, g, num, den, ti);
-        if (clip(w, a, b) && sweep_edge(w, g, &num, &den))
+    for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
+        int j = i >> 1;
+        const int32_t *a = c->v[t->v[j]].p, *b = c->v[t->v[j == 2 ? 0 : j + 1]].p;
+        if (i & 1 ? clip(w, a, b) && sweep_edge(w, g, &num, &den)
+                  : sweep_vertex(w, a, g, &num, &den))
             contact(w, g, num, den, ti);
     }
 }
