@@ -279,20 +279,30 @@ static const rr_field rhead_fields[] = {
     RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
               "render quantization")};
 
+/* A section of exactly one element (the head, the render head): what names
+ * the count in diag. */
+NOINLINE COLD static rr_err single(rr_room *room, uint32_t type, uint32_t elem, const void **p,
+                                   const char *what, rr_diag *diag)
+{
+    uint32_t n;
+    rr_err e = rr__section(room, type, elem, p, &n, diag);
+    if (e == RR_OK && n != 1)
+        e = fail(diag, ES(RR_ERR_SECTION, type), AT(*p), what, n, 1);
+    return e;
+}
+
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t n, k;
-    rr_err e = rr__section(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, &n, diag);
+    rr_err e = single(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, "count", diag);
     if (e == RR_ERR_MISSING) {
         for (k = 6; k < 9; k++)
             if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
-    if (e == RR_OK && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_RHEAD), AT(p), "count", n, 1);
     if (e)
         return e;
     rh = p;
@@ -305,14 +315,13 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
+    static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
     const void *p, *sp[6];
-    uint32_t n;
+    uint32_t k;
     ctx c;
     rr_err e = rr__sections_known(room, known_types, 11, diag);
     if (!e)
-        e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
-    if (!e && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_HEAD), AT(p), "head count", n, 1);
+        e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
     if (e)
         return e;
     c.h = p;
@@ -326,11 +335,11 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     c.t = sp[1];
     c.n = sp[2];
     if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = rr__check_fields(room, surf_fields, 0, 0, diag)))
+        (e = check_tree(room, &c, diag)))
         return e;
-    if ((e = rr__check_fields(room, trigger_fields, 0, 0, diag)) ||
-        (e = rr__check_fields(room, ent_fields, 0, 0, diag)))
-        return e;
+    for (k = 0; k < 3; k++)   /* surfaces, triggers, entities, in this order */
+        if ((e = rr__check_fields(room, tables[k], 0, 0, diag)) != RR_OK)
+            return e;
     return check_render(room, c.h->nsurfs, diag);
 }
 
@@ -1039,15 +1048,16 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
 {
     uint64_t nt = w->b.t, nd = w->b.d;
-    int64_t tq, back, dn;
+    int64_t dn;
+    int32_t tq, back;
     uint32_t l = len3(w->vel);
     int k;
     narrow(&nt, &nd);
-    tq = (int64_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
-    back = l ? ((int64_t)SKIN << 16) / l : 0;
+    tq = (int32_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
+    back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
     tq = tq > back ? tq - back : 0;
     for (k = 0; k < 3; k++) {
-        int32_t mv = (w->vel[k] * (int32_t)tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
+        int32_t mv = (w->vel[k] * tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
         w->pos[k] += mv;
         rem[k] -= mv;
     }
