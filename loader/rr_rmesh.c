@@ -575,9 +575,10 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
 /* Segment vector: dir scaled to length max_dist (coords), rounded. */
 NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 {
-    int64_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
-    uint64_t len = rr_isqrt64((uint64_t)(v[0] * v[0]) + (uint64_t)(v[1] * v[1]) +
-                              (uint64_t)(v[2] * v[2]));
+    int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
+    /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
+    uint64_t len = rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) +
+                              (uint64_t)((int64_t)v[1] * v[1]) + (uint64_t)((int64_t)v[2] * v[2]));
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
@@ -586,9 +587,9 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
             return RR_ERR_RANGE;
     if (m > DIST_MAX)
         m = DIST_MAX;
-    *max_dist = (int32_t)m;
+    *max_dist = m;
     for (k = 0; k < 3; k++) {
-        w->d[k] = (int32_t)rr_shr_round64(v[k] * m * 2 / (int64_t)len, 1);
+        w->d[k] = (int32_t)rr_shr_round64((int64_t)v[k] * m * 2 / (int64_t)len, 1);
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
