@@ -83,10 +83,10 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The required section types (optional ones are known to the core check). */
 static const uint32_t known_types[] = {
     RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
-    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
-    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
+    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS};
 
 NOINLINE COLD static int coord_ok(int32_t c)
 {
@@ -319,7 +319,7 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     const void *p, *sp[6];
     uint32_t k;
     ctx c;
-    rr_err e = rr__sections_known(room, known_types, 11, diag);
+    rr_err e = rr__sections_known(room, known_types, 7, diag);
     if (!e)
         e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
     if (e)
@@ -464,27 +464,27 @@ NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64
     return 1;
 }
 
-/* Segment a-b against a node box grown by 2 coords (separating axes,
- * doubled): the 3 box axes, then the 3 axes e_k x h. The arrays repeat
- * their first two entries so that axis k reads k + 1 and k + 2. */
+/* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
 NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd)
 {
-    int32_t cc[5], h[5], e[5], ah[5];
+    int32_t cc[3], h[3], e[3], ah[3];
     int k;
-    for (k = 0; k < 5; k++) {
-        int j = k < 3 ? k : k - 3;
-        cc[k] = a[j] + b[j] - (nd->min[j] + nd->max[j]);
-        h[k] = b[j] - a[j];
-        e[k] = nd->max[j] - nd->min[j] + 4;
+    for (k = 0; k < 3; k++) {
+        cc[k] = a[k] + b[k] - (nd->min[k] + nd->max[k]);
+        h[k] = b[k] - a[k];
+        e[k] = nd->max[k] - nd->min[k] + 4;
         ah[k] = h[k] < 0 ? -h[k] : h[k];
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
     }
-    for (k = 1; k < 4; k++)
-        if (abs64((int64_t)cc[k] * h[k + 1] - (int64_t)cc[k + 1] * h[k]) >
-            (int64_t)e[k] * ah[k + 1] + (int64_t)e[k + 1] * ah[k])
-            return 0;
-    return 1;
+    if (abs64((int64_t)cc[1] * h[2] - (int64_t)cc[2] * h[1]) >
+        (int64_t)e[1] * ah[2] + (int64_t)e[2] * ah[1])
+        return 0;
+    if (abs64((int64_t)cc[2] * h[0] - (int64_t)cc[0] * h[2]) >
+        (int64_t)e[0] * ah[2] + (int64_t)e[2] * ah[0])
+        return 0;
+    return abs64((int64_t)cc[0] * h[1] - (int64_t)cc[1] * h[0]) <=
+           (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
 }
 
 NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd)
@@ -1035,9 +1035,8 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
         w->lo[k] = (a < b ? a : b) - w->r[k] - SKIN;
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
-    }
-    for (k = 0; k < 3; k++)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
+    }
     w->b.d = 0;
     while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
@@ -1096,9 +1095,9 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     if ((e = sweep_check(in)) != RR_OK)
         return e;
     w = work_area(room);
-    step = in->radius[0] < in->radius[1] ? in->radius[0] : in->radius[1];
-    step = step < in->radius[2] ? step : in->radius[2];
+    step = in->radius[0];
     for (k = 0; k < 3; k++) {
+        step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
