@@ -945,18 +945,19 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num,
     return 1;
 }
 
-/* Is p (coords) inside triangle t, edges included? */
-static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
+/* Is p (coords) inside triangle t, edges included? The edge and offset
+ * vectors go in w's edge scratch (bv, e; the edge tests have not started),
+ * which keeps this frame, under the sweep's, small. */
+static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
 {
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
-        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
-        int32_t e[3], q[3];
+        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[i == 2 ? 0 : i + 1]].p;
         int64_t x[3], s;
         int k;
-        sub3(e, b, a);
-        sub3(q, p, a);
-        cross3(x, e, q);
+        sub3(w->bv, b, a);
+        sub3(w->e, p, a);
+        cross3(x, w->bv, w->e);
         for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
             x[k] >>= 8;
         s = dot3(x, t->n);
@@ -997,7 +998,7 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / (rn ? rn : 1));
-    if (!inside(c, t, p))
+    if (!inside(w, c, t, p))
         return 0;
     *tnum = (uint64_t)num;
     *tden = (uint64_t)-vn;
