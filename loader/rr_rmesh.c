@@ -113,9 +113,9 @@ static const uint16_t counted[9][3] = {
     {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
 
 /* Fetch sections counted[from..to) into p[], each with as many elements as
- * its word of head says. One copy for its two callers (its frame is small
- * and the stack check covers the chain to rr__section). */
-NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
+ * its word of head says. Inline in its two callers: a frame of its own
+ * would sit under the validator's on the way to rr__section. */
+COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
@@ -980,7 +980,9 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
     int k;
     for (k = 0; k < 3; k++)
         p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    rn = len3(p);                   /* support radius along n, Q16 coords */
+    /* support radius along n, Q16 coords (rr_isqrt64 directly: one frame
+     * less under the sweep's, see the stack bound) */
+    rn = rr_isqrt64((uint64_t)dot64(p, p));
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(t->n, p);
     vn = dot64(t->n, w->vel);
