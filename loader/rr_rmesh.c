@@ -83,10 +83,10 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The required section types (optional ones are known to the core check). */
 static const uint32_t known_types[] = {
     RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
-    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_RHEAD,
-    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
+    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS};
 
 NOINLINE COLD static int coord_ok(int32_t c)
 {
@@ -279,20 +279,30 @@ static const rr_field rhead_fields[] = {
     RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
               "render quantization")};
 
+/* A section of exactly one element (the head, the render head): what names
+ * the count in diag. */
+NOINLINE COLD static rr_err single(rr_room *room, uint32_t type, uint32_t elem, const void **p,
+                                   const char *what, rr_diag *diag)
+{
+    uint32_t n;
+    rr_err e = rr__section(room, type, elem, p, &n, diag);
+    if (e == RR_OK && n != 1)
+        e = fail(diag, ES(RR_ERR_SECTION, type), AT(*p), what, n, 1);
+    return e;
+}
+
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t n, k;
-    rr_err e = rr__section(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, &n, diag);
+    rr_err e = single(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, "count", diag);
     if (e == RR_ERR_MISSING) {
         for (k = 6; k < 9; k++)
             if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
-    if (e == RR_OK && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_RHEAD), AT(p), "count", n, 1);
     if (e)
         return e;
     rh = p;
@@ -305,14 +315,13 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
+    static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
     const void *p, *sp[6];
-    uint32_t n;
+    uint32_t k;
     ctx c;
-    rr_err e = rr__sections_known(room, known_types, 11, diag);
+    rr_err e = rr__sections_known(room, known_types, 7, diag);
     if (!e)
-        e = rr__section(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, &n, diag);
-    if (!e && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, RR_SEC_RMESH_HEAD), AT(p), "head count", n, 1);
+        e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
     if (e)
         return e;
     c.h = p;
@@ -326,11 +335,11 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     c.t = sp[1];
     c.n = sp[2];
     if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)) || (e = rr__check_fields(room, surf_fields, 0, 0, diag)))
+        (e = check_tree(room, &c, diag)))
         return e;
-    if ((e = rr__check_fields(room, trigger_fields, 0, 0, diag)) ||
-        (e = rr__check_fields(room, ent_fields, 0, 0, diag)))
-        return e;
+    for (k = 0; k < 3; k++)   /* surfaces, triggers, entities, in this order */
+        if ((e = rr__check_fields(room, tables[k], 0, 0, diag)) != RR_OK)
+            return e;
     return check_render(room, c.h->nsurfs, diag);
 }
 
@@ -408,6 +417,18 @@ NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3]
 NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* a . b of two int32 vectors (each product below 2^62 in every use). */
+NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
+{
+    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
+}
+
+/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
+NOINLINE static uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
 /* Moeller-Trumbore in exact integers, double-sided. 1 on a hit at
@@ -523,9 +544,10 @@ static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
     }
 }
 
-NOINLINE static int32_t round_div(uint64_t num, uint64_t den)
+/* n / d rounded half away from zero (rr_fix.c's rule): the hit's values. */
+static int32_t round_div(int64_t num, uint64_t den)
 {
-    return (int32_t)((num + den / 2) / den);
+    return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
 NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
@@ -540,15 +562,11 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
     hit->tri = w->b.i;
     hit->src = t->src;
     hit->surface = t->surface;
-    hit->frac = round_div(nt << 16, nd);
-    hit->dist = round_div(nt * (uint64_t)max_dist, nd);
-    for (k = 0; k < 3; k++) {   /* o + d t, rounded half away from zero */
-        int64_t dp = (int64_t)w->d[k] * (int64_t)nt;
-        int32_t off = round_div((uint64_t)(dp < 0 ? -dp : dp), nd);
-        hit->point[k] = w->o[k] + (dp < 0 ? -off : off);
-    }
-    side = (int64_t)t->n[0] * w->d[0] + (int64_t)t->n[1] * w->d[1] + (int64_t)t->n[2] * w->d[2];
-    side = side > 0 ? -1 : 1;   /* facing the origin */
+    hit->frac = round_div((int64_t)(nt << 16), nd);
+    hit->dist = round_div((int64_t)(nt * (uint64_t)max_dist), nd);
+    for (k = 0; k < 3; k++)   /* o + d t */
+        hit->point[k] = w->o[k] + round_div((int64_t)w->d[k] * (int64_t)nt, nd);
+    side = dot64(t->n, w->d) > 0 ? -1 : 1;   /* facing the origin */
     hit->normal.x = (rr_fix)side * t->n[0];
     hit->normal.y = (rr_fix)side * t->n[1];
     hit->normal.z = (rr_fix)side * t->n[2];
@@ -557,9 +575,10 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
 /* Segment vector: dir scaled to length max_dist (coords), rounded. */
 NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 {
-    int64_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
-    uint64_t len = rr_isqrt64((uint64_t)(v[0] * v[0]) + (uint64_t)(v[1] * v[1]) +
-                              (uint64_t)(v[2] * v[2]));
+    int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
+    /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
+    uint64_t len = rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) +
+                              (uint64_t)((int64_t)v[1] * v[1]) + (uint64_t)((int64_t)v[2] * v[2]));
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
@@ -568,9 +587,9 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
             return RR_ERR_RANGE;
     if (m > DIST_MAX)
         m = DIST_MAX;
-    *max_dist = (int32_t)m;
+    *max_dist = m;
     for (k = 0; k < 3; k++) {
-        w->d[k] = (int32_t)rr_shr_round64(v[k] * m * 2 / (int64_t)len, 1);
+        w->d[k] = (int32_t)rr_shr_round64((int64_t)v[k] * m * 2 / (int64_t)len, 1);
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
@@ -604,55 +623,49 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
-    int32_t min[3], max[3];
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* Separation along L of the doubled corners p[3] against the doubled box. */
+/* Separation along L of the doubled corners p[3][3] against the doubled
+ * box: every corner beyond +r, or every corner beyond -r. */
 static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3])
 {
-    int64_t r = b->e2[0] * abs64(l[0]) + b->e2[1] * abs64(l[1]) + b->e2[2] * abs64(l[2]);
-    int64_t a = dot3(l, p[0]), x = dot3(l, p[1]), y = dot3(l, p[2]);
-    int64_t lo = a < x ? a : x, hi = a < x ? x : a;
-    lo = y < lo ? y : lo;
-    hi = y > hi ? y : hi;
-    return lo > r || hi < -r;
+    int64_t r = 0;
+    int i, above = 0, below = 0;
+    for (i = 0; i < 3; i++)
+        r += b->e2[i] * abs64(l[i]);
+    for (i = 0; i < 3; i++) {
+        int64_t d = dot3(l, p[i]);
+        above += d > r;
+        below += d < -r;
+    }
+    return above == 3 || below == 3;
 }
 
+/* The 13 separating axes of the SAT, one loop: a < 3 the box axes, a == 3
+ * the triangle normal f0 x f1, then e_j x f_i for each edge f_i (the edges
+ * in plain coords: the doubled differences halved). Any axis that separates
+ * rejects, so the order only matters for speed: the cheap box axes first. */
 NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
 {
-    int32_t p[3][3], f[3], g[3];
+    int32_t p[3][3], f[3][3], u[3];
     int64_t l[3];
-    int i, j, k;
+    int i, a, k;
     for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
             p[i][k] = 2 * c->v[c->t[ti].v[i]].p[k] - b->c2[k];
-    for (k = 0; k < 3; k++) {
-        int32_t lo = p[0][k], hi = p[0][k];
-        for (i = 1; i < 3; i++) {
-            lo = p[i][k] < lo ? p[i][k] : lo;
-            hi = p[i][k] > hi ? p[i][k] : hi;
-        }
-        if (lo > b->e2[k] || hi < -b->e2[k])
-            return 0;
-    }
-    for (k = 0; k < 3; k++) {   /* edges in plain coords (doubled values halved) */
-        f[k] = (p[1][k] - p[0][k]) / 2;
-        g[k] = (p[2][k] - p[1][k]) / 2;
-    }
-    cross3(l, f, g);
-    if (separated(b, p, l))
-        return 0;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 3; i++)
         for (k = 0; k < 3; k++)
-            f[k] = (p[(i + 1) % 3][k] - p[i][k]) / 2;
-        for (j = 0; j < 3; j++) {
-            l[j] = 0;
-            l[(j + 1) % 3] = -f[(j + 2) % 3];
-            l[(j + 2) % 3] = f[(j + 1) % 3];
-            if (separated(b, p, l))
-                return 0;
-        }
+            f[i][k] = (p[i == 2 ? 0 : i + 1][k] - p[i][k]) / 2;
+    for (a = 0; a < 13; a++) {
+        for (k = 0; k < 3; k++)   /* unit axis a % 3 */
+            l[k] = u[k] = k == a % 3;
+        if (a == 3)
+            cross3(l, f[0], f[1]);
+        else if (a > 3)
+            cross3(l, u, f[(a - 4) / 3]);
+        if (separated(b, p, l))
+            return 0;
     }
     return 1;
 }
@@ -714,12 +727,10 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-        b->min[k] = min[k];
-        b->max[k] = max[k];
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
     }
-    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, b->min, b->max)) != 0)
+    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, min, max)) != 0)
         if (!box_leaf(b, &c, nd, out))
             break;
     return RR_OK;
@@ -791,8 +802,7 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
         }
         h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
     }
-    len = rr_isqrt64((uint64_t)((int64_t)h[0] * h[0]) + (uint64_t)((int64_t)h[1] * h[1]) +
-                     (uint64_t)((int64_t)h[2] * h[2]));
+    len = len3(h);
     for (k = 0; k < 3; k++)
         w->cn[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
 }
@@ -935,20 +945,22 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num,
     return 1;
 }
 
-/* Is p (coords) inside triangle t, edges included? */
-static int inside(const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
+/* Is p (coords) inside triangle t, edges included? The edge and offset
+ * vectors go in w's edge scratch (bv, e; the edge tests have not started),
+ * which keeps this frame, under the sweep's, small. */
+static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
 {
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
-        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
-        int32_t e[3], q[3];
-        int64_t s = 0;
+        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[i == 2 ? 0 : i + 1]].p;
+        int64_t x[3], s;
         int k;
-        sub3(e, b, a);
-        sub3(q, p, a);
+        sub3(w->bv, b, a);
+        sub3(w->e, p, a);
+        cross3(x, w->bv, w->e);
         for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
-            s += (((int64_t)e[(k + 1) % 3] * q[(k + 2) % 3] -
-                   (int64_t)e[(k + 2) % 3] * q[(k + 1) % 3]) >> 8) * t->n[k];
+            x[k] >>= 8;
+        s = dot3(x, t->n);
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -963,17 +975,17 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
-    int64_t d0 = 0, vn = 0, rn, num;
-    uint64_t ss = 0;
+    int64_t d0, vn, rn, num;
     int32_t p[3];
     int k;
-    for (k = 0; k < 3; k++) {
-        int32_t nr = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-        d0 += (int64_t)t->n[k] * (w->pos[k] - v0[k]);   /* |pos| < 2^24, see the budget */
-        vn += (int64_t)t->n[k] * w->vel[k];
-        ss += (uint64_t)((int64_t)nr * nr);
-    }
-    rn = (int64_t)rr_isqrt64(ss);                  /* support radius along n, Q16 coords */
+    for (k = 0; k < 3; k++)
+        p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+    /* support radius along n, Q16 coords (rr_isqrt64 directly: one frame
+     * less under the sweep's, see the stack bound) */
+    rn = rr_isqrt64((uint64_t)dot64(p, p));
+    sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
+    d0 = dot64(t->n, p);
+    vn = dot64(t->n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = d0 < 0 ? -t->n[k] : t->n[k];
     if (d0 < 0) {
@@ -988,7 +1000,7 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / (rn ? rn : 1));
-    if (!inside(c, t, p))
+    if (!inside(w, c, t, p))
         return 0;
     *tnum = (uint64_t)num;
     *tden = (uint64_t)-vn;
@@ -1007,11 +1019,11 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
         offer(w, num, den, w->cn, ti);
     if (r)
         return;
-    for (i = 0; i < 3; i++) {
-        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[(i + 1) % 3]].p;
-        if (sweep_vertex(w, a, g, &num, &den))
-            contact(w, g, num, den, ti);
-        if (clip(w, a, b) && sweep_edge(w, g, &num, &den))
+    for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
+        int j = i >> 1;
+        const int32_t *a = c->v[t->v[j]].p, *b = c->v[t->v[j == 2 ? 0 : j + 1]].p;
+        if (i & 1 ? clip(w, a, b) && sweep_edge(w, g, &num, &den)
+                  : sweep_vertex(w, a, g, &num, &den))
             contact(w, g, num, den, ti);
     }
 }
@@ -1026,19 +1038,12 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
         w->lo[k] = (a < b ? a : b) - w->r[k] - SKIN;
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
-    }
-    for (k = 0; k < 3; k++)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
+    }
     w->b.d = 0;
     while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, c, i);
-}
-
-NOINLINE static uint32_t len3(const int32_t v[3])
-{
-    return rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) + (uint64_t)((int64_t)v[1] * v[1]) +
-                      (uint64_t)((int64_t)v[2] * v[2]));
 }
 
 /* Move to the contact (backed off by SKIN coords) and turn the rest of the
@@ -1046,19 +1051,20 @@ NOINLINE static uint32_t len3(const int32_t v[3])
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
 {
     uint64_t nt = w->b.t, nd = w->b.d;
-    int64_t tq, back, dn;
+    int64_t dn;
+    int32_t tq, back;
     uint32_t l = len3(w->vel);
     int k;
     narrow(&nt, &nd);
-    tq = (int64_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
-    back = l ? ((int64_t)SKIN << 16) / l : 0;
+    tq = (int32_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
+    back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
     tq = tq > back ? tq - back : 0;
     for (k = 0; k < 3; k++) {
-        int32_t mv = (w->vel[k] * (int32_t)tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
+        int32_t mv = (w->vel[k] * tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
         w->pos[k] += mv;
         rem[k] -= mv;
     }
-    dn = (int64_t)rem[0] * w->n[0] + (int64_t)rem[1] * w->n[1] + (int64_t)rem[2] * w->n[2];
+    dn = dot64(rem, w->n);
     if (dn < 0)   /* only the part going into the plane is removed */
         for (k = 0; k < 3; k++)
             rem[k] -= (int32_t)rr_shr_round64(dn * w->n[k], 32);
@@ -1092,9 +1098,9 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     if ((e = sweep_check(in)) != RR_OK)
         return e;
     w = work_area(room);
-    step = in->radius[0] < in->radius[1] ? in->radius[0] : in->radius[1];
-    step = step < in->radius[2] ? step : in->radius[2];
+    step = in->radius[0];
     for (k = 0; k < 3; k++) {
+        step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
@@ -1268,13 +1274,12 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
             return RR_ERR_RANGE;
     for (k = 0; k < c.h->nents; k++) {
-        uint64_t d2 = 0;
+        int32_t d[3];
+        uint64_t d2;
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
-        for (j = 0; j < 3; j++) {
-            int32_t d = t[k].pos[j] - p[j];   /* |pos| <= 2^17, |p| <= 2^18 */
-            d2 += (uint64_t)((int64_t)d * d);
-        }
+        sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
+        d2 = (uint64_t)dot64(d, d);
         if (!found || d2 < best) {
             best = d2;
             *index = k;
