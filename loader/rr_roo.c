@@ -65,30 +65,30 @@ static int64_t join64(uint32_t lo, int32_t hi)
     return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
 }
 
-static rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
+/* Element size of each section, in type order from RR_SEC_ROO_ROOM (the
+ * section types are consecutive, and so are the view's pointers). */
+static const uint8_t elem_size[8] = {
+    sizeof(rr_roo_room_rec), sizeof(rr_roo_node_rec), sizeof(rr_roo_leaf_rec),
+    sizeof(rr_roo_point_rec), sizeof(rr_roo_sector_rec), sizeof(rr_roo_slope_rec),
+    sizeof(rr_roo_wall_rec), sizeof(rr_roo_sidedef_rec)};
+
+/* The eight sections in one loop; the room record must be exactly one. */
+static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
 {
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__section(room, RR_SEC_ROO_ROOM, sizeof(rr_roo_room_rec), &p, &n, diag);
-    if (e)
-        return e;
-    if (n != 1)
-        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p),
-                        "room record count", pair(n, 1));
-    v->room = p;
-#define GET(type, field, count)                                                       \
-    e = rr__section(room, type, sizeof *v->field, (const void **)&v->field, &v->count, \
-                    diag);                                                            \
-    if (e)                                                                            \
-        return e;
-    GET(RR_SEC_ROO_NODES, nodes, nnodes)
-    GET(RR_SEC_ROO_LEAVES, leaves, nleaves)
-    GET(RR_SEC_ROO_POINTS, points, npoints)
-    GET(RR_SEC_ROO_SECTORS, sectors, nsectors)
-    GET(RR_SEC_ROO_SLOPES, slopes, nslopes)
-    GET(RR_SEC_ROO_WALLS, walls, nwalls)
-    GET(RR_SEC_ROO_SIDEDEFS, sidedefs, nsidedefs)
-#undef GET
+    const void *p[8];
+    uint32_t n[8], k;
+    for (k = 0; k < 8; k++) {
+        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &p[k], &n[k], diag);
+        if (e)
+            return e;
+        if (n[0] != 1)
+            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p[0]),
+                        "room record count", pair(n[0], 1));
+    }
+    v->room = p[0], v->nodes = p[1], v->leaves = p[2], v->points = p[3];
+    v->sectors = p[4], v->slopes = p[5], v->walls = p[6], v->sidedefs = p[7];
+    v->nnodes = n[1], v->nleaves = n[2], v->npoints = n[3], v->nsectors = n[4];
+    v->nslopes = n[5], v->nwalls = n[6], v->nsidedefs = n[7];
     return RR_OK;
 }
 
@@ -326,9 +326,11 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 
 /// Queries ///
 
-static rr_err query_view(const rr_room *room, view *v)
+/* Every query starts here: RR_ERR_ARG when its own argument check failed
+ * (ok == 0) or room is not an open ROO room, else the room's view. */
+static NOINLINE rr_err query_view(const rr_room *room, view *v, int ok)
 {
-    if (!room || room->format != RR_FMT_ROO)
+    if (!ok || !room || room->format != RR_FMT_ROO)
         return RR_ERR_ARG;
     return get_view(room, v, 0);
 }
@@ -372,13 +374,8 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
 rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
     view v;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
-    if (e)
-        return e;
-    return walk(&v, x, y, out);
+    rr_err e = query_view(room, &v, out != 0);
+    return e ? e : walk(&v, x, y, out);
 }
 
 /* z = -(a*x + b*y + d) / c, rounded half away from zero and saturated to
@@ -415,10 +412,7 @@ rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int3
                             rr_roo_heights *out)
 {
     view v;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
     if (sector < 0 || (uint32_t)sector >= v.nsectors)
@@ -431,10 +425,7 @@ rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *
 {
     view v;
     rr_roo_where w;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
     e = walk(&v, x, y, &w);
@@ -448,26 +439,22 @@ rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *
     return RR_OK;
 }
 
+/* rr_roo_info word k is room record word info_src[k] (version, the counts
+ * but npoints, bsp_depth, rect, grid sizes); security_ok follows. */
+static const uint8_t info_src[16] = {0, 8, 9, 11, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19};
+typedef char rr__roo_info_words[(offsetof(rr_roo_info, security_ok) == 64 &&
+                                 offsetof(rr_roo_room_rec, hires_cols) == 76) ? 1 : -1];
+
 rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
 {
     view v;
-    const rr_roo_room_rec *r;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    uint32_t k;
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    r = v.room;
-    out->version = r->version;
-    out->nodes = r->nnodes, out->leaves = r->nleaves, out->sectors = r->nsectors;
-    out->slopes = r->nslopes, out->walls = r->nwalls, out->sidedefs = r->nsidedefs;
-    out->bsp_depth = r->bsp_depth;
-    out->rect[0] = r->rect[0], out->rect[1] = r->rect[1];
-    out->rect[2] = r->rect[2], out->rect[3] = r->rect[3];
-    out->grid_rows = r->grid_rows, out->grid_cols = r->grid_cols;
-    out->hires_rows = r->hires_rows, out->hires_cols = r->hires_cols;
-    out->security_ok = (r->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
+    for (k = 0; k < 16; k++)
+        ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)v.room)[info_src[k]];
+    out->security_ok = (v.room->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
     return RR_OK;
 }
 
@@ -497,24 +484,37 @@ static uint64_t abs64(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* (b - a) x (c - a): > 0 when c is on the + side of the line a -> b (the
- * same sign as the separator a*x + b*y + c of a wall's line, NOTES §1.12). */
-static NOINLINE int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx,
-                               int32_t cy)
+/* A wall's line as four int32 x0, y0, x1, y1: the record starts with them,
+ * so a wall and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point
+ * is a pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call
+ * below at two or three registers (six int32 put two on the Arm stack). */
+typedef char rr__roo_wall_line[(offsetof(rr_roo_wall_rec, y1) == 12) ? 1 : -1];
+static const int32_t *wall_line(const rr_roo_wall_rec *w)
 {
-    return ((int64_t)bx - ax) * ((int64_t)cy - ay) - ((int64_t)by - ay) * ((int64_t)cx - ax);
+    return (const int32_t *)(const void *)w;
 }
 
-/* Is a point within sqrt(r2) of a segment? v = point - start, e = end - start
- * (each component < 2^30 in magnitude: coordinates are within +-2^29). Exact. */
-static int near_seg(int32_t vx, int32_t vy, int32_t ex, int32_t ey, uint64_t r2)
+/* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
+ * (the same sign as the separator a*x + b*y + c of a wall's line, NOTES
+ * §1.12). */
+static NOINLINE int64_t orient(const int32_t l[4], const int32_t c[2])
 {
+    return ((int64_t)l[2] - l[0]) * ((int64_t)c[1] - l[1]) -
+           ((int64_t)l[3] - l[1]) * ((int64_t)c[0] - l[0]);
+}
+
+/* Is the point c within sqrt(r2) of the segment l? v = c - start, e = end -
+ * start (each component < 2^30 in magnitude: coordinates are within
+ * +-2^29). Exact. */
+static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2)
+{
+    int32_t vx = c[0] - l[0], vy = c[1] - l[1], ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t x = vx, y = vy, c;
+    int64_t x = vx, y = vy, d;
     if (u > 0 && ee != 0) {
-        if (u < ee) { /* nearest point inside the segment: compare c^2 / ee with r2 */
-            c = (int64_t)ex * vy - (int64_t)ey * vx;
-            return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+        if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
+            d = (int64_t)ex * vy - (int64_t)ey * vx;
+            return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
         x -= ex, y -= ey; /* nearest point: the end */
     }
@@ -526,31 +526,23 @@ static int sgn64(int64_t v)
     return (v > 0) - (v < 0);
 }
 
-/* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
- * collinear)? */
-static NOINLINE int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
+/* Do the segment p = (ax, ay, bx, by) and wall line l cross or touch (not
+ * both collinear)? */
+static NOINLINE int straddles(const int32_t p[4], const int32_t l[4])
 {
-    int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
-    int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
-    int o3, o4;
+    int o1 = sgn64(orient(p, l)), o2 = sgn64(orient(p, l + 2));
     if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
         return 0;
-    o3 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]));
-    o4 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]));
-    return o3 * o4 <= 0;
+    return sgn64(orient(l, p)) * sgn64(orient(l, p + 2)) <= 0;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
  * each other? (They cross, or an endpoint of one is near the other.) */
 static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
 {
-    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0, dx, dy;
-    if (straddles(p, w) || near_seg(p[0] - w->x0, p[1] - w->y0, ex, ey, r2) ||
-        near_seg(p[2] - w->x0, p[3] - w->y0, ex, ey, r2))
-        return 1;
-    dx = p[2] - p[0], dy = p[3] - p[1];
-    return near_seg(w->x0 - p[0], w->y0 - p[1], dx, dy, r2) ||
-           near_seg(w->x1 - p[0], w->y1 - p[1], dx, dy, r2);
+    const int32_t *l = wall_line(w);
+    return straddles(p, l) || near_seg(l, p, r2) || near_seg(l, p + 2, r2) ||
+           near_seg(p, l, r2) || near_seg(p, l + 2, r2);
 }
 
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
@@ -562,13 +554,13 @@ typedef struct crossing {
 
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
-    int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
-    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]), o1, o2;
+    const int32_t *l = wall_line(w);
+    int64_t sa = orient(l, p), sb = orient(l, p + 2), o1, o2;
     c->side = sa >= 0;
     if (c->side == (sb >= 0))
         return 0; /* both ends on one side of the wall's line */
-    o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
-    o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    o1 = orient(p, l);
+    o2 = orient(p, l + 2);
     if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
         return 0;
     c->num = sa >= 0 ? sa : -sa;
@@ -764,7 +756,7 @@ static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec
 static NOINLINE int32_t solid_event(mover *m, const rr_roo_wall_rec *w)
 {
     /* already touching at A (point-to-segment): no event */
-    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)))
+    if (near_seg(wall_line(w), m->p, radius2(m)))
         return 0x10001;
     return first_contact(m, w);
 }
@@ -796,7 +788,7 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
     mover *m = &q->u.m;
     const rr_roo_wall_rec *w = &q->v.walls[i];
-    int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
+    int side = orient(wall_line(w), m->p) >= 0;
     const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
@@ -994,7 +986,7 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     view v;
     uint16_t *stack;
     uint32_t sp = 0, n = 0, node;
-    rr_err e = (count && (out || cap == 0)) ? query_view(room, &v) : RR_ERR_ARG;
+    rr_err e = query_view(room, &v, count && (out || cap == 0));
     if (e)
         return e;
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
@@ -1050,7 +1042,7 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     uint32_t n, nf, nm, nh;
     const uint8_t *mv, *fl, *mo, *hr;
     int32_t c;
-    rr_err e = out ? query_view(room, &v) : RR_ERR_ARG;
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
     mv = grid(room, RR_SEC_ROO_MOVE_GRID, &n);
