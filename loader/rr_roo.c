@@ -21,7 +21,9 @@
  *   stop as early as they can (cross_wall, straddles). */
 #define NOINLINE __attribute__((noinline))
 
-/* The sections of an open room. */
+/* The sections of an open room; n[S_x] counts the records of section S_x
+ * (the section types are RR_SEC_ROO_ROOM + S_x). */
+enum { S_ROOM, S_NODES, S_LEAVES, S_POINTS, S_SECTORS, S_SLOPES, S_WALLS, S_SIDEDEFS, S_N };
 typedef struct view {
     const rr_roo_room_rec *room;
     const rr_roo_node_rec *nodes;
@@ -31,14 +33,13 @@ typedef struct view {
     const rr_roo_slope_rec *slopes;
     const rr_roo_wall_rec *walls;
     const rr_roo_sidedef_rec *sidedefs;
-    uint32_t nnodes, nleaves, npoints, nsectors, nslopes, nwalls, nsidedefs;
+    uint32_t n[S_N];
 } view;
 
+/* Sections a ROO blob may carry besides the common and optional ones. */
 static const uint32_t known_types[] = {
     RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
-    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS,
-    RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID, RR_SEC_ROO_MONSTER_GRID,
-    RR_SEC_ROO_HIRES_GRID};
+    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS};
 
 /* Diagnostics: fill diag like rr__fail, with value and limit packed in one
  * small struct so no call needs more than six arguments (a seventh would be
@@ -75,20 +76,18 @@ static const uint8_t elem_size[8] = {
 /* The eight sections in one loop; the room record must be exactly one. */
 static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
 {
-    const void *p[8];
-    uint32_t n[8], k;
-    for (k = 0; k < 8; k++) {
-        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &p[k], &n[k], diag);
+    const void *p[S_N];
+    uint32_t k;
+    for (k = 0; k < S_N; k++) {
+        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &p[k], &v->n[k], diag);
         if (e)
             return e;
-        if (n[0] != 1)
+        if (v->n[S_ROOM] != 1)
             return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p[0]),
-                        "room record count", pair(n[0], 1));
+                        "room record count", pair(v->n[S_ROOM], 1));
     }
     v->room = p[0], v->nodes = p[1], v->leaves = p[2], v->points = p[3];
     v->sectors = p[4], v->slopes = p[5], v->walls = p[6], v->sidedefs = p[7];
-    v->nnodes = n[1], v->nleaves = n[2], v->npoints = n[3], v->nsectors = n[4];
-    v->nslopes = n[5], v->nwalls = n[6], v->nsidedefs = n[7];
     return RR_OK;
 }
 
@@ -97,21 +96,22 @@ static int coord_ok(int32_t v)
     return v > -RR_ROO_COORD_LIMIT && v < RR_ROO_COORD_LIMIT;
 }
 
-/* Counts in the room record must match the sections; 16-bit indices need
- * counts below RR_ROO_NONE. */
+/* Counts in the room record (words 8..14, nnodes on, in section order) must
+ * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
+typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
 static rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
 {
     const rr_roo_room_rec *r = v->room;
-    uint32_t off = rr__offset(room, r);
-    if (r->nnodes != v->nnodes || r->nleaves != v->nleaves || r->npoints != v->npoints ||
-        r->nsectors != v->nsectors || r->nslopes != v->nslopes || r->nwalls != v->nwalls ||
-        r->nsidedefs != v->nsidedefs)
-        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
-                    pair(r->nnodes, v->nnodes));
-    if (v->nnodes >= RR_ROO_NONE || v->nleaves >= RR_ROO_NONE || v->nsectors >= RR_ROO_NONE ||
-        v->nslopes >= RR_ROO_NONE || v->nwalls >= RR_ROO_NONE || v->nsidedefs >= RR_ROO_NONE)
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
-                    pair(v->nnodes, RR_ROO_NONE - 1));
+    const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
+    uint32_t off = rr__offset(room, r), k;
+    for (k = S_NODES; k < S_N; k++)
+        if (counts[k] != v->n[k])
+            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
+                        pair(r->nnodes, v->n[S_NODES]));
+    for (k = S_NODES; k < S_N; k++)
+        if (k != S_POINTS && v->n[k] >= RR_ROO_NONE)
+            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
+                        pair(v->n[S_NODES], RR_ROO_NONE - 1));
     if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
         return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_ROOM, off, "bsp depth",
                     pair(r->bsp_depth, room->max_depth));
@@ -137,22 +137,26 @@ static int const_ok(int32_t hi)
     return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
 }
 
-/* A child link: 0, or a later node whose depth is one more than the parent's. */
-static rr_err check_child(const rr_room *room, const view *v, uint32_t i, uint32_t child,
-                          rr_diag *diag)
+/* The child links pos, neg of node i: 0, or a later node whose depth is one
+ * more than the parent's. */
+static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
 {
     const rr_roo_node_rec *n = &v->nodes[i];
-    if (child == 0)
-        return RR_OK;
-    if (child > v->nnodes)
-        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child node", pair(child, v->nnodes));
-    if (child <= i + 1)
-        return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child not after its parent", pair(child, i + 1));
-    if (v->nodes[child - 1].depth != n->depth + 1u)
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child depth", pair(v->nodes[child - 1].depth, n->depth + 1u));
+    uint32_t off = rr__offset(room, n), k;
+    for (k = 0; k < 2; k++) {
+        uint32_t child = k ? n->neg : n->pos;
+        if (child == 0)
+            continue;
+        if (child > v->n[S_NODES])
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "child node",
+                        pair(child, v->n[S_NODES]));
+        if (child <= i + 1)
+            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, off, "child not after its parent",
+                        pair(child, i + 1));
+        if (v->nodes[child - 1].depth != n->depth + 1u)
+            return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "child depth",
+                        pair(v->nodes[child - 1].depth, n->depth + 1u));
+    }
     return RR_OK;
 }
 
@@ -160,17 +164,16 @@ static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag
 {
     const rr_roo_node_rec *n = &v->nodes[i];
     uint32_t off = rr__offset(room, n);
-    rr_err e;
     if (n->depth < 1 || n->depth > v->room->bsp_depth || (i == 0 && n->depth != 1))
         return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
                     pair(n->depth, v->room->bsp_depth));
     if (n->kind == RR_ROO_NODE_LEAF) {
-        if (n->sector >= v->nsectors)
+        if (n->sector >= v->n[S_SECTORS])
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
-                        pair(n->sector, v->nsectors));
-        if (n->leaf >= v->nleaves || v->leaves[n->leaf].node != i)
+                        pair(n->sector, v->n[S_SECTORS]));
+        if (n->leaf >= v->n[S_LEAVES] || v->leaves[n->leaf].node != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
-                        pair(n->leaf, v->nleaves));
+                        pair(n->leaf, v->n[S_LEAVES]));
         return RR_OK;
     }
     if (n->kind != RR_ROO_NODE_INTERNAL)
@@ -180,17 +183,13 @@ static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag
             (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
         return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "separator coefficient",
                     pair((uint32_t)n->a, RR_ROO_COEF_LIMIT));
-    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->nwalls)
+    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
         return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "first wall",
-                    pair(n->first_wall, v->nwalls));
-    e = check_child(room, v, i, n->pos, diag);
-    if (e)
-        return e;
-    return check_child(room, v, i, n->neg, diag);
+                    pair(n->first_wall, v->n[S_WALLS]));
+    return check_children(room, v, i, diag);
 }
 
-/* Field tables for rr__check_fields: counts are view words from nnodes on. */
-enum { N_NODES, N_LEAVES, N_POINTS, N_SECTORS, N_SLOPES, N_WALLS, N_SIDEDEFS };
+/* Field tables for rr__check_fields: counts are the view's n[S_x]. */
 #define COORD_MAX (RR_ROO_COORD_LIMIT - 1)
 #define IDX16(member, n, what) \
     RR_FIELD(rr_roo_wall_rec, member, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX, n, what)
@@ -198,21 +197,21 @@ enum { N_NODES, N_LEAVES, N_POINTS, N_SECTORS, N_SLOPES, N_WALLS, N_SIDEDEFS };
 /* Every leaf check gives RR_ERR_INDEX, so the table pass may come first. */
 static const rr_field leaf_fields[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_LEAVES, rr_roo_leaf_rec),
-    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, N_SECTORS,
+    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, S_SECTORS,
              "leaf sector"),
-    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_POINTS,
+    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, S_POINTS,
              "leaf points")};
 
 static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_fields(room, leaf_fields, 0, &v->nnodes, diag);
-    for (i = 0; i < v->nleaves && !e; i++) {
+    rr_err e = rr__check_fields(room, leaf_fields, 0, v->n, diag);
+    for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
         const rr_roo_leaf_rec *l = &v->leaves[i];
-        if (l->node >= v->nnodes || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
+        if (l->node >= v->n[S_NODES] || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
             v->nodes[l->node].leaf != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
-                        pair(l->node, v->nnodes));
+                        pair(l->node, v->n[S_NODES]));
     }
     return e;
 }
@@ -220,9 +219,9 @@ static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 static const rr_field sector_fields[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_SECTORS, rr_roo_sector_rec),
     RR_FIELD(rr_roo_sector_rec, floor_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             N_SLOPES, "sector slope"),
+             S_SLOPES, "sector slope"),
     RR_FIELD(rr_roo_sector_rec, ceiling_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             N_SLOPES, "sector slope"),
+             S_SLOPES, "sector slope"),
     RR_FIELD(rr_roo_sector_rec, depth, RR_F_MAX | RR_F_U8, RR_ERR_RANGE, 3, "sector depth"),
     RR_FIELDS(rr_roo_sector_rec, floor_z, 2, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
               "sector height")};
@@ -237,10 +236,10 @@ static const rr_field slope_fields[] = {
 static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_fields(room, sector_fields, 0, &v->nnodes, diag);
+    rr_err e = rr__check_fields(room, sector_fields, 0, v->n, diag);
     if (!e)
-        e = rr__check_fields(room, slope_fields, 0, &v->nnodes, diag);
-    for (i = 0; i < v->nslopes && !e; i++) {
+        e = rr__check_fields(room, slope_fields, 0, v->n, diag);
+    for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
         const rr_roo_slope_rec *p = &v->slopes[i];
         if (p->c == 0)
             return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
@@ -251,10 +250,10 @@ static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 
 static const rr_field wall_links[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
-    IDX16(pos_sidedef, N_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, N_SIDEDEFS, "wall sidedef"),
-    IDX16(pos_sector, N_SECTORS, "wall sector"), IDX16(neg_sector, N_SECTORS, "wall sector"),
+    IDX16(pos_sidedef, S_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, S_SIDEDEFS, "wall sidedef"),
+    IDX16(pos_sector, S_SECTORS, "wall sector"), IDX16(neg_sector, S_SECTORS, "wall sector"),
     RR_FIELD(rr_roo_wall_rec, next, RR_F_IDX | RR_F_U16 | RR_F_NONE | RR_F_END, RR_ERR_INDEX,
-             N_WALLS, "wall next")};
+             S_WALLS, "wall next")};
 static const rr_field wall_coords[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
     RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
@@ -264,32 +263,41 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
     rr_err e = RR_OK;
-    for (i = 0; i < v->nwalls && !e; i++) {
+    for (i = 0; i < v->n[S_WALLS] && !e; i++) {
         const rr_roo_wall_rec *w = &v->walls[i];
-        if ((e = rr__check_fields(room, wall_links, w, &v->nnodes, diag)))
+        if ((e = rr__check_fields(room, wall_links, w, v->n, diag)))
             return e;
         if (w->next != RR_ROO_NONE && w->next <= i)
             return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
                             "wall next not after the wall", pair(w->next, i));
-        e = rr__check_fields(room, wall_coords, w, &v->nnodes, diag);
+        e = rr__check_fields(room, wall_coords, w, v->n, diag);
     }
     return e;
 }
 
-/* Optional grids must hold rows * cols cells of their element size. */
-static rr_err check_grid(const rr_room *room, uint32_t type, uint32_t elem, int32_t rows,
-                         int32_t cols, rr_diag *diag)
+/* The optional grids: the three byte grids of grid_rows x grid_cols, then
+ * the u32 high-res grid of hires_rows x hires_cols. */
+static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
+                                       RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
+
+/* Each optional grid present must hold rows * cols cells of its size. */
+static rr_err check_grids(const rr_room *room, const rr_roo_room_rec *r, rr_diag *diag)
 {
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, &p, &n, diag);
-    if (e == RR_ERR_MISSING)
-        return RR_OK;
-    if (e)
-        return e;
-    if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
-        return fail(diag, RR_ERR_SECTION, type, rr__offset(room, p), "grid cells",
-                    pair(n, (uint32_t)rows));
+    uint32_t k;
+    for (k = 0; k < 4; k++) {
+        int32_t rows = k == 3 ? r->hires_rows : r->grid_rows;
+        int32_t cols = k == 3 ? r->hires_cols : r->grid_cols;
+        const void *p;
+        uint32_t n;
+        rr_err e = rr__section(room, grid_types[k], k == 3 ? 4u : 1u, &p, &n, diag);
+        if (e == RR_ERR_MISSING)
+            continue;
+        if (e)
+            return e;
+        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
+            return fail(diag, RR_ERR_SECTION, grid_types[k], rr__offset(room, p), "grid cells",
+                        pair(n, (uint32_t)rows));
+    }
     return RR_OK;
 }
 
@@ -303,7 +311,7 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
         e = get_view(room, &v, diag);
     if (!e)
         e = check_room(room, &v, diag);
-    for (i = 0; !e && i < v.nnodes; i++)
+    for (i = 0; !e && i < v.n[S_NODES]; i++)
         e = check_node(room, &v, i, diag);
     if (!e)
         e = check_leaves(room, &v, diag);
@@ -312,15 +320,7 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = check_walls(room, &v, diag);
     if (!e)
-        e = check_grid(room, RR_SEC_ROO_MOVE_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_FLAG_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_MONSTER_GRID, 1, v.room->grid_rows, v.room->grid_cols,
-                       diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_HIRES_GRID, 4, v.room->hires_rows, v.room->hires_cols,
-                       diag);
+        e = check_grids(room, v.room, diag);
     return e;
 }
 
@@ -346,7 +346,7 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
     out->node = -1;
-    if (v->nnodes == 0)
+    if (v->n[S_NODES] == 0)
         return RR_ERR_NOTFOUND;
     for (;;) {
         const rr_roo_node_rec *p = &v->nodes[n - 1];
@@ -415,7 +415,7 @@ rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int3
     rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    if (sector < 0 || (uint32_t)sector >= v.nsectors)
+    if (sector < 0 || (uint32_t)sector >= v.n[S_SECTORS])
         return RR_ERR_ARG;
     sector_heights(&v, (uint32_t)sector, x, y, out);
     return RR_OK;
@@ -594,7 +594,6 @@ static int args_ok(int32_t v)
  * frames stay small. Only 32-bit fields and pointers: the arena is only
  * guaranteed 4-byte alignment. */
 typedef struct mover {
-    int32_t p[4];         /* ax, ay, bx, by */
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
     int32_t probe[4];     /* first_contact's trial segment (off the stack) */
@@ -603,14 +602,14 @@ typedef struct mover {
 
 typedef struct sighter {
     const int32_t *a, *b;
-    int32_t p[4];         /* the 2D segment: a[0], a[1], b[0], b[1] */
     rr_roo_sight *out;
 } sighter;
 
 typedef struct qstate {
     view v;
-    int32_t seg[4];       /* the corridor's centre line */
-    int32_t width;        /* its half width: radius (0 for sight) + wall slack */
+    int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
+                             corridor's centre line */
+    int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
     uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     int32_t brute;        /* 1: hand out every wall in index order */
@@ -634,20 +633,12 @@ static uint16_t *walk_stack(const rr_room *room)
 
 /// Walls near a segment ///
 
-/* An iterator over every wall that can come within q->width of the segment
+/* The walk over every wall that can come within q->width of the segment
  * q->seg: the walls listed at each node whose cell the corridor reaches (s of
  * the endpoints against width * norm), with the arena stack as in
  * rr_roo_leaf_order. Rooms flagged RR_ROO_ROOM_NO_WALL_TREE, and brute force,
  * get every wall. Visit order varies; visitors keep the (time, index)
- * minimum. (An iterator rather than a callback keeps the static call graph
- * exact for tests/check_stack.py.) */
-static void walk_start(qstate *q, int brute)
-{
-    q->brute = brute || (q->v.room->flags & RR_ROO_ROOM_NO_WALL_TREE);
-    q->node = q->v.nnodes ? 1u : 0u;
-    q->sp = 0;
-    q->wall = q->brute ? 0u : RR_ROO_NONE;
-}
+ * minimum. */
 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
@@ -671,17 +662,37 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
-static NOINLINE uint32_t walk_next(const rr_room *room, qstate *q)
+static uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
-        return q->wall < q->v.nwalls ? q->wall++ : RR_ROO_NONE;
+        return q->wall < q->v.n[S_WALLS] ? q->wall++ : RR_ROO_NONE;
     while (q->wall == RR_ROO_NONE && q->node)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
         q->wall = q->v.walls[w].next; /* validated: next > w, so lists end */
     return w;
+}
+
+static void move_visit(qstate *q, uint32_t i);
+static void sight_visit(qstate *q, uint32_t i);
+
+/* Hand every wall of the walk to the query's visitor (direct calls, so the
+ * static call graph of tests/check_stack.py stays exact). */
+static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
+{
+    uint32_t i;
+    q->brute = brute || (q->v.room->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->node = q->v.n[S_NODES] ? 1u : 0u;
+    q->sp = 0;
+    q->wall = q->brute ? 0u : RR_ROO_NONE;
+    while ((i = walk_next(room, q)) != RR_ROO_NONE) {
+        if (sight)
+            sight_visit(q, i);
+        else
+            move_visit(q, i);
+    }
 }
 
 /// Movement ///
@@ -714,16 +725,17 @@ static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
  * of w, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
  * whole path (t = 65536 gives b exactly). */
-static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
+static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
 {
-    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
-    q[0] = m->p[0], q[1] = m->p[1];
+    mover *m = &q->u.m;
+    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
+    pr[0] = q->seg[0], pr[1] = q->seg[1];
     while (hi - lo > 1) {
         if (mid == 0x10000)
-            q[2] = m->p[2], q[3] = m->p[3]; /* what path_at gives for t = 1 */
+            pr[2] = q->seg[2], pr[3] = q->seg[3]; /* what path_at gives for t = 1 */
         else
-            path_at(m->p, mid, q + 2);
-        if (seg_near_wall(q, w, radius2(m)))
+            path_at(q->seg, mid, pr + 2);
+        if (seg_near_wall(pr, w, radius2(m)))
             hi = mid;
         else if (mid == 0x10000)
             return 0x10001;
@@ -735,11 +747,12 @@ static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
 }
 
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
-static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec *w,
-                            const crossing *c)
+static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
+    const view *v = &q->v;
+    const mover *m = &q->u.m;
     int32_t near[2], far[2];
-    int32_t x = ratio_lerp(m->p[0], m->p[2], c), y = ratio_lerp(m->p[1], m->p[3], c);
+    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
     uint16_t fs = c->side ? w->neg_sector : w->pos_sector;
     floor_ceiling(v, c->side ? w->pos_sector : w->neg_sector, x, y, near);
     floor_ceiling(v, fs, x, y, far);
@@ -753,12 +766,12 @@ static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec
 }
 
 /* A solid wall's contact time (Q16, 0x10001 = none). */
-static NOINLINE int32_t solid_event(mover *m, const rr_roo_wall_rec *w)
+static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
 {
     /* already touching at A (point-to-segment): no event */
-    if (near_seg(wall_line(w), m->p, radius2(m)))
+    if (near_seg(wall_line(w), q->seg, radius2(&q->u.m)))
         return 0x10001;
-    return first_contact(m, w);
+    return first_contact(q, w);
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
@@ -774,33 +787,31 @@ static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
  * cannot enter. */
 static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
 {
-    mover *m = &q->u.m;
     crossing c;
     int32_t block;
-    if (!cross_wall(m->p, w, &c))
+    if (!cross_wall(q->seg, w, &c))
         return;
-    block = portal_block(&q->v, m, w, &c);
+    block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
-        keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
+        keep(&q->u.m, i, ratio_fix(&c), block, ratio_fix(&c));
 }
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    mover *m = &q->u.m;
     const rr_roo_wall_rec *w = &q->v.walls[i];
-    int side = orient(wall_line(w), m->p) >= 0;
+    int side = orient(wall_line(w), q->seg) >= 0;
     const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
-        t = solid_event(m, w);
+        t = solid_event(q, w);
         if (t <= 0x10000)
-            keep(m, i, t, RR_ROO_WALL, t - 1);
+            keep(&q->u.m, i, t, RR_ROO_WALL, t - 1);
         return;
     }
     portal_event(q, i, w);
 }
 
-/* The arguments are already in q->u.m. */
+/* The arguments are already in q->seg and q->u.m. */
 static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
@@ -808,19 +819,15 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     int32_t xy[2];
     uint32_t k;
     for (k = 0; k < 4; k++)
-        if (!args_ok(m->p[k]))
+        if (!args_ok(q->seg[k]))
             return RR_ERR_RANGE;
     if (m->radius < 0 || !args_ok(m->radius) || !args_ok(m->step) || !args_ok(m->height))
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    for (k = 0; k < 4; k++)
-        q->seg[k] = m->p[k];
     q->width = m->radius + q->v.room->wall_slack; /* both < 2^29 */
-    walk_start(q, brute);
-    while ((k = walk_next(room, q)) != RR_ROO_NONE)
-        move_visit(q, k);
-    path_at(m->p, out->fraction, xy);
+    visit_walls(room, q, brute, 0);
+    path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
     return RR_OK;
 }
@@ -835,7 +842,7 @@ static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_
     q = query_state(room);
     if (get_view(room, &q->v, 0))
         return 0;
-    q->u.m.p[0] = ax, q->u.m.p[1] = ay, q->u.m.p[2] = bx, q->u.m.p[3] = by;
+    q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->u.m.out = out;
     return q;
 }
@@ -898,7 +905,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     if (e || first->block != RR_ROO_WALL)
         return e;
     /* the second leg S -> T, built in place in the arena state */
-    st = q->u.m.p;
+    st = q->seg;
     st[0] = first->x, st[1] = first->y;
     slide_target(&q->v.walls[first->wall], first->x, first->y, bx, by, st + 2);
     if (!args_ok(st[2]) || !args_ok(st[3]))
@@ -932,7 +939,7 @@ static NOINLINE void sight_visit(qstate *q, uint32_t i)
     const rr_roo_wall_rec *w = &q->v.walls[i];
     crossing c;
     rr_fix t;
-    if (!cross_wall(s->p, w, &c))
+    if (!cross_wall(q->seg, w, &c))
         return;
     t = ratio_fix(&c);
     if (!s->out->visible &&
@@ -957,12 +964,9 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
         return RR_ERR_ARG;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
-    q->u.s.p[0] = q->seg[0] = a[0], q->u.s.p[1] = q->seg[1] = a[1];
-    q->u.s.p[2] = q->seg[2] = b[0], q->u.s.p[3] = q->seg[3] = b[1];
+    q->seg[0] = a[0], q->seg[1] = a[1], q->seg[2] = b[0], q->seg[3] = b[1];
     q->width = q->v.room->wall_slack;
-    walk_start(q, brute);
-    while ((i = walk_next(room, q)) != RR_ROO_NONE)
-        sight_visit(q, i);
+    visit_walls(room, q, brute, 1);
     return RR_OK;
 }
 
@@ -990,7 +994,7 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     if (e)
         return e;
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
-    node = v.nnodes ? 1u : 0u;
+    node = v.n[S_NODES] ? 1u : 0u;
     while (node) {
         const rr_roo_node_rec *p = &v.nodes[node - 1];
         uint32_t near, far;
@@ -1017,52 +1021,42 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
 
 /// Server grids ///
 
-static const uint8_t *grid(const rr_room *room, uint32_t type, uint32_t *n)
+/* Cell index of (x, y) in a grid of squares of 2^shift coords (row 0 at
+ * y = 0), or -1 outside. Shifting is dividing here: x, y >= 0. */
+static int32_t cell_of(int32_t x, int32_t y, uint32_t shift, int32_t rows, int32_t cols)
 {
-    const void *p;
-    return rr_section(room, type, &p, n) == RR_OK ? (const uint8_t *)p : 0;
-}
-
-/* Cell index of (x, y) in a grid of square `size` client units, or -1. */
-static int32_t cell_of(const rr_room *room, int32_t x, int32_t y, int32_t size, int32_t rows,
-                       int32_t cols)
-{
-    int64_t cx, cy;
-    if (x < 0 || y < 0)
+    if (x < 0 || y < 0 || (x >> shift) >= cols || (y >> shift) >= rows)
         return -1;
-    cx = (x >> room->coord_frac) / size, cy = (y >> room->coord_frac) / size;
-    if (cx >= cols || cy >= rows)
-        return -1;
-    return (int32_t)(cy * cols + cx);
+    return (int32_t)((uint32_t)(y >> shift) * (uint32_t)cols + (uint32_t)(x >> shift));
 }
 
 rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *out)
 {
     view v;
-    uint32_t n, nf, nm, nh;
-    const uint8_t *mv, *fl, *mo, *hr;
+    const void *g[4]; /* move, flag, monster, hires (as grid_types) */
+    uint32_t k, n;
     int32_t c;
     rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    mv = grid(room, RR_SEC_ROO_MOVE_GRID, &n);
-    fl = grid(room, RR_SEC_ROO_FLAG_GRID, &nf);
-    mo = grid(room, RR_SEC_ROO_MONSTER_GRID, &nm);
-    hr = grid(room, RR_SEC_ROO_HIRES_GRID, &nh);
-    if (!mv || !fl || !mo)
+    for (k = 0; k < 4; k++)
+        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK)
+            g[k] = 0;
+    if (!g[0] || !g[1] || !g[2])
         return RR_ERR_MISSING;
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
-    c = cell_of(room, x, y, 1024, v.room->grid_rows, v.room->grid_cols);
+    c = cell_of(x, y, room->coord_frac + 10, v.room->grid_rows, v.room->grid_cols);
     if (c >= 0) {
         out->has_grid = 1;
-        out->move = mv[c], out->flags = fl[c], out->monster = mo[c];
+        out->move = ((const uint8_t *)g[0])[c], out->flags = ((const uint8_t *)g[1])[c];
+        out->monster = ((const uint8_t *)g[2])[c];
     }
-    c = hr ? cell_of(room, x, y, 256, v.room->hires_rows, v.room->hires_cols) : -1;
+    c = g[3] ? cell_of(x, y, room->coord_frac + 8, v.room->hires_rows, v.room->hires_cols) : -1;
     if (c >= 0) {
         out->has_hires = 1;
-        out->hires = ((const uint32_t *)(const void *)hr)[c];
+        out->hires = ((const uint32_t *)g[3])[c];
     }
     return out->has_grid || out->has_hires ? RR_OK : RR_ERR_NOTFOUND;
 }
