@@ -11,30 +11,33 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Two uses, both measured (make size, make bench):
+/* Three uses, all measured (make size, make bench):
  * - keeps a helper's 64-bit temporaries out of its caller's frame: on
  *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
  *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
  *   per libgcc call); with these, 472 at 128 per call;
  * - one copy of a helper that -O2 would otherwise inline at every call
- *   (orient, walk_next, ratio_lerp, ...). The hot tests that call orient
- *   stop as early as they can (cross_wall, straddles). */
+ *   (orient, near_seg, ratio_lerp, ...). The hot tests that call orient
+ *   stop as early as they can (cross_wall, straddles);
+ * - a validator step out of rr__roo_validate's loop (check_node,
+ *   check_room): inlined, they cost 64 + 9 more bytes of Thumb-2 code. */
 #define NOINLINE __attribute__((noinline))
 
 /* The sections of an open room; n[S_x] counts the records of section S_x
  * (the section types are RR_SEC_ROO_ROOM + S_x). */
 enum { S_ROOM, S_NODES, S_LEAVES, S_POINTS, S_SECTORS, S_SLOPES, S_WALLS, S_SIDEDEFS, S_N };
 typedef struct view {
-    const rr_roo_room_rec *room;
-    const rr_roo_node_rec *nodes;
-    const rr_roo_leaf_rec *leaves;
-    const rr_roo_point_rec *points;
-    const rr_roo_sector_rec *sectors;
-    const rr_roo_slope_rec *slopes;
-    const rr_roo_wall_rec *walls;
-    const rr_roo_sidedef_rec *sidedefs;
+    const void *sec[S_N]; /* section data, in the same order */
     uint32_t n[S_N];
 } view;
+/* Typed access to a view's sections. */
+#define ROOM(v) ((const rr_roo_room_rec *)(v)->sec[S_ROOM])
+#define NODES(v) ((const rr_roo_node_rec *)(v)->sec[S_NODES])
+#define LEAVES(v) ((const rr_roo_leaf_rec *)(v)->sec[S_LEAVES])
+#define SECTORS(v) ((const rr_roo_sector_rec *)(v)->sec[S_SECTORS])
+#define SLOPES(v) ((const rr_roo_slope_rec *)(v)->sec[S_SLOPES])
+#define WALLS(v) ((const rr_roo_wall_rec *)(v)->sec[S_WALLS])
+#define SIDEDEFS(v) ((const rr_roo_sidedef_rec *)(v)->sec[S_SIDEDEFS])
 
 /* Sections a ROO blob may carry besides the common and optional ones. */
 static const uint32_t known_types[] = {
@@ -76,18 +79,16 @@ static const uint8_t elem_size[8] = {
 /* The eight sections in one loop; the room record must be exactly one. */
 static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
 {
-    const void *p[S_N];
     uint32_t k;
     for (k = 0; k < S_N; k++) {
-        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &p[k], &v->n[k], diag);
+        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &v->sec[k], &v->n[k],
+                               diag);
         if (e)
             return e;
         if (v->n[S_ROOM] != 1)
-            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p[0]),
+            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, v->sec[0]),
                         "room record count", pair(v->n[S_ROOM], 1));
     }
-    v->room = p[0], v->nodes = p[1], v->leaves = p[2], v->points = p[3];
-    v->sectors = p[4], v->slopes = p[5], v->walls = p[6], v->sidedefs = p[7];
     return RR_OK;
 }
 
@@ -99,9 +100,9 @@ static int coord_ok(int32_t v)
 /* Counts in the room record (words 8..14, nnodes on, in section order) must
  * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
 typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
-static rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
+static NOINLINE rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
 {
-    const rr_roo_room_rec *r = v->room;
+    const rr_roo_room_rec *r = ROOM(v);
     const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
     uint32_t off = rr__offset(room, r), k;
     for (k = S_NODES; k < S_N; k++)
@@ -141,7 +142,7 @@ static int const_ok(int32_t hi)
  * more than the parent's. */
 static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
 {
-    const rr_roo_node_rec *n = &v->nodes[i];
+    const rr_roo_node_rec *n = &NODES(v)[i];
     uint32_t off = rr__offset(room, n), k;
     for (k = 0; k < 2; k++) {
         uint32_t child = k ? n->neg : n->pos;
@@ -153,25 +154,25 @@ static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_
         if (child <= i + 1)
             return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, off, "child not after its parent",
                         pair(child, i + 1));
-        if (v->nodes[child - 1].depth != n->depth + 1u)
+        if (NODES(v)[child - 1].depth != n->depth + 1u)
             return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "child depth",
-                        pair(v->nodes[child - 1].depth, n->depth + 1u));
+                        pair(NODES(v)[child - 1].depth, n->depth + 1u));
     }
     return RR_OK;
 }
 
-static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+static NOINLINE rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
 {
-    const rr_roo_node_rec *n = &v->nodes[i];
+    const rr_roo_node_rec *n = &NODES(v)[i];
     uint32_t off = rr__offset(room, n);
-    if (n->depth < 1 || n->depth > v->room->bsp_depth || (i == 0 && n->depth != 1))
+    if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
         return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
-                    pair(n->depth, v->room->bsp_depth));
+                    pair(n->depth, ROOM(v)->bsp_depth));
     if (n->kind == RR_ROO_NODE_LEAF) {
         if (n->sector >= v->n[S_SECTORS])
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
                         pair(n->sector, v->n[S_SECTORS]));
-        if (n->leaf >= v->n[S_LEAVES] || v->leaves[n->leaf].node != i)
+        if (n->leaf >= v->n[S_LEAVES] || LEAVES(v)[n->leaf].node != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
                         pair(n->leaf, v->n[S_LEAVES]));
         return RR_OK;
@@ -207,9 +208,9 @@ static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
     uint32_t i;
     rr_err e = rr__check_fields(room, leaf_fields, 0, v->n, diag);
     for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
-        const rr_roo_leaf_rec *l = &v->leaves[i];
-        if (l->node >= v->n[S_NODES] || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
-            v->nodes[l->node].leaf != i)
+        const rr_roo_leaf_rec *l = &LEAVES(v)[i];
+        if (l->node >= v->n[S_NODES] || NODES(v)[l->node].kind != RR_ROO_NODE_LEAF ||
+            NODES(v)[l->node].leaf != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
                         pair(l->node, v->n[S_NODES]));
     }
@@ -240,7 +241,7 @@ static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
     if (!e)
         e = rr__check_fields(room, slope_fields, 0, v->n, diag);
     for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
-        const rr_roo_slope_rec *p = &v->slopes[i];
+        const rr_roo_slope_rec *p = &SLOPES(v)[i];
         if (p->c == 0)
             return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
                             "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
@@ -264,7 +265,7 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
     uint32_t i;
     rr_err e = RR_OK;
     for (i = 0; i < v->n[S_WALLS] && !e; i++) {
-        const rr_roo_wall_rec *w = &v->walls[i];
+        const rr_roo_wall_rec *w = &WALLS(v)[i];
         if ((e = rr__check_fields(room, wall_links, w, v->n, diag)))
             return e;
         if (w->next != RR_ROO_NONE && w->next <= i)
@@ -320,7 +321,7 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = check_walls(room, &v, diag);
     if (!e)
-        e = check_grids(room, v.room, diag);
+        e = check_grids(room, ROOM(&v), diag);
     return e;
 }
 
@@ -349,7 +350,7 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
     if (v->n[S_NODES] == 0)
         return RR_ERR_NOTFOUND;
     for (;;) {
-        const rr_roo_node_rec *p = &v->nodes[n - 1];
+        const rr_roo_node_rec *p = &NODES(v)[n - 1];
         int64_t s;
         uint32_t next;
         out->node = (int32_t)(n - 1);
@@ -389,23 +390,28 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
 /* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
-    const rr_roo_sector_rec *s = &v->sectors[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->floor_slope], x, y)
+    const rr_roo_sector_rec *s = &SECTORS(v)[sector];
+    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->floor_slope], x, y)
                                           : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->ceiling_slope], x, y)
+    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->ceiling_slope], x, y)
                                             : s->ceiling_z;
 }
 
-static NOINLINE void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
-                                    rr_roo_heights *out)
+/* The heights of a sector at (x, y); sector -1 (outside: what walk gives
+ * when it fails) zeroes them and returns RR_ERR_NOTFOUND. */
+static NOINLINE rr_err sector_heights(const view *v, int32_t sector, int32_t x, int32_t y,
+                                      rr_roo_heights *out)
 {
-    int32_t fc[2];
-    floor_ceiling(v, sector, x, y, fc);
+    int32_t fc[2] = {0, 0};
+    const rr_roo_sector_rec *s = sector >= 0 ? &SECTORS(v)[sector] : 0;
+    if (s)
+        floor_ceiling(v, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = rr__sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
+    out->floor = s ? rr__sat32((int64_t)fc[0] - s->depth_z) : 0;
     out->ceiling = fc[1];
-    out->sector = (int32_t)sector;
-    out->flags = v->sectors[sector].flags;
+    out->sector = sector;
+    out->flags = s ? s->flags : 0;
+    return s ? RR_OK : RR_ERR_NOTFOUND;
 }
 
 rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int32_t y,
@@ -417,8 +423,7 @@ rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int3
         return e;
     if (sector < 0 || (uint32_t)sector >= v.n[S_SECTORS])
         return RR_ERR_ARG;
-    sector_heights(&v, (uint32_t)sector, x, y, out);
-    return RR_OK;
+    return sector_heights(&v, sector, x, y, out);
 }
 
 rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *out)
@@ -428,15 +433,8 @@ rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *
     rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    e = walk(&v, x, y, &w);
-    if (e) {
-        out->floor = out->floor_surface = out->ceiling = 0;
-        out->flags = 0;
-        out->sector = -1;
-        return e;
-    }
-    sector_heights(&v, (uint32_t)w.sector, x, y, out);
-    return RR_OK;
+    walk(&v, x, y, &w); /* RR_ERR_NOTFOUND leaves w.sector = -1 */
+    return sector_heights(&v, w.sector, x, y, out);
 }
 
 /* rr_roo_info word k is room record word info_src[k] (version, the counts
@@ -453,8 +451,8 @@ rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
     if (e)
         return e;
     for (k = 0; k < 16; k++)
-        ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)v.room)[info_src[k]];
-    out->security_ok = (v.room->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
+        ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)ROOM(&v))[info_src[k]];
+    out->security_ok = (ROOM(&v)->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
     return RR_OK;
 }
 
@@ -643,7 +641,7 @@ static uint16_t *walk_stack(const rr_room *room)
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &q->v.nodes[q->node - 1];
+    const rr_roo_node_rec *p = &NODES(&q->v)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
     int pos, neg;
@@ -671,7 +669,7 @@ static uint32_t walk_next(const rr_room *room, qstate *q)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
-        q->wall = q->v.walls[w].next; /* validated: next > w, so lists end */
+        q->wall = WALLS(&q->v)[w].next; /* validated: next > w, so lists end */
     return w;
 }
 
@@ -683,7 +681,7 @@ static void sight_visit(qstate *q, uint32_t i);
 static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
 {
     uint32_t i;
-    q->brute = brute || (q->v.room->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->brute = brute || (ROOM(&q->v)->flags & RR_ROO_ROOM_NO_WALL_TREE);
     q->node = q->v.n[S_NODES] ? 1u : 0u;
     q->sp = 0;
     q->wall = q->brute ? 0u : RR_ROO_NONE;
@@ -701,7 +699,7 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
 static const rr_roo_sidedef_rec *facing(const view *v, const rr_roo_wall_rec *w, int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
-    return sd == RR_ROO_NONE ? 0 : &v->sidedefs[sd];
+    return sd == RR_ROO_NONE ? 0 : &SIDEDEFS(v)[sd];
 }
 
 static int one_sided(const rr_roo_wall_rec *w)
@@ -760,7 +758,7 @@ static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const cro
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (v->sectors[fs].flags & 0x2000u)
+    if (SECTORS(v)[fs].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
@@ -798,7 +796,7 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &q->v.walls[i];
+    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
     int side = orient(wall_line(w), q->seg) >= 0;
     const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
     int32_t t;
@@ -825,7 +823,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->width = m->radius + q->v.room->wall_slack; /* both < 2^29 */
+    q->width = m->radius + ROOM(&q->v)->wall_slack; /* both < 2^29 */
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -907,7 +905,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&q->v.walls[first->wall], first->x, first->y, bx, by, st + 2);
+    slide_target(&WALLS(&q->v)[first->wall], first->x, first->y, bx, by, st + 2);
     if (!args_ok(st[2]) || !args_ok(st[3]))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->u.m.out = second;
@@ -936,7 +934,7 @@ static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     sighter *s = &q->u.s;
-    const rr_roo_wall_rec *w = &q->v.walls[i];
+    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
     crossing c;
     rr_fix t;
     if (!cross_wall(q->seg, w, &c))
@@ -965,7 +963,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
     q->seg[0] = a[0], q->seg[1] = a[1], q->seg[2] = b[0], q->seg[3] = b[1];
-    q->width = q->v.room->wall_slack;
+    q->width = ROOM(&q->v)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }
@@ -996,7 +994,7 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
     node = v.n[S_NODES] ? 1u : 0u;
     while (node) {
-        const rr_roo_node_rec *p = &v.nodes[node - 1];
+        const rr_roo_node_rec *p = &NODES(&v)[node - 1];
         uint32_t near, far;
         if (p->kind == RR_ROO_NODE_LEAF) {
             if (n < cap)
@@ -1047,13 +1045,13 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
-    c = cell_of(x, y, room->coord_frac + 10, v.room->grid_rows, v.room->grid_cols);
+    c = cell_of(x, y, room->coord_frac + 10, ROOM(&v)->grid_rows, ROOM(&v)->grid_cols);
     if (c >= 0) {
         out->has_grid = 1;
         out->move = ((const uint8_t *)g[0])[c], out->flags = ((const uint8_t *)g[1])[c];
         out->monster = ((const uint8_t *)g[2])[c];
     }
-    c = g[3] ? cell_of(x, y, room->coord_frac + 8, v.room->hires_rows, v.room->hires_cols) : -1;
+    c = g[3] ? cell_of(x, y, room->coord_frac + 8, ROOM(&v)->hires_rows, ROOM(&v)->hires_cols) : -1;
     if (c >= 0) {
         out->has_hires = 1;
         out->hires = ((const uint32_t *)g[3])[c];
