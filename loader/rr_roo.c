@@ -11,34 +11,38 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Two uses, both measured (make size, make bench):
+/* Three uses, all measured (make size, make bench):
  * - keeps a helper's 64-bit temporaries out of its caller's frame: on
  *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
  *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
  *   per libgcc call); with these, 472 at 128 per call;
  * - one copy of a helper that -O2 would otherwise inline at every call
- *   (orient, walk_next, ratio_lerp, ...). The hot tests that call orient
- *   stop as early as they can (cross_wall, straddles). */
+ *   (orient, near_seg, ratio_lerp, ...). The hot tests that call orient
+ *   stop as early as they can (cross_wall, straddles);
+ * - a validator step out of rr__roo_validate's loop (check_node,
+ *   check_room): inlined, they cost 64 + 9 more bytes of Thumb-2 code. */
 #define NOINLINE __attribute__((noinline))
 
-/* The sections of an open room. */
+/* The sections of an open room; n[S_x] counts the records of section S_x
+ * (the section types are RR_SEC_ROO_ROOM + S_x). */
+enum { S_ROOM, S_NODES, S_LEAVES, S_POINTS, S_SECTORS, S_SLOPES, S_WALLS, S_SIDEDEFS, S_N };
 typedef struct view {
-    const rr_roo_room_rec *room;
-    const rr_roo_node_rec *nodes;
-    const rr_roo_leaf_rec *leaves;
-    const rr_roo_point_rec *points;
-    const rr_roo_sector_rec *sectors;
-    const rr_roo_slope_rec *slopes;
-    const rr_roo_wall_rec *walls;
-    const rr_roo_sidedef_rec *sidedefs;
-    uint32_t nnodes, nleaves, npoints, nsectors, nslopes, nwalls, nsidedefs;
+    const void *sec[S_N]; /* section data, in the same order */
+    uint32_t n[S_N];
 } view;
+/* Typed access to a view's sections. */
+#define ROOM(v) ((const rr_roo_room_rec *)(v)->sec[S_ROOM])
+#define NODES(v) ((const rr_roo_node_rec *)(v)->sec[S_NODES])
+#define LEAVES(v) ((const rr_roo_leaf_rec *)(v)->sec[S_LEAVES])
+#define SECTORS(v) ((const rr_roo_sector_rec *)(v)->sec[S_SECTORS])
+#define SLOPES(v) ((const rr_roo_slope_rec *)(v)->sec[S_SLOPES])
+#define WALLS(v) ((const rr_roo_wall_rec *)(v)->sec[S_WALLS])
+#define SIDEDEFS(v) ((const rr_roo_sidedef_rec *)(v)->sec[S_SIDEDEFS])
 
+/* Sections a ROO blob may carry besides the common and optional ones. */
 static const uint32_t known_types[] = {
     RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
-    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS,
-    RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID, RR_SEC_ROO_MONSTER_GRID,
-    RR_SEC_ROO_HIRES_GRID};
+    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS};
 
 /* Diagnostics: fill diag like rr__fail, with value and limit packed in one
  * small struct so no call needs more than six arguments (a seventh would be
@@ -65,30 +69,26 @@ static int64_t join64(uint32_t lo, int32_t hi)
     return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
 }
 
-static rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
+/* Element size of each section, in type order from RR_SEC_ROO_ROOM (the
+ * section types are consecutive, and so are the view's pointers). */
+static const uint8_t elem_size[8] = {
+    sizeof(rr_roo_room_rec), sizeof(rr_roo_node_rec), sizeof(rr_roo_leaf_rec),
+    sizeof(rr_roo_point_rec), sizeof(rr_roo_sector_rec), sizeof(rr_roo_slope_rec),
+    sizeof(rr_roo_wall_rec), sizeof(rr_roo_sidedef_rec)};
+
+/* The eight sections in one loop; the room record must be exactly one. */
+static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
 {
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__section(room, RR_SEC_ROO_ROOM, sizeof(rr_roo_room_rec), &p, &n, diag);
-    if (e)
-        return e;
-    if (n != 1)
-        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, p),
-                        "room record count", pair(n, 1));
-    v->room = p;
-#define GET(type, field, count)                                                       \
-    e = rr__section(room, type, sizeof *v->field, (const void **)&v->field, &v->count, \
-                    diag);                                                            \
-    if (e)                                                                            \
-        return e;
-    GET(RR_SEC_ROO_NODES, nodes, nnodes)
-    GET(RR_SEC_ROO_LEAVES, leaves, nleaves)
-    GET(RR_SEC_ROO_POINTS, points, npoints)
-    GET(RR_SEC_ROO_SECTORS, sectors, nsectors)
-    GET(RR_SEC_ROO_SLOPES, slopes, nslopes)
-    GET(RR_SEC_ROO_WALLS, walls, nwalls)
-    GET(RR_SEC_ROO_SIDEDEFS, sidedefs, nsidedefs)
-#undef GET
+    uint32_t k;
+    for (k = 0; k < S_N; k++) {
+        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &v->sec[k], &v->n[k],
+                               diag);
+        if (e)
+            return e;
+        if (v->n[S_ROOM] != 1)
+            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, v->sec[0]),
+                        "room record count", pair(v->n[S_ROOM], 1));
+    }
     return RR_OK;
 }
 
@@ -97,21 +97,22 @@ static int coord_ok(int32_t v)
     return v > -RR_ROO_COORD_LIMIT && v < RR_ROO_COORD_LIMIT;
 }
 
-/* Counts in the room record must match the sections; 16-bit indices need
- * counts below RR_ROO_NONE. */
-static rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
+/* Counts in the room record (words 8..14, nnodes on, in section order) must
+ * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
+typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
+static NOINLINE rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
 {
-    const rr_roo_room_rec *r = v->room;
-    uint32_t off = rr__offset(room, r);
-    if (r->nnodes != v->nnodes || r->nleaves != v->nleaves || r->npoints != v->npoints ||
-        r->nsectors != v->nsectors || r->nslopes != v->nslopes || r->nwalls != v->nwalls ||
-        r->nsidedefs != v->nsidedefs)
-        return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
-                    pair(r->nnodes, v->nnodes));
-    if (v->nnodes >= RR_ROO_NONE || v->nleaves >= RR_ROO_NONE || v->nsectors >= RR_ROO_NONE ||
-        v->nslopes >= RR_ROO_NONE || v->nwalls >= RR_ROO_NONE || v->nsidedefs >= RR_ROO_NONE)
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
-                    pair(v->nnodes, RR_ROO_NONE - 1));
+    const rr_roo_room_rec *r = ROOM(v);
+    const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
+    uint32_t off = rr__offset(room, r), k;
+    for (k = S_NODES; k < S_N; k++)
+        if (counts[k] != v->n[k])
+            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
+                        pair(r->nnodes, v->n[S_NODES]));
+    for (k = S_NODES; k < S_N; k++)
+        if (k != S_POINTS && v->n[k] >= RR_ROO_NONE)
+            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
+                        pair(v->n[S_NODES], RR_ROO_NONE - 1));
     if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
         return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_ROOM, off, "bsp depth",
                     pair(r->bsp_depth, room->max_depth));
@@ -137,40 +138,43 @@ static int const_ok(int32_t hi)
     return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
 }
 
-/* A child link: 0, or a later node whose depth is one more than the parent's. */
-static rr_err check_child(const rr_room *room, const view *v, uint32_t i, uint32_t child,
-                          rr_diag *diag)
+/* The child links pos, neg of node i: 0, or a later node whose depth is one
+ * more than the parent's. */
+static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
 {
-    const rr_roo_node_rec *n = &v->nodes[i];
-    if (child == 0)
-        return RR_OK;
-    if (child > v->nnodes)
-        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child node", pair(child, v->nnodes));
-    if (child <= i + 1)
-        return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child not after its parent", pair(child, i + 1));
-    if (v->nodes[child - 1].depth != n->depth + 1u)
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, rr__offset(room, n),
-                        "child depth", pair(v->nodes[child - 1].depth, n->depth + 1u));
+    const rr_roo_node_rec *n = &NODES(v)[i];
+    uint32_t off = rr__offset(room, n), k;
+    for (k = 0; k < 2; k++) {
+        uint32_t child = k ? n->neg : n->pos;
+        if (child == 0)
+            continue;
+        if (child > v->n[S_NODES])
+            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "child node",
+                        pair(child, v->n[S_NODES]));
+        if (child <= i + 1)
+            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, off, "child not after its parent",
+                        pair(child, i + 1));
+        if (NODES(v)[child - 1].depth != n->depth + 1u)
+            return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "child depth",
+                        pair(NODES(v)[child - 1].depth, n->depth + 1u));
+    }
     return RR_OK;
 }
 
-static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+static NOINLINE rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
 {
-    const rr_roo_node_rec *n = &v->nodes[i];
+    const rr_roo_node_rec *n = &NODES(v)[i];
     uint32_t off = rr__offset(room, n);
-    rr_err e;
-    if (n->depth < 1 || n->depth > v->room->bsp_depth || (i == 0 && n->depth != 1))
+    if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
         return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
-                    pair(n->depth, v->room->bsp_depth));
+                    pair(n->depth, ROOM(v)->bsp_depth));
     if (n->kind == RR_ROO_NODE_LEAF) {
-        if (n->sector >= v->nsectors)
+        if (n->sector >= v->n[S_SECTORS])
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
-                        pair(n->sector, v->nsectors));
-        if (n->leaf >= v->nleaves || v->leaves[n->leaf].node != i)
+                        pair(n->sector, v->n[S_SECTORS]));
+        if (n->leaf >= v->n[S_LEAVES] || LEAVES(v)[n->leaf].node != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
-                        pair(n->leaf, v->nleaves));
+                        pair(n->leaf, v->n[S_LEAVES]));
         return RR_OK;
     }
     if (n->kind != RR_ROO_NODE_INTERNAL)
@@ -180,17 +184,13 @@ static rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag
             (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
         return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "separator coefficient",
                     pair((uint32_t)n->a, RR_ROO_COEF_LIMIT));
-    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->nwalls)
+    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
         return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "first wall",
-                    pair(n->first_wall, v->nwalls));
-    e = check_child(room, v, i, n->pos, diag);
-    if (e)
-        return e;
-    return check_child(room, v, i, n->neg, diag);
+                    pair(n->first_wall, v->n[S_WALLS]));
+    return check_children(room, v, i, diag);
 }
 
-/* Field tables for rr__check_fields: counts are view words from nnodes on. */
-enum { N_NODES, N_LEAVES, N_POINTS, N_SECTORS, N_SLOPES, N_WALLS, N_SIDEDEFS };
+/* Field tables for rr__check_fields: counts are the view's n[S_x]. */
 #define COORD_MAX (RR_ROO_COORD_LIMIT - 1)
 #define IDX16(member, n, what) \
     RR_FIELD(rr_roo_wall_rec, member, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX, n, what)
@@ -198,21 +198,21 @@ enum { N_NODES, N_LEAVES, N_POINTS, N_SECTORS, N_SLOPES, N_WALLS, N_SIDEDEFS };
 /* Every leaf check gives RR_ERR_INDEX, so the table pass may come first. */
 static const rr_field leaf_fields[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_LEAVES, rr_roo_leaf_rec),
-    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, N_SECTORS,
+    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, S_SECTORS,
              "leaf sector"),
-    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_POINTS,
+    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, S_POINTS,
              "leaf points")};
 
 static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_fields(room, leaf_fields, 0, &v->nnodes, diag);
-    for (i = 0; i < v->nleaves && !e; i++) {
-        const rr_roo_leaf_rec *l = &v->leaves[i];
-        if (l->node >= v->nnodes || v->nodes[l->node].kind != RR_ROO_NODE_LEAF ||
-            v->nodes[l->node].leaf != i)
+    rr_err e = rr__check_fields(room, leaf_fields, 0, v->n, diag);
+    for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
+        const rr_roo_leaf_rec *l = &LEAVES(v)[i];
+        if (l->node >= v->n[S_NODES] || NODES(v)[l->node].kind != RR_ROO_NODE_LEAF ||
+            NODES(v)[l->node].leaf != i)
             return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
-                        pair(l->node, v->nnodes));
+                        pair(l->node, v->n[S_NODES]));
     }
     return e;
 }
@@ -220,9 +220,9 @@ static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
 static const rr_field sector_fields[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_SECTORS, rr_roo_sector_rec),
     RR_FIELD(rr_roo_sector_rec, floor_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             N_SLOPES, "sector slope"),
+             S_SLOPES, "sector slope"),
     RR_FIELD(rr_roo_sector_rec, ceiling_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             N_SLOPES, "sector slope"),
+             S_SLOPES, "sector slope"),
     RR_FIELD(rr_roo_sector_rec, depth, RR_F_MAX | RR_F_U8, RR_ERR_RANGE, 3, "sector depth"),
     RR_FIELDS(rr_roo_sector_rec, floor_z, 2, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
               "sector height")};
@@ -237,11 +237,11 @@ static const rr_field slope_fields[] = {
 static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__check_fields(room, sector_fields, 0, &v->nnodes, diag);
+    rr_err e = rr__check_fields(room, sector_fields, 0, v->n, diag);
     if (!e)
-        e = rr__check_fields(room, slope_fields, 0, &v->nnodes, diag);
-    for (i = 0; i < v->nslopes && !e; i++) {
-        const rr_roo_slope_rec *p = &v->slopes[i];
+        e = rr__check_fields(room, slope_fields, 0, v->n, diag);
+    for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
+        const rr_roo_slope_rec *p = &SLOPES(v)[i];
         if (p->c == 0)
             return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
                             "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
@@ -251,10 +251,10 @@ static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
 
 static const rr_field wall_links[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
-    IDX16(pos_sidedef, N_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, N_SIDEDEFS, "wall sidedef"),
-    IDX16(pos_sector, N_SECTORS, "wall sector"), IDX16(neg_sector, N_SECTORS, "wall sector"),
+    IDX16(pos_sidedef, S_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, S_SIDEDEFS, "wall sidedef"),
+    IDX16(pos_sector, S_SECTORS, "wall sector"), IDX16(neg_sector, S_SECTORS, "wall sector"),
     RR_FIELD(rr_roo_wall_rec, next, RR_F_IDX | RR_F_U16 | RR_F_NONE | RR_F_END, RR_ERR_INDEX,
-             N_WALLS, "wall next")};
+             S_WALLS, "wall next")};
 static const rr_field wall_coords[] = {
     RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
     RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
@@ -264,32 +264,41 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 {
     uint32_t i;
     rr_err e = RR_OK;
-    for (i = 0; i < v->nwalls && !e; i++) {
-        const rr_roo_wall_rec *w = &v->walls[i];
-        if ((e = rr__check_fields(room, wall_links, w, &v->nnodes, diag)))
+    for (i = 0; i < v->n[S_WALLS] && !e; i++) {
+        const rr_roo_wall_rec *w = &WALLS(v)[i];
+        if ((e = rr__check_fields(room, wall_links, w, v->n, diag)))
             return e;
         if (w->next != RR_ROO_NONE && w->next <= i)
             return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
                             "wall next not after the wall", pair(w->next, i));
-        e = rr__check_fields(room, wall_coords, w, &v->nnodes, diag);
+        e = rr__check_fields(room, wall_coords, w, v->n, diag);
     }
     return e;
 }
 
-/* Optional grids must hold rows * cols cells of their element size. */
-static rr_err check_grid(const rr_room *room, uint32_t type, uint32_t elem, int32_t rows,
-                         int32_t cols, rr_diag *diag)
+/* The optional grids: the three byte grids of grid_rows x grid_cols, then
+ * the u32 high-res grid of hires_rows x hires_cols. */
+static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
+                                       RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
+
+/* Each optional grid present must hold rows * cols cells of its size. */
+static rr_err check_grids(const rr_room *room, const rr_roo_room_rec *r, rr_diag *diag)
 {
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, &p, &n, diag);
-    if (e == RR_ERR_MISSING)
-        return RR_OK;
-    if (e)
-        return e;
-    if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
-        return fail(diag, RR_ERR_SECTION, type, rr__offset(room, p), "grid cells",
-                    pair(n, (uint32_t)rows));
+    uint32_t k;
+    for (k = 0; k < 4; k++) {
+        int32_t rows = k == 3 ? r->hires_rows : r->grid_rows;
+        int32_t cols = k == 3 ? r->hires_cols : r->grid_cols;
+        const void *p;
+        uint32_t n;
+        rr_err e = rr__section(room, grid_types[k], k == 3 ? 4u : 1u, &p, &n, diag);
+        if (e == RR_ERR_MISSING)
+            continue;
+        if (e)
+            return e;
+        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
+            return fail(diag, RR_ERR_SECTION, grid_types[k], rr__offset(room, p), "grid cells",
+                        pair(n, (uint32_t)rows));
+    }
     return RR_OK;
 }
 
@@ -303,7 +312,7 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
         e = get_view(room, &v, diag);
     if (!e)
         e = check_room(room, &v, diag);
-    for (i = 0; !e && i < v.nnodes; i++)
+    for (i = 0; !e && i < v.n[S_NODES]; i++)
         e = check_node(room, &v, i, diag);
     if (!e)
         e = check_leaves(room, &v, diag);
@@ -312,23 +321,17 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = check_walls(room, &v, diag);
     if (!e)
-        e = check_grid(room, RR_SEC_ROO_MOVE_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_FLAG_GRID, 1, v.room->grid_rows, v.room->grid_cols, diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_MONSTER_GRID, 1, v.room->grid_rows, v.room->grid_cols,
-                       diag);
-    if (!e)
-        e = check_grid(room, RR_SEC_ROO_HIRES_GRID, 4, v.room->hires_rows, v.room->hires_cols,
-                       diag);
+        e = check_grids(room, ROOM(&v), diag);
     return e;
 }
 
 /// Queries ///
 
-static rr_err query_view(const rr_room *room, view *v)
+/* Every query starts here: RR_ERR_ARG when its own argument check failed
+ * (ok == 0) or room is not an open ROO room, else the room's view. */
+static NOINLINE rr_err query_view(const rr_room *room, view *v, int ok)
 {
-    if (!room || room->format != RR_FMT_ROO)
+    if (!ok || !room || room->format != RR_FMT_ROO)
         return RR_ERR_ARG;
     return get_view(room, v, 0);
 }
@@ -344,10 +347,10 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
     out->node = -1;
-    if (v->nnodes == 0)
+    if (v->n[S_NODES] == 0)
         return RR_ERR_NOTFOUND;
     for (;;) {
-        const rr_roo_node_rec *p = &v->nodes[n - 1];
+        const rr_roo_node_rec *p = &NODES(v)[n - 1];
         int64_t s;
         uint32_t next;
         out->node = (int32_t)(n - 1);
@@ -372,13 +375,8 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
 rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
     view v;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
-    if (e)
-        return e;
-    return walk(&v, x, y, out);
+    rr_err e = query_view(room, &v, out != 0);
+    return e ? e : walk(&v, x, y, out);
 }
 
 /* z = -(a*x + b*y + d) / c, rounded half away from zero and saturated to
@@ -392,82 +390,69 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
 /* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
-    const rr_roo_sector_rec *s = &v->sectors[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->floor_slope], x, y)
+    const rr_roo_sector_rec *s = &SECTORS(v)[sector];
+    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->floor_slope], x, y)
                                           : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&v->slopes[s->ceiling_slope], x, y)
+    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->ceiling_slope], x, y)
                                             : s->ceiling_z;
 }
 
-static NOINLINE void sector_heights(const view *v, uint32_t sector, int32_t x, int32_t y,
-                                    rr_roo_heights *out)
+/* The heights of a sector at (x, y); sector -1 (outside: what walk gives
+ * when it fails) zeroes them and returns RR_ERR_NOTFOUND. */
+static NOINLINE rr_err sector_heights(const view *v, int32_t sector, int32_t x, int32_t y,
+                                      rr_roo_heights *out)
 {
-    int32_t fc[2];
-    floor_ceiling(v, sector, x, y, fc);
+    int32_t fc[2] = {0, 0};
+    const rr_roo_sector_rec *s = sector >= 0 ? &SECTORS(v)[sector] : 0;
+    if (s)
+        floor_ceiling(v, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = rr__sat32((int64_t)fc[0] - v->sectors[sector].depth_z);
+    out->floor = s ? rr__sat32((int64_t)fc[0] - s->depth_z) : 0;
     out->ceiling = fc[1];
-    out->sector = (int32_t)sector;
-    out->flags = v->sectors[sector].flags;
+    out->sector = sector;
+    out->flags = s ? s->flags : 0;
+    return s ? RR_OK : RR_ERR_NOTFOUND;
 }
 
 rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int32_t y,
                             rr_roo_heights *out)
 {
     view v;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    if (sector < 0 || (uint32_t)sector >= v.nsectors)
+    if (sector < 0 || (uint32_t)sector >= v.n[S_SECTORS])
         return RR_ERR_ARG;
-    sector_heights(&v, (uint32_t)sector, x, y, out);
-    return RR_OK;
+    return sector_heights(&v, sector, x, y, out);
 }
 
 rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *out)
 {
     view v;
     rr_roo_where w;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    e = walk(&v, x, y, &w);
-    if (e) {
-        out->floor = out->floor_surface = out->ceiling = 0;
-        out->flags = 0;
-        out->sector = -1;
-        return e;
-    }
-    sector_heights(&v, (uint32_t)w.sector, x, y, out);
-    return RR_OK;
+    walk(&v, x, y, &w); /* RR_ERR_NOTFOUND leaves w.sector = -1 */
+    return sector_heights(&v, w.sector, x, y, out);
 }
+
+/* rr_roo_info word k is room record word info_src[k] (version, the counts
+ * but npoints, bsp_depth, rect, grid sizes); security_ok follows. */
+static const uint8_t info_src[16] = {0, 8, 9, 11, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19};
+typedef char rr__roo_info_words[(offsetof(rr_roo_info, security_ok) == 64 &&
+                                 offsetof(rr_roo_room_rec, hires_cols) == 76) ? 1 : -1];
 
 rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
 {
     view v;
-    const rr_roo_room_rec *r;
-    rr_err e;
-    if (!out)
-        return RR_ERR_ARG;
-    e = query_view(room, &v);
+    uint32_t k;
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    r = v.room;
-    out->version = r->version;
-    out->nodes = r->nnodes, out->leaves = r->nleaves, out->sectors = r->nsectors;
-    out->slopes = r->nslopes, out->walls = r->nwalls, out->sidedefs = r->nsidedefs;
-    out->bsp_depth = r->bsp_depth;
-    out->rect[0] = r->rect[0], out->rect[1] = r->rect[1];
-    out->rect[2] = r->rect[2], out->rect[3] = r->rect[3];
-    out->grid_rows = r->grid_rows, out->grid_cols = r->grid_cols;
-    out->hires_rows = r->hires_rows, out->hires_cols = r->hires_cols;
-    out->security_ok = (r->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
+    for (k = 0; k < 16; k++)
+        ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)ROOM(&v))[info_src[k]];
+    out->security_ok = (ROOM(&v)->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
     return RR_OK;
 }
 
@@ -497,24 +482,37 @@ static uint64_t abs64(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* (b - a) x (c - a): > 0 when c is on the + side of the line a -> b (the
- * same sign as the separator a*x + b*y + c of a wall's line, NOTES §1.12). */
-static NOINLINE int64_t orient(int32_t ax, int32_t ay, int32_t bx, int32_t by, int32_t cx,
-                               int32_t cy)
+/* A wall's line as four int32 x0, y0, x1, y1: the record starts with them,
+ * so a wall and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point
+ * is a pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call
+ * below at two or three registers (six int32 put two on the Arm stack). */
+typedef char rr__roo_wall_line[(offsetof(rr_roo_wall_rec, y1) == 12) ? 1 : -1];
+static const int32_t *wall_line(const rr_roo_wall_rec *w)
 {
-    return ((int64_t)bx - ax) * ((int64_t)cy - ay) - ((int64_t)by - ay) * ((int64_t)cx - ax);
+    return (const int32_t *)(const void *)w;
 }
 
-/* Is a point within sqrt(r2) of a segment? v = point - start, e = end - start
- * (each component < 2^30 in magnitude: coordinates are within +-2^29). Exact. */
-static int near_seg(int32_t vx, int32_t vy, int32_t ex, int32_t ey, uint64_t r2)
+/* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
+ * (the same sign as the separator a*x + b*y + c of a wall's line, NOTES
+ * §1.12). */
+static NOINLINE int64_t orient(const int32_t l[4], const int32_t c[2])
 {
+    return ((int64_t)l[2] - l[0]) * ((int64_t)c[1] - l[1]) -
+           ((int64_t)l[3] - l[1]) * ((int64_t)c[0] - l[0]);
+}
+
+/* Is the point c within sqrt(r2) of the segment l? v = c - start, e = end -
+ * start (each component < 2^30 in magnitude: coordinates are within
+ * +-2^29). Exact. */
+static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2)
+{
+    int32_t vx = c[0] - l[0], vy = c[1] - l[1], ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t x = vx, y = vy, c;
+    int64_t x = vx, y = vy, d;
     if (u > 0 && ee != 0) {
-        if (u < ee) { /* nearest point inside the segment: compare c^2 / ee with r2 */
-            c = (int64_t)ex * vy - (int64_t)ey * vx;
-            return mul_le(abs64(c), abs64(c), r2, (uint64_t)ee);
+        if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
+            d = (int64_t)ex * vy - (int64_t)ey * vx;
+            return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
         x -= ex, y -= ey; /* nearest point: the end */
     }
@@ -526,31 +524,23 @@ static int sgn64(int64_t v)
     return (v > 0) - (v < 0);
 }
 
-/* Do the segment p = (ax, ay, bx, by) and wall w cross or touch (not both
- * collinear)? */
-static NOINLINE int straddles(const int32_t p[4], const rr_roo_wall_rec *w)
+/* Do the segment p = (ax, ay, bx, by) and wall line l cross or touch (not
+ * both collinear)? */
+static NOINLINE int straddles(const int32_t p[4], const int32_t l[4])
 {
-    int o1 = sgn64(orient(p[0], p[1], p[2], p[3], w->x0, w->y0));
-    int o2 = sgn64(orient(p[0], p[1], p[2], p[3], w->x1, w->y1));
-    int o3, o4;
+    int o1 = sgn64(orient(p, l)), o2 = sgn64(orient(p, l + 2));
     if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
         return 0;
-    o3 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]));
-    o4 = sgn64(orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]));
-    return o3 * o4 <= 0;
+    return sgn64(orient(l, p)) * sgn64(orient(l, p + 2)) <= 0;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
  * each other? (They cross, or an endpoint of one is near the other.) */
 static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
 {
-    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0, dx, dy;
-    if (straddles(p, w) || near_seg(p[0] - w->x0, p[1] - w->y0, ex, ey, r2) ||
-        near_seg(p[2] - w->x0, p[3] - w->y0, ex, ey, r2))
-        return 1;
-    dx = p[2] - p[0], dy = p[3] - p[1];
-    return near_seg(w->x0 - p[0], w->y0 - p[1], dx, dy, r2) ||
-           near_seg(w->x1 - p[0], w->y1 - p[1], dx, dy, r2);
+    const int32_t *l = wall_line(w);
+    return straddles(p, l) || near_seg(l, p, r2) || near_seg(l, p + 2, r2) ||
+           near_seg(p, l, r2) || near_seg(p, l + 2, r2);
 }
 
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
@@ -562,13 +552,13 @@ typedef struct crossing {
 
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
-    int64_t sa = orient(w->x0, w->y0, w->x1, w->y1, p[0], p[1]);
-    int64_t sb = orient(w->x0, w->y0, w->x1, w->y1, p[2], p[3]), o1, o2;
+    const int32_t *l = wall_line(w);
+    int64_t sa = orient(l, p), sb = orient(l, p + 2), o1, o2;
     c->side = sa >= 0;
     if (c->side == (sb >= 0))
         return 0; /* both ends on one side of the wall's line */
-    o1 = orient(p[0], p[1], p[2], p[3], w->x0, w->y0);
-    o2 = orient(p[0], p[1], p[2], p[3], w->x1, w->y1);
+    o1 = orient(p, l);
+    o2 = orient(p, l + 2);
     if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
         return 0;
     c->num = sa >= 0 ? sa : -sa;
@@ -602,7 +592,6 @@ static int args_ok(int32_t v)
  * frames stay small. Only 32-bit fields and pointers: the arena is only
  * guaranteed 4-byte alignment. */
 typedef struct mover {
-    int32_t p[4];         /* ax, ay, bx, by */
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
     int32_t probe[4];     /* first_contact's trial segment (off the stack) */
@@ -611,14 +600,14 @@ typedef struct mover {
 
 typedef struct sighter {
     const int32_t *a, *b;
-    int32_t p[4];         /* the 2D segment: a[0], a[1], b[0], b[1] */
     rr_roo_sight *out;
 } sighter;
 
 typedef struct qstate {
     view v;
-    int32_t seg[4];       /* the corridor's centre line */
-    int32_t width;        /* its half width: radius (0 for sight) + wall slack */
+    int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
+                             corridor's centre line */
+    int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
     uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     int32_t brute;        /* 1: hand out every wall in index order */
@@ -642,25 +631,17 @@ static uint16_t *walk_stack(const rr_room *room)
 
 /// Walls near a segment ///
 
-/* An iterator over every wall that can come within q->width of the segment
+/* The walk over every wall that can come within q->width of the segment
  * q->seg: the walls listed at each node whose cell the corridor reaches (s of
  * the endpoints against width * norm), with the arena stack as in
  * rr_roo_leaf_order. Rooms flagged RR_ROO_ROOM_NO_WALL_TREE, and brute force,
  * get every wall. Visit order varies; visitors keep the (time, index)
- * minimum. (An iterator rather than a callback keeps the static call graph
- * exact for tests/check_stack.py.) */
-static void walk_start(qstate *q, int brute)
-{
-    q->brute = brute || (q->v.room->flags & RR_ROO_ROOM_NO_WALL_TREE);
-    q->node = q->v.nnodes ? 1u : 0u;
-    q->sp = 0;
-    q->wall = q->brute ? 0u : RR_ROO_NONE;
-}
+ * minimum. */
 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &q->v.nodes[q->node - 1];
+    const rr_roo_node_rec *p = &NODES(&q->v)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
     int pos, neg;
@@ -679,17 +660,37 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
-static NOINLINE uint32_t walk_next(const rr_room *room, qstate *q)
+static uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
-        return q->wall < q->v.nwalls ? q->wall++ : RR_ROO_NONE;
+        return q->wall < q->v.n[S_WALLS] ? q->wall++ : RR_ROO_NONE;
     while (q->wall == RR_ROO_NONE && q->node)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
-        q->wall = q->v.walls[w].next; /* validated: next > w, so lists end */
+        q->wall = WALLS(&q->v)[w].next; /* validated: next > w, so lists end */
     return w;
+}
+
+static void move_visit(qstate *q, uint32_t i);
+static void sight_visit(qstate *q, uint32_t i);
+
+/* Hand every wall of the walk to the query's visitor (direct calls, so the
+ * static call graph of tests/check_stack.py stays exact). */
+static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
+{
+    uint32_t i;
+    q->brute = brute || (ROOM(&q->v)->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->node = q->v.n[S_NODES] ? 1u : 0u;
+    q->sp = 0;
+    q->wall = q->brute ? 0u : RR_ROO_NONE;
+    while ((i = walk_next(room, q)) != RR_ROO_NONE) {
+        if (sight)
+            sight_visit(q, i);
+        else
+            move_visit(q, i);
+    }
 }
 
 /// Movement ///
@@ -698,7 +699,7 @@ static NOINLINE uint32_t walk_next(const rr_room *room, qstate *q)
 static const rr_roo_sidedef_rec *facing(const view *v, const rr_roo_wall_rec *w, int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
-    return sd == RR_ROO_NONE ? 0 : &v->sidedefs[sd];
+    return sd == RR_ROO_NONE ? 0 : &SIDEDEFS(v)[sd];
 }
 
 static int one_sided(const rr_roo_wall_rec *w)
@@ -722,16 +723,17 @@ static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
  * of w, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
  * whole path (t = 65536 gives b exactly). */
-static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
+static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
 {
-    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *q = m->probe;
-    q[0] = m->p[0], q[1] = m->p[1];
+    mover *m = &q->u.m;
+    int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
+    pr[0] = q->seg[0], pr[1] = q->seg[1];
     while (hi - lo > 1) {
         if (mid == 0x10000)
-            q[2] = m->p[2], q[3] = m->p[3]; /* what path_at gives for t = 1 */
+            pr[2] = q->seg[2], pr[3] = q->seg[3]; /* what path_at gives for t = 1 */
         else
-            path_at(m->p, mid, q + 2);
-        if (seg_near_wall(q, w, radius2(m)))
+            path_at(q->seg, mid, pr + 2);
+        if (seg_near_wall(pr, w, radius2(m)))
             hi = mid;
         else if (mid == 0x10000)
             return 0x10001;
@@ -743,11 +745,12 @@ static int32_t first_contact(mover *m, const rr_roo_wall_rec *w)
 }
 
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
-static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec *w,
-                            const crossing *c)
+static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
+    const view *v = &q->v;
+    const mover *m = &q->u.m;
     int32_t near[2], far[2];
-    int32_t x = ratio_lerp(m->p[0], m->p[2], c), y = ratio_lerp(m->p[1], m->p[3], c);
+    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
     uint16_t fs = c->side ? w->neg_sector : w->pos_sector;
     floor_ceiling(v, c->side ? w->pos_sector : w->neg_sector, x, y, near);
     floor_ceiling(v, fs, x, y, far);
@@ -755,18 +758,18 @@ static int32_t portal_block(const view *v, const mover *m, const rr_roo_wall_rec
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (v->sectors[fs].flags & 0x2000u)
+    if (SECTORS(v)[fs].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
 
 /* A solid wall's contact time (Q16, 0x10001 = none). */
-static NOINLINE int32_t solid_event(mover *m, const rr_roo_wall_rec *w)
+static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
 {
     /* already touching at A (point-to-segment): no event */
-    if (near_seg(m->p[0] - w->x0, m->p[1] - w->y0, w->x1 - w->x0, w->y1 - w->y0, radius2(m)))
+    if (near_seg(wall_line(w), q->seg, radius2(&q->u.m)))
         return 0x10001;
-    return first_contact(m, w);
+    return first_contact(q, w);
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
@@ -782,33 +785,31 @@ static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
  * cannot enter. */
 static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
 {
-    mover *m = &q->u.m;
     crossing c;
     int32_t block;
-    if (!cross_wall(m->p, w, &c))
+    if (!cross_wall(q->seg, w, &c))
         return;
-    block = portal_block(&q->v, m, w, &c);
+    block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
-        keep(m, i, ratio_fix(&c), block, ratio_fix(&c));
+        keep(&q->u.m, i, ratio_fix(&c), block, ratio_fix(&c));
 }
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    mover *m = &q->u.m;
-    const rr_roo_wall_rec *w = &q->v.walls[i];
-    int side = orient(w->x0, w->y0, w->x1, w->y1, m->p[0], m->p[1]) >= 0;
+    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
+    int side = orient(wall_line(w), q->seg) >= 0;
     const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
-        t = solid_event(m, w);
+        t = solid_event(q, w);
         if (t <= 0x10000)
-            keep(m, i, t, RR_ROO_WALL, t - 1);
+            keep(&q->u.m, i, t, RR_ROO_WALL, t - 1);
         return;
     }
     portal_event(q, i, w);
 }
 
-/* The arguments are already in q->u.m. */
+/* The arguments are already in q->seg and q->u.m. */
 static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
@@ -816,19 +817,15 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     int32_t xy[2];
     uint32_t k;
     for (k = 0; k < 4; k++)
-        if (!args_ok(m->p[k]))
+        if (!args_ok(q->seg[k]))
             return RR_ERR_RANGE;
     if (m->radius < 0 || !args_ok(m->radius) || !args_ok(m->step) || !args_ok(m->height))
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    for (k = 0; k < 4; k++)
-        q->seg[k] = m->p[k];
-    q->width = m->radius + q->v.room->wall_slack; /* both < 2^29 */
-    walk_start(q, brute);
-    while ((k = walk_next(room, q)) != RR_ROO_NONE)
-        move_visit(q, k);
-    path_at(m->p, out->fraction, xy);
+    q->width = m->radius + ROOM(&q->v)->wall_slack; /* both < 2^29 */
+    visit_walls(room, q, brute, 0);
+    path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
     return RR_OK;
 }
@@ -843,7 +840,7 @@ static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_
     q = query_state(room);
     if (get_view(room, &q->v, 0))
         return 0;
-    q->u.m.p[0] = ax, q->u.m.p[1] = ay, q->u.m.p[2] = bx, q->u.m.p[3] = by;
+    q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->u.m.out = out;
     return q;
 }
@@ -906,9 +903,9 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     if (e || first->block != RR_ROO_WALL)
         return e;
     /* the second leg S -> T, built in place in the arena state */
-    st = q->u.m.p;
+    st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&q->v.walls[first->wall], first->x, first->y, bx, by, st + 2);
+    slide_target(&WALLS(&q->v)[first->wall], first->x, first->y, bx, by, st + 2);
     if (!args_ok(st[2]) || !args_ok(st[3]))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->u.m.out = second;
@@ -937,10 +934,10 @@ static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     sighter *s = &q->u.s;
-    const rr_roo_wall_rec *w = &q->v.walls[i];
+    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
     crossing c;
     rr_fix t;
-    if (!cross_wall(s->p, w, &c))
+    if (!cross_wall(q->seg, w, &c))
         return;
     t = ratio_fix(&c);
     if (!s->out->visible &&
@@ -965,12 +962,9 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
         return RR_ERR_ARG;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
-    q->u.s.p[0] = q->seg[0] = a[0], q->u.s.p[1] = q->seg[1] = a[1];
-    q->u.s.p[2] = q->seg[2] = b[0], q->u.s.p[3] = q->seg[3] = b[1];
-    q->width = q->v.room->wall_slack;
-    walk_start(q, brute);
-    while ((i = walk_next(room, q)) != RR_ROO_NONE)
-        sight_visit(q, i);
+    q->seg[0] = a[0], q->seg[1] = a[1], q->seg[2] = b[0], q->seg[3] = b[1];
+    q->width = ROOM(&q->v)->wall_slack;
+    visit_walls(room, q, brute, 1);
     return RR_OK;
 }
 
@@ -994,13 +988,13 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     view v;
     uint16_t *stack;
     uint32_t sp = 0, n = 0, node;
-    rr_err e = (count && (out || cap == 0)) ? query_view(room, &v) : RR_ERR_ARG;
+    rr_err e = query_view(room, &v, count && (out || cap == 0));
     if (e)
         return e;
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
-    node = v.nnodes ? 1u : 0u;
+    node = v.n[S_NODES] ? 1u : 0u;
     while (node) {
-        const rr_roo_node_rec *p = &v.nodes[node - 1];
+        const rr_roo_node_rec *p = &NODES(&v)[node - 1];
         uint32_t near, far;
         if (p->kind == RR_ROO_NODE_LEAF) {
             if (n < cap)
@@ -1025,52 +1019,42 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
 
 /// Server grids ///
 
-static const uint8_t *grid(const rr_room *room, uint32_t type, uint32_t *n)
+/* Cell index of (x, y) in a grid of squares of 2^shift coords (row 0 at
+ * y = 0), or -1 outside. Shifting is dividing here: x, y >= 0. */
+static int32_t cell_of(int32_t x, int32_t y, uint32_t shift, int32_t rows, int32_t cols)
 {
-    const void *p;
-    return rr_section(room, type, &p, n) == RR_OK ? (const uint8_t *)p : 0;
-}
-
-/* Cell index of (x, y) in a grid of square `size` client units, or -1. */
-static int32_t cell_of(const rr_room *room, int32_t x, int32_t y, int32_t size, int32_t rows,
-                       int32_t cols)
-{
-    int64_t cx, cy;
-    if (x < 0 || y < 0)
+    if (x < 0 || y < 0 || (x >> shift) >= cols || (y >> shift) >= rows)
         return -1;
-    cx = (x >> room->coord_frac) / size, cy = (y >> room->coord_frac) / size;
-    if (cx >= cols || cy >= rows)
-        return -1;
-    return (int32_t)(cy * cols + cx);
+    return (int32_t)((uint32_t)(y >> shift) * (uint32_t)cols + (uint32_t)(x >> shift));
 }
 
 rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *out)
 {
     view v;
-    uint32_t n, nf, nm, nh;
-    const uint8_t *mv, *fl, *mo, *hr;
+    const void *g[4]; /* move, flag, monster, hires (as grid_types) */
+    uint32_t k, n;
     int32_t c;
-    rr_err e = out ? query_view(room, &v) : RR_ERR_ARG;
+    rr_err e = query_view(room, &v, out != 0);
     if (e)
         return e;
-    mv = grid(room, RR_SEC_ROO_MOVE_GRID, &n);
-    fl = grid(room, RR_SEC_ROO_FLAG_GRID, &nf);
-    mo = grid(room, RR_SEC_ROO_MONSTER_GRID, &nm);
-    hr = grid(room, RR_SEC_ROO_HIRES_GRID, &nh);
-    if (!mv || !fl || !mo)
+    for (k = 0; k < 4; k++)
+        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK)
+            g[k] = 0;
+    if (!g[0] || !g[1] || !g[2])
         return RR_ERR_MISSING;
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
-    c = cell_of(room, x, y, 1024, v.room->grid_rows, v.room->grid_cols);
+    c = cell_of(x, y, room->coord_frac + 10, ROOM(&v)->grid_rows, ROOM(&v)->grid_cols);
     if (c >= 0) {
         out->has_grid = 1;
-        out->move = mv[c], out->flags = fl[c], out->monster = mo[c];
+        out->move = ((const uint8_t *)g[0])[c], out->flags = ((const uint8_t *)g[1])[c];
+        out->monster = ((const uint8_t *)g[2])[c];
     }
-    c = hr ? cell_of(room, x, y, 256, v.room->hires_rows, v.room->hires_cols) : -1;
+    c = g[3] ? cell_of(x, y, room->coord_frac + 8, ROOM(&v)->hires_rows, ROOM(&v)->hires_cols) : -1;
     if (c >= 0) {
         out->has_hires = 1;
-        out->hires = ((const uint32_t *)(const void *)hr)[c];
+        out->hires = ((const uint32_t *)g[3])[c];
     }
     return out->has_grid || out->has_hires ? RR_OK : RR_ERR_NOTFOUND;
 }
