@@ -25,6 +25,9 @@
 
 #define FRAC_ONE ((int32_t)1 << 30)
 
+/* The section pointers in section order (HEADER .. PATHNODES), then their
+ * counts in the same order: section k's pointer and count are entry k of
+ * each run (load_sections and get_record index them so). */
 typedef struct ctx {
     const rr_rmf_header *h;
     const rr_rmf_plane *planes;
@@ -38,13 +41,29 @@ typedef struct ctx {
     const rr_rmf_camera *cams;
     const rr_rmf_path *paths;
     const rr_rmf_pathnode *pnodes;
-    uint32_t nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams, npaths,
-        npnodes, nheader;
+    uint32_t nheader, nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams,
+        npaths, npnodes;
 } ctx;
 /* Indices of the counts in ctx (from nplanes on), for rr__check_fields. */
 enum { N_PLANES, N_SIDES, N_BRUSHES, N_NODES, N_LEAVES, N_REFS, N_ENTS, N_KV, N_CAMS, N_PATHS,
        N_PNODES };
 #define COUNTS(c) (&(c)->nplanes)
+#define NSECS 12
+typedef char rr__rmf_ctx_order[(offsetof(ctx, pnodes) == 11 * sizeof(const void *) &&
+                                offsetof(ctx, nheader) == NSECS * sizeof(const void *) &&
+                                offsetof(ctx, npnodes) == offsetof(ctx, nheader) + 44)
+                                   ? 1 : -1];
+
+/* Section k's pointer and count (k: 0 = HEADER .. 11 = PATHNODES). */
+static const void **sec_ptr(const ctx *c, uint32_t k)
+{
+    return (const void **)(uintptr_t)c + k;
+}
+
+static uint32_t *sec_count(const ctx *c, uint32_t k)
+{
+    return (uint32_t *)(uintptr_t)&c->nheader + k;
+}
 
 /* The ctx sits at the first 8-byte boundary of the arena (arenas are only
  * guaranteed 4-byte aligned; pointers may need 8), the trace work after it. */
@@ -76,58 +95,32 @@ static int32_t *tree_stack(const rr_room *room)
 
 /* ---- validation ---------------------------------------------------------- */
 
-/* Section i of the RMF blob: its type, element size and where its pointer
- * and count go in the ctx (a table, so no per-section locals pile up on the
- * validator's stack). */
-typedef struct secdef {
-    uint32_t type, size;
-    uint16_t ptr, count;
-} secdef;
-
-#define SEC(t, sz, p, n) {t, sz, (uint16_t)offsetof(ctx, p), (uint16_t)offsetof(ctx, n)}
-static const secdef secdefs[12] = {
-    SEC(RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), h, nheader),
-    SEC(RR_SEC_RMF_PLANES, sizeof(rr_rmf_plane), planes, nplanes),
-    SEC(RR_SEC_RMF_SIDES, 4, sides, nsides),
-    SEC(RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), brushes, nbrushes),
-    SEC(RR_SEC_RMF_NODES, sizeof(rr_rmf_node), nodes, nnodes),
-    SEC(RR_SEC_RMF_LEAVES, sizeof(rr_rmf_leaf), leaves, nleaves),
-    SEC(RR_SEC_RMF_LEAFBRUSHES, 4, refs, nrefs),
-    SEC(RR_SEC_RMF_ENTITIES, sizeof(rr_rmf_entity), ents, nents),
-    SEC(RR_SEC_RMF_KEYVALUES, sizeof(rr_rmf_keyvalue), kv, nkv),
-    SEC(RR_SEC_RMF_CAMERAS, sizeof(rr_rmf_camera), cams, ncams),
-    SEC(RR_SEC_RMF_PATHS, sizeof(rr_rmf_path), paths, npaths),
-    SEC(RR_SEC_RMF_PATHNODES, sizeof(rr_rmf_pathnode), pnodes, npnodes),
-};
-
-static const uint32_t sec_types[12] = {
+/* Section k of an RMF blob has type RR_SEC_RMF_HEADER + k and elements of
+ * sec_size[k] bytes. */
+static const uint32_t sec_types[NSECS] = {
     RR_SEC_RMF_HEADER, RR_SEC_RMF_PLANES, RR_SEC_RMF_SIDES, RR_SEC_RMF_BRUSHES,
     RR_SEC_RMF_NODES, RR_SEC_RMF_LEAVES, RR_SEC_RMF_LEAFBRUSHES, RR_SEC_RMF_ENTITIES,
     RR_SEC_RMF_KEYVALUES, RR_SEC_RMF_CAMERAS, RR_SEC_RMF_PATHS, RR_SEC_RMF_PATHNODES};
+static const uint8_t sec_size[NSECS] = {
+    sizeof(rr_rmf_header), sizeof(rr_rmf_plane), 4, sizeof(rr_rmf_brush), sizeof(rr_rmf_node),
+    sizeof(rr_rmf_leaf), 4, sizeof(rr_rmf_entity), sizeof(rr_rmf_keyvalue),
+    sizeof(rr_rmf_camera), sizeof(rr_rmf_path), sizeof(rr_rmf_pathnode)};
 
+/* The header count needs no check here: check_arena, which runs first, has
+ * already failed unless it is 1. */
 static __attribute__((noinline)) rr_err load_sections(const rr_room *room, ctx *c,
                                                      rr_diag *diag)
 {
-    uint32_t i;
-    rr_err e = rr__sections_known(room, sec_types, 12, diag);
-    for (i = 0; i < 12 && !e; i++)
-        e = rr__section(room, secdefs[i].type, secdefs[i].size,
-                        (const void **)(void *)((uint8_t *)c + secdefs[i].ptr),
-                        (uint32_t *)(void *)((uint8_t *)c + secdefs[i].count), diag);
+    uint32_t k;
+    rr_err e = rr__sections_known(room, sec_types, NSECS, diag);
+    for (k = 0; k < NSECS && !e; k++)
+        e = rr__section(room, sec_types[k], sec_size[k], sec_ptr(c, k), sec_count(c, k), diag);
     if (e)
         return e;
-    if (c->nheader != 1)
-        return rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, c->h),
-                        "header count", c->nheader, 1);
     if (c->nents == 0)
         return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES, rr__offset(room, c->ents),
                         "worldspawn entity", 0, 1);
     return RR_OK;
-}
-
-static int coord_ok(int32_t v)
-{
-    return v >= -RR_RMF_MAX_COORD && v <= RR_RMF_MAX_COORD;
 }
 
 /* Before anything is written to the arena: the tree depth and the declared
@@ -136,7 +129,7 @@ static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag
 {
     const void *p;
     const rr_rmf_header *h;
-    uint32_t n, nb, nn;
+    uint32_t n, nb, nn, need;
     rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, diag);
     if (!e && n != 1)
         e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, p),
@@ -151,11 +144,10 @@ static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag
     if (h->tree_depth > room->max_depth || h->tree_depth > RR_MAX_DEPTH)
         return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_HEADER, rr__offset(room, h) + 8,
                         "tree depth", h->tree_depth, room->max_depth);
-    if (nb > 0x1000000u || nn > 0x1000000u ||
-        room->arena_need < RR_RMF_ARENA(nb, h->tree_depth, nn))
+    need = RR_RMF_ARENA(nb, h->tree_depth, nn);
+    if (nb > 0x1000000u || nn > 0x1000000u || room->arena_need < need)
         return rr__fail(diag, RR_ERR_ARENA, RR_SEC_RMF_HEADER, rr__offset(room, h),
-                        "declared arena bytes", room->arena_need,
-                        RR_RMF_ARENA(nb, h->tree_depth, nn));
+                        "declared arena bytes", room->arena_need, need);
     return RR_OK;
 }
 
@@ -379,9 +371,19 @@ static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3
     return 1;
 }
 
-static int point_ok(const int32_t p[3])
+/* Both points non-NULL with every coordinate in [lo, RR_RMF_MAX_COORD]: the
+ * queries' one range check (a point query passes its point twice). */
+static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b[3], int32_t lo)
 {
-    return p && coord_ok(p[0]) && coord_ok(p[1]) && coord_ok(p[2]);
+    uint32_t j, k;
+    for (j = 0; j < 2; j++, a = b) {
+        if (!a)
+            return 0;
+        for (k = 0; k < 3; k++)
+            if (a[k] < lo || a[k] > RR_RMF_MAX_COORD)
+                return 0;
+    }
+    return 1;
 }
 
 /* The leaf containing p. */
@@ -405,13 +407,15 @@ static void list_add(rr_rmf_list *l, uint32_t v)
     l->total++;
 }
 
-static rr_err point_query(const rr_room *room, const int32_t p[3], uint32_t *contents,
-                          rr_rmf_list *list)
+/* Both point queries: contents or list may be NULL (the callers checked
+ * their own output argument). */
+static __attribute__((noinline)) rr_err point_query(const rr_room *room, const int32_t p[3],
+                                                   uint32_t *contents, rr_rmf_list *list)
 {
     const ctx *c;
     const rr_rmf_leaf *lf;
     uint32_t i, acc = 0;
-    if (!room || room->format != RR_FMT_RMF || !point_ok(p))
+    if (!room || room->format != RR_FMT_RMF || !pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p && room ? RR_ERR_RANGE : RR_ERR_ARG;
     c = get_ctx(room);
     lf = find_leaf(c, p);
@@ -627,7 +631,8 @@ typedef struct part {
     int32_t node, t0, t1;
 } part;
 
-static int32_t solve_t(int64_t num, int32_t d, int up)  /* num / d, rounded out */
+/* num / d rounded out (up when up, else down), clamped to [0, FRAC_ONE]. */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int32_t d, int up)
 {
     int64_t q = num / d, r = num % d;
     if (r != 0 && ((r < 0) != (d < 0)) == !up)
@@ -641,26 +646,26 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 {
     int a = pl->type;
     int32_t d = w->end[a] - w->start[a];
-    int64_t r = (int64_t)w->half[a] + w->margin, s = (int64_t)w->start[a] - pl->dist;
-    int64_t p0 = s * FRAC_ONE + (int64_t)d * t0, p1 = s * FRAC_ONE + (int64_t)d * t1;
-    int64_t rq = r * FRAC_ONE;
-    int front = p0 + rq >= 0 || p1 + rq >= 0, back = p0 - rq <= 0 || p1 - rq <= 0;
-    int32_t tf = t0, tb = t1;
+    /* s, r and P(t) scaled by 2^30 (t is Q2.30): below 2^53 */
+    int64_t r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
+    int64_t s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
+    int64_t p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
+    int front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
+    part *pb = &out[d < 0], *pf = &out[d >= 0];   /* d >= 0: the back part is near */
     if (!front || !back) {
         out[0].node = nd->child[front ? 0 : 1], out[0].t0 = t0, out[0].t1 = t1;
         return 1;
     }
+    pb->node = nd->child[1], pf->node = nd->child[0];
+    pb->t0 = pf->t0 = t0, pb->t1 = pf->t1 = t1;
     if (d != 0) {           /* clip each child to where the box can touch it */
-        tf = solve_t(-(s + r) * FRAC_ONE, d, d < 0);   /* P(t) + r = 0 */
-        tb = solve_t(-(s - r) * FRAC_ONE, d, d > 0);   /* P(t) - r = 0 */
+        int32_t tf = solve_t(-(s + r), d, d < 0);   /* P(t) + r = 0 */
+        int32_t tb = solve_t(r - s, d, d > 0);      /* P(t) - r = 0 */
+        if (d > 0)          /* back [t0, tb], then front [tf, t1] */
+            pb->t1 = tb < t1 ? tb : t1, pf->t0 = tf > t0 ? tf : t0;
+        else                /* front [t0, tf], then back [tb, t1] */
+            pf->t1 = tf < t1 ? tf : t1, pb->t0 = tb > t0 ? tb : t0;
     }
-    /* d > 0: back is near ([t0, tb]), front far ([tf, t1]); d < 0: mirrored. */
-    out[d >= 0 ? 0 : 1].node = nd->child[1];
-    out[d >= 0 ? 0 : 1].t0 = d >= 0 ? t0 : (tb > t0 ? tb : t0);
-    out[d >= 0 ? 0 : 1].t1 = d >= 0 ? (tb < t1 ? tb : t1) : t1;
-    out[d >= 0 ? 1 : 0].node = nd->child[0];
-    out[d >= 0 ? 1 : 0].t0 = d >= 0 ? (tf > t0 ? tf : t0) : t0;
-    out[d >= 0 ? 1 : 0].t1 = d >= 0 ? t1 : (tf < t1 ? tf : t1);
     return 2;
 }
 
@@ -693,10 +698,14 @@ static void walk_trace(const rr_room *room, work *w)
     }
 }
 
+/* a + (b - a) * f30, the product's magnitude rounded down (toward a: never
+ * past the hit). |b - a| <= 2^22 and f30 <= 2^30, so it fits 53 bits and,
+ * being non-negative, / 2^30 is >> 30. */
 static int32_t move_along(int32_t a, int32_t b, int32_t f30)
 {
-    int64_t d = (int64_t)b - a, m = (d < 0 ? -d : d) * f30 / FRAC_ONE;
-    return (int32_t)(a + (d < 0 ? -m : m));   /* toward a: never past the hit */
+    uint32_t d = b < a ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a;
+    int32_t m = (int32_t)(((uint64_t)d * (uint32_t)f30) >> 30);
+    return b < a ? a - m : a + m;
 }
 
 static void init_work(const rr_room *room, work *w, const int32_t start[3],
@@ -728,11 +737,8 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     int k;
     if (!room || room->format != RR_FMT_RMF || !out || !start || !end)
         return RR_ERR_ARG;
-    if (!point_ok(start) || !point_ok(end))
+    if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
-    for (k = 0; half && k < 3; k++)
-        if (half[k] < 0 || half[k] > RR_RMF_MAX_COORD)
-            return RR_ERR_RANGE;
     w = work_at(room);
     init_work(room, w, start, end, half, mask);
     walk_trace(room, w);
@@ -758,7 +764,7 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 {
     if (!room || room->format != RR_FMT_RMF || !list || (list->max && !list->items))
         return RR_ERR_ARG;
-    if (!point_ok(mins) || !point_ok(maxs))
+    if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
     list->count = list->total = 0;
     walk_box(room, mins, maxs, list);
@@ -780,62 +786,74 @@ rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
     return RR_OK;
 }
 
-#define GETTER(name, type, field, count)                                             \
-    rr_err name(const rr_room *room, uint32_t i, const type **out)                   \
-    {                                                                                \
-        if (!room || room->format != RR_FMT_RMF || !out)                             \
-            return RR_ERR_ARG;                                                       \
-        if (i >= get_ctx(room)->count)                                               \
-            return RR_ERR_NOTFOUND;                                                  \
-        *out = &get_ctx(room)->field[i];                                             \
-        return RR_OK;                                                                \
-    }
-GETTER(rr_rmf_get_brush, rr_rmf_brush, brushes, nbrushes)
-GETTER(rr_rmf_get_plane, rr_rmf_plane, planes, nplanes)
-GETTER(rr_rmf_get_entity, rr_rmf_entity, ents, nents)
-GETTER(rr_rmf_get_camera, rr_rmf_camera, cams, ncams)
-GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, kv, nkv)
-GETTER(rr_rmf_get_path, rr_rmf_path, paths, npaths)
-GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, pnodes, npnodes)
+/* The record getters share one body: record i of section k. */
+static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t i,
+                                                  const void **out, uint32_t k)
+{
+    const ctx *c;
+    if (!room || room->format != RR_FMT_RMF || !out)
+        return RR_ERR_ARG;
+    c = get_ctx(room);
+    if (i >= *sec_count(c, k))
+        return RR_ERR_NOTFOUND;
+    *out = (const uint8_t *)*sec_ptr(c, k) + i * sec_size[k];
+    return RR_OK;
+}
 
-static int str_eq(const char *a, const char *b)
+#define GETTER(name, type, k)                                            \
+    rr_err name(const rr_room *room, uint32_t i, const type **out)      \
+    {                                                                   \
+        return get_record(room, i, (const void **)(void *)out, k);      \
+    }
+GETTER(rr_rmf_get_plane, rr_rmf_plane, 1)
+GETTER(rr_rmf_get_brush, rr_rmf_brush, 3)
+GETTER(rr_rmf_get_entity, rr_rmf_entity, 7)
+GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, 8)
+GETTER(rr_rmf_get_camera, rr_rmf_camera, 9)
+GETTER(rr_rmf_get_path, rr_rmf_path, 10)
+GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, 11)
+
+static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 {
     while (*a && *a == *b)
         a++, b++;
     return *a == *b;
 }
 
-const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
+/* The value of key among entity i's key/values, or NULL (i is valid). */
+static const char *kv_value(const rr_room *room, const ctx *c, uint32_t i, const char *key)
 {
-    const ctx *c;
+    const rr_rmf_keyvalue *kv = &c->kv[c->ents[i].first_kv];
     uint32_t k;
-    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
-        return 0;
-    c = get_ctx(room);
-    for (k = 0; k < c->ents[i].nkv; k++) {
-        const rr_rmf_keyvalue *kv = &c->kv[c->ents[i].first_kv + k];
-        if (str_eq(rr_string(room, kv->key), key))
-            return rr_string(room, kv->value);
-    }
+    for (k = 0; k < c->ents[i].nkv; k++)
+        if (str_eq(rr_string(room, kv[k].key), key))
+            return rr_string(room, kv[k].value);
     return 0;
 }
 
+const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
+{
+    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
+        return 0;
+    return kv_value(room, get_ctx(room), i, key);
+}
+
+/* The key is classified once: classname and targetname are entity fields,
+ * any other key is looked up among the key/values. */
 rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *value,
                           uint32_t from, uint32_t *index)
 {
     const ctx *c;
     uint32_t i;
+    int field;
     if (!room || room->format != RR_FMT_RMF || !key || !value || !index)
         return RR_ERR_ARG;
     c = get_ctx(room);
+    field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < c->nents; i++) {
-        const char *v;
-        if (str_eq(key, "classname"))
-            v = rr_string(room, c->ents[i].classname);
-        else if (str_eq(key, "targetname"))
-            v = rr_string(room, c->ents[i].targetname);
-        else
-            v = rr_rmf_entity_value(room, i, key);
+        const char *v = field == 0   ? kv_value(room, c, i, key)
+                        : field == 1 ? rr_string(room, c->ents[i].classname)
+                                     : rr_string(room, c->ents[i].targetname);
         if (v && str_eq(v, value)) {
             *index = i;
             return RR_OK;
