@@ -106,63 +106,103 @@ static const uint8_t sec_size[NSECS] = {
     sizeof(rr_rmf_leaf), 4, sizeof(rr_rmf_entity), sizeof(rr_rmf_keyvalue),
     sizeof(rr_rmf_camera), sizeof(rr_rmf_path), sizeof(rr_rmf_pathnode)};
 
+/* What the checks below share: fewer arguments per call. */
+typedef struct vstate {
+    const rr_room *room;
+    rr_diag *diag;
+    const ctx *c;            /* set once load_sections has filled it */
+} vstate;
+
+/* The validator's own failures (the field tables report theirs through
+ * rr__check_fields): the error code and section of each (RR_ES, less the
+ * RMF base so it fits 16 bits) and its diag->what, by F_ index. One call
+ * with an index costs a third of an inlined rr__fail. */
+enum { F_HEADER_COUNT, F_TREE_DEPTH, F_ARENA, F_WORLDSPAWN, F_CAMERA, F_ROOT, F_PLANE,
+       F_BOUNDS, F_UNREACHABLE, F_NODE_PLANE, F_AXIAL, F_LEAF_CHILD, F_ORDER_CYCLE,
+       F_ORDER_INDEX, F_TWO_PARENTS, F_NODE_DEPTH, F_COUNT };
+#define ES_BASE RR_ES(0, RR_SEC_RMF_HEADER)
+#define FES(e, type) (uint16_t)(RR_ES(e, type) - ES_BASE)
+static const uint16_t fail_es[F_COUNT] = {
+    FES(RR_ERR_SECTION, RR_SEC_RMF_HEADER), FES(RR_ERR_DEPTH, RR_SEC_RMF_HEADER),
+    FES(RR_ERR_ARENA, RR_SEC_RMF_HEADER), FES(RR_ERR_MISSING, RR_SEC_RMF_ENTITIES),
+    FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER), FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER),
+    FES(RR_ERR_RANGE, RR_SEC_RMF_PLANES), FES(RR_ERR_RANGE, RR_SEC_RMF_BRUSHES),
+    FES(RR_ERR_INDEX, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
+static const char *const fail_what[F_COUNT] = {
+    "header count", "tree depth", "declared arena bytes", "worldspawn entity",
+    "active camera", "root", "plane type, signbits or dist", "brush bounds",
+    "unreachable node", "node plane", "node plane must be axial and positive", "leaf child",
+    "child node must follow its parent", "child node must follow its parent",
+    "node with two parents", "node depth"};
+
+/* Failure f at the field at (its blob offset goes to diag). */
+static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
+                                                   uint32_t value, uint32_t limit)
+{
+    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at), fail_what[f],
+                       value, limit);
+}
+
+/* The field table t on element elem, or on its whole section (elem NULL). */
+static __attribute__((noinline)) rr_err fields(const vstate *v, const rr_field *t,
+                                               const void *elem)
+{
+    return rr__check_fields(v->room, t, elem, COUNTS(v->c), v->diag);
+}
+
 /* The header count needs no check here: check_arena, which runs first, has
  * already failed unless it is 1. */
-static __attribute__((noinline)) rr_err load_sections(const rr_room *room, ctx *c,
-                                                     rr_diag *diag)
+static __attribute__((noinline)) rr_err load_sections(const vstate *v, ctx *c)
 {
     uint32_t k;
-    rr_err e = rr__sections_known(room, sec_types, NSECS, diag);
+    rr_err e = rr__sections_known(v->room, sec_types, NSECS, v->diag);
     for (k = 0; k < NSECS && !e; k++)
-        e = rr__section(room, sec_types[k], sec_size[k], sec_ptr(c, k), sec_count(c, k), diag);
-    if (e)
-        return e;
-    if (c->nents == 0)
-        return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES, rr__offset(room, c->ents),
-                        "worldspawn entity", 0, 1);
-    return RR_OK;
+        e = rr__section(v->room, sec_types[k], sec_size[k], sec_ptr(c, k), sec_count(c, k),
+                        v->diag);
+    if (!e && c->nents == 0)
+        e = fail(v, F_WORLDSPAWN, c->ents, 0, 1);
+    return e;
 }
 
 /* Before anything is written to the arena: the tree depth and the declared
  * arena size, from the header, brush and node sections alone. */
-static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
+static __attribute__((noinline)) rr_err check_arena(const vstate *v)
 {
+    const rr_room *room = v->room;
     const void *p;
     const rr_rmf_header *h;
     uint32_t n, nb, nn, need;
-    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, diag);
+    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, v->diag);
     if (!e && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, p),
-                     "header count", n, 1);
+        e = fail(v, F_HEADER_COUNT, p, n, 1);
     h = p;
     if (!e)
-        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, diag);
+        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, v->diag);
     if (!e)
-        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, diag);
+        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, v->diag);
     if (e)
         return e;
     if (h->tree_depth > room->max_depth || h->tree_depth > RR_MAX_DEPTH)
-        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_HEADER, rr__offset(room, h) + 8,
-                        "tree depth", h->tree_depth, room->max_depth);
+        return fail(v, F_TREE_DEPTH, &h->tree_depth, h->tree_depth, room->max_depth);
     need = RR_RMF_ARENA(nb, h->tree_depth, nn);
     if (nb > 0x1000000u || nn > 0x1000000u || room->arena_need < need)
-        return rr__fail(diag, RR_ERR_ARENA, RR_SEC_RMF_HEADER, rr__offset(room, h),
-                        "declared arena bytes", room->arena_need, need);
+        return fail(v, F_ARENA, h, room->arena_need, need);
     return RR_OK;
 }
 
-static rr_err check_header(const rr_room *room, const ctx *c, rr_diag *diag)
+/* active_camera in [-1, ncams), root node 0 or a leaf. */
+static rr_err check_header(const vstate *v)
 {
+    const ctx *c = v->c;
     const rr_rmf_header *h = c->h;
-    uint32_t off = rr__offset(room, h);
-    if (h->active_camera < -1 || (h->active_camera >= 0 &&
-                                  (uint32_t)h->active_camera >= c->ncams))
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 12, "active camera",
-                        (uint32_t)h->active_camera, c->ncams);
+    if ((uint32_t)h->active_camera + 1u > c->ncams)
+        return fail(v, F_CAMERA, &h->active_camera, (uint32_t)h->active_camera, c->ncams);
     if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
                      : (uint32_t)(-1 - h->root) >= c->nleaves)
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 4, "root",
-                        (uint32_t)h->root, c->nnodes);
+        return fail(v, F_ROOT, &h->root, (uint32_t)h->root, c->nnodes);
     return RR_OK;
 }
 
@@ -173,10 +213,11 @@ static const rr_field plane_fields[] = {
     RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
              "plane dist")};
 
-static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
+static rr_err check_planes(const vstate *v)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
-    rr_err e = rr__check_fields(room, plane_fields, 0, 0, diag);
+    rr_err e = fields(v, plane_fields, 0);
     for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
@@ -186,8 +227,7 @@ static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
                 axial = k;
         }
         if (p->signbits != sb || p->type != axial)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES, rr__offset(room, p),
-                            "plane type, signbits or dist", p->type, axial);
+            return fail(v, F_PLANE, p, p->type, axial);
     }
     return e;
 }
@@ -202,67 +242,49 @@ static const rr_field brush_fields[] = {
     RR_FIELDS(rr_rmf_brush, mins, 6, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
               "brush bounds")};
 
-static rr_err check_brushes(const rr_room *room, const ctx *c, rr_diag *diag)
+static rr_err check_brushes(const vstate *v)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
-    rr_err e = rr__check_fields(room, side_fields, 0, COUNTS(c), diag);
+    rr_err e = fields(v, side_fields, 0);
     for (i = 0; i < c->nbrushes && !e; i++) {
         const rr_rmf_brush *b = &c->brushes[i];
-        if ((e = rr__check_fields(room, brush_fields, b, COUNTS(c), diag)))
+        if ((e = fields(v, brush_fields, b)))
             return e;
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_BRUSHES,
-                                rr__offset(room, &b->mins[k]), "brush bounds",
-                                (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+                return fail(v, F_BOUNDS, &b->mins[k], (uint32_t)b->mins[k],
+                            (uint32_t)b->maxs[k]);
     }
-    return e;
-}
-
-static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
-{
-    static const rr_field leaf_fields[] = {
-        RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
-        RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS,
-                 "leaf brush range")};
-    static const rr_field ref_fields[] = {
-        RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
-        {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
-    rr_err e = rr__check_fields(room, leaf_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, ref_fields, 0, COUNTS(c), diag);
     return e;
 }
 
 /* One child link of node i: a later node seen for the first time, or a leaf. */
-static rr_err check_child(const rr_room *room, const ctx *c, uint8_t *depth, uint32_t i,
-                          uint32_t k, rr_diag *diag)
+static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t k)
 {
-    int32_t ch = c->nodes[i].child[k];
-    uint32_t off = rr__offset(room, &c->nodes[i].child[k]);
+    const ctx *c = v->c;
+    const int32_t *at = &c->nodes[i].child[k];
+    int32_t ch = *at;
     if (ch < 0) {
         if ((uint32_t)(-1 - ch) >= c->nleaves)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, off, "leaf child",
-                            (uint32_t)(-1 - ch), c->nleaves);
+            return fail(v, F_LEAF_CHILD, at, (uint32_t)(-1 - ch), c->nleaves);
         return RR_OK;
     }
     if ((uint32_t)ch <= i || (uint32_t)ch >= c->nnodes)
-        return rr__fail(diag, (uint32_t)ch <= i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_RMF_NODES,
-                        off, "child node must follow its parent", (uint32_t)ch, i);
+        return fail(v, (uint32_t)ch <= i ? F_ORDER_CYCLE : F_ORDER_INDEX, at, (uint32_t)ch, i);
     if (depth[ch])
-        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMF_NODES, off, "node with two parents",
-                        (uint32_t)ch, 0);
+        return fail(v, F_TWO_PARENTS, at, (uint32_t)ch, 0);
     if ((uint32_t)depth[i] + 1 > c->h->tree_depth)
-        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_NODES, off, "node depth",
-                        (uint32_t)depth[i] + 1, c->h->tree_depth);
+        return fail(v, F_NODE_DEPTH, at, (uint32_t)depth[i] + 1, c->h->tree_depth);
     depth[ch] = (uint8_t)(depth[i] + 1);
     return RR_OK;
 }
 
 /* Nodes in index order: every child comes later and has one parent, so the
  * tree has no cycle and each node's depth is known before its children's. */
-static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_diag *diag)
+static rr_err check_nodes(const vstate *v, uint8_t *depth)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
     rr_err e;
     for (i = 0; i < c->nnodes; i++)
@@ -273,22 +295,25 @@ static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_
         const rr_rmf_node *n = &c->nodes[i];
         const rr_rmf_plane *p;
         if (!depth[i])
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "unreachable node", i, 0);
+            return fail(v, F_UNREACHABLE, n, i, 0);
         if (n->plane >= c->nplanes)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "node plane", n->plane, c->nplanes);
+            return fail(v, F_NODE_PLANE, n, n->plane, c->nplanes);
         p = &c->planes[n->plane];
         if (p->type > 2 || p->normal[p->type] != RR_FIX_ONE)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "node plane must be axial and positive", n->plane, p->type);
+            return fail(v, F_AXIAL, n, n->plane, p->type);
         for (k = 0; k < 2; k++)
-            if ((e = check_child(room, c, depth, i, k, diag)) != RR_OK)
+            if ((e = check_child(v, depth, i, k)) != RR_OK)
                 return e;
     }
     return RR_OK;
 }
 
+static const rr_field leaf_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
+    RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS, "leaf brush range")};
+static const rr_field ref_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
+    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
 static const rr_field kv_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue),
     RR_FIELDS(rr_rmf_keyvalue, key, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0, "string offset")};
@@ -309,41 +334,32 @@ static const rr_field pnode_fields[] = {
     RR_FIELD(rr_rmf_pathnode, first_kv, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_KV,
              "key/value range")};
 
-static rr_err check_entities(const rr_room *room, const ctx *c, rr_diag *diag)
-{
-    rr_err e = rr__check_fields(room, kv_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, ent_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, path_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, pnode_fields, 0, COUNTS(c), diag);
-    return e;
-}
+/* Whole-section field tables, in check order; the node tree goes between
+ * the leaf tables and the key/value ones (NULL marks the place). */
+static const rr_field *const section_tables[] = {
+    leaf_fields, ref_fields, 0, kv_fields, ent_fields, path_fields, pnode_fields};
 
 /* The ctx is built in the arena once check_arena has shown the arena is big
  * enough; the node depths go after it (RR_RMF_ARENA counts both). */
 rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 {
-    ctx *c;
+    vstate v;
+    ctx *c = ctx_at(room->arena);
     uint32_t i;
-    rr_err e = check_arena(room, diag);
-    if (e)
-        return e;
-    c = ctx_at(room->arena);
-    e = load_sections(room, c, diag);
+    rr_err e;
+    v.room = room, v.diag = diag, v.c = c;
+    e = check_arena(&v);
     if (!e)
-        e = check_header(room, c, diag);
+        e = load_sections(&v, c);
     if (!e)
-        e = check_planes(room, c, diag);
+        e = check_header(&v);
     if (!e)
-        e = check_brushes(room, c, diag);
+        e = check_planes(&v);
     if (!e)
-        e = check_leaves(room, c, diag);
-    if (!e)
-        e = check_nodes(room, c, room->arena + RR_RMF_CTX_BYTES, diag);
-    if (!e)
-        e = check_entities(room, c, diag);
+        e = check_brushes(&v);
+    for (i = 0; i < sizeof section_tables / sizeof section_tables[0] && !e; i++)
+        e = section_tables[i] ? fields(&v, section_tables[i], 0)
+                              : check_nodes(&v, room->arena + RR_RMF_CTX_BYTES);
     if (e)
         return e;
     stamps(room)[0] = stamps(room)[1] = 0;
