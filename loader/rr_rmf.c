@@ -391,14 +391,12 @@ static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3
  * queries' one range check (a point query passes its point twice). */
 static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b[3], int32_t lo)
 {
-    uint32_t j, k;
-    for (j = 0; j < 2; j++, a = b) {
-        if (!a)
+    uint32_t span = (uint32_t)RR_RMF_MAX_COORD - (uint32_t)lo, k;
+    if (!a || !b)
+        return 0;
+    for (k = 0; k < 3; k++)     /* v in [lo, max] <=> v - lo in [0, span], unsigned */
+        if ((uint32_t)a[k] - (uint32_t)lo > span || (uint32_t)b[k] - (uint32_t)lo > span)
             return 0;
-        for (k = 0; k < 3; k++)
-            if (a[k] < lo || a[k] > RR_RMF_MAX_COORD)
-                return 0;
-    }
     return 1;
 }
 
@@ -488,10 +486,11 @@ static work *work_at(const rr_room *room)
     return (work *)(void *)((uint8_t *)ctx_at(room->arena) + CTX_ROUNDED);
 }
 
-/* floor(s / 256): both trace ends use the same rounding. */
+/* floor(s / 256): both trace ends use the same rounding. GCC's >> on a
+ * negative value is arithmetic, i.e. floor (rr_rmesh relies on it too). */
 static int64_t shr8(int64_t s)
 {
-    return s >= 0 ? s >> 8 : -((-s + 255) >> 8);
+    return s >> 8;
 }
 
 /* How far the box reaches along the plane normal, in side units: the box
