@@ -93,6 +93,15 @@ static int32_t *tree_stack(const rr_room *room)
     return (int32_t *)(void *)(seen_marks(room) + ((get_ctx(room)->nbrushes + 3u) & ~3u));
 }
 
+/* No brush seen yet (at open, and when the stamp wraps). */
+static __attribute__((noinline)) void clear_marks(const rr_room *room)
+{
+    uint8_t *seen = seen_marks(room);
+    uint32_t i, n = get_ctx(room)->nbrushes;
+    for (i = 0; i < n; i++)
+        seen[i] = 0;
+}
+
 /* ---- validation ---------------------------------------------------------- */
 
 /* Section k of an RMF blob has type RR_SEC_RMF_HEADER + k and elements of
@@ -363,8 +372,7 @@ rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
     if (e)
         return e;
     stamps(room)[0] = stamps(room)[1] = 0;
-    for (i = 0; i < c->nbrushes; i++)
-        seen_marks(room)[i] = 0;
+    clear_marks(room);
     return RR_OK;
 }
 
@@ -583,11 +591,9 @@ static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int3
 /* A new stamp: brushes stamped with it were seen by this query. */
 static uint32_t next_stamp(const rr_room *room)
 {
-    uint32_t *st = stamps(room), i, n = get_ctx(room)->nbrushes;
-    uint8_t *seen = seen_marks(room);
+    uint32_t *st = stamps(room);
     if (++st[0] > 255u) {
-        for (i = 0; i < n; i++)
-            seen[i] = 0;
+        clear_marks(room);
         st[0] = 1;
     }
     return st[0];
