@@ -765,7 +765,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     walk_trace(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
-        out->end[k] = w->best == FRAC_ONE ? end[k] : move_along(start[k], end[k], w->best);
+        out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
     out->plane = w->plane;
     out->brush = w->brush;
     out->normal.x = out->normal.y = out->normal.z = 0;
@@ -841,22 +841,19 @@ static __attribute__((noinline)) int str_eq(const char *a, const char *b)
     return *a == *b;
 }
 
-/* The value of key among entity i's key/values, or NULL (i is valid). */
-static const char *kv_value(const rr_room *room, const ctx *c, uint32_t i, const char *key)
+const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
-    const rr_rmf_keyvalue *kv = &c->kv[c->ents[i].first_kv];
+    const ctx *c;
+    const rr_rmf_keyvalue *kv;
     uint32_t k;
+    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
+        return 0;
+    c = get_ctx(room);
+    kv = &c->kv[c->ents[i].first_kv];
     for (k = 0; k < c->ents[i].nkv; k++)
         if (str_eq(rr_string(room, kv[k].key), key))
             return rr_string(room, kv[k].value);
     return 0;
-}
-
-const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
-{
-    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
-        return 0;
-    return kv_value(room, get_ctx(room), i, key);
 }
 
 /* The key is classified once: classname and targetname are entity fields,
@@ -872,9 +869,9 @@ rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *valu
     c = get_ctx(room);
     field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < c->nents; i++) {
-        const char *v = field == 0   ? kv_value(room, c, i, key)
-                        : field == 1 ? rr_string(room, c->ents[i].classname)
-                                     : rr_string(room, c->ents[i].targetname);
+        const rr_rmf_entity *en = &c->ents[i];
+        const char *v = field ? rr_string(room, field == 1 ? en->classname : en->targetname)
+                              : rr_rmf_entity_value(room, i, key);
         if (v && str_eq(v, value)) {
             *index = i;
             return RR_OK;
