@@ -78,6 +78,13 @@ static const ctx *get_ctx(const rr_room *room)
     return ctx_at(room->arena);
 }
 
+/* The ctx of an open RMF room, or NULL for a NULL or other room: every
+ * public function's first check, in one place. */
+static __attribute__((noinline)) const ctx *rmf_ctx(const rr_room *room)
+{
+    return room && room->format == RR_FMT_RMF ? get_ctx(room) : 0;
+}
+
 static uint32_t *stamps(const rr_room *room)
 {
     return (uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES);
@@ -437,6 +444,7 @@ static __attribute__((noinline)) rr_err point_query(const rr_room *room, const i
     const ctx *c;
     const rr_rmf_leaf *lf;
     uint32_t i, acc = 0;
+    /* rmf_ctx inline here: this is the most frequent query */
     if (!room || room->format != RR_FMT_RMF || !pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p && room ? RR_ERR_RANGE : RR_ERR_ARG;
     c = get_ctx(room);
@@ -696,7 +704,7 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 static void walk_trace(const rr_room *room, work *w)
 {
     const ctx *c = w->c;
-    int32_t *stack = tree_stack(room);
+    part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
     uint8_t *seen = seen_marks(room);
     uint32_t cur = next_stamp(room), sp = 0;
     part p, two[2];
@@ -705,8 +713,7 @@ static void walk_trace(const rr_room *room, work *w)
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &c->nodes[p.node];
             if (split_segment(w, nd, &c->planes[nd->plane], p.t0, p.t1, two) == 2) {
-                stack[3 * sp] = two[1].node, stack[3 * sp + 1] = two[1].t0;
-                stack[3 * sp + 2] = two[1].t1, sp++;
+                stack[sp++] = two[1];
             }
             p = two[0];
         }
@@ -714,8 +721,7 @@ static void walk_trace(const rr_room *room, work *w)
             visit_leaf(c, p.node, seen, cur, w, w->lo, w->hi, 0);
         if (sp == 0 || w->all_solid)
             return;
-        sp--;
-        p.node = stack[3 * sp], p.t0 = stack[3 * sp + 1], p.t1 = stack[3 * sp + 2];
+        p = stack[--sp];
     }
 }
 
@@ -756,7 +762,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 {
     work *w;
     int k;
-    if (!room || room->format != RR_FMT_RMF || !out || !start || !end)
+    if (!rmf_ctx(room) || !out || !start || !end)
         return RR_ERR_ARG;
     if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
@@ -783,7 +789,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
-    if (!room || room->format != RR_FMT_RMF || !list || (list->max && !list->items))
+    if (!rmf_ctx(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
@@ -797,9 +803,9 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 {
     const ctx *c;
-    if (!room || room->format != RR_FMT_RMF || !out)
+    c = rmf_ctx(room);
+    if (!c || !out)
         return RR_ERR_ARG;
-    c = get_ctx(room);
     out->planes = c->nplanes, out->sides = c->nsides, out->brushes = c->nbrushes;
     out->nodes = c->nnodes, out->leaves = c->nleaves, out->entities = c->nents;
     out->keyvalues = c->nkv, out->cameras = c->ncams, out->paths = c->npaths;
@@ -812,9 +818,9 @@ static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t
                                                   const void **out, uint32_t k)
 {
     const ctx *c;
-    if (!room || room->format != RR_FMT_RMF || !out)
+    c = rmf_ctx(room);
+    if (!c || !out)
         return RR_ERR_ARG;
-    c = get_ctx(room);
     if (i >= *sec_count(c, k))
         return RR_ERR_NOTFOUND;
     *out = (const uint8_t *)*sec_ptr(c, k) + i * sec_size[k];
@@ -846,9 +852,9 @@ const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key
     const ctx *c;
     const rr_rmf_keyvalue *kv;
     uint32_t k;
-    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
+    c = rmf_ctx(room);
+    if (!c || !key || i >= c->nents)
         return 0;
-    c = get_ctx(room);
     kv = &c->kv[c->ents[i].first_kv];
     for (k = 0; k < c->ents[i].nkv; k++)
         if (str_eq(rr_string(room, kv[k].key), key))
@@ -864,9 +870,9 @@ rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *valu
     const ctx *c;
     uint32_t i;
     int field;
-    if (!room || room->format != RR_FMT_RMF || !key || !value || !index)
+    c = rmf_ctx(room);
+    if (!c || !key || !value || !index)
         return RR_ERR_ARG;
-    c = get_ctx(room);
     field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < c->nents; i++) {
         const rr_rmf_entity *en = &c->ents[i];
