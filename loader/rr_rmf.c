@@ -483,7 +483,10 @@ rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list
 typedef struct work {
     const ctx *c;
     int32_t start[3], end[3], half[3];
-    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon */
+    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
+                                  the box of a box query */
+    uint8_t *seen;             /* the brush stamps and this query's stamp */
+    uint32_t cur;
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
@@ -607,33 +610,45 @@ static uint32_t next_stamp(const rr_room *room)
     return st[0];
 }
 
-/* The brushes of one leaf not seen yet in this query: to trace_brush (w)
- * or, when they overlap [lo, hi], into list. */
-static void visit_leaf(const ctx *c, int32_t n, uint8_t *seen, uint32_t cur, work *w,
-                       const int32_t lo[3], const int32_t hi[3], rr_rmf_list *list)
+/* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
+ * into list (a box query) or to trace_brush. */
+static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
 {
+    const ctx *c = w->c;
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
     uint32_t i;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = c->refs[lf->first + i];
-        if (seen[b] == cur || !bounds_overlap(&c->brushes[b], lo, hi))
+        if (w->seen[b] == w->cur || !bounds_overlap(&c->brushes[b], w->lo, w->hi))
             continue;
-        seen[b] = (uint8_t)cur;
-        if (!w)
+        w->seen[b] = (uint8_t)w->cur;
+        if (list)
             list_add(list, b);
         else if (c->brushes[b].contents & w->mask)
             trace_brush(w, b);
     }
 }
 
+/* The work of a query: its ctx and a new stamp. */
+static work *start_work(const rr_room *room)
+{
+    work *w = work_at(room);
+    w->c = get_ctx(room);
+    w->seen = seen_marks(room);
+    w->cur = next_stamp(room);
+    return w;
+}
+
 /* Every leaf whose cell the box [lo, hi] touches. */
 static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[3],
                      rr_rmf_list *list)
 {
-    const ctx *c = get_ctx(room);
+    work *w = start_work(room);
+    const ctx *c = w->c;
     int32_t *stack = tree_stack(room), n = c->h->root;
-    uint8_t *seen = seen_marks(room);
-    uint32_t cur = next_stamp(room), sp = 0;
+    uint32_t sp = 0, k;
+    for (k = 0; k < 3; k++)
+        w->lo[k] = lo[k], w->hi[k] = hi[k];
     for (;;) {
         while (n >= 0) {
             const rr_rmf_node *nd = &c->nodes[n];
@@ -643,7 +658,7 @@ static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[
                 stack[3 * sp++] = nd->child[1];
             n = nd->child[front ? 0 : 1];
         }
-        visit_leaf(c, n, seen, cur, 0, lo, hi, list);
+        visit_leaf(w, n, list);
         if (sp == 0)
             return;
         n = stack[3 * --sp];
@@ -705,8 +720,7 @@ static void walk_trace(const rr_room *room, work *w)
 {
     const ctx *c = w->c;
     part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
-    uint8_t *seen = seen_marks(room);
-    uint32_t cur = next_stamp(room), sp = 0;
+    uint32_t sp = 0;
     part p, two[2];
     p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
@@ -718,7 +732,7 @@ static void walk_trace(const rr_room *room, work *w)
             p = two[0];
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(c, p.node, seen, cur, w, w->lo, w->hi, 0);
+            visit_leaf(w, p.node, 0);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
@@ -740,7 +754,6 @@ static void init_work(const rr_room *room, work *w, const int32_t start[3],
 {
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
-    w->c = get_ctx(room);
     w->eps_d = eps < 1 ? 1 : eps;
     w->eps_s = (int64_t)w->eps_d * 65536;
     w->eps_d <<= 8;
@@ -766,7 +779,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_ARG;
     if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
-    w = work_at(room);
+    w = start_work(room);
     init_work(room, w, start, end, half, mask);
     walk_trace(room, w);
     out->fraction = w->best >> 14;
