@@ -25,6 +25,9 @@
 
 #define FRAC_ONE ((int32_t)1 << 30)
 
+/* The section pointers in section order (HEADER .. PATHNODES), then their
+ * counts in the same order: section k's pointer and count are entry k of
+ * each run (load_sections and get_record index them so). */
 typedef struct ctx {
     const rr_rmf_header *h;
     const rr_rmf_plane *planes;
@@ -38,13 +41,29 @@ typedef struct ctx {
     const rr_rmf_camera *cams;
     const rr_rmf_path *paths;
     const rr_rmf_pathnode *pnodes;
-    uint32_t nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams, npaths,
-        npnodes, nheader;
+    uint32_t nheader, nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams,
+        npaths, npnodes;
 } ctx;
 /* Indices of the counts in ctx (from nplanes on), for rr__check_fields. */
 enum { N_PLANES, N_SIDES, N_BRUSHES, N_NODES, N_LEAVES, N_REFS, N_ENTS, N_KV, N_CAMS, N_PATHS,
        N_PNODES };
 #define COUNTS(c) (&(c)->nplanes)
+#define NSECS 12
+typedef char rr__rmf_ctx_order[(offsetof(ctx, pnodes) == 11 * sizeof(const void *) &&
+                                offsetof(ctx, nheader) == NSECS * sizeof(const void *) &&
+                                offsetof(ctx, npnodes) == offsetof(ctx, nheader) + 44)
+                                   ? 1 : -1];
+
+/* Section k's pointer and count (k: 0 = HEADER .. 11 = PATHNODES). */
+static const void **sec_ptr(const ctx *c, uint32_t k)
+{
+    return (const void **)(uintptr_t)c + k;
+}
+
+static uint32_t *sec_count(const ctx *c, uint32_t k)
+{
+    return (uint32_t *)(uintptr_t)&c->nheader + k;
+}
 
 /* The ctx sits at the first 8-byte boundary of the arena (arenas are only
  * guaranteed 4-byte aligned; pointers may need 8), the trace work after it. */
@@ -57,6 +76,13 @@ static ctx *ctx_at(uint8_t *arena)
 static const ctx *get_ctx(const rr_room *room)
 {
     return ctx_at(room->arena);
+}
+
+/* The ctx of an open RMF room, or NULL for a NULL or other room: every
+ * public function's first check, in one place. */
+static __attribute__((noinline)) const ctx *rmf_ctx(const rr_room *room)
+{
+    return room && room->format == RR_FMT_RMF ? get_ctx(room) : 0;
 }
 
 static uint32_t *stamps(const rr_room *room)
@@ -74,103 +100,125 @@ static int32_t *tree_stack(const rr_room *room)
     return (int32_t *)(void *)(seen_marks(room) + ((get_ctx(room)->nbrushes + 3u) & ~3u));
 }
 
+/* No brush seen yet (at open, and when the stamp wraps). */
+static __attribute__((noinline)) void clear_marks(const rr_room *room)
+{
+    uint8_t *seen = seen_marks(room);
+    uint32_t i, n = get_ctx(room)->nbrushes;
+    for (i = 0; i < n; i++)
+        seen[i] = 0;
+}
+
 /* ---- validation ---------------------------------------------------------- */
 
-/* Section i of the RMF blob: its type, element size and where its pointer
- * and count go in the ctx (a table, so no per-section locals pile up on the
- * validator's stack). */
-typedef struct secdef {
-    uint32_t type, size;
-    uint16_t ptr, count;
-} secdef;
-
-#define SEC(t, sz, p, n) {t, sz, (uint16_t)offsetof(ctx, p), (uint16_t)offsetof(ctx, n)}
-static const secdef secdefs[12] = {
-    SEC(RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), h, nheader),
-    SEC(RR_SEC_RMF_PLANES, sizeof(rr_rmf_plane), planes, nplanes),
-    SEC(RR_SEC_RMF_SIDES, 4, sides, nsides),
-    SEC(RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), brushes, nbrushes),
-    SEC(RR_SEC_RMF_NODES, sizeof(rr_rmf_node), nodes, nnodes),
-    SEC(RR_SEC_RMF_LEAVES, sizeof(rr_rmf_leaf), leaves, nleaves),
-    SEC(RR_SEC_RMF_LEAFBRUSHES, 4, refs, nrefs),
-    SEC(RR_SEC_RMF_ENTITIES, sizeof(rr_rmf_entity), ents, nents),
-    SEC(RR_SEC_RMF_KEYVALUES, sizeof(rr_rmf_keyvalue), kv, nkv),
-    SEC(RR_SEC_RMF_CAMERAS, sizeof(rr_rmf_camera), cams, ncams),
-    SEC(RR_SEC_RMF_PATHS, sizeof(rr_rmf_path), paths, npaths),
-    SEC(RR_SEC_RMF_PATHNODES, sizeof(rr_rmf_pathnode), pnodes, npnodes),
-};
-
-static const uint32_t sec_types[12] = {
+/* Section k of an RMF blob has type RR_SEC_RMF_HEADER + k and elements of
+ * sec_size[k] bytes. */
+static const uint32_t sec_types[NSECS] = {
     RR_SEC_RMF_HEADER, RR_SEC_RMF_PLANES, RR_SEC_RMF_SIDES, RR_SEC_RMF_BRUSHES,
     RR_SEC_RMF_NODES, RR_SEC_RMF_LEAVES, RR_SEC_RMF_LEAFBRUSHES, RR_SEC_RMF_ENTITIES,
     RR_SEC_RMF_KEYVALUES, RR_SEC_RMF_CAMERAS, RR_SEC_RMF_PATHS, RR_SEC_RMF_PATHNODES};
+static const uint8_t sec_size[NSECS] = {
+    sizeof(rr_rmf_header), sizeof(rr_rmf_plane), 4, sizeof(rr_rmf_brush), sizeof(rr_rmf_node),
+    sizeof(rr_rmf_leaf), 4, sizeof(rr_rmf_entity), sizeof(rr_rmf_keyvalue),
+    sizeof(rr_rmf_camera), sizeof(rr_rmf_path), sizeof(rr_rmf_pathnode)};
 
-static __attribute__((noinline)) rr_err load_sections(const rr_room *room, ctx *c,
-                                                     rr_diag *diag)
+/* What the checks below share: fewer arguments per call. */
+typedef struct vstate {
+    const rr_room *room;
+    rr_diag *diag;
+    const ctx *c;            /* set once load_sections has filled it */
+} vstate;
+
+/* The validator's own failures (the field tables report theirs through
+ * rr__check_fields): the error code and section of each (RR_ES, less the
+ * RMF base so it fits 16 bits) and its diag->what, by F_ index. One call
+ * with an index costs a third of an inlined rr__fail. */
+enum { F_HEADER_COUNT, F_TREE_DEPTH, F_ARENA, F_WORLDSPAWN, F_CAMERA, F_ROOT, F_PLANE,
+       F_BOUNDS, F_UNREACHABLE, F_NODE_PLANE, F_AXIAL, F_LEAF_CHILD, F_ORDER_CYCLE,
+       F_ORDER_INDEX, F_TWO_PARENTS, F_NODE_DEPTH, F_COUNT };
+#define ES_BASE RR_ES(0, RR_SEC_RMF_HEADER)
+#define FES(e, type) (uint16_t)(RR_ES(e, type) - ES_BASE)
+static const uint16_t fail_es[F_COUNT] = {
+    FES(RR_ERR_SECTION, RR_SEC_RMF_HEADER), FES(RR_ERR_DEPTH, RR_SEC_RMF_HEADER),
+    FES(RR_ERR_ARENA, RR_SEC_RMF_HEADER), FES(RR_ERR_MISSING, RR_SEC_RMF_ENTITIES),
+    FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER), FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER),
+    FES(RR_ERR_RANGE, RR_SEC_RMF_PLANES), FES(RR_ERR_RANGE, RR_SEC_RMF_BRUSHES),
+    FES(RR_ERR_INDEX, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
+    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
+static const char *const fail_what[F_COUNT] = {
+    "header count", "tree depth", "declared arena bytes", "worldspawn entity",
+    "active camera", "root", "plane type, signbits or dist", "brush bounds",
+    "unreachable node", "node plane", "node plane must be axial and positive", "leaf child",
+    "child node must follow its parent", "child node must follow its parent",
+    "node with two parents", "node depth"};
+
+/* Failure f at the field at (its blob offset goes to diag). */
+static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
+                                                   uint32_t value, uint32_t limit)
 {
-    uint32_t i;
-    rr_err e = rr__sections_known(room, sec_types, 12, diag);
-    for (i = 0; i < 12 && !e; i++)
-        e = rr__section(room, secdefs[i].type, secdefs[i].size,
-                        (const void **)(void *)((uint8_t *)c + secdefs[i].ptr),
-                        (uint32_t *)(void *)((uint8_t *)c + secdefs[i].count), diag);
-    if (e)
-        return e;
-    if (c->nheader != 1)
-        return rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, c->h),
-                        "header count", c->nheader, 1);
-    if (c->nents == 0)
-        return rr__fail(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES, rr__offset(room, c->ents),
-                        "worldspawn entity", 0, 1);
-    return RR_OK;
+    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at), fail_what[f],
+                       value, limit);
 }
 
-static int coord_ok(int32_t v)
+/* The field table t on element elem, or on its whole section (elem NULL). */
+static __attribute__((noinline)) rr_err fields(const vstate *v, const rr_field *t,
+                                               const void *elem)
 {
-    return v >= -RR_RMF_MAX_COORD && v <= RR_RMF_MAX_COORD;
+    return rr__check_fields(v->room, t, elem, COUNTS(v->c), v->diag);
+}
+
+/* The header count needs no check here: check_arena, which runs first, has
+ * already failed unless it is 1. */
+static __attribute__((noinline)) rr_err load_sections(const vstate *v, ctx *c)
+{
+    uint32_t k;
+    rr_err e = rr__sections_known(v->room, sec_types, NSECS, v->diag);
+    for (k = 0; k < NSECS && !e; k++)
+        e = rr__section(v->room, sec_types[k], sec_size[k], sec_ptr(c, k), sec_count(c, k),
+                        v->diag);
+    if (!e && c->nents == 0)
+        e = fail(v, F_WORLDSPAWN, c->ents, 0, 1);
+    return e;
 }
 
 /* Before anything is written to the arena: the tree depth and the declared
  * arena size, from the header, brush and node sections alone. */
-static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
+static __attribute__((noinline)) rr_err check_arena(const vstate *v)
 {
+    const rr_room *room = v->room;
     const void *p;
     const rr_rmf_header *h;
-    uint32_t n, nb, nn;
-    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, diag);
+    uint32_t n, nb, nn, need;
+    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, v->diag);
     if (!e && n != 1)
-        e = rr__fail(diag, RR_ERR_SECTION, RR_SEC_RMF_HEADER, rr__offset(room, p),
-                     "header count", n, 1);
+        e = fail(v, F_HEADER_COUNT, p, n, 1);
     h = p;
     if (!e)
-        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, diag);
+        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, v->diag);
     if (!e)
-        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, diag);
+        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, v->diag);
     if (e)
         return e;
     if (h->tree_depth > room->max_depth || h->tree_depth > RR_MAX_DEPTH)
-        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_HEADER, rr__offset(room, h) + 8,
-                        "tree depth", h->tree_depth, room->max_depth);
-    if (nb > 0x1000000u || nn > 0x1000000u ||
-        room->arena_need < RR_RMF_ARENA(nb, h->tree_depth, nn))
-        return rr__fail(diag, RR_ERR_ARENA, RR_SEC_RMF_HEADER, rr__offset(room, h),
-                        "declared arena bytes", room->arena_need,
-                        RR_RMF_ARENA(nb, h->tree_depth, nn));
+        return fail(v, F_TREE_DEPTH, &h->tree_depth, h->tree_depth, room->max_depth);
+    need = RR_RMF_ARENA(nb, h->tree_depth, nn);
+    if (nb > 0x1000000u || nn > 0x1000000u || room->arena_need < need)
+        return fail(v, F_ARENA, h, room->arena_need, need);
     return RR_OK;
 }
 
-static rr_err check_header(const rr_room *room, const ctx *c, rr_diag *diag)
+/* active_camera in [-1, ncams), root node 0 or a leaf. */
+static rr_err check_header(const vstate *v)
 {
+    const ctx *c = v->c;
     const rr_rmf_header *h = c->h;
-    uint32_t off = rr__offset(room, h);
-    if (h->active_camera < -1 || (h->active_camera >= 0 &&
-                                  (uint32_t)h->active_camera >= c->ncams))
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 12, "active camera",
-                        (uint32_t)h->active_camera, c->ncams);
+    if ((uint32_t)h->active_camera + 1u > c->ncams)
+        return fail(v, F_CAMERA, &h->active_camera, (uint32_t)h->active_camera, c->ncams);
     if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
                      : (uint32_t)(-1 - h->root) >= c->nleaves)
-        return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_HEADER, off + 4, "root",
-                        (uint32_t)h->root, c->nnodes);
+        return fail(v, F_ROOT, &h->root, (uint32_t)h->root, c->nnodes);
     return RR_OK;
 }
 
@@ -181,10 +229,11 @@ static const rr_field plane_fields[] = {
     RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
              "plane dist")};
 
-static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
+static rr_err check_planes(const vstate *v)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
-    rr_err e = rr__check_fields(room, plane_fields, 0, 0, diag);
+    rr_err e = fields(v, plane_fields, 0);
     for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
@@ -194,8 +243,7 @@ static rr_err check_planes(const rr_room *room, const ctx *c, rr_diag *diag)
                 axial = k;
         }
         if (p->signbits != sb || p->type != axial)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_PLANES, rr__offset(room, p),
-                            "plane type, signbits or dist", p->type, axial);
+            return fail(v, F_PLANE, p, p->type, axial);
     }
     return e;
 }
@@ -210,67 +258,49 @@ static const rr_field brush_fields[] = {
     RR_FIELDS(rr_rmf_brush, mins, 6, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
               "brush bounds")};
 
-static rr_err check_brushes(const rr_room *room, const ctx *c, rr_diag *diag)
+static rr_err check_brushes(const vstate *v)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
-    rr_err e = rr__check_fields(room, side_fields, 0, COUNTS(c), diag);
+    rr_err e = fields(v, side_fields, 0);
     for (i = 0; i < c->nbrushes && !e; i++) {
         const rr_rmf_brush *b = &c->brushes[i];
-        if ((e = rr__check_fields(room, brush_fields, b, COUNTS(c), diag)))
+        if ((e = fields(v, brush_fields, b)))
             return e;
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
-                return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_BRUSHES,
-                                rr__offset(room, &b->mins[k]), "brush bounds",
-                                (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+                return fail(v, F_BOUNDS, &b->mins[k], (uint32_t)b->mins[k],
+                            (uint32_t)b->maxs[k]);
     }
-    return e;
-}
-
-static rr_err check_leaves(const rr_room *room, const ctx *c, rr_diag *diag)
-{
-    static const rr_field leaf_fields[] = {
-        RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
-        RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS,
-                 "leaf brush range")};
-    static const rr_field ref_fields[] = {
-        RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
-        {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
-    rr_err e = rr__check_fields(room, leaf_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, ref_fields, 0, COUNTS(c), diag);
     return e;
 }
 
 /* One child link of node i: a later node seen for the first time, or a leaf. */
-static rr_err check_child(const rr_room *room, const ctx *c, uint8_t *depth, uint32_t i,
-                          uint32_t k, rr_diag *diag)
+static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t k)
 {
-    int32_t ch = c->nodes[i].child[k];
-    uint32_t off = rr__offset(room, &c->nodes[i].child[k]);
+    const ctx *c = v->c;
+    const int32_t *at = &c->nodes[i].child[k];
+    int32_t ch = *at;
     if (ch < 0) {
         if ((uint32_t)(-1 - ch) >= c->nleaves)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, off, "leaf child",
-                            (uint32_t)(-1 - ch), c->nleaves);
+            return fail(v, F_LEAF_CHILD, at, (uint32_t)(-1 - ch), c->nleaves);
         return RR_OK;
     }
     if ((uint32_t)ch <= i || (uint32_t)ch >= c->nnodes)
-        return rr__fail(diag, (uint32_t)ch <= i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_RMF_NODES,
-                        off, "child node must follow its parent", (uint32_t)ch, i);
+        return fail(v, (uint32_t)ch <= i ? F_ORDER_CYCLE : F_ORDER_INDEX, at, (uint32_t)ch, i);
     if (depth[ch])
-        return rr__fail(diag, RR_ERR_CYCLE, RR_SEC_RMF_NODES, off, "node with two parents",
-                        (uint32_t)ch, 0);
+        return fail(v, F_TWO_PARENTS, at, (uint32_t)ch, 0);
     if ((uint32_t)depth[i] + 1 > c->h->tree_depth)
-        return rr__fail(diag, RR_ERR_DEPTH, RR_SEC_RMF_NODES, off, "node depth",
-                        (uint32_t)depth[i] + 1, c->h->tree_depth);
+        return fail(v, F_NODE_DEPTH, at, (uint32_t)depth[i] + 1, c->h->tree_depth);
     depth[ch] = (uint8_t)(depth[i] + 1);
     return RR_OK;
 }
 
 /* Nodes in index order: every child comes later and has one parent, so the
  * tree has no cycle and each node's depth is known before its children's. */
-static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_diag *diag)
+static rr_err check_nodes(const vstate *v, uint8_t *depth)
 {
+    const ctx *c = v->c;
     uint32_t i, k;
     rr_err e;
     for (i = 0; i < c->nnodes; i++)
@@ -281,22 +311,25 @@ static rr_err check_nodes(const rr_room *room, const ctx *c, uint8_t *depth, rr_
         const rr_rmf_node *n = &c->nodes[i];
         const rr_rmf_plane *p;
         if (!depth[i])
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "unreachable node", i, 0);
+            return fail(v, F_UNREACHABLE, n, i, 0);
         if (n->plane >= c->nplanes)
-            return rr__fail(diag, RR_ERR_INDEX, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "node plane", n->plane, c->nplanes);
+            return fail(v, F_NODE_PLANE, n, n->plane, c->nplanes);
         p = &c->planes[n->plane];
         if (p->type > 2 || p->normal[p->type] != RR_FIX_ONE)
-            return rr__fail(diag, RR_ERR_RANGE, RR_SEC_RMF_NODES, rr__offset(room, n),
-                            "node plane must be axial and positive", n->plane, p->type);
+            return fail(v, F_AXIAL, n, n->plane, p->type);
         for (k = 0; k < 2; k++)
-            if ((e = check_child(room, c, depth, i, k, diag)) != RR_OK)
+            if ((e = check_child(v, depth, i, k)) != RR_OK)
                 return e;
     }
     return RR_OK;
 }
 
+static const rr_field leaf_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
+    RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS, "leaf brush range")};
+static const rr_field ref_fields[] = {
+    RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
+    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
 static const rr_field kv_fields[] = {
     RR_SECTION_CHECK(RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue),
     RR_FIELDS(rr_rmf_keyvalue, key, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0, "string offset")};
@@ -317,46 +350,36 @@ static const rr_field pnode_fields[] = {
     RR_FIELD(rr_rmf_pathnode, first_kv, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_KV,
              "key/value range")};
 
-static rr_err check_entities(const rr_room *room, const ctx *c, rr_diag *diag)
-{
-    rr_err e = rr__check_fields(room, kv_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, ent_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, path_fields, 0, COUNTS(c), diag);
-    if (!e)
-        e = rr__check_fields(room, pnode_fields, 0, COUNTS(c), diag);
-    return e;
-}
+/* Whole-section field tables, in check order; the node tree goes between
+ * the leaf tables and the key/value ones (NULL marks the place). */
+static const rr_field *const section_tables[] = {
+    leaf_fields, ref_fields, 0, kv_fields, ent_fields, path_fields, pnode_fields};
 
 /* The ctx is built in the arena once check_arena has shown the arena is big
  * enough; the node depths go after it (RR_RMF_ARENA counts both). */
 rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 {
-    ctx *c;
+    vstate v;
+    ctx *c = ctx_at(room->arena);
     uint32_t i;
-    rr_err e = check_arena(room, diag);
-    if (e)
-        return e;
-    c = ctx_at(room->arena);
-    e = load_sections(room, c, diag);
+    rr_err e;
+    v.room = room, v.diag = diag, v.c = c;
+    e = check_arena(&v);
     if (!e)
-        e = check_header(room, c, diag);
+        e = load_sections(&v, c);
     if (!e)
-        e = check_planes(room, c, diag);
+        e = check_header(&v);
     if (!e)
-        e = check_brushes(room, c, diag);
+        e = check_planes(&v);
     if (!e)
-        e = check_leaves(room, c, diag);
-    if (!e)
-        e = check_nodes(room, c, room->arena + RR_RMF_CTX_BYTES, diag);
-    if (!e)
-        e = check_entities(room, c, diag);
+        e = check_brushes(&v);
+    for (i = 0; i < sizeof section_tables / sizeof section_tables[0] && !e; i++)
+        e = section_tables[i] ? fields(&v, section_tables[i], 0)
+                              : check_nodes(&v, room->arena + RR_RMF_CTX_BYTES);
     if (e)
         return e;
     stamps(room)[0] = stamps(room)[1] = 0;
-    for (i = 0; i < c->nbrushes; i++)
-        seen_marks(room)[i] = 0;
+    clear_marks(room);
     return RR_OK;
 }
 
@@ -379,9 +402,17 @@ static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3
     return 1;
 }
 
-static int point_ok(const int32_t p[3])
+/* Both points non-NULL with every coordinate in [lo, RR_RMF_MAX_COORD]: the
+ * queries' one range check (a point query passes its point twice). */
+static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b[3], int32_t lo)
 {
-    return p && coord_ok(p[0]) && coord_ok(p[1]) && coord_ok(p[2]);
+    uint32_t span = (uint32_t)RR_RMF_MAX_COORD - (uint32_t)lo, k;
+    if (!a || !b)
+        return 0;
+    for (k = 0; k < 3; k++)     /* v in [lo, max] <=> v - lo in [0, span], unsigned */
+        if ((uint32_t)a[k] - (uint32_t)lo > span || (uint32_t)b[k] - (uint32_t)lo > span)
+            return 0;
+    return 1;
 }
 
 /* The leaf containing p. */
@@ -405,13 +436,16 @@ static void list_add(rr_rmf_list *l, uint32_t v)
     l->total++;
 }
 
-static rr_err point_query(const rr_room *room, const int32_t p[3], uint32_t *contents,
-                          rr_rmf_list *list)
+/* Both point queries: contents or list may be NULL (the callers checked
+ * their own output argument). */
+static __attribute__((noinline)) rr_err point_query(const rr_room *room, const int32_t p[3],
+                                                   uint32_t *contents, rr_rmf_list *list)
 {
     const ctx *c;
     const rr_rmf_leaf *lf;
     uint32_t i, acc = 0;
-    if (!room || room->format != RR_FMT_RMF || !point_ok(p))
+    /* rmf_ctx inline here: this is the most frequent query */
+    if (!room || room->format != RR_FMT_RMF || !pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p && room ? RR_ERR_RANGE : RR_ERR_ARG;
     c = get_ctx(room);
     lf = find_leaf(c, p);
@@ -449,7 +483,10 @@ rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list
 typedef struct work {
     const ctx *c;
     int32_t start[3], end[3], half[3];
-    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon */
+    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
+                                  the box of a box query */
+    uint8_t *seen;             /* the brush stamps and this query's stamp */
+    uint32_t cur;
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
@@ -468,10 +505,11 @@ static work *work_at(const rr_room *room)
     return (work *)(void *)((uint8_t *)ctx_at(room->arena) + CTX_ROUNDED);
 }
 
-/* floor(s / 256): both trace ends use the same rounding. */
+/* floor(s / 256): both trace ends use the same rounding. GCC's >> on a
+ * negative value is arithmetic, i.e. floor (rr_rmesh relies on it too). */
 static int64_t shr8(int64_t s)
 {
-    return s >= 0 ? s >> 8 : -((-s + 255) >> 8);
+    return s >> 8;
 }
 
 /* How far the box reaches along the plane normal, in side units: the box
@@ -564,43 +602,53 @@ static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int3
 /* A new stamp: brushes stamped with it were seen by this query. */
 static uint32_t next_stamp(const rr_room *room)
 {
-    uint32_t *st = stamps(room), i, n = get_ctx(room)->nbrushes;
-    uint8_t *seen = seen_marks(room);
+    uint32_t *st = stamps(room);
     if (++st[0] > 255u) {
-        for (i = 0; i < n; i++)
-            seen[i] = 0;
+        clear_marks(room);
         st[0] = 1;
     }
     return st[0];
 }
 
-/* The brushes of one leaf not seen yet in this query: to trace_brush (w)
- * or, when they overlap [lo, hi], into list. */
-static void visit_leaf(const ctx *c, int32_t n, uint8_t *seen, uint32_t cur, work *w,
-                       const int32_t lo[3], const int32_t hi[3], rr_rmf_list *list)
+/* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
+ * into list (a box query) or to trace_brush. */
+static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
 {
+    const ctx *c = w->c;
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
     uint32_t i;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = c->refs[lf->first + i];
-        if (seen[b] == cur || !bounds_overlap(&c->brushes[b], lo, hi))
+        if (w->seen[b] == w->cur || !bounds_overlap(&c->brushes[b], w->lo, w->hi))
             continue;
-        seen[b] = (uint8_t)cur;
-        if (!w)
+        w->seen[b] = (uint8_t)w->cur;
+        if (list)
             list_add(list, b);
         else if (c->brushes[b].contents & w->mask)
             trace_brush(w, b);
     }
 }
 
+/* The work of a query: its ctx and a new stamp. */
+static work *start_work(const rr_room *room)
+{
+    work *w = work_at(room);
+    w->c = get_ctx(room);
+    w->seen = seen_marks(room);
+    w->cur = next_stamp(room);
+    return w;
+}
+
 /* Every leaf whose cell the box [lo, hi] touches. */
 static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[3],
                      rr_rmf_list *list)
 {
-    const ctx *c = get_ctx(room);
+    work *w = start_work(room);
+    const ctx *c = w->c;
     int32_t *stack = tree_stack(room), n = c->h->root;
-    uint8_t *seen = seen_marks(room);
-    uint32_t cur = next_stamp(room), sp = 0;
+    uint32_t sp = 0, k;
+    for (k = 0; k < 3; k++)
+        w->lo[k] = lo[k], w->hi[k] = hi[k];
     for (;;) {
         while (n >= 0) {
             const rr_rmf_node *nd = &c->nodes[n];
@@ -610,7 +658,7 @@ static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[
                 stack[3 * sp++] = nd->child[1];
             n = nd->child[front ? 0 : 1];
         }
-        visit_leaf(c, n, seen, cur, 0, lo, hi, list);
+        visit_leaf(w, n, list);
         if (sp == 0)
             return;
         n = stack[3 * --sp];
@@ -627,7 +675,8 @@ typedef struct part {
     int32_t node, t0, t1;
 } part;
 
-static int32_t solve_t(int64_t num, int32_t d, int up)  /* num / d, rounded out */
+/* num / d rounded out (up when up, else down), clamped to [0, FRAC_ONE]. */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int32_t d, int up)
 {
     int64_t q = num / d, r = num % d;
     if (r != 0 && ((r < 0) != (d < 0)) == !up)
@@ -641,26 +690,26 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 {
     int a = pl->type;
     int32_t d = w->end[a] - w->start[a];
-    int64_t r = (int64_t)w->half[a] + w->margin, s = (int64_t)w->start[a] - pl->dist;
-    int64_t p0 = s * FRAC_ONE + (int64_t)d * t0, p1 = s * FRAC_ONE + (int64_t)d * t1;
-    int64_t rq = r * FRAC_ONE;
-    int front = p0 + rq >= 0 || p1 + rq >= 0, back = p0 - rq <= 0 || p1 - rq <= 0;
-    int32_t tf = t0, tb = t1;
+    /* s, r and P(t) scaled by 2^30 (t is Q2.30): below 2^53 */
+    int64_t r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
+    int64_t s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
+    int64_t p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
+    int front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
+    part *pb = &out[d < 0], *pf = &out[d >= 0];   /* d >= 0: the back part is near */
     if (!front || !back) {
         out[0].node = nd->child[front ? 0 : 1], out[0].t0 = t0, out[0].t1 = t1;
         return 1;
     }
+    pb->node = nd->child[1], pf->node = nd->child[0];
+    pb->t0 = pf->t0 = t0, pb->t1 = pf->t1 = t1;
     if (d != 0) {           /* clip each child to where the box can touch it */
-        tf = solve_t(-(s + r) * FRAC_ONE, d, d < 0);   /* P(t) + r = 0 */
-        tb = solve_t(-(s - r) * FRAC_ONE, d, d > 0);   /* P(t) - r = 0 */
+        int32_t tf = solve_t(-(s + r), d, d < 0);   /* P(t) + r = 0 */
+        int32_t tb = solve_t(r - s, d, d > 0);      /* P(t) - r = 0 */
+        if (d > 0)          /* back [t0, tb], then front [tf, t1] */
+            pb->t1 = tb < t1 ? tb : t1, pf->t0 = tf > t0 ? tf : t0;
+        else                /* front [t0, tf], then back [tb, t1] */
+            pf->t1 = tf < t1 ? tf : t1, pb->t0 = tb > t0 ? tb : t0;
     }
-    /* d > 0: back is near ([t0, tb]), front far ([tf, t1]); d < 0: mirrored. */
-    out[d >= 0 ? 0 : 1].node = nd->child[1];
-    out[d >= 0 ? 0 : 1].t0 = d >= 0 ? t0 : (tb > t0 ? tb : t0);
-    out[d >= 0 ? 0 : 1].t1 = d >= 0 ? (tb < t1 ? tb : t1) : t1;
-    out[d >= 0 ? 1 : 0].node = nd->child[0];
-    out[d >= 0 ? 1 : 0].t0 = d >= 0 ? (tf > t0 ? tf : t0) : t0;
-    out[d >= 0 ? 1 : 0].t1 = d >= 0 ? t1 : (tf < t1 ? tf : t1);
     return 2;
 }
 
@@ -670,33 +719,34 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 static void walk_trace(const rr_room *room, work *w)
 {
     const ctx *c = w->c;
-    int32_t *stack = tree_stack(room);
-    uint8_t *seen = seen_marks(room);
-    uint32_t cur = next_stamp(room), sp = 0;
+    part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
+    uint32_t sp = 0;
     part p, two[2];
     p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &c->nodes[p.node];
             if (split_segment(w, nd, &c->planes[nd->plane], p.t0, p.t1, two) == 2) {
-                stack[3 * sp] = two[1].node, stack[3 * sp + 1] = two[1].t0;
-                stack[3 * sp + 2] = two[1].t1, sp++;
+                stack[sp++] = two[1];
             }
             p = two[0];
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(c, p.node, seen, cur, w, w->lo, w->hi, 0);
+            visit_leaf(w, p.node, 0);
         if (sp == 0 || w->all_solid)
             return;
-        sp--;
-        p.node = stack[3 * sp], p.t0 = stack[3 * sp + 1], p.t1 = stack[3 * sp + 2];
+        p = stack[--sp];
     }
 }
 
+/* a + (b - a) * f30, the product's magnitude rounded down (toward a: never
+ * past the hit). |b - a| <= 2^22 and f30 <= 2^30, so it fits 53 bits and,
+ * being non-negative, / 2^30 is >> 30. */
 static int32_t move_along(int32_t a, int32_t b, int32_t f30)
 {
-    int64_t d = (int64_t)b - a, m = (d < 0 ? -d : d) * f30 / FRAC_ONE;
-    return (int32_t)(a + (d < 0 ? -m : m));   /* toward a: never past the hit */
+    uint32_t d = b < a ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a;
+    int32_t m = (int32_t)(((uint64_t)d * (uint32_t)f30) >> 30);
+    return b < a ? a - m : a + m;
 }
 
 static void init_work(const rr_room *room, work *w, const int32_t start[3],
@@ -704,7 +754,6 @@ static void init_work(const rr_room *room, work *w, const int32_t start[3],
 {
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
-    w->c = get_ctx(room);
     w->eps_d = eps < 1 ? 1 : eps;
     w->eps_s = (int64_t)w->eps_d * 65536;
     w->eps_d <<= 8;
@@ -726,19 +775,16 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 {
     work *w;
     int k;
-    if (!room || room->format != RR_FMT_RMF || !out || !start || !end)
+    if (!rmf_ctx(room) || !out || !start || !end)
         return RR_ERR_ARG;
-    if (!point_ok(start) || !point_ok(end))
+    if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
-    for (k = 0; half && k < 3; k++)
-        if (half[k] < 0 || half[k] > RR_RMF_MAX_COORD)
-            return RR_ERR_RANGE;
-    w = work_at(room);
+    w = start_work(room);
     init_work(room, w, start, end, half, mask);
     walk_trace(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
-        out->end[k] = w->best == FRAC_ONE ? end[k] : move_along(start[k], end[k], w->best);
+        out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
     out->plane = w->plane;
     out->brush = w->brush;
     out->normal.x = out->normal.y = out->normal.z = 0;
@@ -756,9 +802,9 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
-    if (!room || room->format != RR_FMT_RMF || !list || (list->max && !list->items))
+    if (!rmf_ctx(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
-    if (!point_ok(mins) || !point_ok(maxs))
+    if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
     list->count = list->total = 0;
     walk_box(room, mins, maxs, list);
@@ -770,9 +816,9 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 {
     const ctx *c;
-    if (!room || room->format != RR_FMT_RMF || !out)
+    c = rmf_ctx(room);
+    if (!c || !out)
         return RR_ERR_ARG;
-    c = get_ctx(room);
     out->planes = c->nplanes, out->sides = c->nsides, out->brushes = c->nbrushes;
     out->nodes = c->nnodes, out->leaves = c->nleaves, out->entities = c->nents;
     out->keyvalues = c->nkv, out->cameras = c->ncams, out->paths = c->npaths;
@@ -780,25 +826,34 @@ rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
     return RR_OK;
 }
 
-#define GETTER(name, type, field, count)                                             \
-    rr_err name(const rr_room *room, uint32_t i, const type **out)                   \
-    {                                                                                \
-        if (!room || room->format != RR_FMT_RMF || !out)                             \
-            return RR_ERR_ARG;                                                       \
-        if (i >= get_ctx(room)->count)                                               \
-            return RR_ERR_NOTFOUND;                                                  \
-        *out = &get_ctx(room)->field[i];                                             \
-        return RR_OK;                                                                \
-    }
-GETTER(rr_rmf_get_brush, rr_rmf_brush, brushes, nbrushes)
-GETTER(rr_rmf_get_plane, rr_rmf_plane, planes, nplanes)
-GETTER(rr_rmf_get_entity, rr_rmf_entity, ents, nents)
-GETTER(rr_rmf_get_camera, rr_rmf_camera, cams, ncams)
-GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, kv, nkv)
-GETTER(rr_rmf_get_path, rr_rmf_path, paths, npaths)
-GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, pnodes, npnodes)
+/* The record getters share one body: record i of section k. */
+static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t i,
+                                                  const void **out, uint32_t k)
+{
+    const ctx *c;
+    c = rmf_ctx(room);
+    if (!c || !out)
+        return RR_ERR_ARG;
+    if (i >= *sec_count(c, k))
+        return RR_ERR_NOTFOUND;
+    *out = (const uint8_t *)*sec_ptr(c, k) + i * sec_size[k];
+    return RR_OK;
+}
 
-static int str_eq(const char *a, const char *b)
+#define GETTER(name, type, k)                                            \
+    rr_err name(const rr_room *room, uint32_t i, const type **out)      \
+    {                                                                   \
+        return get_record(room, i, (const void **)(void *)out, k);      \
+    }
+GETTER(rr_rmf_get_plane, rr_rmf_plane, 1)
+GETTER(rr_rmf_get_brush, rr_rmf_brush, 3)
+GETTER(rr_rmf_get_entity, rr_rmf_entity, 7)
+GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, 8)
+GETTER(rr_rmf_get_camera, rr_rmf_camera, 9)
+GETTER(rr_rmf_get_path, rr_rmf_path, 10)
+GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, 11)
+
+static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 {
     while (*a && *a == *b)
         a++, b++;
@@ -808,34 +863,34 @@ static int str_eq(const char *a, const char *b)
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
     const ctx *c;
+    const rr_rmf_keyvalue *kv;
     uint32_t k;
-    if (!room || room->format != RR_FMT_RMF || !key || i >= get_ctx(room)->nents)
+    c = rmf_ctx(room);
+    if (!c || !key || i >= c->nents)
         return 0;
-    c = get_ctx(room);
-    for (k = 0; k < c->ents[i].nkv; k++) {
-        const rr_rmf_keyvalue *kv = &c->kv[c->ents[i].first_kv + k];
-        if (str_eq(rr_string(room, kv->key), key))
-            return rr_string(room, kv->value);
-    }
+    kv = &c->kv[c->ents[i].first_kv];
+    for (k = 0; k < c->ents[i].nkv; k++)
+        if (str_eq(rr_string(room, kv[k].key), key))
+            return rr_string(room, kv[k].value);
     return 0;
 }
 
+/* The key is classified once: classname and targetname are entity fields,
+ * any other key is looked up among the key/values. */
 rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *value,
                           uint32_t from, uint32_t *index)
 {
     const ctx *c;
     uint32_t i;
-    if (!room || room->format != RR_FMT_RMF || !key || !value || !index)
+    int field;
+    c = rmf_ctx(room);
+    if (!c || !key || !value || !index)
         return RR_ERR_ARG;
-    c = get_ctx(room);
+    field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < c->nents; i++) {
-        const char *v;
-        if (str_eq(key, "classname"))
-            v = rr_string(room, c->ents[i].classname);
-        else if (str_eq(key, "targetname"))
-            v = rr_string(room, c->ents[i].targetname);
-        else
-            v = rr_rmf_entity_value(room, i, key);
+        const rr_rmf_entity *en = &c->ents[i];
+        const char *v = field ? rr_string(room, field == 1 ? en->classname : en->targetname)
+                              : rr_rmf_entity_value(room, i, key);
         if (v && str_eq(v, value)) {
             *index = i;
             return RR_OK;
