@@ -144,49 +144,12 @@ static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const i
 
 /* ------------------------------------------------------------ sections */
 
-static NOINLINE const void *sec(const rr_room *room, uint32_t type, uint32_t elem, uint32_t *count)
-{
-    const void *p = 0;
-    uint32_t n = 0;
-    if (rr__section(room, type, elem, &p, &n, 0) != RR_OK) {
-        p = 0;
-        n = 0;
-    }
-    if (count)
-        *count = n;
-    return p;
-}
-
-static rr_err load(const rr_room *room, fig *g)
-{
-    if (!room || room->format != RR_FMT_EMI)
-        return room ? RR_ERR_FORMAT : RR_ERR_ARG;
-    g->f = (const rr_emi_figure *)sec(room, RR_SEC_EMI_FIGURE, sizeof *g->f, 0);
-    if (!g->f)
-        return RR_ERR_FORMAT;
-    g->j = (const rr_emi_joint *)sec(room, RR_SEC_EMI_JOINTS, sizeof *g->j, 0);
-    g->v = (const rr_emi_vert *)sec(room, RR_SEC_EMI_VERTS, sizeof *g->v, 0);
-    g->in = (const rr_emi_infl *)sec(room, RR_SEC_EMI_INFL, sizeof *g->in, 0);
-    g->a = (const rr_emi_anim *)sec(room, RR_SEC_EMI_ANIMS, sizeof *g->a, 0);
-    g->t = (const rr_emi_track *)sec(room, RR_SEC_EMI_TRACKS, sizeof *g->t, 0);
-    g->pk = (const rr_emi_pkey *)sec(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, 0);
-    g->rk = (const rr_emi_rkey *)sec(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, 0);
-    return RR_OK;
-}
-
-/* ------------------------------------------------------------ validation */
-
 /* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
 #define FAIL(e, s, p, what, v, lim) \
     rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
-static int coord_ok(int32_t v)
-{
-    return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
-}
-
-/* Sections of the counts in FIGURE: present with that count, or absent when 0. */
-static rr_err want(rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
+/* A section of a count in FIGURE: present with that count, or absent when 0. */
+static rr_err want(const rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
                    const void **p, rr_diag *diag)
 {
     uint32_t n = 0;
@@ -200,6 +163,56 @@ static rr_err want(rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
     if (n != count)
         return FAIL(RR_ERR_SECTION, type, *p, "element count", n, count);
     return RR_OK;
+}
+
+/* Element sizes of the sections FIGURE + k: the order of fig's pointers, and
+ * (k >= 1) of the counts that open rr_emi_figure. */
+static const uint8_t elem_size[8] = {
+    sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
+    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey)};
+
+/* The sections of room into g, checked as rr_open does (after
+ * rr__sections_known): one FIGURE record, then each counted section. One
+ * body for the validator and for every query, which meet only rooms that
+ * passed it. */
+static NOINLINE rr_err sections(const rr_room *room, fig *g, rr_diag *diag)
+{
+    const void *p[8];
+    uint32_t n, k;
+    rr_err e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &p[0], &n, diag);
+    const rr_emi_figure *f = (const rr_emi_figure *)p[0];
+    if (e)
+        return e;
+    if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
+        !rr__string_ok(room, f->name))
+        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_FIGURE, f, "figure record", f->njoints,
+                    RR_EMI_MAX_JOINTS);
+    for (k = 1; !e && k < 8; k++)
+        e = want(room, RR_SEC_EMI_FIGURE + k, elem_size[k], (&f->njoints)[k - 1], &p[k], diag);
+    g->f = f;
+    g->j = (const rr_emi_joint *)p[1];
+    g->v = (const rr_emi_vert *)p[2];
+    g->in = (const rr_emi_infl *)p[3];
+    g->a = (const rr_emi_anim *)p[4];
+    g->t = (const rr_emi_track *)p[5];
+    g->pk = (const rr_emi_pkey *)p[6];
+    g->rk = (const rr_emi_rkey *)p[7];
+    return e;
+}
+
+/* The sections of an EMI room for a query. */
+static NOINLINE rr_err load(const rr_room *room, fig *g)
+{
+    if (!room || room->format != RR_FMT_EMI)
+        return room ? RR_ERR_FORMAT : RR_ERR_ARG;
+    return sections(room, g, 0) ? RR_ERR_FORMAT : RR_OK;
+}
+
+/* ------------------------------------------------------------ validation */
+
+static int coord_ok(int32_t v)
+{
+    return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
 }
 
 /* Field tables for rr__check_fields: counts are the words of the figure. */
@@ -321,39 +334,9 @@ static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_d
     return RR_OK;
 }
 
-static rr_err load_checked(rr_room *room, fig *g, rr_diag *diag)
-{
-    static const uint32_t types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_SEC_EMI_VERTS,
+static const uint32_t emi_types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_SEC_EMI_VERTS,
                                       RR_SEC_EMI_INFL, RR_SEC_EMI_ANIMS, RR_SEC_EMI_TRACKS,
                                       RR_SEC_EMI_PKEYS, RR_SEC_EMI_RKEYS};
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__sections_known(room, types, 8, diag);
-    if (!e)
-        e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &p, &n, diag);
-    if (e)
-        return e;
-    g->f = (const rr_emi_figure *)p;
-    if (n != 1 || g->f->njoints == 0 || g->f->njoints > RR_EMI_MAX_JOINTS ||
-        !rr__string_ok(room, g->f->name))
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_FIGURE, p, "figure record", g->f->njoints,
-                    RR_EMI_MAX_JOINTS);
-    e = want(room, RR_SEC_EMI_JOINTS, sizeof *g->j, g->f->njoints, &p, diag);
-    g->j = (const rr_emi_joint *)p;
-    if (!e) e = want(room, RR_SEC_EMI_VERTS, sizeof *g->v, g->f->nverts, &p, diag);
-    g->v = (const rr_emi_vert *)p;
-    if (!e) e = want(room, RR_SEC_EMI_INFL, sizeof *g->in, g->f->ninfl, &p, diag);
-    g->in = (const rr_emi_infl *)p;
-    if (!e) e = want(room, RR_SEC_EMI_ANIMS, sizeof *g->a, g->f->nanims, &p, diag);
-    g->a = (const rr_emi_anim *)p;
-    if (!e) e = want(room, RR_SEC_EMI_TRACKS, sizeof *g->t, g->f->ntracks, &p, diag);
-    g->t = (const rr_emi_track *)p;
-    if (!e) e = want(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, g->f->npkeys, &p, diag);
-    g->pk = (const rr_emi_pkey *)p;
-    if (!e) e = want(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, g->f->nrkeys, &p, diag);
-    g->rk = (const rr_emi_rkey *)p;
-    return e;
-}
 
 static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
 {
@@ -377,7 +360,9 @@ rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
     fig g = {0, 0, 0, 0, 0, 0, 0, 0};
     uint32_t i;
-    rr_err e = load_checked(room, &g, diag);
+    rr_err e = rr__sections_known(room, emi_types, 8, diag);
+    if (!e)
+        e = sections(room, &g, diag);
     for (i = 0; !e && i < g.f->njoints; i++)
         e = check_joint(room, &g, i, diag);
     for (i = 0; !e && i < g.f->nverts; i++)
@@ -427,13 +412,30 @@ static int name_ieq(const char *a, const char *b)
 typedef char rr__emi_joint_name_first[offsetof(rr_emi_joint, name) == 0 ? 1 : -1];
 typedef char rr__emi_anim_name_first[offsetof(rr_emi_anim, name) == 0 ? 1 : -1];
 
-/* Index of the first record whose name (a string offset at the start of
- * each stride-byte record) matches name, ignoring ASCII case. */
-static rr_err find_name(const rr_room *room, const void *recs, uint32_t stride,
-                        uint32_t count, const char *name, uint32_t *index)
+/* The joint (anims 0) or animation (anims 1) records of room: one body for
+ * the four lookups below. */
+static NOINLINE rr_err records(const rr_room *room, int anims, const uint8_t **recs,
+                               uint32_t *stride, uint32_t *count)
 {
-    const uint8_t *p = (const uint8_t *)recs;
-    uint32_t i;
+    fig g;
+    rr_err e = load(room, &g);
+    if (e)
+        return e;
+    *recs = anims ? (const uint8_t *)g.a : (const uint8_t *)g.j;
+    *stride = anims ? sizeof *g.a : sizeof *g.j;
+    *count = anims ? g.f->nanims : g.f->njoints;
+    return RR_OK;
+}
+
+/* Index of the first record whose name matches name, ignoring ASCII case. */
+static NOINLINE rr_err find_name(const rr_room *room, int anims, const char *name,
+                                 uint32_t *index)
+{
+    const uint8_t *p;
+    uint32_t stride, count, i;
+    rr_err e = (name && index) ? records(room, anims, &p, &stride, &count) : RR_ERR_ARG;
+    if (e)
+        return e;
     for (i = 0; i < count; i++, p += stride)
         if (name_ieq(rr_string(room, *(const uint32_t *)(const void *)p), name)) {
             *index = i;
@@ -444,84 +446,87 @@ static rr_err find_name(const rr_room *room, const void *recs, uint32_t stride,
 
 rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    fig g;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return find_name(room, g.j, sizeof *g.j, g.f->njoints, name, index);
+    return find_name(room, 0, name, index);
 }
 
 rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    fig g;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return find_name(room, g.a, sizeof *g.a, g.f->nanims, name, index);
+    return find_name(room, 1, name, index);
 }
 
-/* Record index of a joint or animation: its name and the record, or NULL
- * with RR_ERR_RANGE past the end. */
-static const void *get_rec(const rr_room *room, const void *recs, uint32_t stride,
-                           uint32_t count, uint32_t index, const char **name)
+/* Record index of the joints or animations, and its name (if name is not
+ * NULL); RR_ERR_RANGE past the end. */
+static NOINLINE rr_err get_rec(const rr_room *room, int anims, uint32_t index,
+                               const char **name, const void **rec)
 {
     const uint8_t *p;
+    uint32_t stride, count;
+    rr_err e = records(room, anims, &p, &stride, &count);
+    if (e)
+        return e;
     if (index >= count)
-        return 0;
-    p = (const uint8_t *)recs + (size_t)index * stride;
+        return RR_ERR_RANGE;
+    p += (size_t)index * stride;
     if (name)
         *name = rr_string(room, *(const uint32_t *)(const void *)p);
-    return p;
+    *rec = p;
+    return RR_OK;
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
                         int32_t *parent)
 {
-    fig g;
-    const rr_emi_joint *j;
-    rr_err e = load(room, &g);
-    if (e)
-        return e;
-    j = (const rr_emi_joint *)get_rec(room, g.j, sizeof *g.j, g.f->njoints, index, name);
-    if (!j)
-        return RR_ERR_RANGE;
-    if (parent)
-        *parent = j->parent;
-    return RR_OK;
+    const void *j;
+    rr_err e = get_rec(room, 0, index, name, &j);
+    if (!e && parent)
+        *parent = ((const rr_emi_joint *)j)->parent;
+    return e;
 }
 
 rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
                        rr_fix *duration)
 {
-    fig g;
-    const rr_emi_anim *a;
-    rr_err e = load(room, &g);
-    if (e)
-        return e;
-    a = (const rr_emi_anim *)get_rec(room, g.a, sizeof *g.a, g.f->nanims, index, name);
-    if (!a)
-        return RR_ERR_RANGE;
-    if (duration)
-        *duration = a->duration;
-    return RR_OK;
+    const void *a;
+    rr_err e = get_rec(room, 1, index, name, &a);
+    if (!e && duration)
+        *duration = ((const rr_emi_anim *)a)->duration;
+    return e;
+}
+
+/* Every job's start: RR_ERR_ARG unless ok (the job and its buffers are not
+ * NULL), then the sections of the job's room, its first member (C99
+ * 6.7.2.1: a struct pointer converts to a pointer to its first member). */
+typedef char rr__emi_room_first[offsetof(rr_emi_sample_job, room) + offsetof(rr_emi_blend_job, room) +
+                                offsetof(rr_emi_model_job, room) +
+                                offsetof(rr_emi_skin_matrices_job, room) +
+                                offsetof(rr_emi_skin_job, room) == 0 ? 1 : -1];
+static NOINLINE rr_err job_load(const void *job, int ok, fig *g)
+{
+    return ok ? load(*(const rr_room *const *)job, g) : RR_ERR_ARG;
+}
+
+/* The bind pose into out[0 .. njoints). */
+static void bind_pose(const fig *g, rr_emi_local *out)
+{
+    uint32_t i;
+    int k;
+    for (i = 0; i < g->f->njoints; i++)
+        for (k = 0; k < 4; k++) {
+            if (k < 3)
+                out[i].t[k] = g->j[i].bind_t[k];
+            out[i].q[k] = g->j[i].bind_q[k];
+        }
 }
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
 {
     fig g;
-    uint32_t i;
-    int k;
     rr_err e = out ? load(room, &g) : RR_ERR_ARG;
     if (e)
         return e;
     if (out_count < g.f->njoints)
         return RR_ERR_RANGE;
-    for (i = 0; i < g.f->njoints; i++)
-        for (k = 0; k < 4; k++) {
-            if (k < 3)
-                out[i].t[k] = g.j[i].bind_t[k];
-            out[i].q[k] = g.j[i].bind_q[k];
-        }
+    bind_pose(&g, out);
     return RR_OK;
 }
 
@@ -604,15 +609,20 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
     return t < 0 ? 0 : t > d ? d : t;
 }
 
+/* Checks of rr_emi_sample_job_validate; the sections into g. */
+static NOINLINE rr_err sample_check(const rr_emi_sample_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->out, g);
+    if (!e && (job->anim >= g->f->nanims || job->out_count < g->f->njoints ||
+               job->mode > RR_EMI_LOOP))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
     fig g;
-    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->anim >= g.f->nanims || job->out_count < g.f->njoints || job->mode > RR_EMI_LOOP)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return sample_check(job, &g);
 }
 
 rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
@@ -621,11 +631,10 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     const rr_emi_anim *a;
     rr_fix t;
     uint32_t i;
-    rr_err e = rr_emi_sample_job_validate(job);
+    rr_err e = sample_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
-    rr_emi_bind_pose(job->room, job->out, job->out_count);
+    bind_pose(&g, job->out);
     for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.f->njoints); i++)
         job->mask[i] = 0;
     a = &g.a[job->anim];
@@ -645,15 +654,19 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 /* ------------------------------------------------------------ blend */
 
+/* Checks of rr_emi_blend_job_validate; the sections into g. */
+static NOINLINE rr_err blend_check(const rr_emi_blend_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->a && job->b && job->out, g);
+    if (!e && (job->count < g->f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
     fig g;
-    rr_err e = (job && job->a && job->b && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->count < g.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return blend_check(job, &g);
 }
 
 rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
@@ -661,10 +674,9 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
     fig g;
     uint32_t i;
     int c;
-    rr_err e = rr_emi_blend_job_validate(job);
+    rr_err e = blend_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
     for (i = 0; i < g.f->njoints; i++) {
         const rr_emi_local *a = &job->a[i], *b = &job->b[i];
         rr_emi_local *o = &job->out[i];
@@ -684,23 +696,26 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 /* ------------------------------------------------------------ model and skinning matrices */
 
+/* Checks of rr_emi_model_job_validate; the sections into g. */
+static NOINLINE rr_err model_check(const rr_emi_model_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->out, g);
+    return !e && job->count < g->f->njoints ? RR_ERR_RANGE : e;
+}
+
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
     fig g;
-    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+    return model_check(job, &g);
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = rr_emi_model_job_validate(job);
+    rr_err e = model_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
     for (i = 0; i < g.f->njoints; i++) {
         const int32_t *lt = job->local ? job->local[i].t : g.j[i].bind_t;
         rr_emi_xform local;
@@ -719,23 +734,26 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
     return RR_OK;
 }
 
+/* Checks of rr_emi_skin_matrices_job_validate; the sections into g. */
+static NOINLINE rr_err skinmat_check(const rr_emi_skin_matrices_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->model && job->out, g);
+    return !e && job->count < g->f->njoints ? RR_ERR_RANGE : e;
+}
+
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
     fig g;
-    rr_err e = (job && job->model && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+    return skinmat_check(job, &g);
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = rr_emi_skin_matrices_job_validate(job);
+    rr_err e = skinmat_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
     for (i = 0; i < g.f->njoints; i++) {
         rr_emi_xform tmp;   /* out may alias model */
         xform_mul(job->model[i].r, job->model[i].t, g.j[i].inv_r, g.j[i].inv_t, &tmp);
@@ -746,15 +764,19 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 
 /* ------------------------------------------------------------ skinning */
 
+/* Checks of rr_emi_skin_job_validate; the sections into g. */
+static NOINLINE rr_err skin_check(const rr_emi_skin_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->skin && job->pos_out, g);
+    if (!e && (job->first > g->f->nverts || job->count > g->f->nverts - job->first))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 {
     fig g;
-    rr_err e = (job && job->skin && job->pos_out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->first > g.f->nverts || job->count > g.f->nverts - job->first)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return skin_check(job, &g);
 }
 
 /* Renormalize a Q16 vector held in int64; zero stays zero. */
@@ -831,10 +853,9 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     fig g;
     uint32_t k;
-    rr_err e = rr_emi_skin_job_validate(job);
+    rr_err e = skin_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
     for (k = 0; k < job->count; k++)
         skin_vertex(&g, job->skin, &g.v[job->first + k], &job->pos_out[k],
                     job->nrm_out ? &job->nrm_out[k] : 0);
