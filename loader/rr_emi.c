@@ -51,22 +51,33 @@ static int64_t shr_round(int64_t v, unsigned s)
     return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
 }
 
+/* out = v / |v| with one (2^shift) as the unit, for n components; returns
+ * |v| and leaves out alone when it is 0. One body for quaternions (Q30) and
+ * skinned normals (Q16); |v[c]| < 2^31 in both. */
+static NOINLINE uint32_t unit(const int64_t *v, int32_t *out, int n, unsigned shift)
+{
+    uint64_t l2 = 0;
+    uint32_t len;
+    int c;
+    for (c = 0; c < n; c++)
+        l2 += (uint64_t)(v[c] * v[c]);
+    len = rr_isqrt64(l2);
+    for (c = 0; len && c < n; c++)
+        out[c] = rr__sat32(rr__div_round64(v[c] * ((int64_t)1 << shift), len));
+    return len;
+}
+
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
 static void quat_normalize(int32_t q[4])
 {
-    uint64_t n2 = 0;
-    uint32_t len;
+    int64_t v[4];
     int i;
     for (i = 0; i < 4; i++)
-        n2 += (uint64_t)((int64_t)q[i] * q[i]);
-    len = rr_isqrt64(n2);
-    if (len == 0) {
+        v[i] = q[i];
+    if (unit(v, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
-        return;
     }
-    for (i = 0; i < 4; i++)
-        q[i] = rr__sat32(rr__div_round64((int64_t)q[i] * RR_EMI_Q30_ONE, len));
 }
 
 /* Caller-supplied poses are meant to hold unit quaternions; clamping each
@@ -77,6 +88,15 @@ static void quat_normalize(int32_t q[4])
 static int32_t qclamp(int32_t v)
 {
     return v > QCLAMP ? (int32_t)QCLAMP : v < -QCLAMP ? (int32_t)-QCLAMP : v;
+}
+
+/* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
+ * and quaternion components): out may alias a or b. */
+static NOINLINE void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
+{
+    int c;
+    for (c = 0; c < n; c++)
+        out[c] = rr__sat32(a[c] + shr_round(((int64_t)b[c] - a[c]) * f, 16));
 }
 
 /* out = nlerp(a, b, f), f in Q16 [0, 1], shortest arc. out may alias a or b. */
@@ -92,8 +112,7 @@ static void quat_nlerp(const int32_t a[4], const int32_t b[4], int32_t f, int32_
     }
     for (i = 0; i < 4; i++)
         bb[i] = dot < 0 ? -bb[i] : bb[i];
-    for (i = 0; i < 4; i++)
-        out[i] = rr__sat32(aa[i] + shr_round(((int64_t)bb[i] - aa[i]) * f, 16));
+    lerp(aa, bb, f, out, 4);
     quat_normalize(out);
 }
 
@@ -126,19 +145,21 @@ static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 /* out = a * b for rotation (Q30) + translation (coords) transforms. out may
  * not alias a or b. bt may be NULL-free: b's translation is always used. */
 static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const int32_t br[9],
-                      const int32_t bt[3], rr_emi_xform *out)
+                               const int32_t bt[3], rr_emi_xform *out)
 {
     int i, k;
     for (i = 0; i < 3; i++) {
-        int64_t tt = 0;
-        for (k = 0; k < 3; k++) {
-            const int32_t *row = ar + 3 * i;
-            out->r[3 * i + k] = rr__sat32(shr_round((int64_t)row[0] * br[k] +
-                                                    (int64_t)row[1] * br[3 + k] +
-                                                    (int64_t)row[2] * br[6 + k], Q30));
-            tt += (int64_t)row[k] * bt[k];
+        const int32_t *row = ar + 3 * i;
+        for (k = 0; k < 4; k++) {   /* columns 0..2 of br, then bt (+ at[i]) */
+            const int32_t *col = k < 3 ? br + k : bt;
+            int s = k < 3 ? 3 : 1;
+            int64_t v = shr_round((int64_t)row[0] * col[0] + (int64_t)row[1] * col[s] +
+                                      (int64_t)row[2] * col[2 * s], Q30);
+            if (k < 3)
+                out->r[3 * i + k] = rr__sat32(v);
+            else
+                out->t[i] = rr__sat32(v + at[i]);
         }
-        out->t[i] = rr__sat32(shr_round(tt, Q30) + at[i]);
     }
 }
 
@@ -148,8 +169,46 @@ static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const i
 #define FAIL(e, s, p, what, v, lim) \
     rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
+/* The validator's failure sites: code and section in one word (RR_ES) and
+ * what, so that each check passes a small index instead of both (18 bytes
+ * less per site on Cortex-M3). */
+enum { S_FIGURE, S_JNAME, S_CYCLE, S_PARENT, S_DEPTH, S_INFL_RUN, S_INFL_JOINT, S_WEIGHT, S_SUM, S_PORDER, S_RORDER, S_RFLAG, S_PCOORD, S_TJOINT, S_TOP, S_KRUN, S_ANAME, S_DURATION, S_TRUN, S_VATTR };
+static const struct site {
+    uint32_t es;
+    const char *what;
+} sites[] = {
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_FIGURE), "figure record"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_JOINTS), "joint name"},
+    {RR_ES(RR_ERR_CYCLE, RR_SEC_EMI_JOINTS), "joint parent (must be < own index)"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_JOINTS), "joint parent (must be < own index)"},
+    {RR_ES(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS), "joint depth"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_VERTS), "influence run"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_INFL), "influence joint"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_INFL), "influence weight"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_VERTS), "weight sum"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_PKEYS), "key time order"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_RKEYS), "key time order"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_RKEYS), "rotation key flag bit"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_PKEYS), "key coordinate"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_TRACKS), "track joint"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_TRACKS), "track operation"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_TRACKS), "key run"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_ANIMS), "animation name"},
+    {RR_ES(RR_ERR_RANGE, RR_SEC_EMI_ANIMS), "duration"},
+    {RR_ES(RR_ERR_INDEX, RR_SEC_EMI_ANIMS), "track run"},
+    {RR_ES(RR_ERR_SECTION, RR_SEC_EMI_VATTR), "vertex attribute count"},
+};
+
+/* Fill diag for failure site at the blob bytes p, and return its code. */
+static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, const void *p,
+                           uint32_t value, uint32_t limit)
+{
+    return rr__fail_at(diag, sites[site].es, rr__offset(room, p), sites[site].what, value, limit);
+}
+#define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
+
 /* A section of a count in FIGURE: present with that count, or absent when 0. */
-static rr_err want(const rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
+static NOINLINE rr_err want(const rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
                    const void **p, rr_diag *diag)
 {
     uint32_t n = 0;
@@ -185,8 +244,7 @@ static NOINLINE rr_err sections(const rr_room *room, fig *g, rr_diag *diag)
         return e;
     if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
         !rr__string_ok(room, f->name))
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_FIGURE, f, "figure record", f->njoints,
-                    RR_EMI_MAX_JOINTS);
+        return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
     for (k = 1; !e && k < 8; k++)
         e = want(room, RR_SEC_EMI_FIGURE + k, elem_size[k], (&f->njoints)[k - 1], &p[k], diag);
     g->f = f;
@@ -209,6 +267,7 @@ static NOINLINE rr_err load(const rr_room *room, fig *g)
 }
 
 /* ------------------------------------------------------------ validation */
+
 
 static int coord_ok(int32_t v)
 {
@@ -235,14 +294,12 @@ static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag
     const rr_emi_joint *j = &g->j[i];
     uint32_t want_depth;
     if (!rr__string_ok(room, j->name))
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_JOINTS, &j->name, "joint name", j->name, 0);
+        return BAD(S_JNAME, &j->name, j->name, 0);
     if (j->parent >= (int32_t)i || j->parent < -1)
-        return FAIL(j->parent >= (int32_t)i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_EMI_JOINTS,
-                    &j->parent, "joint parent (must be < own index)", j->parent, i);
+        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, j->parent, i);
     want_depth = j->parent < 0 ? 0u : g->j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
-        return FAIL(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS, &j->depth, "joint depth", j->depth,
-                    room->max_depth);
+        return BAD(S_DEPTH, &j->depth, j->depth, room->max_depth);
     return rr__check_fields(room, joint_fields, j, 0, diag);
 }
 
@@ -262,41 +319,43 @@ static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *dia
     if (e)
         return e;
     if (v->infl_first > g->f->ninfl || v->infl_count > g->f->ninfl - v->infl_first)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_VERTS, &v->infl_first, "influence run",
-                    v->infl_first, g->f->ninfl);
+        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->f->ninfl);
     for (k = 0; k < v->infl_count; k++) {
         const rr_emi_infl *in = &g->in[v->infl_first + k];
         if (in->joint >= g->f->njoints)
-            return FAIL(RR_ERR_INDEX, RR_SEC_EMI_INFL, in, "influence joint", in->joint,
-                        g->f->njoints);
+            return BAD(S_INFL_JOINT, in, in->joint, g->f->njoints);
         if (in->weight <= 0 || in->weight > RR_FIX_ONE)
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_INFL, &in->weight, "influence weight",
-                        in->weight, RR_FIX_ONE);
+            return BAD(S_WEIGHT, &in->weight, in->weight, RR_FIX_ONE);
         sum += in->weight;
     }
     if (v->infl_count && sum != RR_FIX_ONE)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_VERTS, v, "weight sum", sum, RR_FIX_ONE);
+        return BAD(S_SUM, v, sum, RR_FIX_ONE);
     return RR_OK;
 }
 
+/* Keys of track t: times non-decreasing; position keys (op 3) within the
+ * coordinate range, rotation keys (op 4) with q[2] bit 0 clear. Both key
+ * records start with their time. */
+typedef char rr__emi_key_time_first[offsetof(rr_emi_pkey, time) + offsetof(rr_emi_rkey, time) == 0
+                                    ? 1 : -1];
 static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
 {
+    int pos = t->op == 3;
+    uint32_t stride = pos ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey), k;
+    const uint8_t *key = pos ? (const uint8_t *)(g->pk + t->first_key)
+                             : (const uint8_t *)(g->rk + t->first_key);
     int32_t prev = 0;
-    uint32_t k;
     int c;
-    for (k = 0; k < t->nkeys; k++) {
-        const int32_t *time = t->op == 3 ? &g->pk[t->first_key + k].time
-                                         : &g->rk[t->first_key + k].time;
+    for (k = 0; k < t->nkeys; k++, key += stride) {
+        const int32_t *time = (const int32_t *)(const void *)key;
         if (*time < prev)
-            return FAIL(RR_ERR_RANGE, t->op == 3 ? RR_SEC_EMI_PKEYS : RR_SEC_EMI_RKEYS, time,
-                        "key time order", *time, prev);
+            return BAD(pos ? S_PORDER : S_RORDER, time, *time, prev);
         prev = *time;
-        if (t->op == 4 && (g->rk[t->first_key + k].q[2] & 1u))
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_RKEYS, time, "rotation key flag bit", 1, 0);
-        for (c = 0; t->op == 3 && c < 3; c++)
-            if (!coord_ok(g->pk[t->first_key + k].p[c]))
-                return FAIL(RR_ERR_RANGE, RR_SEC_EMI_PKEYS, time, "key coordinate",
-                            g->pk[t->first_key + k].p[c], RR_EMI_COORD_MAX);
+        if (!pos && (((const rr_emi_rkey *)(const void *)key)->q[2] & 1u))
+            return BAD(S_RFLAG, time, 1, 0);
+        for (c = 1; pos && c <= 3; c++)
+            if (!coord_ok(time[c]))
+                return BAD(S_PCOORD, time, time[c], RR_EMI_COORD_MAX);
     }
     return RR_OK;
 }
@@ -305,13 +364,11 @@ static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr
 {
     uint32_t nk = t->op == 3 ? g->f->npkeys : g->f->nrkeys;
     if (t->joint >= g->f->njoints)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, t, "track joint", t->joint,
-                    g->f->njoints);
+        return BAD(S_TJOINT, t, t->joint, g->f->njoints);
     if ((t->op != 3 && t->op != 4) || t->priority > 7)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_TRACKS, t, "track operation", t->op, 4);
+        return BAD(S_TOP, t, t->op, 4);
     if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, &t->first_key, "key run", t->first_key,
-                    nk);
+        return BAD(S_KRUN, &t->first_key, t->first_key, nk);
     return check_keys(room, g, t, diag);
 }
 
@@ -320,12 +377,11 @@ static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_d
     uint32_t k;
     rr_err e;
     if (!rr__string_ok(room, a->name))
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, a, "animation name", a->name, 0);
+        return BAD(S_ANAME, a, a->name, 0);
     if (a->duration <= 0)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_ANIMS, &a->duration, "duration", a->duration, 0);
+        return BAD(S_DURATION, &a->duration, a->duration, 0);
     if (a->first_track > g->f->ntracks || a->ntracks > g->f->ntracks - a->first_track)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, &a->first_track, "track run",
-                    a->first_track, g->f->ntracks);
+        return BAD(S_TRUN, &a->first_track, a->first_track, g->f->ntracks);
     for (k = 0; k < a->ntracks; k++) {
         e = check_track(room, g, &g->t[a->first_track + k], diag);
         if (e)
@@ -351,8 +407,7 @@ static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
         e = rr__check_fields(room, tri_fields, 0, &g->f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
         n != g->f->nverts)
-        return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,
-                    g->f->nverts);
+        return BAD(S_VATTR, p, n, g->f->nverts);
     return e;
 }
 
@@ -532,42 +587,46 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
 
 /* ------------------------------------------------------------ sampling */
 
-/* Index of the first key time >= t in [0, n], binary search. */
-#define FIRST_AT_OR_AFTER(keys, n, t, out)            \
-    do {                                              \
-        uint32_t lo_ = 0, hi_ = (n);                  \
-        while (lo_ < hi_) {                           \
-            uint32_t mid_ = lo_ + (hi_ - lo_) / 2;    \
-            if ((keys)[mid_].time >= (t))             \
-                hi_ = mid_;                           \
-            else                                      \
-                lo_ = mid_ + 1;                       \
-        }                                             \
-        (out) = lo_;                                  \
-    } while (0)
-
 /* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1. */
 static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
 {
     return (int32_t)rr__div_round64(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
 }
 
+/* Time of key i of records of stride bytes that start with their time. */
+#define KEY_TIME(keys, stride, i) (*(const int32_t *)(const void *)((keys) + (i) * (stride)))
+
+/* The keys around t for one track (n records of stride bytes, each starting
+ * with its time): with i the first key whose time >= t (binary search), key
+ * i - 1 and the fraction of the way to key i (Q16, in (0, 1]); or, when i is
+ * 0 or n, the key to copy (0 or n - 1) and -1. */
+static NOINLINE int32_t key_span(const uint8_t *keys, uint32_t stride, uint32_t n, rr_fix t,
+                                 uint32_t *at)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (KEY_TIME(keys, stride, mid) >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (lo == 0 || lo == n) {
+        *at = lo == 0 ? 0 : n - 1;
+        return -1;
+    }
+    *at = lo - 1;
+    return key_frac(t, KEY_TIME(keys, stride, lo - 1), KEY_TIME(keys, stride, lo));
+}
+
 static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int32_t out[3])
 {
     uint32_t i;
-    int c;
-    FIRST_AT_OR_AFTER(k, n, t, i);
-    if (i == 0 || i == n) {
-        const rr_emi_pkey *key = &k[i == 0 ? 0 : n - 1];
-        out[0] = key->p[0], out[1] = key->p[1], out[2] = key->p[2];
-        return;
-    }
-    {
-        int32_t f = key_frac(t, k[i - 1].time, k[i].time);
-        for (c = 0; c < 3; c++)
-            out[c] = rr__sat32(k[i - 1].p[c] +
-                           rr_shr_round64(((int64_t)k[i].p[c] - k[i - 1].p[c]) * f, 16));
-    }
+    int32_t f = key_span((const uint8_t *)k, sizeof *k, n, t, &i);
+    if (f < 0)
+        out[0] = k[i].p[0], out[1] = k[i].p[1], out[2] = k[i].p[2];
+    else
+        lerp(k[i].p, k[i + 1].p, f, out, 3);
 }
 
 static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
@@ -587,17 +646,16 @@ static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
 
 static NOINLINE void sample_rot(const rr_emi_rkey *k, uint32_t n, rr_fix t, int32_t out[4])
 {
-    int32_t a[4], b[4];
+    int32_t b[4];
     uint32_t i;
-    FIRST_AT_OR_AFTER(k, n, t, i);
-    if (i == 0 || i == n) {
-        decode_rkey(&k[i == 0 ? 0 : n - 1], out);
+    int32_t f = key_span((const uint8_t *)k, sizeof *k, n, t, &i);
+    decode_rkey(&k[i], out);
+    if (f < 0) {
         quat_normalize(out);
         return;
     }
-    decode_rkey(&k[i - 1], a);
-    decode_rkey(&k[i], b);
-    quat_nlerp(a, b, key_frac(t, k[i - 1].time, k[i].time), out);
+    decode_rkey(&k[i + 1], b);
+    quat_nlerp(out, b, f, out);
 }
 
 static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
@@ -683,8 +741,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
         const uint32_t *m = job->b_mask;
         rr_fix wt = m && !(m[(2u * i) / 32u] >> ((2u * i) % 32u) & 1u) ? 0 : job->weight;
         rr_fix wr = m && !(m[(2u * i + 1u) / 32u] >> ((2u * i + 1u) % 32u) & 1u) ? 0 : job->weight;
-        for (c = 0; c < 3; c++)
-            o->t[c] = rr__sat32(a->t[c] + rr_shr_round64(((int64_t)b->t[c] - a->t[c]) * wt, 16));
+        lerp(a->t, b->t, wt, o->t, 3);
         if (wr)
             quat_nlerp(a->q, b->q, wr, o->q);
         else   /* a's rotation exactly, not renormalized */
@@ -779,51 +836,22 @@ rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
     return skin_check(job, &g);
 }
 
-/* Renormalize a Q16 vector held in int64; zero stays zero. */
-static NOINLINE rr_vec3 unit16(const int64_t n[3])
+/* Component c of the blended position (c < 3, coords: the sum of
+ * w * (r_c . pos + t_c)) or normal (c - 3, rr_fix: the sum of w * r . nrm,
+ * not renormalized), Q16 times that unit: one kernel for both. */
+static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
+                                 int c)
 {
-    rr_vec3 o = {0, 0, 0};
-    uint64_t l2 = 0;
-    uint32_t len;
-    int c;
-    for (c = 0; c < 3; c++)   /* |n[c]| <= 2^17: sums of unit normals, weights sum to 1 */
-        l2 += (uint64_t)(n[c] * n[c]);
-    len = rr_isqrt64(l2);
-    if (len == 0)
-        return o;
-    o.x = rr__sat32(rr__div_round64(n[0] * 65536, len));
-    o.y = rr__sat32(rr__div_round64(n[1] * 65536, len));
-    o.z = rr__sat32(rr__div_round64(n[2] * 65536, len));
-    return o;
-}
-
-/* Component i of the blended position: sum of w * (r_i . p + t_i), in coords. */
-static NOINLINE int32_t skin_pos(const fig *g, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, int i)
-{
+    const int32_t *vec = c < 3 ? v->pos : v->nrm;
+    int i = c < 3 ? c : c - 3;
     int64_t acc = 0;
     uint32_t k;
     for (k = 0; k < v->infl_count; k++) {
         const rr_emi_infl *in = &g->in[v->infl_first + k];
         const int32_t *r = skin[in->joint].r + 3 * i;
-        int64_t q = shr_round((int64_t)r[0] * v->pos[0] + (int64_t)r[1] * v->pos[1] +
-                                  (int64_t)r[2] * v->pos[2], Q30) + skin[in->joint].t[i];
+        int64_t q = shr_round((int64_t)r[0] * vec[0] + (int64_t)r[1] * vec[1] +
+                                  (int64_t)r[2] * vec[2], Q30) + (c < 3 ? skin[in->joint].t[i] : 0);
         acc += q * in->weight;
-    }
-    return rr__sat32(shr_round(acc, 16));
-}
-
-/* Component i of the blended (not renormalized) normal, Q16. */
-static NOINLINE int64_t skin_nrm(const fig *g, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, int i)
-{
-    int64_t acc = 0;
-    uint32_t k;
-    for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
-        const int32_t *r = skin[in->joint].r + 3 * i;
-        acc += shr_round((int64_t)r[0] * v->nrm[0] + (int64_t)r[1] * v->nrm[1] +
-                             (int64_t)r[2] * v->nrm[2], Q30) * in->weight;
     }
     return shr_round(acc, 16);
 }
@@ -832,20 +860,24 @@ static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_ver
                         rr_vec3 *pos, rr_vec3 *nrm)
 {
     int64_t n[3];
+    int32_t p[3];
+    int c;
     if (v->infl_count == 0) {
         pos->x = v->pos[0], pos->y = v->pos[1], pos->z = v->pos[2];
         if (nrm)
             nrm->x = v->nrm[0], nrm->y = v->nrm[1], nrm->z = v->nrm[2];
         return;
     }
-    pos->x = skin_pos(g, skin, v, 0);
-    pos->y = skin_pos(g, skin, v, 1);
-    pos->z = skin_pos(g, skin, v, 2);
-    if (nrm) {
-        n[0] = skin_nrm(g, skin, v, 0);
-        n[1] = skin_nrm(g, skin, v, 1);
-        n[2] = skin_nrm(g, skin, v, 2);
-        *nrm = unit16(n);
+    for (c = 0; c < 3; c++) {
+        p[c] = rr__sat32(skin_dot(g, skin, v, c));
+        if (nrm)
+            n[c] = skin_dot(g, skin, v, c + 3);
+    }
+    pos->x = p[0], pos->y = p[1], pos->z = p[2];
+    if (nrm) {   /* renormalized; zero stays zero */
+        p[0] = p[1] = p[2] = 0;
+        unit(n, p, 3, 16);
+        nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
     }
 }
 
