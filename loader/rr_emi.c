@@ -47,8 +47,11 @@ typedef struct fig {
  * than the rounding itself (make bench: EMI pose +33 % with calls). */
 static int64_t shr_round(int64_t v, unsigned s)
 {
-    int64_t half = (int64_t)1 << (s - 1);
-    return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
+    /* Branch-free: for v < 0, -((-v + half) >> s) == (v + half - 1) >> s
+     * (write v = q 2^s + r: both are q + (r > half)). >> of a negative
+     * value is an arithmetic shift with GCC, as rr_rmesh.c relies on too;
+     * |v| < 2^62 everywhere here, so the sum cannot overflow. */
+    return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
 }
 
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
@@ -129,14 +132,15 @@ static const uint8_t qm[9][5] = {
 
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int64_t v[4], s, t;
+    int32_t v[4];
+    int64_t s, t;
     int i;
     for (i = 0; i < 4; i++)
         v[i] = qclamp(q[i]);
-    for (i = 0; i < 9; i++) {
+    for (i = 0; i < 9; i++) {   /* 32 x 32-bit products: |v| <= QCLAMP < 2^31 */
         const uint8_t *e = qm[i];
-        s = v[e[2]] * v[e[3]];
-        s = v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
+        s = (int64_t)v[e[2]] * v[e[3]];
+        s = (int64_t)v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
         t = shr_round(2 * s, Q30);
         r[i] = rr__sat32((e[4] & QM_DIAG) ? RR_EMI_Q30_ONE - t : t);
     }
@@ -451,12 +455,17 @@ rr_err rr_emi_get_info(const rr_room *room, rr_emi_info *out)
     return RR_OK;
 }
 
+/* ASCII lower case (the game's rule for names). */
+static NOINLINE int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
 static int name_ieq(const char *a, const char *b)
 {
     for (;; a++, b++) {
-        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a;
-        char y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
-        if (x != y)
+        int x = lower(*a);
+        if (x != lower(*b))
             return 0;
         if (!x)
             return 1;
@@ -637,9 +646,12 @@ static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
         int64_t v;
         if (c == big)
             continue;
-        v = rr_shr_round64((int64_t)(k->q[s++] >> 1) * RKEY_STEP_Q46, 16) - INV_SQRT2_Q30;
+        /* c * step >= 0 and < 2^47: rounding half up is the library's rule
+         * here; |v| < 2^30, so the square is one 32 x 32-bit product */
+        uint64_t m = (uint64_t)(uint32_t)(k->q[s++] >> 1) * (uint32_t)RKEY_STEP_Q46;
+        v = (int64_t)((m + 32768u) >> 16) - INV_SQRT2_Q30;
         q[c] = (int32_t)v;
-        rest -= v * v;
+        rest -= (int64_t)q[c] * q[c];
     }
     q[big] = (int32_t)rr_isqrt64(rest > 0 ? (uint64_t)rest : 0u);
 }
