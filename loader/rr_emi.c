@@ -42,15 +42,15 @@ typedef struct fig {
 /* Rounding, saturation, division and square roots are the core's (rr_fix.c:
  * rr_shr_round64, rr__sat32, rr__div_round64, rr_isqrt64), with its one
  * rounding rule: half away from zero. The per-joint and per-vertex loops
- * (quat_to_mat, quat_nlerp, xform_mul, skin_pos, skin_nrm) use this inlined
- * copy of rr_shr_round64 (same result for s >= 1): there a call cost more
- * than the rounding itself (make bench: EMI pose +33 % with calls). */
+ * (quat_to_mat, lerp, xform_mul, skin_dot) use this inlined copy of
+ * rr_shr_round64 (same result for s >= 1): there a call cost more than the
+ * rounding itself (make bench: EMI pose +33 % with calls). */
 static int64_t shr_round(int64_t v, unsigned s)
 {
     /* Branch-free: for v < 0, -((-v + half) >> s) == (v + half - 1) >> s
      * (write v = q 2^s + r: both are q + (r > half)). >> of a negative
-     * value is an arithmetic shift with GCC, as rr_rmesh.c relies on too;
-     * |v| < 2^62 everywhere here, so the sum cannot overflow. */
+     * value is an arithmetic shift with GCC, as rr_rmesh.c relies on too.
+     * Adding half overflows only where rr_shr_round64's form did as well. */
     return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
 }
 
@@ -88,9 +88,16 @@ static void quat_normalize(int32_t q[4])
  * do not, so no job can overflow (results of such input are meaningless). */
 #define QCLAMP (RR_EMI_Q30_ONE + 4096)
 
-static int32_t qclamp(int32_t v)
+/* v clamped to [-lim, lim]; out of line, as qclamp: one copy for the
+ * quaternion and translation clamps. */
+static NOINLINE int32_t clamp(int32_t v, int32_t lim)
 {
-    return v > QCLAMP ? (int32_t)QCLAMP : v < -QCLAMP ? (int32_t)-QCLAMP : v;
+    return v > lim ? lim : v < -lim ? -lim : v;
+}
+
+static NOINLINE int32_t qclamp(int32_t v)
+{
+    return clamp(v, (int32_t)QCLAMP);
 }
 
 /* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
@@ -492,8 +499,8 @@ typedef char rr__emi_anim_name_first[offsetof(rr_emi_anim, name) == 0 ? 1 : -1];
 
 /* The joint (anims 0) or animation (anims 1) records of room: one body for
  * the four lookups below. */
-static NOINLINE rr_err records(const rr_room *room, int anims, const uint8_t **recs,
-                               uint32_t *stride, uint32_t *count)
+static rr_err records(const rr_room *room, int anims, const uint8_t **recs, uint32_t *stride,
+                      uint32_t *count)
 {
     fig g;
     rr_err e = load(room, &g);
@@ -534,8 +541,8 @@ rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
 
 /* Record index of the joints or animations, and its name (if name is not
  * NULL); RR_ERR_RANGE past the end. */
-static NOINLINE rr_err get_rec(const rr_room *room, int anims, uint32_t index,
-                               const char **name, const void **rec)
+static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char **name,
+                      const void **rec)
 {
     const uint8_t *p;
     uint32_t stride, count;
@@ -643,16 +650,6 @@ static NOINLINE int32_t key_span(const uint8_t *keys, uint32_t stride, uint32_t 
     return key_frac(t, KEY_TIME(keys, stride, lo - 1), KEY_TIME(keys, stride, lo));
 }
 
-static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int32_t out[3])
-{
-    uint32_t i;
-    int32_t f = key_span((const uint8_t *)k, sizeof *k, n, t, &i);
-    if (f < 0)
-        out[0] = k[i].p[0], out[1] = k[i].p[1], out[2] = k[i].p[2];
-    else
-        lerp(k[i].p, k[i + 1].p, f, out, 3);
-}
-
 static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
 {
     uint32_t big = (k->q[0] & 1u) | (uint32_t)(k->q[1] & 1u) << 1, c, s = 0;
@@ -671,18 +668,31 @@ static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
     q[big] = (int32_t)rr_isqrt64(rest > 0 ? (uint64_t)rest : 0u);
 }
 
-static NOINLINE void sample_rot(const rr_emi_rkey *k, uint32_t n, rr_fix t, int32_t out[4])
+/* Track tr at time t into its channel of the local pose l: the
+ * translation (op 3, keys lerped; a copied key is a lerp by 0, exact) or the
+ * rotation (op 4, nlerped; a copied key is renormalized). */
+static NOINLINE void sample_track(const fig *g, const rr_emi_track *tr, rr_fix t,
+                                  rr_emi_local *l)
 {
+    int pos = tr->op == 3;
+    const uint8_t *keys = pos ? (const uint8_t *)(g->pk + tr->first_key)
+                              : (const uint8_t *)(g->rk + tr->first_key);
+    const rr_emi_pkey *pk = (const rr_emi_pkey *)(const void *)keys;
+    const rr_emi_rkey *rk = (const rr_emi_rkey *)(const void *)keys;
     int32_t b[4];
     uint32_t i;
-    int32_t f = key_span((const uint8_t *)k, sizeof *k, n, t, &i);
-    decode_rkey(&k[i], out);
-    if (f < 0) {
-        quat_normalize(out);
+    int32_t f = key_span(keys, pos ? sizeof *pk : sizeof *rk, tr->nkeys, t, &i);
+    if (pos) {
+        lerp(pk[i].p, pk[f < 0 ? i : i + 1].p, f < 0 ? 0 : f, l->t, 3);
         return;
     }
-    decode_rkey(&k[i + 1], b);
-    quat_nlerp(out, b, f, out);
+    decode_rkey(&rk[i], l->q);
+    if (f < 0) {
+        quat_normalize(l->q);
+        return;
+    }
+    decode_rkey(&rk[i + 1], b);
+    quat_nlerp(l->q, b, f, l->q);
 }
 
 static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
@@ -727,10 +737,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     for (i = 0; i < a->ntracks; i++) {
         const rr_emi_track *tr = &g.t[a->first_track + i];
         uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
-        if (tr->op == 3)
-            sample_pos(g.pk + tr->first_key, tr->nkeys, t, job->out[tr->joint].t);
-        else
-            sample_rot(g.rk + tr->first_key, tr->nkeys, t, job->out[tr->joint].q);
+        sample_track(&g, tr, t, &job->out[tr->joint]);
         if (job->mask)
             job->mask[bit / 32u] |= 1u << (bit % 32u);
     }
@@ -808,8 +815,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
         int c;
         quat_to_mat(job->local ? job->local[i].q : g.j[i].bind_q, local.r);
         for (c = 0; c < 3; c++)   /* valid poses stay within 2^24; see QCLAMP */
-            local.t[c] = lt[c] > (1L << 28) ? (int32_t)(1L << 28)
-                         : lt[c] < -(1L << 28) ? (int32_t)-(1L << 28) : lt[c];
+            local.t[c] = clamp(lt[c], (int32_t)1 << 28);
         if (g.j[i].parent < 0) {
             job->out[i] = local;
         } else {
