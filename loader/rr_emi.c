@@ -25,16 +25,23 @@
 #define NOINLINE
 #endif
 
-/* The sections of an open EMI room (pointers only; validated at open). */
-typedef struct fig {
-    const rr_emi_figure *f;
-    const rr_emi_joint *j;
-    const rr_emi_vert *v;
-    const rr_emi_infl *in;
-    const rr_emi_anim *a;
-    const rr_emi_track *t;
-    const rr_emi_pkey *pk;
-    const rr_emi_rkey *rk;
+/* The sections of an open EMI room (pointers only; validated at open):
+ * typed in s, and as p[k] the section FIGURE + k, which sections() fills
+ * (reading another member of a union than the one written is defined in
+ * C99 TC3, 6.5.2.3 note 82; all object pointers here share one
+ * representation). */
+typedef union fig {
+    struct fig_sections {
+        const rr_emi_figure *f;
+        const rr_emi_joint *j;
+        const rr_emi_vert *v;
+        const rr_emi_infl *in;
+        const rr_emi_anim *a;
+        const rr_emi_track *t;
+        const rr_emi_pkey *pk;
+        const rr_emi_rkey *rk;
+    } s;
+    const void *p[8];
 } fig;
 
 /* ------------------------------------------------------------ arithmetic */
@@ -260,25 +267,17 @@ static const uint8_t elem_size[8] = {
  * passed it. */
 static NOINLINE rr_err sections(const rr_room *room, fig *g, rr_diag *diag)
 {
-    const void *p[8];
     uint32_t n, k;
-    rr_err e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &p[0], &n, diag);
-    const rr_emi_figure *f = (const rr_emi_figure *)p[0];
+    const rr_emi_figure *f;
+    rr_err e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &g->p[0], &n, diag);
     if (e)
         return e;
+    f = g->s.f;
     if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
         !rr__string_ok(room, f->name))
         return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
     for (k = 1; !e && k < 8; k++)
-        e = want(room, RR_SEC_EMI_FIGURE + k, elem_size[k], (&f->njoints)[k - 1], &p[k], diag);
-    g->f = f;
-    g->j = (const rr_emi_joint *)p[1];
-    g->v = (const rr_emi_vert *)p[2];
-    g->in = (const rr_emi_infl *)p[3];
-    g->a = (const rr_emi_anim *)p[4];
-    g->t = (const rr_emi_track *)p[5];
-    g->pk = (const rr_emi_pkey *)p[6];
-    g->rk = (const rr_emi_rkey *)p[7];
+        e = want(room, RR_SEC_EMI_FIGURE + k, elem_size[k], (&f->njoints)[k - 1], &g->p[k], diag);
     return e;
 }
 
@@ -315,13 +314,13 @@ static const rr_field joint_fields[] = {
 
 static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
-    const rr_emi_joint *j = &g->j[i];
+    const rr_emi_joint *j = &g->s.j[i];
     uint32_t want_depth;
     if (!rr__string_ok(room, j->name))
         return BAD(S_JNAME, &j->name, j->name, 0);
     if (j->parent >= (int32_t)i || j->parent < -1)
         return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, j->parent, i);
-    want_depth = j->parent < 0 ? 0u : g->j[j->parent].depth + 1u;
+    want_depth = j->parent < 0 ? 0u : g->s.j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
         return BAD(S_DEPTH, &j->depth, j->depth, room->max_depth);
     return rr__check_fields(room, joint_fields, j, 0, diag);
@@ -336,18 +335,18 @@ static const rr_field vertex_fields[] = {
 
 static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
-    const rr_emi_vert *v = &g->v[i];
+    const rr_emi_vert *v = &g->s.v[i];
     int32_t sum = 0;
     uint32_t k;
     rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
     if (e)
         return e;
-    if (v->infl_first > g->f->ninfl || v->infl_count > g->f->ninfl - v->infl_first)
-        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->f->ninfl);
+    if (v->infl_first > g->s.f->ninfl || v->infl_count > g->s.f->ninfl - v->infl_first)
+        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->s.f->ninfl);
     for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
-        if (in->joint >= g->f->njoints)
-            return BAD(S_INFL_JOINT, in, in->joint, g->f->njoints);
+        const rr_emi_infl *in = &g->s.in[v->infl_first + k];
+        if (in->joint >= g->s.f->njoints)
+            return BAD(S_INFL_JOINT, in, in->joint, g->s.f->njoints);
         if (in->weight <= 0 || in->weight > RR_FIX_ONE)
             return BAD(S_WEIGHT, &in->weight, in->weight, RR_FIX_ONE);
         sum += in->weight;
@@ -366,8 +365,8 @@ static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_
 {
     int pos = t->op == 3;
     uint32_t stride = pos ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey), k;
-    const uint8_t *key = pos ? (const uint8_t *)(g->pk + t->first_key)
-                             : (const uint8_t *)(g->rk + t->first_key);
+    const uint8_t *key = pos ? (const uint8_t *)(g->s.pk + t->first_key)
+                             : (const uint8_t *)(g->s.rk + t->first_key);
     int32_t prev = 0;
     int c;
     for (k = 0; k < t->nkeys; k++, key += stride) {
@@ -386,9 +385,9 @@ static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_
 
 static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
 {
-    uint32_t nk = t->op == 3 ? g->f->npkeys : g->f->nrkeys;
-    if (t->joint >= g->f->njoints)
-        return BAD(S_TJOINT, t, t->joint, g->f->njoints);
+    uint32_t nk = t->op == 3 ? g->s.f->npkeys : g->s.f->nrkeys;
+    if (t->joint >= g->s.f->njoints)
+        return BAD(S_TJOINT, t, t->joint, g->s.f->njoints);
     if ((t->op != 3 && t->op != 4) || t->priority > 7)
         return BAD(S_TOP, t, t->op, 4);
     if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
@@ -404,10 +403,10 @@ static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_d
         return BAD(S_ANAME, a, a->name, 0);
     if (a->duration <= 0)
         return BAD(S_DURATION, &a->duration, a->duration, 0);
-    if (a->first_track > g->f->ntracks || a->ntracks > g->f->ntracks - a->first_track)
-        return BAD(S_TRUN, &a->first_track, a->first_track, g->f->ntracks);
+    if (a->first_track > g->s.f->ntracks || a->ntracks > g->s.f->ntracks - a->first_track)
+        return BAD(S_TRUN, &a->first_track, a->first_track, g->s.f->ntracks);
     for (k = 0; k < a->ntracks; k++) {
-        e = check_track(room, g, &g->t[a->first_track + k], diag);
+        e = check_track(room, g, &g->s.t[a->first_track + k], diag);
         if (e)
             return e;
     }
@@ -426,29 +425,29 @@ static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
                   "triangle vertex")};
     const void *p;
     uint32_t n;
-    rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->f->ntris, &p, diag);
+    rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->s.f->ntris, &p, diag);
     if (!e)
-        e = rr__check_fields(room, tri_fields, 0, &g->f->njoints, diag);
+        e = rr__check_fields(room, tri_fields, 0, &g->s.f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
-        n != g->f->nverts)
+        n != g->s.f->nverts)
         return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,
-                    g->f->nverts);
+                    g->s.f->nverts);
     return e;
 }
 
 rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
-    fig g = {0, 0, 0, 0, 0, 0, 0, 0};
+    fig g;
     uint32_t i;
     rr_err e = rr__sections_known(room, emi_types, 8, diag);
     if (!e)
         e = sections(room, &g, diag);
-    for (i = 0; !e && i < g.f->njoints; i++)
+    for (i = 0; !e && i < g.s.f->njoints; i++)
         e = check_joint(room, &g, i, diag);
-    for (i = 0; !e && i < g.f->nverts; i++)
+    for (i = 0; !e && i < g.s.f->nverts; i++)
         e = check_vertex(room, &g, i, diag);
-    for (i = 0; !e && i < g.f->nanims; i++)
-        e = check_anim(room, &g, &g.a[i], diag);
+    for (i = 0; !e && i < g.s.f->nanims; i++)
+        e = check_anim(room, &g, &g.s.a[i], diag);
     if (!e)
         e = check_tris(room, &g, diag);
     return e;
@@ -465,14 +464,14 @@ rr_err rr_emi_get_info(const rr_room *room, rr_emi_info *out)
     e = load(room, &g);
     if (e)
         return e;
-    out->njoints = g.f->njoints;
-    out->nverts = g.f->nverts;
-    out->ntris = g.f->ntris;
-    out->nanims = g.f->nanims;
-    out->max_infl = g.f->max_infl;
-    out->has_normals = (g.f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
+    out->njoints = g.s.f->njoints;
+    out->nverts = g.s.f->nverts;
+    out->ntris = g.s.f->ntris;
+    out->nanims = g.s.f->nanims;
+    out->max_infl = g.s.f->max_infl;
+    out->has_normals = (g.s.f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
     out->coord_frac = room->coord_frac;
-    out->name = rr_string(room, g.f->name);
+    out->name = rr_string(room, g.s.f->name);
     return RR_OK;
 }
 
@@ -506,9 +505,9 @@ static rr_err records(const rr_room *room, int anims, const uint8_t **recs, uint
     rr_err e = load(room, &g);
     if (e)
         return e;
-    *recs = anims ? (const uint8_t *)g.a : (const uint8_t *)g.j;
-    *stride = anims ? sizeof *g.a : sizeof *g.j;
-    *count = anims ? g.f->nanims : g.f->njoints;
+    *recs = anims ? (const uint8_t *)g.s.a : (const uint8_t *)g.s.j;
+    *stride = anims ? sizeof *g.s.a : sizeof *g.s.j;
+    *count = anims ? g.s.f->nanims : g.s.f->njoints;
     return RR_OK;
 }
 
@@ -596,11 +595,11 @@ static void bind_pose(const fig *g, rr_emi_local *out)
 {
     uint32_t i;
     int k;
-    for (i = 0; i < g->f->njoints; i++)
+    for (i = 0; i < g->s.f->njoints; i++)
         for (k = 0; k < 4; k++) {
             if (k < 3)
-                out[i].t[k] = g->j[i].bind_t[k];
-            out[i].q[k] = g->j[i].bind_q[k];
+                out[i].t[k] = g->s.j[i].bind_t[k];
+            out[i].q[k] = g->s.j[i].bind_q[k];
         }
 }
 
@@ -610,7 +609,7 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
     rr_err e = out ? load(room, &g) : RR_ERR_ARG;
     if (e)
         return e;
-    if (out_count < g.f->njoints)
+    if (out_count < g.s.f->njoints)
         return RR_ERR_RANGE;
     bind_pose(&g, out);
     return RR_OK;
@@ -675,8 +674,8 @@ static NOINLINE void sample_track(const fig *g, const rr_emi_track *tr, rr_fix t
                                   rr_emi_local *l)
 {
     int pos = tr->op == 3;
-    const uint8_t *keys = pos ? (const uint8_t *)(g->pk + tr->first_key)
-                              : (const uint8_t *)(g->rk + tr->first_key);
+    const uint8_t *keys = pos ? (const uint8_t *)(g->s.pk + tr->first_key)
+                              : (const uint8_t *)(g->s.rk + tr->first_key);
     const rr_emi_pkey *pk = (const rr_emi_pkey *)(const void *)keys;
     const rr_emi_rkey *rk = (const rr_emi_rkey *)(const void *)keys;
     int32_t b[4];
@@ -708,7 +707,7 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
 static NOINLINE rr_err sample_check(const rr_emi_sample_job *job, fig *g)
 {
     rr_err e = job_load(job, job && job->out, g);
-    if (!e && (job->anim >= g->f->nanims || job->out_count < g->f->njoints ||
+    if (!e && (job->anim >= g->s.f->nanims || job->out_count < g->s.f->njoints ||
                job->mode > RR_EMI_LOOP))
         e = RR_ERR_RANGE;
     return e;
@@ -730,12 +729,12 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     if (e)
         return e;
     bind_pose(&g, job->out);
-    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.f->njoints); i++)
+    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.s.f->njoints); i++)
         job->mask[i] = 0;
-    a = &g.a[job->anim];
+    a = &g.s.a[job->anim];
     t = wrap_time(job->time, a->duration, job->mode);
     for (i = 0; i < a->ntracks; i++) {
-        const rr_emi_track *tr = &g.t[a->first_track + i];
+        const rr_emi_track *tr = &g.s.t[a->first_track + i];
         uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
         sample_track(&g, tr, t, &job->out[tr->joint]);
         if (job->mask)
@@ -750,7 +749,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 static NOINLINE rr_err blend_check(const rr_emi_blend_job *job, fig *g)
 {
     rr_err e = job_load(job, job && job->a && job->b && job->out, g);
-    if (!e && (job->count < g->f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
+    if (!e && (job->count < g->s.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
         e = RR_ERR_RANGE;
     return e;
 }
@@ -769,7 +768,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
     rr_err e = blend_check(job, &g);
     if (e)
         return e;
-    for (i = 0; i < g.f->njoints; i++) {
+    for (i = 0; i < g.s.f->njoints; i++) {
         const rr_emi_local *a = &job->a[i], *b = &job->b[i];
         rr_emi_local *o = &job->out[i];
         const uint32_t *m = job->b_mask;
@@ -793,7 +792,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 static NOINLINE rr_err model_check(const rr_emi_model_job *job, fig *g)
 {
     rr_err e = job_load(job, job && job->out, g);
-    return !e && job->count < g->f->njoints ? RR_ERR_RANGE : e;
+    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
 }
 
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
@@ -809,17 +808,17 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
     rr_err e = model_check(job, &g);
     if (e)
         return e;
-    for (i = 0; i < g.f->njoints; i++) {
-        const int32_t *lt = job->local ? job->local[i].t : g.j[i].bind_t;
+    for (i = 0; i < g.s.f->njoints; i++) {
+        const int32_t *lt = job->local ? job->local[i].t : g.s.j[i].bind_t;
         rr_emi_xform local;
         int c;
-        quat_to_mat(job->local ? job->local[i].q : g.j[i].bind_q, local.r);
+        quat_to_mat(job->local ? job->local[i].q : g.s.j[i].bind_q, local.r);
         for (c = 0; c < 3; c++)   /* valid poses stay within 2^24; see QCLAMP */
             local.t[c] = clamp(lt[c], (int32_t)1 << 28);
-        if (g.j[i].parent < 0) {
+        if (g.s.j[i].parent < 0) {
             job->out[i] = local;
         } else {
-            const rr_emi_xform *p = &job->out[g.j[i].parent];
+            const rr_emi_xform *p = &job->out[g.s.j[i].parent];
             xform_mul(p, local.r, local.t, &job->out[i]);
         }
     }
@@ -830,7 +829,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 static NOINLINE rr_err skinmat_check(const rr_emi_skin_matrices_job *job, fig *g)
 {
     rr_err e = job_load(job, job && job->model && job->out, g);
-    return !e && job->count < g->f->njoints ? RR_ERR_RANGE : e;
+    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
 }
 
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
@@ -846,9 +845,9 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
     rr_err e = skinmat_check(job, &g);
     if (e)
         return e;
-    for (i = 0; i < g.f->njoints; i++) {
+    for (i = 0; i < g.s.f->njoints; i++) {
         rr_emi_xform tmp;   /* out may alias model */
-        xform_mul(&job->model[i], g.j[i].inv_r, g.j[i].inv_t, &tmp);
+        xform_mul(&job->model[i], g.s.j[i].inv_r, g.s.j[i].inv_t, &tmp);
         job->out[i] = tmp;
     }
     return RR_OK;
@@ -860,7 +859,7 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 static NOINLINE rr_err skin_check(const rr_emi_skin_job *job, fig *g)
 {
     rr_err e = job_load(job, job && job->skin && job->pos_out, g);
-    if (!e && (job->first > g->f->nverts || job->count > g->f->nverts - job->first))
+    if (!e && (job->first > g->s.f->nverts || job->count > g->s.f->nverts - job->first))
         e = RR_ERR_RANGE;
     return e;
 }
@@ -882,7 +881,7 @@ static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const r
     int64_t acc = 0;
     uint32_t k;
     for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
+        const rr_emi_infl *in = &g->s.in[v->infl_first + k];
         const int32_t *r = skin[in->joint].r + 3 * i;
         int64_t q = shr_round((int64_t)r[0] * vec[0] + (int64_t)r[1] * vec[1] +
                                   (int64_t)r[2] * vec[2], Q30) + (c < 3 ? skin[in->joint].t[i] : 0);
@@ -924,7 +923,7 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     if (e)
         return e;
     for (k = 0; k < job->count; k++)
-        skin_vertex(&g, job->skin, &g.v[job->first + k], &job->pos_out[k],
+        skin_vertex(&g, job->skin, &g.s.v[job->first + k], &job->pos_out[k],
                     job->nrm_out ? &job->nrm_out[k] : 0);
     return RR_OK;
 }
