@@ -232,53 +232,53 @@ typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SE
 static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, const void *p,
                            uint32_t value, uint32_t limit)
 {
-    uint32_t es = site_es[site];
+    uint32_t es = site_es[site];   /* p's offset as rr__offset: a tail call */
     return rr__fail_at(diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
-                       rr__offset(room, p), site_what[site], value, limit);
+                       (uint32_t)((const uint8_t *)p - room->blob), site_what[site], value,
+                       limit);
 }
 #define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
 
-/* A section of a count in FIGURE: present with that count, or absent when 0. */
-static NOINLINE rr_err want(const rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
-                   const void **p, rr_diag *diag)
-{
-    uint32_t n = 0;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e == RR_ERR_MISSING && count == 0) {
-        *p = 0;
-        return RR_OK;
-    }
-    if (e)
-        return e;
-    if (n != count)
-        return FAIL(RR_ERR_SECTION, type, *p, "element count", n, count);
-    return RR_OK;
-}
-
-/* Element sizes of the sections FIGURE + k: the order of fig's pointers, and
- * (k >= 1) of the counts that open rr_emi_figure. */
-static const uint8_t elem_size[8] = {
+/* Element sizes of the sections FIGURE + k (k < 8: the order of fig's
+ * pointers, and for k >= 1 of the counts that open rr_emi_figure), and of
+ * TRIS as k = 8. */
+static const uint8_t elem_size[9] = {
     sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
-    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey)};
+    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
+    sizeof(rr_emi_tri)};
 
-/* The sections of room into g, checked as rr_open does (after
- * rr__sections_known): one FIGURE record, then each counted section. One
- * body for the validator and for every query, which meet only rooms that
- * passed it. */
-static NOINLINE rr_err sections(const rr_room *room, fig *g, rr_diag *diag)
+/* Sections k .. end - 1 of the list above into g (TRIS only checked),
+ * checked as rr_open does (after rr__sections_known): k = 0 is the one
+ * FIGURE record, every other section holds the count the figure gives it,
+ * or is absent when that is 0. One body for the validator (0 .. 8, then
+ * TRIS after the records) and for every query (0 .. 8), which meet only
+ * rooms that passed it; no call in between keeps rr_open's stack low. */
+static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_t end,
+                                rr_diag *diag)
 {
-    uint32_t n, k;
-    const rr_emi_figure *f;
-    rr_err e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &g->p[0], &n, diag);
-    if (e)
-        return e;
-    f = g->s.f;
-    if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
-        !rr__string_ok(room, f->name))
-        return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
-    for (k = 1; !e && k < 8; k++)
-        e = want(room, RR_SEC_EMI_FIGURE + k, elem_size[k], (&f->njoints)[k - 1], &g->p[k], diag);
-    return e;
+    for (; k < end; k++) {
+        const rr_emi_figure *f = g->s.f;
+        uint32_t type = k < 8 ? RR_SEC_EMI_FIGURE + k : RR_SEC_EMI_TRIS, n, count;
+        const void *p;   /* NULL when absent (rr__section) */
+        rr_err e = rr__section(room, type, elem_size[k], &p, &n, diag);
+        if (k == 0) {
+            if (e)
+                return e;
+            g->p[0] = f = (const rr_emi_figure *)p;
+            if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
+                !rr__string_ok(room, f->name))
+                return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
+            continue;
+        }
+        count = k < 8 ? (&f->njoints)[k - 1] : f->ntris;
+        if (e && !(e == RR_ERR_MISSING && count == 0))
+            return e;
+        if (!e && n != count)
+            return FAIL(RR_ERR_SECTION, type, p, "element count", n, count);
+        if (k < 8)
+            g->p[k] = p;
+    }
+    return RR_OK;
 }
 
 /* The sections of an EMI room for a query. */
@@ -286,7 +286,7 @@ static NOINLINE rr_err load(const rr_room *room, fig *g)
 {
     if (!room || room->format != RR_FMT_EMI)
         return room ? RR_ERR_FORMAT : RR_ERR_ARG;
-    return sections(room, g, 0) ? RR_ERR_FORMAT : RR_OK;
+    return sections(room, g, 0, 8, 0) ? RR_ERR_FORMAT : RR_OK;
 }
 
 /* ------------------------------------------------------------ validation */
@@ -417,7 +417,7 @@ static const uint32_t emi_types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_S
                                       RR_SEC_EMI_INFL, RR_SEC_EMI_ANIMS, RR_SEC_EMI_TRACKS,
                                       RR_SEC_EMI_PKEYS, RR_SEC_EMI_RKEYS};
 
-static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
+static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
 {
     static const rr_field tri_fields[] = {
         RR_SECTION_CHECK(RR_SEC_EMI_TRIS, rr_emi_tri),
@@ -425,7 +425,7 @@ static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
                   "triangle vertex")};
     const void *p;
     uint32_t n;
-    rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->s.f->ntris, &p, diag);
+    rr_err e = sections(room, g, 8, 9, diag);
     if (!e)
         e = rr__check_fields(room, tri_fields, 0, &g->s.f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
@@ -441,7 +441,7 @@ rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
     uint32_t i;
     rr_err e = rr__sections_known(room, emi_types, 8, diag);
     if (!e)
-        e = sections(room, &g, diag);
+        e = sections(room, &g, 0, 8, diag);
     for (i = 0; !e && i < g.s.f->njoints; i++)
         e = check_joint(room, &g, i, diag);
     for (i = 0; !e && i < g.s.f->nverts; i++)
