@@ -25,16 +25,23 @@
 #define NOINLINE
 #endif
 
-/* The sections of an open EMI room (pointers only; validated at open). */
-typedef struct fig {
-    const rr_emi_figure *f;
-    const rr_emi_joint *j;
-    const rr_emi_vert *v;
-    const rr_emi_infl *in;
-    const rr_emi_anim *a;
-    const rr_emi_track *t;
-    const rr_emi_pkey *pk;
-    const rr_emi_rkey *rk;
+/* The sections of an open EMI room (pointers only; validated at open):
+ * typed in s, and as p[k] the section FIGURE + k, which sections() fills
+ * (reading another member of a union than the one written is defined in
+ * C99 TC3, 6.5.2.3 note 82; all object pointers here share one
+ * representation). */
+typedef union fig {
+    struct fig_sections {
+        const rr_emi_figure *f;
+        const rr_emi_joint *j;
+        const rr_emi_vert *v;
+        const rr_emi_infl *in;
+        const rr_emi_anim *a;
+        const rr_emi_track *t;
+        const rr_emi_pkey *pk;
+        const rr_emi_rkey *rk;
+    } s;
+    const void *p[8];
 } fig;
 
 /* ------------------------------------------------------------ arithmetic */
@@ -42,31 +49,45 @@ typedef struct fig {
 /* Rounding, saturation, division and square roots are the core's (rr_fix.c:
  * rr_shr_round64, rr__sat32, rr__div_round64, rr_isqrt64), with its one
  * rounding rule: half away from zero. The per-joint and per-vertex loops
- * (quat_to_mat, quat_nlerp, xform_mul, skin_pos, skin_nrm) use this inlined
- * copy of rr_shr_round64 (same result for s >= 1): there a call cost more
- * than the rounding itself (make bench: EMI pose +33 % with calls). */
+ * (quat_to_mat, lerp, xform_mul, skin_dot) use this inlined copy of
+ * rr_shr_round64 (same result for s >= 1): there a call cost more than the
+ * rounding itself (make bench: EMI pose +33 % with calls). */
 static int64_t shr_round(int64_t v, unsigned s)
 {
-    int64_t half = (int64_t)1 << (s - 1);
-    return v >= 0 ? (v + half) >> s : -((-v + half) >> s);
+    /* Branch-free: for v < 0, -((-v + half) >> s) == (v + half - 1) >> s
+     * (write v = q 2^s + r: both are q + (r > half)). >> of a negative
+     * value is an arithmetic shift with GCC, as rr_rmesh.c relies on too.
+     * Adding half overflows only where rr_shr_round64's form did as well. */
+    return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
+}
+
+/* out = v / |v| with one (2^shift) as the unit, for n components; returns
+ * |v| and leaves out alone when it is 0. One body for quaternions (Q30) and
+ * skinned normals (Q16); |v[c]| < 2^31 in both. */
+static NOINLINE uint32_t unit(const int64_t *v, int32_t *out, int n, unsigned shift)
+{
+    uint64_t l2 = 0;
+    uint32_t len;
+    int c;
+    for (c = 0; c < n; c++)
+        l2 += (uint64_t)(v[c] * v[c]);
+    len = rr_isqrt64(l2);
+    for (c = 0; len && c < n; c++)
+        out[c] = rr__sat32(rr__div_round64(v[c] * ((int64_t)1 << shift), len));
+    return len;
 }
 
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
 static void quat_normalize(int32_t q[4])
 {
-    uint64_t n2 = 0;
-    uint32_t len;
+    int64_t v[4];
     int i;
     for (i = 0; i < 4; i++)
-        n2 += (uint64_t)((int64_t)q[i] * q[i]);
-    len = rr_isqrt64(n2);
-    if (len == 0) {
+        v[i] = q[i];
+    if (unit(v, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
-        return;
     }
-    for (i = 0; i < 4; i++)
-        q[i] = rr__sat32(rr__div_round64((int64_t)q[i] * RR_EMI_Q30_ONE, len));
 }
 
 /* Caller-supplied poses are meant to hold unit quaternions; clamping each
@@ -74,9 +95,25 @@ static void quat_normalize(int32_t q[4])
  * do not, so no job can overflow (results of such input are meaningless). */
 #define QCLAMP (RR_EMI_Q30_ONE + 4096)
 
-static int32_t qclamp(int32_t v)
+/* v clamped to [-lim, lim]; out of line, as qclamp: one copy for the
+ * quaternion and translation clamps. */
+static NOINLINE int32_t clamp(int32_t v, int32_t lim)
 {
-    return v > QCLAMP ? (int32_t)QCLAMP : v < -QCLAMP ? (int32_t)-QCLAMP : v;
+    return v > lim ? lim : v < -lim ? -lim : v;
+}
+
+static NOINLINE int32_t qclamp(int32_t v)
+{
+    return clamp(v, (int32_t)QCLAMP);
+}
+
+/* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
+ * and quaternion components): out may alias a or b. */
+static NOINLINE void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
+{
+    int c;
+    for (c = 0; c < n; c++)
+        out[c] = rr__sat32(a[c] + shr_round(((int64_t)b[c] - a[c]) * f, 16));
 }
 
 /* out = nlerp(a, b, f), f in Q16 [0, 1], shortest arc. out may alias a or b. */
@@ -92,8 +129,7 @@ static void quat_nlerp(const int32_t a[4], const int32_t b[4], int32_t f, int32_
     }
     for (i = 0; i < 4; i++)
         bb[i] = dot < 0 ? -bb[i] : bb[i];
-    for (i = 0; i < 4; i++)
-        out[i] = rr__sat32(aa[i] + shr_round(((int64_t)bb[i] - aa[i]) * f, 16));
+    lerp(aa, bb, f, out, 4);
     quat_normalize(out);
 }
 
@@ -110,96 +146,155 @@ static const uint8_t qm[9][5] = {
 
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int64_t v[4], s, t;
+    int32_t v[4];
+    int64_t s, t;
     int i;
     for (i = 0; i < 4; i++)
         v[i] = qclamp(q[i]);
-    for (i = 0; i < 9; i++) {
+    for (i = 0; i < 9; i++) {   /* 32 x 32-bit products: |v| <= QCLAMP < 2^31 */
         const uint8_t *e = qm[i];
-        s = v[e[2]] * v[e[3]];
-        s = v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
+        s = (int64_t)v[e[2]] * v[e[3]];
+        s = (int64_t)v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
         t = shr_round(2 * s, Q30);
         r[i] = rr__sat32((e[4] & QM_DIAG) ? RR_EMI_Q30_ONE - t : t);
     }
 }
 
 /* out = a * b for rotation (Q30) + translation (coords) transforms. out may
- * not alias a or b. bt may be NULL-free: b's translation is always used. */
-static NOINLINE void xform_mul(const int32_t ar[9], const int32_t at[3], const int32_t br[9],
-                      const int32_t bt[3], rr_emi_xform *out)
+ * not alias a or b (b is the rotation br and translation bt). */
+static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
+                               rr_emi_xform *out)
 {
     int i, k;
     for (i = 0; i < 3; i++) {
-        int64_t tt = 0;
-        for (k = 0; k < 3; k++) {
-            const int32_t *row = ar + 3 * i;
-            out->r[3 * i + k] = rr__sat32(shr_round((int64_t)row[0] * br[k] +
-                                                    (int64_t)row[1] * br[3 + k] +
-                                                    (int64_t)row[2] * br[6 + k], Q30));
-            tt += (int64_t)row[k] * bt[k];
+        const int32_t *row = a->r + 3 * i;
+        for (k = 0; k < 4; k++) {   /* columns 0..2 of br, then bt (+ a->t[i]) */
+            const int32_t *col = k < 3 ? br + k : bt;
+            int s = k < 3 ? 3 : 1;
+            int64_t v = shr_round((int64_t)row[0] * col[0] + (int64_t)row[1] * col[s] +
+                                      (int64_t)row[2] * col[2 * s], Q30);
+            if (k < 3)
+                out->r[3 * i + k] = rr__sat32(v);
+            else
+                out->t[i] = rr__sat32(v + a->t[i]);
         }
-        out->t[i] = rr__sat32(shr_round(tt, Q30) + at[i]);
     }
 }
 
 /* ------------------------------------------------------------ sections */
 
-static NOINLINE const void *sec(const rr_room *room, uint32_t type, uint32_t elem, uint32_t *count)
-{
-    const void *p = 0;
-    uint32_t n = 0;
-    if (rr__section(room, type, elem, &p, &n, 0) != RR_OK) {
-        p = 0;
-        n = 0;
-    }
-    if (count)
-        *count = n;
-    return p;
-}
-
-static rr_err load(const rr_room *room, fig *g)
-{
-    if (!room || room->format != RR_FMT_EMI)
-        return room ? RR_ERR_FORMAT : RR_ERR_ARG;
-    g->f = (const rr_emi_figure *)sec(room, RR_SEC_EMI_FIGURE, sizeof *g->f, 0);
-    if (!g->f)
-        return RR_ERR_FORMAT;
-    g->j = (const rr_emi_joint *)sec(room, RR_SEC_EMI_JOINTS, sizeof *g->j, 0);
-    g->v = (const rr_emi_vert *)sec(room, RR_SEC_EMI_VERTS, sizeof *g->v, 0);
-    g->in = (const rr_emi_infl *)sec(room, RR_SEC_EMI_INFL, sizeof *g->in, 0);
-    g->a = (const rr_emi_anim *)sec(room, RR_SEC_EMI_ANIMS, sizeof *g->a, 0);
-    g->t = (const rr_emi_track *)sec(room, RR_SEC_EMI_TRACKS, sizeof *g->t, 0);
-    g->pk = (const rr_emi_pkey *)sec(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, 0);
-    g->rk = (const rr_emi_rkey *)sec(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, 0);
-    return RR_OK;
-}
-
-/* ------------------------------------------------------------ validation */
-
 /* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
 #define FAIL(e, s, p, what, v, lim) \
     rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
 
+/* The validator's failure sites: each check passes a small index instead of
+ * its code, section and what (about 18 bytes less per site on Cortex-M3).
+ * A site's byte holds -code (5 bits) and its section as FIGURE + k (3 bits). */
+#define SITE(code, sec) (uint8_t)(-(code) | (RR_SEC_EMI_##sec - RR_SEC_EMI_FIGURE) << 5)
+enum {
+    S_FIGURE, S_JNAME, S_CYCLE, S_PARENT, S_DEPTH, S_INFL_RUN, S_INFL_JOINT, S_WEIGHT, S_SUM,
+    S_PORDER, S_RORDER, S_RFLAG, S_PCOORD, S_TJOINT, S_TOP, S_KRUN, S_ANAME, S_DURATION, S_TRUN
+};
+static const uint8_t site_es[] = {
+    SITE(RR_ERR_RANGE, FIGURE), SITE(RR_ERR_INDEX, JOINTS), SITE(RR_ERR_CYCLE, JOINTS),
+    SITE(RR_ERR_INDEX, JOINTS), SITE(RR_ERR_DEPTH, JOINTS), SITE(RR_ERR_INDEX, VERTS),
+    SITE(RR_ERR_INDEX, INFL), SITE(RR_ERR_RANGE, INFL), SITE(RR_ERR_RANGE, VERTS),
+    SITE(RR_ERR_RANGE, PKEYS), SITE(RR_ERR_RANGE, RKEYS), SITE(RR_ERR_RANGE, RKEYS),
+    SITE(RR_ERR_RANGE, PKEYS), SITE(RR_ERR_INDEX, TRACKS), SITE(RR_ERR_RANGE, TRACKS),
+    SITE(RR_ERR_INDEX, TRACKS), SITE(RR_ERR_INDEX, ANIMS), SITE(RR_ERR_RANGE, ANIMS),
+    SITE(RR_ERR_INDEX, ANIMS),
+};
+static const char *const site_what[] = {
+    "figure record",
+    "joint name",
+    "joint parent (must be < own index)",
+    "joint parent (must be < own index)",
+    "joint depth",
+    "influence run",
+    "influence joint",
+    "influence weight",
+    "weight sum",
+    "key time order",
+    "key time order",
+    "rotation key flag bit",
+    "key coordinate",
+    "track joint",
+    "track operation",
+    "key run",
+    "animation name",
+    "duration",
+    "track run",
+};
+typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SEC_EMI_FIGURE < 8
+                                ? 1 : -1];
+
+/* Fill diag for failure site at the blob bytes p, and return its code. */
+static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, const void *p,
+                           uint32_t value, uint32_t limit)
+{
+    uint32_t es = site_es[site];   /* p's offset as rr__offset: a tail call */
+    return rr__fail_at(diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
+                       (uint32_t)((const uint8_t *)p - room->blob), site_what[site], value,
+                       limit);
+}
+#define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
+
+/* Element sizes of the sections FIGURE + k (k < 8: the order of fig's
+ * pointers, and for k >= 1 of the counts that open rr_emi_figure), and of
+ * TRIS as k = 8. */
+static const uint8_t elem_size[9] = {
+    sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
+    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
+    sizeof(rr_emi_tri)};
+
+/* Sections k .. end - 1 of the list above into g (TRIS only checked),
+ * checked as rr_open does (after rr__sections_known): k = 0 is the one
+ * FIGURE record, every other section holds the count the figure gives it,
+ * or is absent when that is 0. One body for the validator (0 .. 8, then
+ * TRIS after the records) and for every query (0 .. 8), which meet only
+ * rooms that passed it; no call in between keeps rr_open's stack low. */
+static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_t end,
+                                rr_diag *diag)
+{
+    for (; k < end; k++) {
+        const rr_emi_figure *f = g->s.f;
+        uint32_t type = k < 8 ? RR_SEC_EMI_FIGURE + k : RR_SEC_EMI_TRIS, n, count;
+        const void *p;   /* NULL when absent (rr__section) */
+        rr_err e = rr__section(room, type, elem_size[k], &p, &n, diag);
+        if (k == 0) {
+            if (e)
+                return e;
+            g->p[0] = f = (const rr_emi_figure *)p;
+            if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
+                !rr__string_ok(room, f->name))
+                return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
+            continue;
+        }
+        count = k < 8 ? (&f->njoints)[k - 1] : f->ntris;
+        if (e && !(e == RR_ERR_MISSING && count == 0))
+            return e;
+        if (!e && n != count)
+            return FAIL(RR_ERR_SECTION, type, p, "element count", n, count);
+        if (k < 8)
+            g->p[k] = p;
+    }
+    return RR_OK;
+}
+
+/* The sections of an EMI room for a query. */
+static NOINLINE rr_err load(const rr_room *room, fig *g)
+{
+    if (!room || room->format != RR_FMT_EMI)
+        return room ? RR_ERR_FORMAT : RR_ERR_ARG;
+    return sections(room, g, 0, 8, 0) ? RR_ERR_FORMAT : RR_OK;
+}
+
+/* ------------------------------------------------------------ validation */
+
+
 static int coord_ok(int32_t v)
 {
     return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
-}
-
-/* Sections of the counts in FIGURE: present with that count, or absent when 0. */
-static rr_err want(rr_room *room, uint32_t type, uint32_t elem, uint32_t count,
-                   const void **p, rr_diag *diag)
-{
-    uint32_t n = 0;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e == RR_ERR_MISSING && count == 0) {
-        *p = 0;
-        return RR_OK;
-    }
-    if (e)
-        return e;
-    if (n != count)
-        return FAIL(RR_ERR_SECTION, type, *p, "element count", n, count);
-    return RR_OK;
 }
 
 /* Field tables for rr__check_fields: counts are the words of the figure. */
@@ -219,17 +314,15 @@ static const rr_field joint_fields[] = {
 
 static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
-    const rr_emi_joint *j = &g->j[i];
+    const rr_emi_joint *j = &g->s.j[i];
     uint32_t want_depth;
     if (!rr__string_ok(room, j->name))
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_JOINTS, &j->name, "joint name", j->name, 0);
+        return BAD(S_JNAME, &j->name, j->name, 0);
     if (j->parent >= (int32_t)i || j->parent < -1)
-        return FAIL(j->parent >= (int32_t)i ? RR_ERR_CYCLE : RR_ERR_INDEX, RR_SEC_EMI_JOINTS,
-                    &j->parent, "joint parent (must be < own index)", j->parent, i);
-    want_depth = j->parent < 0 ? 0u : g->j[j->parent].depth + 1u;
+        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, j->parent, i);
+    want_depth = j->parent < 0 ? 0u : g->s.j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
-        return FAIL(RR_ERR_DEPTH, RR_SEC_EMI_JOINTS, &j->depth, "joint depth", j->depth,
-                    room->max_depth);
+        return BAD(S_DEPTH, &j->depth, j->depth, room->max_depth);
     return rr__check_fields(room, joint_fields, j, 0, diag);
 }
 
@@ -242,63 +335,63 @@ static const rr_field vertex_fields[] = {
 
 static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
 {
-    const rr_emi_vert *v = &g->v[i];
+    const rr_emi_vert *v = &g->s.v[i];
     int32_t sum = 0;
     uint32_t k;
     rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
     if (e)
         return e;
-    if (v->infl_first > g->f->ninfl || v->infl_count > g->f->ninfl - v->infl_first)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_VERTS, &v->infl_first, "influence run",
-                    v->infl_first, g->f->ninfl);
+    if (v->infl_first > g->s.f->ninfl || v->infl_count > g->s.f->ninfl - v->infl_first)
+        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->s.f->ninfl);
     for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
-        if (in->joint >= g->f->njoints)
-            return FAIL(RR_ERR_INDEX, RR_SEC_EMI_INFL, in, "influence joint", in->joint,
-                        g->f->njoints);
+        const rr_emi_infl *in = &g->s.in[v->infl_first + k];
+        if (in->joint >= g->s.f->njoints)
+            return BAD(S_INFL_JOINT, in, in->joint, g->s.f->njoints);
         if (in->weight <= 0 || in->weight > RR_FIX_ONE)
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_INFL, &in->weight, "influence weight",
-                        in->weight, RR_FIX_ONE);
+            return BAD(S_WEIGHT, &in->weight, in->weight, RR_FIX_ONE);
         sum += in->weight;
     }
     if (v->infl_count && sum != RR_FIX_ONE)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_VERTS, v, "weight sum", sum, RR_FIX_ONE);
+        return BAD(S_SUM, v, sum, RR_FIX_ONE);
     return RR_OK;
 }
 
+/* Keys of track t: times non-decreasing; position keys (op 3) within the
+ * coordinate range, rotation keys (op 4) with q[2] bit 0 clear. Both key
+ * records start with their time. */
+typedef char rr__emi_key_time_first[offsetof(rr_emi_pkey, time) + offsetof(rr_emi_rkey, time) == 0
+                                    ? 1 : -1];
 static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
 {
+    int pos = t->op == 3;
+    uint32_t stride = pos ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey), k;
+    const uint8_t *key = pos ? (const uint8_t *)(g->s.pk + t->first_key)
+                             : (const uint8_t *)(g->s.rk + t->first_key);
     int32_t prev = 0;
-    uint32_t k;
     int c;
-    for (k = 0; k < t->nkeys; k++) {
-        const int32_t *time = t->op == 3 ? &g->pk[t->first_key + k].time
-                                         : &g->rk[t->first_key + k].time;
+    for (k = 0; k < t->nkeys; k++, key += stride) {
+        const int32_t *time = (const int32_t *)(const void *)key;
         if (*time < prev)
-            return FAIL(RR_ERR_RANGE, t->op == 3 ? RR_SEC_EMI_PKEYS : RR_SEC_EMI_RKEYS, time,
-                        "key time order", *time, prev);
+            return BAD(pos ? S_PORDER : S_RORDER, time, *time, prev);
         prev = *time;
-        if (t->op == 4 && (g->rk[t->first_key + k].q[2] & 1u))
-            return FAIL(RR_ERR_RANGE, RR_SEC_EMI_RKEYS, time, "rotation key flag bit", 1, 0);
-        for (c = 0; t->op == 3 && c < 3; c++)
-            if (!coord_ok(g->pk[t->first_key + k].p[c]))
-                return FAIL(RR_ERR_RANGE, RR_SEC_EMI_PKEYS, time, "key coordinate",
-                            g->pk[t->first_key + k].p[c], RR_EMI_COORD_MAX);
+        if (!pos && (((const rr_emi_rkey *)(const void *)key)->q[2] & 1u))
+            return BAD(S_RFLAG, time, 1, 0);
+        for (c = 1; pos && c <= 3; c++)
+            if (!coord_ok(time[c]))
+                return BAD(S_PCOORD, time, time[c], RR_EMI_COORD_MAX);
     }
     return RR_OK;
 }
 
 static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
 {
-    uint32_t nk = t->op == 3 ? g->f->npkeys : g->f->nrkeys;
-    if (t->joint >= g->f->njoints)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, t, "track joint", t->joint,
-                    g->f->njoints);
+    uint32_t nk = t->op == 3 ? g->s.f->npkeys : g->s.f->nrkeys;
+    if (t->joint >= g->s.f->njoints)
+        return BAD(S_TJOINT, t, t->joint, g->s.f->njoints);
     if ((t->op != 3 && t->op != 4) || t->priority > 7)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_TRACKS, t, "track operation", t->op, 4);
+        return BAD(S_TOP, t, t->op, 4);
     if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_TRACKS, &t->first_key, "key run", t->first_key,
-                    nk);
+        return BAD(S_KRUN, &t->first_key, t->first_key, nk);
     return check_keys(room, g, t, diag);
 }
 
@@ -307,55 +400,24 @@ static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_d
     uint32_t k;
     rr_err e;
     if (!rr__string_ok(room, a->name))
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, a, "animation name", a->name, 0);
+        return BAD(S_ANAME, a, a->name, 0);
     if (a->duration <= 0)
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_ANIMS, &a->duration, "duration", a->duration, 0);
-    if (a->first_track > g->f->ntracks || a->ntracks > g->f->ntracks - a->first_track)
-        return FAIL(RR_ERR_INDEX, RR_SEC_EMI_ANIMS, &a->first_track, "track run",
-                    a->first_track, g->f->ntracks);
+        return BAD(S_DURATION, &a->duration, a->duration, 0);
+    if (a->first_track > g->s.f->ntracks || a->ntracks > g->s.f->ntracks - a->first_track)
+        return BAD(S_TRUN, &a->first_track, a->first_track, g->s.f->ntracks);
     for (k = 0; k < a->ntracks; k++) {
-        e = check_track(room, g, &g->t[a->first_track + k], diag);
+        e = check_track(room, g, &g->s.t[a->first_track + k], diag);
         if (e)
             return e;
     }
     return RR_OK;
 }
 
-static rr_err load_checked(rr_room *room, fig *g, rr_diag *diag)
-{
-    static const uint32_t types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_SEC_EMI_VERTS,
+static const uint32_t emi_types[8] = {RR_SEC_EMI_FIGURE, RR_SEC_EMI_JOINTS, RR_SEC_EMI_VERTS,
                                       RR_SEC_EMI_INFL, RR_SEC_EMI_ANIMS, RR_SEC_EMI_TRACKS,
                                       RR_SEC_EMI_PKEYS, RR_SEC_EMI_RKEYS};
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__sections_known(room, types, 8, diag);
-    if (!e)
-        e = rr__section(room, RR_SEC_EMI_FIGURE, sizeof(rr_emi_figure), &p, &n, diag);
-    if (e)
-        return e;
-    g->f = (const rr_emi_figure *)p;
-    if (n != 1 || g->f->njoints == 0 || g->f->njoints > RR_EMI_MAX_JOINTS ||
-        !rr__string_ok(room, g->f->name))
-        return FAIL(RR_ERR_RANGE, RR_SEC_EMI_FIGURE, p, "figure record", g->f->njoints,
-                    RR_EMI_MAX_JOINTS);
-    e = want(room, RR_SEC_EMI_JOINTS, sizeof *g->j, g->f->njoints, &p, diag);
-    g->j = (const rr_emi_joint *)p;
-    if (!e) e = want(room, RR_SEC_EMI_VERTS, sizeof *g->v, g->f->nverts, &p, diag);
-    g->v = (const rr_emi_vert *)p;
-    if (!e) e = want(room, RR_SEC_EMI_INFL, sizeof *g->in, g->f->ninfl, &p, diag);
-    g->in = (const rr_emi_infl *)p;
-    if (!e) e = want(room, RR_SEC_EMI_ANIMS, sizeof *g->a, g->f->nanims, &p, diag);
-    g->a = (const rr_emi_anim *)p;
-    if (!e) e = want(room, RR_SEC_EMI_TRACKS, sizeof *g->t, g->f->ntracks, &p, diag);
-    g->t = (const rr_emi_track *)p;
-    if (!e) e = want(room, RR_SEC_EMI_PKEYS, sizeof *g->pk, g->f->npkeys, &p, diag);
-    g->pk = (const rr_emi_pkey *)p;
-    if (!e) e = want(room, RR_SEC_EMI_RKEYS, sizeof *g->rk, g->f->nrkeys, &p, diag);
-    g->rk = (const rr_emi_rkey *)p;
-    return e;
-}
 
-static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
+static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
 {
     static const rr_field tri_fields[] = {
         RR_SECTION_CHECK(RR_SEC_EMI_TRIS, rr_emi_tri),
@@ -363,27 +425,29 @@ static rr_err check_tris(rr_room *room, const fig *g, rr_diag *diag)
                   "triangle vertex")};
     const void *p;
     uint32_t n;
-    rr_err e = want(room, RR_SEC_EMI_TRIS, sizeof(rr_emi_tri), g->f->ntris, &p, diag);
+    rr_err e = sections(room, g, 8, 9, diag);
     if (!e)
-        e = rr__check_fields(room, tri_fields, 0, &g->f->njoints, diag);
+        e = rr__check_fields(room, tri_fields, 0, &g->s.f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
-        n != g->f->nverts)
+        n != g->s.f->nverts)
         return FAIL(RR_ERR_SECTION, RR_SEC_EMI_VATTR, p, "vertex attribute count", n,
-                    g->f->nverts);
+                    g->s.f->nverts);
     return e;
 }
 
 rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
-    fig g = {0, 0, 0, 0, 0, 0, 0, 0};
+    fig g;
     uint32_t i;
-    rr_err e = load_checked(room, &g, diag);
-    for (i = 0; !e && i < g.f->njoints; i++)
+    rr_err e = rr__sections_known(room, emi_types, 8, diag);
+    if (!e)
+        e = sections(room, &g, 0, 8, diag);
+    for (i = 0; !e && i < g.s.f->njoints; i++)
         e = check_joint(room, &g, i, diag);
-    for (i = 0; !e && i < g.f->nverts; i++)
+    for (i = 0; !e && i < g.s.f->nverts; i++)
         e = check_vertex(room, &g, i, diag);
-    for (i = 0; !e && i < g.f->nanims; i++)
-        e = check_anim(room, &g, &g.a[i], diag);
+    for (i = 0; !e && i < g.s.f->nanims; i++)
+        e = check_anim(room, &g, &g.s.a[i], diag);
     if (!e)
         e = check_tris(room, &g, diag);
     return e;
@@ -400,23 +464,28 @@ rr_err rr_emi_get_info(const rr_room *room, rr_emi_info *out)
     e = load(room, &g);
     if (e)
         return e;
-    out->njoints = g.f->njoints;
-    out->nverts = g.f->nverts;
-    out->ntris = g.f->ntris;
-    out->nanims = g.f->nanims;
-    out->max_infl = g.f->max_infl;
-    out->has_normals = (g.f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
+    out->njoints = g.s.f->njoints;
+    out->nverts = g.s.f->nverts;
+    out->ntris = g.s.f->ntris;
+    out->nanims = g.s.f->nanims;
+    out->max_infl = g.s.f->max_infl;
+    out->has_normals = (g.s.f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
     out->coord_frac = room->coord_frac;
-    out->name = rr_string(room, g.f->name);
+    out->name = rr_string(room, g.s.f->name);
     return RR_OK;
+}
+
+/* ASCII lower case (the game's rule for names). */
+static NOINLINE int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
 static int name_ieq(const char *a, const char *b)
 {
     for (;; a++, b++) {
-        char x = (*a >= 'A' && *a <= 'Z') ? (char)(*a + 32) : *a;
-        char y = (*b >= 'A' && *b <= 'Z') ? (char)(*b + 32) : *b;
-        if (x != y)
+        int x = lower(*a);
+        if (x != lower(*b))
             return 0;
         if (!x)
             return 1;
@@ -427,13 +496,30 @@ static int name_ieq(const char *a, const char *b)
 typedef char rr__emi_joint_name_first[offsetof(rr_emi_joint, name) == 0 ? 1 : -1];
 typedef char rr__emi_anim_name_first[offsetof(rr_emi_anim, name) == 0 ? 1 : -1];
 
-/* Index of the first record whose name (a string offset at the start of
- * each stride-byte record) matches name, ignoring ASCII case. */
-static rr_err find_name(const rr_room *room, const void *recs, uint32_t stride,
-                        uint32_t count, const char *name, uint32_t *index)
+/* The joint (anims 0) or animation (anims 1) records of room: one body for
+ * the four lookups below. */
+static rr_err records(const rr_room *room, int anims, const uint8_t **recs, uint32_t *stride,
+                      uint32_t *count)
 {
-    const uint8_t *p = (const uint8_t *)recs;
-    uint32_t i;
+    fig g;
+    rr_err e = load(room, &g);
+    if (e)
+        return e;
+    *recs = anims ? (const uint8_t *)g.s.a : (const uint8_t *)g.s.j;
+    *stride = anims ? sizeof *g.s.a : sizeof *g.s.j;
+    *count = anims ? g.s.f->nanims : g.s.f->njoints;
+    return RR_OK;
+}
+
+/* Index of the first record whose name matches name, ignoring ASCII case. */
+static NOINLINE rr_err find_name(const rr_room *room, int anims, const char *name,
+                                 uint32_t *index)
+{
+    const uint8_t *p;
+    uint32_t stride, count, i;
+    rr_err e = (name && index) ? records(room, anims, &p, &stride, &count) : RR_ERR_ARG;
+    if (e)
+        return e;
     for (i = 0; i < count; i++, p += stride)
         if (name_ieq(rr_string(room, *(const uint32_t *)(const void *)p), name)) {
             *index = i;
@@ -444,102 +530,92 @@ static rr_err find_name(const rr_room *room, const void *recs, uint32_t stride,
 
 rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    fig g;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return find_name(room, g.j, sizeof *g.j, g.f->njoints, name, index);
+    return find_name(room, 0, name, index);
 }
 
 rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    fig g;
-    rr_err e = (name && index) ? load(room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return find_name(room, g.a, sizeof *g.a, g.f->nanims, name, index);
+    return find_name(room, 1, name, index);
 }
 
-/* Record index of a joint or animation: its name and the record, or NULL
- * with RR_ERR_RANGE past the end. */
-static const void *get_rec(const rr_room *room, const void *recs, uint32_t stride,
-                           uint32_t count, uint32_t index, const char **name)
+/* Record index of the joints or animations, and its name (if name is not
+ * NULL); RR_ERR_RANGE past the end. */
+static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char **name,
+                      const void **rec)
 {
     const uint8_t *p;
+    uint32_t stride, count;
+    rr_err e = records(room, anims, &p, &stride, &count);
+    if (e)
+        return e;
     if (index >= count)
-        return 0;
-    p = (const uint8_t *)recs + (size_t)index * stride;
+        return RR_ERR_RANGE;
+    p += (size_t)index * stride;
     if (name)
         *name = rr_string(room, *(const uint32_t *)(const void *)p);
-    return p;
+    *rec = p;
+    return RR_OK;
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
                         int32_t *parent)
 {
-    fig g;
-    const rr_emi_joint *j;
-    rr_err e = load(room, &g);
-    if (e)
-        return e;
-    j = (const rr_emi_joint *)get_rec(room, g.j, sizeof *g.j, g.f->njoints, index, name);
-    if (!j)
-        return RR_ERR_RANGE;
-    if (parent)
-        *parent = j->parent;
-    return RR_OK;
+    const void *j;
+    rr_err e = get_rec(room, 0, index, name, &j);
+    if (!e && parent)
+        *parent = ((const rr_emi_joint *)j)->parent;
+    return e;
 }
 
 rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
                        rr_fix *duration)
 {
-    fig g;
-    const rr_emi_anim *a;
-    rr_err e = load(room, &g);
-    if (e)
-        return e;
-    a = (const rr_emi_anim *)get_rec(room, g.a, sizeof *g.a, g.f->nanims, index, name);
-    if (!a)
-        return RR_ERR_RANGE;
-    if (duration)
-        *duration = a->duration;
-    return RR_OK;
+    const void *a;
+    rr_err e = get_rec(room, 1, index, name, &a);
+    if (!e && duration)
+        *duration = ((const rr_emi_anim *)a)->duration;
+    return e;
+}
+
+/* Every job's start: RR_ERR_ARG unless ok (the job and its buffers are not
+ * NULL), then the sections of the job's room, its first member (C99
+ * 6.7.2.1: a struct pointer converts to a pointer to its first member). */
+typedef char rr__emi_room_first[offsetof(rr_emi_sample_job, room) +
+                                offsetof(rr_emi_blend_job, room) +
+                                offsetof(rr_emi_model_job, room) +
+                                offsetof(rr_emi_skin_matrices_job, room) +
+                                offsetof(rr_emi_skin_job, room) == 0 ? 1 : -1];
+static NOINLINE rr_err job_load(const void *job, int ok, fig *g)
+{
+    return ok ? load(*(const rr_room *const *)job, g) : RR_ERR_ARG;
+}
+
+/* The bind pose into out[0 .. njoints). */
+static void bind_pose(const fig *g, rr_emi_local *out)
+{
+    uint32_t i;
+    int k;
+    for (i = 0; i < g->s.f->njoints; i++)
+        for (k = 0; k < 4; k++) {
+            if (k < 3)
+                out[i].t[k] = g->s.j[i].bind_t[k];
+            out[i].q[k] = g->s.j[i].bind_q[k];
+        }
 }
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
 {
     fig g;
-    uint32_t i;
-    int k;
     rr_err e = out ? load(room, &g) : RR_ERR_ARG;
     if (e)
         return e;
-    if (out_count < g.f->njoints)
+    if (out_count < g.s.f->njoints)
         return RR_ERR_RANGE;
-    for (i = 0; i < g.f->njoints; i++)
-        for (k = 0; k < 4; k++) {
-            if (k < 3)
-                out[i].t[k] = g.j[i].bind_t[k];
-            out[i].q[k] = g.j[i].bind_q[k];
-        }
+    bind_pose(&g, out);
     return RR_OK;
 }
 
 /* ------------------------------------------------------------ sampling */
-
-/* Index of the first key time >= t in [0, n], binary search. */
-#define FIRST_AT_OR_AFTER(keys, n, t, out)            \
-    do {                                              \
-        uint32_t lo_ = 0, hi_ = (n);                  \
-        while (lo_ < hi_) {                           \
-            uint32_t mid_ = lo_ + (hi_ - lo_) / 2;    \
-            if ((keys)[mid_].time >= (t))             \
-                hi_ = mid_;                           \
-            else                                      \
-                lo_ = mid_ + 1;                       \
-        }                                             \
-        (out) = lo_;                                  \
-    } while (0)
 
 /* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1. */
 static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
@@ -547,22 +623,30 @@ static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
     return (int32_t)rr__div_round64(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
 }
 
-static NOINLINE void sample_pos(const rr_emi_pkey *k, uint32_t n, rr_fix t, int32_t out[3])
+/* Time of key i of records of stride bytes that start with their time. */
+#define KEY_TIME(keys, stride, i) (*(const int32_t *)(const void *)((keys) + (i) * (stride)))
+
+/* The keys around t for one track (n records of stride bytes, each starting
+ * with its time): with i the first key whose time >= t (binary search), key
+ * i - 1 and the fraction of the way to key i (Q16, in (0, 1]); or, when i is
+ * 0 or n, the key to copy (0 or n - 1) and -1. */
+static NOINLINE int32_t key_span(const uint8_t *keys, uint32_t stride, uint32_t n, rr_fix t,
+                                 uint32_t *at)
 {
-    uint32_t i;
-    int c;
-    FIRST_AT_OR_AFTER(k, n, t, i);
-    if (i == 0 || i == n) {
-        const rr_emi_pkey *key = &k[i == 0 ? 0 : n - 1];
-        out[0] = key->p[0], out[1] = key->p[1], out[2] = key->p[2];
-        return;
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (KEY_TIME(keys, stride, mid) >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    {
-        int32_t f = key_frac(t, k[i - 1].time, k[i].time);
-        for (c = 0; c < 3; c++)
-            out[c] = rr__sat32(k[i - 1].p[c] +
-                           rr_shr_round64(((int64_t)k[i].p[c] - k[i - 1].p[c]) * f, 16));
+    if (lo == 0 || lo == n) {
+        *at = lo == 0 ? 0 : n - 1;
+        return -1;
     }
+    *at = lo - 1;
+    return key_frac(t, KEY_TIME(keys, stride, lo - 1), KEY_TIME(keys, stride, lo));
 }
 
 static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
@@ -573,26 +657,41 @@ static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
         int64_t v;
         if (c == big)
             continue;
-        v = rr_shr_round64((int64_t)(k->q[s++] >> 1) * RKEY_STEP_Q46, 16) - INV_SQRT2_Q30;
+        /* c * step >= 0 and < 2^47: rounding half up is the library's rule
+         * here; |v| < 2^30, so the square is one 32 x 32-bit product */
+        uint64_t m = (uint64_t)(uint32_t)(k->q[s++] >> 1) * (uint32_t)RKEY_STEP_Q46;
+        v = (int64_t)((m + 32768u) >> 16) - INV_SQRT2_Q30;
         q[c] = (int32_t)v;
-        rest -= v * v;
+        rest -= (int64_t)q[c] * q[c];
     }
     q[big] = (int32_t)rr_isqrt64(rest > 0 ? (uint64_t)rest : 0u);
 }
 
-static NOINLINE void sample_rot(const rr_emi_rkey *k, uint32_t n, rr_fix t, int32_t out[4])
+/* Track tr at time t into its channel of the local pose l: the
+ * translation (op 3, keys lerped; a copied key is a lerp by 0, exact) or the
+ * rotation (op 4, nlerped; a copied key is renormalized). */
+static NOINLINE void sample_track(const fig *g, const rr_emi_track *tr, rr_fix t,
+                                  rr_emi_local *l)
 {
-    int32_t a[4], b[4];
+    int pos = tr->op == 3;
+    const uint8_t *keys = pos ? (const uint8_t *)(g->s.pk + tr->first_key)
+                              : (const uint8_t *)(g->s.rk + tr->first_key);
+    const rr_emi_pkey *pk = (const rr_emi_pkey *)(const void *)keys;
+    const rr_emi_rkey *rk = (const rr_emi_rkey *)(const void *)keys;
+    int32_t b[4];
     uint32_t i;
-    FIRST_AT_OR_AFTER(k, n, t, i);
-    if (i == 0 || i == n) {
-        decode_rkey(&k[i == 0 ? 0 : n - 1], out);
-        quat_normalize(out);
+    int32_t f = key_span(keys, pos ? sizeof *pk : sizeof *rk, tr->nkeys, t, &i);
+    if (pos) {
+        lerp(pk[i].p, pk[f < 0 ? i : i + 1].p, f < 0 ? 0 : f, l->t, 3);
         return;
     }
-    decode_rkey(&k[i - 1], a);
-    decode_rkey(&k[i], b);
-    quat_nlerp(a, b, key_frac(t, k[i - 1].time, k[i].time), out);
+    decode_rkey(&rk[i], l->q);
+    if (f < 0) {
+        quat_normalize(l->q);
+        return;
+    }
+    decode_rkey(&rk[i + 1], b);
+    quat_nlerp(l->q, b, f, l->q);
 }
 
 static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
@@ -604,15 +703,20 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
     return t < 0 ? 0 : t > d ? d : t;
 }
 
+/* Checks of rr_emi_sample_job_validate; the sections into g. */
+static NOINLINE rr_err sample_check(const rr_emi_sample_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->out, g);
+    if (!e && (job->anim >= g->s.f->nanims || job->out_count < g->s.f->njoints ||
+               job->mode > RR_EMI_LOOP))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
     fig g;
-    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->anim >= g.f->nanims || job->out_count < g.f->njoints || job->mode > RR_EMI_LOOP)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return sample_check(job, &g);
 }
 
 rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
@@ -621,22 +725,18 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     const rr_emi_anim *a;
     rr_fix t;
     uint32_t i;
-    rr_err e = rr_emi_sample_job_validate(job);
+    rr_err e = sample_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
-    rr_emi_bind_pose(job->room, job->out, job->out_count);
-    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.f->njoints); i++)
+    bind_pose(&g, job->out);
+    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.s.f->njoints); i++)
         job->mask[i] = 0;
-    a = &g.a[job->anim];
+    a = &g.s.a[job->anim];
     t = wrap_time(job->time, a->duration, job->mode);
     for (i = 0; i < a->ntracks; i++) {
-        const rr_emi_track *tr = &g.t[a->first_track + i];
+        const rr_emi_track *tr = &g.s.t[a->first_track + i];
         uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
-        if (tr->op == 3)
-            sample_pos(g.pk + tr->first_key, tr->nkeys, t, job->out[tr->joint].t);
-        else
-            sample_rot(g.rk + tr->first_key, tr->nkeys, t, job->out[tr->joint].q);
+        sample_track(&g, tr, t, &job->out[tr->joint]);
         if (job->mask)
             job->mask[bit / 32u] |= 1u << (bit % 32u);
     }
@@ -645,15 +745,19 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 /* ------------------------------------------------------------ blend */
 
+/* Checks of rr_emi_blend_job_validate; the sections into g. */
+static NOINLINE rr_err blend_check(const rr_emi_blend_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->a && job->b && job->out, g);
+    if (!e && (job->count < g->s.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
     fig g;
-    rr_err e = (job && job->a && job->b && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->count < g.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return blend_check(job, &g);
 }
 
 rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
@@ -661,18 +765,18 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
     fig g;
     uint32_t i;
     int c;
-    rr_err e = rr_emi_blend_job_validate(job);
+    rr_err e = blend_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
-    for (i = 0; i < g.f->njoints; i++) {
+    for (i = 0; i < g.s.f->njoints; i++) {
         const rr_emi_local *a = &job->a[i], *b = &job->b[i];
         rr_emi_local *o = &job->out[i];
         const uint32_t *m = job->b_mask;
-        rr_fix wt = m && !(m[(2u * i) / 32u] >> ((2u * i) % 32u) & 1u) ? 0 : job->weight;
-        rr_fix wr = m && !(m[(2u * i + 1u) / 32u] >> ((2u * i + 1u) % 32u) & 1u) ? 0 : job->weight;
-        for (c = 0; c < 3; c++)
-            o->t[c] = rr__sat32(a->t[c] + rr_shr_round64(((int64_t)b->t[c] - a->t[c]) * wt, 16));
+        /* channels 2i and 2i + 1 are one bit pair of one word */
+        uint32_t bits = m ? m[i / 16u] >> (2u * i % 32u) : 3u;
+        rr_fix wt = bits & 1u ? job->weight : 0;
+        rr_fix wr = bits & 2u ? job->weight : 0;
+        lerp(a->t, b->t, wt, o->t, 3);
         if (wr)
             quat_nlerp(a->q, b->q, wr, o->q);
         else   /* a's rotation exactly, not renormalized */
@@ -684,61 +788,66 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 /* ------------------------------------------------------------ model and skinning matrices */
 
+/* Checks of rr_emi_model_job_validate; the sections into g. */
+static NOINLINE rr_err model_check(const rr_emi_model_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->out, g);
+    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
+}
+
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
     fig g;
-    rr_err e = (job && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+    return model_check(job, &g);
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = rr_emi_model_job_validate(job);
+    rr_err e = model_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
-    for (i = 0; i < g.f->njoints; i++) {
-        const int32_t *lt = job->local ? job->local[i].t : g.j[i].bind_t;
+    for (i = 0; i < g.s.f->njoints; i++) {
+        const int32_t *lt = job->local ? job->local[i].t : g.s.j[i].bind_t;
         rr_emi_xform local;
         int c;
-        quat_to_mat(job->local ? job->local[i].q : g.j[i].bind_q, local.r);
+        quat_to_mat(job->local ? job->local[i].q : g.s.j[i].bind_q, local.r);
         for (c = 0; c < 3; c++)   /* valid poses stay within 2^24; see QCLAMP */
-            local.t[c] = lt[c] > (1L << 28) ? (int32_t)(1L << 28)
-                         : lt[c] < -(1L << 28) ? (int32_t)-(1L << 28) : lt[c];
-        if (g.j[i].parent < 0) {
+            local.t[c] = clamp(lt[c], (int32_t)1 << 28);
+        if (g.s.j[i].parent < 0) {
             job->out[i] = local;
         } else {
-            const rr_emi_xform *p = &job->out[g.j[i].parent];
-            xform_mul(p->r, p->t, local.r, local.t, &job->out[i]);
+            const rr_emi_xform *p = &job->out[g.s.j[i].parent];
+            xform_mul(p, local.r, local.t, &job->out[i]);
         }
     }
     return RR_OK;
 }
 
+/* Checks of rr_emi_skin_matrices_job_validate; the sections into g. */
+static NOINLINE rr_err skinmat_check(const rr_emi_skin_matrices_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->model && job->out, g);
+    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
+}
+
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
     fig g;
-    rr_err e = (job && job->model && job->out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < g.f->njoints ? RR_ERR_RANGE : RR_OK;
+    return skinmat_check(job, &g);
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = rr_emi_skin_matrices_job_validate(job);
+    rr_err e = skinmat_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
-    for (i = 0; i < g.f->njoints; i++) {
+    for (i = 0; i < g.s.f->njoints; i++) {
         rr_emi_xform tmp;   /* out may alias model */
-        xform_mul(job->model[i].r, job->model[i].t, g.j[i].inv_r, g.j[i].inv_t, &tmp);
+        xform_mul(&job->model[i], g.s.j[i].inv_r, g.s.j[i].inv_t, &tmp);
         job->out[i] = tmp;
     }
     return RR_OK;
@@ -746,62 +855,37 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 
 /* ------------------------------------------------------------ skinning */
 
+/* Checks of rr_emi_skin_job_validate; the sections into g. */
+static NOINLINE rr_err skin_check(const rr_emi_skin_job *job, fig *g)
+{
+    rr_err e = job_load(job, job && job->skin && job->pos_out, g);
+    if (!e && (job->first > g->s.f->nverts || job->count > g->s.f->nverts - job->first))
+        e = RR_ERR_RANGE;
+    return e;
+}
+
 rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 {
     fig g;
-    rr_err e = (job && job->skin && job->pos_out) ? load(job->room, &g) : RR_ERR_ARG;
-    if (e)
-        return e;
-    if (job->first > g.f->nverts || job->count > g.f->nverts - job->first)
-        return RR_ERR_RANGE;
-    return RR_OK;
+    return skin_check(job, &g);
 }
 
-/* Renormalize a Q16 vector held in int64; zero stays zero. */
-static NOINLINE rr_vec3 unit16(const int64_t n[3])
+/* Component c of the blended position (c < 3, coords: the sum of
+ * w * (r_c . pos + t_c)) or normal (c - 3, rr_fix: the sum of w * r . nrm,
+ * not renormalized), Q16 times that unit: one kernel for both. */
+static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
+                                 int c)
 {
-    rr_vec3 o = {0, 0, 0};
-    uint64_t l2 = 0;
-    uint32_t len;
-    int c;
-    for (c = 0; c < 3; c++)   /* |n[c]| <= 2^17: sums of unit normals, weights sum to 1 */
-        l2 += (uint64_t)(n[c] * n[c]);
-    len = rr_isqrt64(l2);
-    if (len == 0)
-        return o;
-    o.x = rr__sat32(rr__div_round64(n[0] * 65536, len));
-    o.y = rr__sat32(rr__div_round64(n[1] * 65536, len));
-    o.z = rr__sat32(rr__div_round64(n[2] * 65536, len));
-    return o;
-}
-
-/* Component i of the blended position: sum of w * (r_i . p + t_i), in coords. */
-static NOINLINE int32_t skin_pos(const fig *g, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, int i)
-{
+    const int32_t *vec = c < 3 ? v->pos : v->nrm;
+    int i = c < 3 ? c : c - 3;
     int64_t acc = 0;
     uint32_t k;
     for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
+        const rr_emi_infl *in = &g->s.in[v->infl_first + k];
         const int32_t *r = skin[in->joint].r + 3 * i;
-        int64_t q = shr_round((int64_t)r[0] * v->pos[0] + (int64_t)r[1] * v->pos[1] +
-                                  (int64_t)r[2] * v->pos[2], Q30) + skin[in->joint].t[i];
+        int64_t q = shr_round((int64_t)r[0] * vec[0] + (int64_t)r[1] * vec[1] +
+                                  (int64_t)r[2] * vec[2], Q30) + (c < 3 ? skin[in->joint].t[i] : 0);
         acc += q * in->weight;
-    }
-    return rr__sat32(shr_round(acc, 16));
-}
-
-/* Component i of the blended (not renormalized) normal, Q16. */
-static NOINLINE int64_t skin_nrm(const fig *g, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, int i)
-{
-    int64_t acc = 0;
-    uint32_t k;
-    for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_infl *in = &g->in[v->infl_first + k];
-        const int32_t *r = skin[in->joint].r + 3 * i;
-        acc += shr_round((int64_t)r[0] * v->nrm[0] + (int64_t)r[1] * v->nrm[1] +
-                             (int64_t)r[2] * v->nrm[2], Q30) * in->weight;
     }
     return shr_round(acc, 16);
 }
@@ -810,20 +894,24 @@ static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_ver
                         rr_vec3 *pos, rr_vec3 *nrm)
 {
     int64_t n[3];
+    int32_t p[3];
+    int c;
     if (v->infl_count == 0) {
         pos->x = v->pos[0], pos->y = v->pos[1], pos->z = v->pos[2];
         if (nrm)
             nrm->x = v->nrm[0], nrm->y = v->nrm[1], nrm->z = v->nrm[2];
         return;
     }
-    pos->x = skin_pos(g, skin, v, 0);
-    pos->y = skin_pos(g, skin, v, 1);
-    pos->z = skin_pos(g, skin, v, 2);
-    if (nrm) {
-        n[0] = skin_nrm(g, skin, v, 0);
-        n[1] = skin_nrm(g, skin, v, 1);
-        n[2] = skin_nrm(g, skin, v, 2);
-        *nrm = unit16(n);
+    for (c = 0; c < 3; c++) {
+        p[c] = rr__sat32(skin_dot(g, skin, v, c));
+        if (nrm)
+            n[c] = skin_dot(g, skin, v, c + 3);
+    }
+    pos->x = p[0], pos->y = p[1], pos->z = p[2];
+    if (nrm) {   /* renormalized; zero stays zero */
+        p[0] = p[1] = p[2] = 0;
+        unit(n, p, 3, 16);
+        nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
     }
 }
 
@@ -831,12 +919,11 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     fig g;
     uint32_t k;
-    rr_err e = rr_emi_skin_job_validate(job);
+    rr_err e = skin_check(job, &g);
     if (e)
         return e;
-    load(job->room, &g);
     for (k = 0; k < job->count; k++)
-        skin_vertex(&g, job->skin, &g.v[job->first + k], &job->pos_out[k],
+        skin_vertex(&g, job->skin, &g.s.v[job->first + k], &job->pos_out[k],
                     job->nrm_out ? &job->nrm_out[k] : 0);
     return RR_OK;
 }
