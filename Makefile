@@ -136,7 +136,7 @@ stack size: all samples
 	        > $(BUILD)/$$b/stack.csv; echo "$(BUILD)/$$b/stack.csv"; done
 	@for b in microbit mps2-an385; do \
 	    $(MAKE) -s --no-print-directory BOARD=$$b $(BUILD)/$$b/t_micro.elf || exit 1; done
-	@sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)" "$(RRBAKE)" "$(CORPUS)"
+	@LOADER_OPT="$(LOADER_OPT)" sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)" "$(RRBAKE)" "$(CORPUS)"
 
 install: all
 	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"

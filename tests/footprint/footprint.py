@@ -161,10 +161,12 @@ def link(board, name, build, lib=None, tag=""):
     return parse_map(mp), nfun
 
 
-def verdict(limit, o2, os_):
-    """A target's status for both builds: the board's -O2 and -Os."""
+def verdict(limit, built, os_):
+    """A target's status for both builds: the loader as built (LOADER_OPT,
+    -O2 unless the make command line says otherwise) and with -Os."""
     st = lambda v: "met" if v <= limit else "MISSED by %d" % (v - limit)
-    return "<= %d: -O2 %s; -Os %s" % (limit, st(o2), st(os_))
+    return "<= %d: %s %s; -Os %s" % (limit, os.environ.get("LOADER_OPT") or "-O2",
+                                      st(built), st(os_))
 
 
 def main(argv):
