@@ -770,18 +770,26 @@ typedef struct sweep_work {
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
-    earliest b;                     /* earliest contact so far */
+    uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of bi */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
 } sweep_work;
 
-NOINLINE static void offer(sweep_work *w, uint64_t t, uint64_t d, const int32_t n[3], uint32_t ti)
+/* Take the contact t / d of triangle ti, normal w->cn, if it is earlier than
+ * the earliest so far (the rule of take(): equal fractions go to the lower
+ * index). Every sweep contact has t <= d < 2^31 (sweep_face, lowest_root),
+ * so the exact comparison needs only 64-bit products. */
+NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 {
-    if (!take(&w->b, t, d, ti))
+    uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
+    if (w->bd && (a > b || (a == b && ti >= w->bi)))
         return;
-    w->n[0] = n[0];
-    w->n[1] = n[1];
-    w->n[2] = n[2];
+    w->bt = t;
+    w->bd = d;
+    w->bi = ti;
+    w->n[0] = w->cn[0];
+    w->n[1] = w->cn[1];
+    w->n[2] = w->cn[2];
 }
 
 /* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
@@ -809,18 +817,18 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 
 /* A contact at num / den whose direction (centre minus feature point, any
  * scale) is g: take it if it is the earliest. */
-static void contact(sweep_work *w, const int64_t g[3], uint64_t num, uint64_t den,
+static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t den,
                     uint32_t ti)
 {
     world_normal(w, g);
-    offer(w, num, den, w->cn, ti);
+    offer(w, num, den, ti);
 }
 
 /* Lowest root in [0, 1] of a t^2 + b t + c = 0 as num / den; 0 if none.
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
  * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
  * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
-static int lowest_root(int32_t a, int32_t b, int32_t c, uint64_t *num, uint64_t *den)
+static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, uint32_t *den)
 {
     int64_t disc, t;
     if (a < 0) {
@@ -843,8 +851,8 @@ static int lowest_root(int32_t a, int32_t b, int32_t c, uint64_t *num, uint64_t 
     t = -(int64_t)b - (int64_t)rr_isqrt64((uint64_t)disc);
     if (t < 0 || t > 2 * (int64_t)a)
         return 0;
-    *num = (uint64_t)t;
-    *den = (uint64_t)(2 * (int64_t)a);
+    *num = (uint32_t)t;
+    *den = 2 * (uint32_t)a;
     return 1;
 }
 
@@ -857,7 +865,7 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
  * |b_k| <= 8704 and |ve_k| <= K, so v.v <= 3 * 2^24, |v.b| < 2^27 and
  * b.b < 2^28. */
 NOINLINE static int sweep_vertex(const sweep_work *w, const int32_t p[3], int64_t g[3],
-                                 uint64_t *num, uint64_t *den)
+                                 uint32_t *num, uint32_t *den)
 {
     const int32_t *v = w->ve;
     int32_t b[3];
@@ -919,7 +927,7 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
  * has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients
  * a = ev^2 - v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every
  * partial sum stay below 1.2e9. */
-NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint64_t *num, uint64_t *den)
+NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den)
 {
     const int32_t *v = w->ve, *bv = w->bv;
     int32_t e[3], ev, ebv, len, n, d;
@@ -970,40 +978,40 @@ static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int3
 /* Face contact: 2 on a contact (num / den, normal in w->cn), 1 when the
  * plane is not reached in this step, 0 when edges and vertices must be
  * tried. */
-NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint64_t *tnum,
-                               uint64_t *tden)
+NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint32_t *tnum,
+                               uint32_t *tden)
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
-    int64_t d0, vn, rn, num;
-    int32_t p[3];
+    int64_t d0, rn;
+    int32_t p[3], vn, num, sg;
     int k;
     for (k = 0; k < 3; k++)
         p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    /* support radius along n, Q16 coords (rr_isqrt64 directly: one frame
-     * less under the sweep's, see the stack bound) */
+    /* support radius along n, Q16 coords, at least 2^20 (unit n, r >= 16; rr_isqrt64
+     * directly: one frame less under the sweep's, see the stack bound) */
     rn = rr_isqrt64((uint64_t)dot64(p, p));
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(t->n, p);
-    vn = dot64(t->n, w->vel);
+    sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
+    d0 *= sg;
+    /* |n| < 2^16 + 2^6, |vel| < 2^14 + 1: |vn| < 2^31 */
+    vn = sg * dot3i(t->n, w->vel);
     for (k = 0; k < 3; k++)
-        w->cn[k] = d0 < 0 ? -t->n[k] : t->n[k];
-    if (d0 < 0) {
-        d0 = -d0;
-        vn = -vn;
-    }
-    if (d0 >= rn && (vn >= 0 || d0 - rn > -vn))    /* plane not reached in this step */
+        w->cn[k] = sg * t->n[k];
+    if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
+        return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
+    d0 -= rn;
+    if (d0 > -vn)   /* plane not reached in this step */
         return 1;
-    if (d0 < rn && vn >= 0)   /* straddling the plane: only edges and vertices can */
-        return 0;             /* still be hit (the face itself is being left) */
-    num = d0 > rn ? d0 - rn : 0;
+    num = d0 > 0 ? (int32_t)d0 : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / (rn ? rn : 1));
+               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, c, t, p))
         return 0;
-    *tnum = (uint64_t)num;
-    *tden = (uint64_t)-vn;
+    *tnum = (uint32_t)num;   /* num <= -vn < 2^31 */
+    *tden = (uint32_t)-vn;
     return 2;
 }
 
@@ -1013,10 +1021,10 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
 {
     const rr_rmesh_tri *t = &c->t[ti];
     int64_t g[3];
-    uint64_t num, den;
+    uint32_t num, den;
     int i, r = sweep_face(w, c, ti, &num, &den);
     if (r == 2)
-        offer(w, num, den, w->cn, ti);
+        offer(w, num, den, ti);
     if (r)
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
@@ -1040,7 +1048,7 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     }
-    w->b.d = 0;
+    w->bd = 0;
     while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, c, i);
@@ -1050,13 +1058,12 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
  * motion into a slide along the contact plane. */
 NOINLINE static void slide(sweep_work *w, int32_t rem[3])
 {
-    uint64_t nt = w->b.t, nd = w->b.d;
     int64_t dn;
     int32_t tq, back;
     uint32_t l = len3(w->vel);
     int k;
-    narrow(&nt, &nd);
-    tq = (int32_t)((nt << 16) / nd);   /* a contact fraction is at most 1: tq <= 2^16 */
+    /* a contact fraction is at most 1: tq <= 2^16 (bd > 0) */
+    tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
     back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
     tq = tq > back ? tq - back : 0;
     for (k = 0; k < 3; k++) {
@@ -1118,7 +1125,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
             w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
                                            : rem[k];
         sweep_step(room, &c, w);
-        if (!w->b.d) {
+        if (!w->bd) {
             for (k = 0; k < 3; k++) {
                 w->pos[k] += w->vel[k];
                 rem[k] -= w->vel[k];
@@ -1127,7 +1134,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         }
         slide(w, rem);
         out->hit = 1;
-        out->tri = w->b.i;
+        out->tri = w->bi;
         out->normal.x = w->n[0];
         out->normal.y = w->n[1];
         out->normal.z = w->n[2];
