@@ -644,19 +644,20 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
 
 /* The 13 separating axes of the SAT, one loop: a < 3 the box axes, a == 3
  * the triangle normal f0 x f1, then e_j x f_i for each edge f_i (the edges
- * in plain coords: the doubled differences halved). Any axis that separates
+ * in plain coords). Any axis that separates
  * rejects, so the order only matters for speed: the cheap box axes first. */
 NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
 {
     int32_t p[3][3], f[3][3], u[3];
     int64_t l[3];
     int i, a, k;
-    for (i = 0; i < 3; i++)
-        for (k = 0; k < 3; k++)
-            p[i][k] = 2 * c->v[c->t[ti].v[i]].p[k] - b->c2[k];
-    for (i = 0; i < 3; i++)
-        for (k = 0; k < 3; k++)
-            f[i][k] = (p[i == 2 ? 0 : i + 1][k] - p[i][k]) / 2;
+    for (i = 0; i < 3; i++) {
+        const int32_t *v = c->v[c->t[ti].v[i]].p, *w = c->v[c->t[ti].v[i == 2 ? 0 : i + 1]].p;
+        for (k = 0; k < 3; k++) {
+            p[i][k] = 2 * v[k] - b->c2[k];
+            f[i][k] = w[k] - v[k];
+        }
+    }
     for (a = 0; a < 13; a++) {
         for (k = 0; k < 3; k++)   /* unit axis a % 3 */
             l[k] = u[k] = k == a % 3;
