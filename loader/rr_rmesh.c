@@ -374,7 +374,7 @@ static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 /* Take t / d of triangle i if it is earlier than b (equal fractions go to
  * the lower index); 1 if taken. The fractions are compared exactly, as the
  * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
-NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
+static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
 {
     uint64_t h1, l1, h2, l2;
     mul128(t, b->d, &h1, &l1);
