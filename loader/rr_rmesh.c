@@ -1055,27 +1055,35 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
             sweep_tri(w, c, i);
 }
 
-/* Move to the contact (backed off by SKIN coords) and turn the rest of the
- * motion into a slide along the contact plane. */
-NOINLINE static void slide(sweep_work *w, int32_t rem[3])
+/* End the step: without a contact, make the whole step (tq = 1.0 moves by
+ * exactly vel); with one, move to the contact (backed off by SKIN coords),
+ * turn the rest of the motion into a slide along the contact plane and
+ * return 1. */
+NOINLINE static int slide(sweep_work *w, int32_t rem[3])
 {
     int64_t dn;
-    int32_t tq, back;
-    uint32_t l = len3(w->vel);
+    int32_t tq = 65536, back;
+    uint32_t l;
     int k;
-    /* a contact fraction is at most 1: tq <= 2^16 (bd > 0) */
-    tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
-    back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
-    tq = tq > back ? tq - back : 0;
+    if (w->bd) {
+        l = len3(w->vel);
+        /* a contact fraction is at most 1: tq <= 2^16 */
+        tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
+        back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
+        tq = tq > back ? tq - back : 0;
+    }
     for (k = 0; k < 3; k++) {
-        int32_t mv = (w->vel[k] * tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 */
+        int32_t mv = (w->vel[k] * tq) / 65536;   /* tq <= 2^16, |vel| <= 2^14 + 1 */
         w->pos[k] += mv;
         rem[k] -= mv;
     }
+    if (!w->bd)
+        return 0;
     dn = dot64(rem, w->n);
     if (dn < 0)   /* only the part going into the plane is removed */
         for (k = 0; k < 3; k++)
             rem[k] -= (int32_t)rr_shr_round64(dn * w->n[k], 32);
+    return 1;
 }
 
 static rr_err sweep_check(const rr_rmesh_sweep *in)
@@ -1126,14 +1134,8 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
             w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
                                            : rem[k];
         sweep_step(room, &c, w);
-        if (!w->bd) {
-            for (k = 0; k < 3; k++) {
-                w->pos[k] += w->vel[k];
-                rem[k] -= w->vel[k];
-            }
+        if (!slide(w, rem))
             continue;
-        }
-        slide(w, rem);
         out->hit = 1;
         out->tri = w->bi;
         out->normal.x = w->n[0];
