@@ -862,27 +862,6 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Vertex p: 1 with the contact num / den and its direction g. In the region,
- * |b_k| <= 8704 and |ve_k| <= K, so v.v <= 3 * 2^24, |v.b| < 2^27 and
- * b.b < 2^28. */
-NOINLINE static int sweep_vertex(const sweep_work *w, const int32_t p[3], int64_t g[3],
-                                 uint32_t *num, uint32_t *den)
-{
-    const int32_t *v = w->ve;
-    int32_t b[3];
-    int k;
-    for (k = 0; k < 3; k++) {
-        if (p[k] < w->lo[k] || p[k] > w->hi[k])
-            return 0;
-        b[k] = ((p[k] - w->pos[k]) * KK) / w->r[k];   /* |p - pos| <= 2^15 + 2 */
-    }
-    if (!lowest_root(dot3i(v, v), -2 * dot3i(v, b), dot3i(b, b) - KK * KK, num, den))
-        return 0;
-    for (k = 0; k < 3; k++)   /* centre at contact minus the vertex, times den */
-        g[k] = (int64_t)v[k] * (int32_t)*num - (int64_t)b[k] * (int32_t)*den;   /* den <= 2^27 */
-    return 1;
-}
-
 /* Clip segment a-b to the region and store its e-space start w->bv and
  * vector w->e; 0 if nothing is left. The kept part is widened by one step
  * of 2^-16 at each end, and rounding adds less than one coord, so with
@@ -923,22 +902,26 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     return 1;
 }
 
-/* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
- * direction g. |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit edge
- * has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients
- * a = ev^2 - v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every
- * partial sum stay below 1.2e9. */
-NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den)
+/* The clipped edge (w->bv, w->e) of an edge, or the vertex w->bv (clipped
+ * as a point, e = 0): 1 with the contact num / den and its direction g.
+ * |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit edge has |e_k|
+ * <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients a = ev^2 -
+ * v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every partial sum
+ * stay below 1.2e9. For a vertex (e = ev = ebv = f = 0) this is the
+ * sphere-point test: lowest_root's normalisation gives the roots of v.v t^2
+ * - 2 v.bv t + bv.bv - K^2, and g = v num - bv den. */
+NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den,
+                               int edge)
 {
     const int32_t *v = w->ve, *bv = w->bv;
-    int32_t e[3], ev, ebv, len, n, d;
+    int32_t e[3], ev, ebv, len = 0, n, d;
     int64_t f;
     int k;
-    len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e));
-    if (len == 0)
+    /* an edge clipped to one point has no contact; a vertex has len 0 */
+    if (edge && (len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e))) == 0)
         return 0;
     for (k = 0; k < 3; k++)
-        e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
+        e[k] = len ? (w->e[k] * KK) / len : 0;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
     if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
@@ -1031,8 +1014,8 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
         const int32_t *a = c->v[t->v[j]].p, *b = c->v[t->v[j == 2 ? 0 : j + 1]].p;
-        if (i & 1 ? clip(w, a, b) && sweep_edge(w, g, &num, &den)
-                  : sweep_vertex(w, a, g, &num, &den))
+        /* a vertex is the segment a-a: clip() tests it against the region */
+        if (clip(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
             contact(w, g, num, den, ti);
     }
 }
