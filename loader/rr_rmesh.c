@@ -870,34 +870,32 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
  * times K below 2^28. */
 NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 {
-    int64_t s0 = 0, s1 = 65536;
-    int k;
+    int64_t s[2] = {0, 65536};   /* the kept part [s0, s1] of a-b, in 2^-16 */
+    int k, j;
     for (k = 0; k < 3; k++) {
-        int64_t d = (int64_t)b[k] - a[k], x, y;
+        int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
         if (d == 0) {
             if (a[k] < w->lo[k] || a[k] > w->hi[k])
                 return 0;
             continue;
         }
-        x = (((int64_t)w->lo[k] - a[k]) * 65536) / d;
-        y = (((int64_t)w->hi[k] - a[k]) * 65536) / d;
-        if (x > y) {
-            int64_t t = x;
-            x = y;
-            y = t;
+        for (j = 0; j < 2; j++) {   /* where a-b enters the slab (j = 0), leaves it (1) */
+            int64_t x = ((int64_t)((j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k]) * 65536) / d +
+                        2 * j - 1;   /* widened by one step: conservative */
+            if (j ? x < s[1] : x > s[0])
+                s[j] = x;
         }
-        s0 = x - 1 > s0 ? x - 1 : s0;   /* widened by one step: conservative */
-        s1 = y + 1 < s1 ? y + 1 : s1;
     }
-    if (s0 > s1)
+    if (s[0] > s[1])
         return 0;
     for (k = 0; k < 3; k++) {
-        int64_t d = (int64_t)b[k] - a[k];
-        /* |d| <= 2^18 and 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
-        int32_t pa = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s0) / 65536 - w->pos[k]);
-        int32_t pb = (int32_t)(a[k] + ((int64_t)(int32_t)d * (int32_t)s1) / 65536 - w->pos[k]);
-        w->bv[k] = (pa * KK) / w->r[k];
-        w->e[k] = (pb * KK) / w->r[k] - w->bv[k];
+        int32_t d = b[k] - a[k], q[2];
+        for (j = 0; j < 2; j++) {   /* 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
+            int32_t p = (int32_t)(a[k] + ((int64_t)d * (int32_t)s[j]) / 65536 - w->pos[k]);
+            q[j] = (p * KK) / w->r[k];
+        }
+        w->bv[k] = q[0];
+        w->e[k] = q[1] - q[0];
     }
     return 1;
 }
