@@ -957,11 +957,10 @@ static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int3
     return !(pos && neg);
 }
 
-/* Face contact: 2 on a contact (num / den, normal in w->cn), 1 when the
- * plane is not reached in this step, 0 when edges and vertices must be
- * tried. */
-NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint32_t *tnum,
-                               uint32_t *tden)
+/* Face contact: 1 when the triangle is done (a face contact, offered with
+ * its normal in w->cn, or the plane is not reached in this step), 0 when
+ * edges and vertices must be tried. */
+NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
 {
     const rr_rmesh_tri *t = &c->t[ti];
     const int32_t *v0 = c->v[t->v[0]].p;
@@ -992,9 +991,8 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti, uint32_
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, c, t, p))
         return 0;
-    *tnum = (uint32_t)num;   /* num <= -vn < 2^31 */
-    *tden = (uint32_t)-vn;
-    return 2;
+    offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
+    return 1;
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
@@ -1004,10 +1002,8 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
     const rr_rmesh_tri *t = &c->t[ti];
     int64_t g[3];
     uint32_t num, den;
-    int i, r = sweep_face(w, c, ti, &num, &den);
-    if (r == 2)
-        offer(w, num, den, ti);
-    if (r)
+    int i;
+    if (sweep_face(w, c, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
