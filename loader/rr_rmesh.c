@@ -555,17 +555,21 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
 {
     const rr_rmesh_tri *t = &c->t[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
+    /* fraction (Q16), distance, the point o + d t: each a multiple of t */
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, r[5];
     int64_t side;
     int k;
     narrow(&nt, &nd);
+    for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
+        r[k] = round_div((int64_t)m[k] * (int64_t)nt, nd);
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = t->src;
     hit->surface = t->surface;
-    hit->frac = round_div((int64_t)(nt << 16), nd);
-    hit->dist = round_div((int64_t)(nt * (uint64_t)max_dist), nd);
-    for (k = 0; k < 3; k++)   /* o + d t */
-        hit->point[k] = w->o[k] + round_div((int64_t)w->d[k] * (int64_t)nt, nd);
+    hit->frac = r[0];
+    hit->dist = r[1];
+    for (k = 0; k < 3; k++)
+        hit->point[k] = w->o[k] + r[2 + k];
     side = dot64(t->n, w->d) > 0 ? -1 : 1;   /* facing the origin */
     hit->normal.x = (rr_fix)side * t->n[0];
     hit->normal.y = (rr_fix)side * t->n[1];
