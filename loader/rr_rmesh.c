@@ -593,7 +593,7 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *
         m = DIST_MAX;
     *max_dist = m;
     for (k = 0; k < 3; k++) {
-        w->d[k] = (int32_t)rr_shr_round64((int64_t)v[k] * m * 2 / (int64_t)len, 1);
+        w->d[k] = round_div((int64_t)v[k] * m, len);   /* |v| <= 2^31, m <= 2^20 */
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
