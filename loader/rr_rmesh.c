@@ -361,14 +361,14 @@ typedef struct ray_work {
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* 64 x 64 -> 128-bit unsigned product, as (hi, lo). */
-static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+/* 64 x 64 -> 128-bit unsigned product: returns hi, stores lo. */
+static uint64_t mul128(uint64_t a, uint64_t b, uint64_t *lo)
 {
     uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
     *lo = (mid << 32) | (p00 & 0xffffffffu);
-    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
 /* Take t / d of triangle i if it is earlier than b (equal fractions go to
@@ -376,9 +376,7 @@ static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
  * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
 static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
 {
-    uint64_t h1, l1, h2, l2;
-    mul128(t, b->d, &h1, &l1);
-    mul128(b->t, d, &h2, &l2);
+    uint64_t l1, l2, h1 = mul128(t, b->d, &l1), h2 = mul128(b->t, d, &l2);
     if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
         return 0;
     b->t = t;
@@ -431,10 +429,9 @@ NOINLINE static uint32_t len3(const int32_t v[3])
     return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
-/* Moeller-Trumbore in exact integers, double-sided. 1 on a hit at
- * fraction *t / *det in [0, 1]. */
-NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64_t *t,
-                            uint64_t *det)
+/* Moeller-Trumbore in exact integers, double-sided. On a hit at fraction
+ * *t / det in [0, 1], returns det > 0; 0 on a miss. */
+NOINLINE static uint64_t ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64_t *t)
 {
     const rr_rmesh_tri *tr = &c->t[ti];
     const int32_t *v0 = c->v[tr->v[0]].p;
@@ -460,8 +457,7 @@ NOINLINE static int ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64
     if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
         return 0;
     *t = (uint64_t)tn;
-    *det = (uint64_t)a;
-    return 1;
+    return (uint64_t)a;
 }
 
 /* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
@@ -493,7 +489,7 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!ray_tri(w, c, i, &t, &det) || !take(&w->b, t, det, i))
+        if (!(det = ray_tri(w, c, i, &t)) || !take(&w->b, t, det, i))
             continue;
         nt = t;
         nd2 = det;
@@ -577,7 +573,7 @@ NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dis
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded. */
-NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
+static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 {
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
     /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
