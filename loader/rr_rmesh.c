@@ -796,12 +796,11 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 /* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
-    int64_t m = abs64(g[0]);
+    /* the bit length of the largest |g_k|, which is all the halving loop needs */
+    int64_t m = abs64(g[0]) | abs64(g[1]) | abs64(g[2]);
     int32_t h[3];   /* |h| < 2^15 * 2^14 / 16 = 2^25 */
     uint64_t len;
     int k;
-    m = abs64(g[1]) > m ? abs64(g[1]) : m;
-    m = abs64(g[2]) > m ? abs64(g[2]) : m;
     for (k = 0; k < 3; k++) {
         int64_t v = g[k];
         int64_t s = m;
