@@ -642,13 +642,17 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
     return above == 3 || below == 3;
 }
 
-/* The 13 separating axes of the SAT, one loop: a < 3 the box axes, a == 3
- * the triangle normal f0 x f1, then e_j x f_i for each edge f_i (the edges
- * in plain coords). Any axis that separates
- * rejects, so the order only matters for speed: the cheap box axes first. */
+/* The 13 separating axes of the SAT, one loop, each the cross product of
+ * two of the vectors f: the triangle's edges f0..f2 (plain coords) and the
+ * unit axes x, y, z (f3..f5). First the box axes (y x z = x, z x x = y,
+ * x x y = z), then the triangle normal f0 x f1, then u x f_i for each edge
+ * f_i and unit axis u = y, z, x. Any axis that separates rejects, so the
+ * order only matters for speed: the cheap box axes first. */
 NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
 {
-    int32_t p[3][3], f[3][3], u[3];
+    static const uint8_t axes[13] = {0x45, 0x53, 0x34, 0x01, 0x40, 0x50, 0x30,
+                                     0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
+    int32_t p[3][3], f[6][3];
     int64_t l[3];
     int i, a, k;
     for (i = 0; i < 3; i++) {
@@ -656,15 +660,11 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
         for (k = 0; k < 3; k++) {
             p[i][k] = 2 * v[k] - b->c2[k];
             f[i][k] = w[k] - v[k];
+            f[3 + i][k] = i == k;
         }
     }
     for (a = 0; a < 13; a++) {
-        for (k = 0; k < 3; k++)   /* unit axis a % 3 */
-            l[k] = u[k] = k == a % 3;
-        if (a == 3)
-            cross3(l, f[0], f[1]);
-        else if (a > 3)
-            cross3(l, u, f[(a - 4) / 3]);
+        cross3(l, f[axes[a] >> 4], f[axes[a] & 15]);
         if (separated(b, p, l))
             return 0;
     }
