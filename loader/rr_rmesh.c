@@ -968,9 +968,7 @@ NOINLINE static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
     int k;
     for (k = 0; k < 3; k++)
         p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    /* support radius along n, Q16 coords, at least 2^20 (unit n, r >= 16; rr_isqrt64
-     * directly: one frame less under the sweep's, see the stack bound) */
-    rn = rr_isqrt64((uint64_t)dot64(p, p));
+    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(t->n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
