@@ -358,6 +358,7 @@ typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
     int32_t end[3];         /* end of the still-interesting part */
     earliest b;             /* nearest hit so far */
+    int32_t r[5];           /* ray_result's values, out of the cast's frame */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -546,13 +547,13 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-NOINLINE static void ray_result(const ctx *c, const ray_work *w, int32_t max_dist,
+static void ray_result(const ctx *c, ray_work *w, int32_t max_dist,
                                 rr_rmesh_hit *hit)
 {
     const rr_rmesh_tri *t = &c->t[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
-    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, r[5];
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int64_t side;
     int k;
     narrow(&nt, &nd);
