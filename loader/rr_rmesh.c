@@ -444,17 +444,14 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const ctx *c, uint32_t ti, u
     a = dot3(p, e1);
     if (a == 0)
         return 0;
-    sub3(s, w->o, v0);
+    /* s = o - v0; on the back side v0 - o, which turns u, v and t (linear in s) */
+    sub3(s, a < 0 ? v0 : w->o, a < 0 ? w->o : v0);
+    if (a < 0)
+        a = -a;
     u = dot3(p, s);
     cross3(p, s, e1);               /* q = s x e1 */
     v = dot3(p, w->d);
     tn = dot3(p, e2);
-    if (a < 0) {
-        a = -a;
-        u = -u;
-        v = -v;
-        tn = -tn;
-    }
     if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
         return 0;
     *t = (uint64_t)tn;
