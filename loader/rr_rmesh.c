@@ -544,8 +544,7 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const ctx *c, ray_work *w, int32_t max_dist,
-                                rr_rmesh_hit *hit)
+static void ray_result(const ctx *c, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
     const rr_rmesh_tri *t = &c->t[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
