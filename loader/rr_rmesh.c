@@ -1040,7 +1040,7 @@ NOINLINE static int slide(sweep_work *w, int32_t rem[3])
         l = len3(w->vel);
         /* a contact fraction is at most 1: tq <= 2^16 */
         tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
-        back = l ? (int32_t)(((uint32_t)SKIN << 16) / l) : 0;
+        back = (int32_t)(((uint32_t)SKIN << 16) / l);   /* l >= 1: a step moves */
         tq = tq > back ? tq - back : 0;
     }
     for (k = 0; k < 3; k++) {
