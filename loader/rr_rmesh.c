@@ -825,7 +825,7 @@ static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t de
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
  * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
  * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
-static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, uint32_t *den)
+NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, uint32_t *den)
 {
     int64_t disc, t;
     if (a < 0) {
