@@ -18,8 +18,10 @@
  * COST
  *   Every query walks the BVH with an explicit stack in the room's arena
  *   (4 bytes per level; rr_open checked the arena and the tree depth), so
- *   there is no recursion and no allocation; stack frames stay under 256
- *   bytes. Queries share the arena: do not run two at once on one room.
+ *   there is no recursion and no allocation; each query's whole call chain
+ *   stays within the 512-byte stack bound on every board (figures in
+ *   docs/rmesh.md). Queries share the arena: do not run two at once on one
+ *   room.
  */
 #ifndef RR_RMESH_H
 #define RR_RMESH_H
