@@ -908,14 +908,16 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
                                int edge)
 {
     const int32_t *v = w->ve, *bv = w->bv;
-    int32_t e[3], ev, ebv, len = 0, n, d;
+    int32_t e[3], ev, ebv, len, n, d;
     int64_t f;
     int k;
-    /* an edge clipped to one point has no contact; a vertex has len 0 */
-    if (edge && (len = (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e))) == 0)
+    /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
+     * below); an edge clipped to one point has no contact */
+    len = edge ? (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e)) : 1;
+    if (len == 0)
         return 0;
     for (k = 0; k < 3; k++)
-        e[k] = len ? (w->e[k] * KK) / len : 0;   /* unit edge, |e| = K */
+        e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
     if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
