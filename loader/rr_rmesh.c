@@ -590,8 +590,7 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
         w->o[k] = ray->origin[k];
         w->end[k] = w->o[k] + w->d[k];
     }
-    w->b.t = w->b.d = 0;
-    w->b.i = 0;
+    w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
     return RR_OK;
 }
 
