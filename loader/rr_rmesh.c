@@ -115,7 +115,7 @@ static const uint16_t counted[9][3] = {
 /* Fetch sections counted[from..to) into p[], each with as many elements as
  * its word of head says. Inline in its two callers: a frame of its own
  * would sit under the validator's on the way to rr__section. */
-COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
+NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
@@ -165,7 +165,8 @@ COLD static int unit_len(const rr_fix *n)
     return d <= ((int64_t)1 << 22) && d >= -((int64_t)1 << 22);
 }
 
-COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tris(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_tri *tris,
+                              rr_diag *diag)
 {
 #define TV(k) RR_FIELD(rr_rmesh_tri, v[k], RR_F_IDX, RR_ERR_INDEX, N_VERTS, "triangle vertex")
 #define TN(k, end) \
@@ -176,78 +177,80 @@ COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
                                           TN(2, RR_F_END)};
     uint32_t i;
     rr_err e;
-    for (i = 0; i < c->h->ntris; i++) {
-        const rr_rmesh_tri *t = &c->t[i];
-        if ((e = rr__check_fields(room, tri_fields, t, &c->h->ntris, diag)) != RR_OK)
+    for (i = 0; i < h->ntris; i++) {
+        const rr_rmesh_tri *t = &tris[i];
+        if ((e = rr__check_fields(room, tri_fields, t, &h->ntris, diag)) != RR_OK)
             return e;
         if (!unit_len(t->n))
             return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
                         "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
-        if (t->surface >= c->h->nsurfs)
+        if (t->surface >= h->nsurfs)
             return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
-                        "triangle surface", t->surface, c->h->nsurfs);
+                        "triangle surface", t->surface, h->nsurfs);
     }
-    return RR_OK;
-}
-
-COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
-{
-    const rr_rmesh_node *nd = &c->n[i];
-    int k;
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), AT(nd), "node bounds",
-                        (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
-    if (nd->count & RR_RMESH_LEAF) {
-        uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
-        if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), AT(nd), "leaf triangle range",
-                        nd->first, c->h->ntris);
-        return RR_OK;
-    }
-    if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(nd),
-                    "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
     return RR_OK;
 }
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
- * after a leaf the next node is the pending right child on the stack. */
-COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
+ * after a leaf the next node is the pending right child on the stack. Each
+ * check names its failure (es, what, value, limit) for the one fail call at
+ * the end, at the node's offset (offset 0, the blob, for an incomplete tree). */
+COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_node *nd,
+                              rr_diag *diag)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0;
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0, es, v, l;
     uint32_t cap = room->arena_size / 8;
-    rr_err e;
-    for (i = 0; i < c->h->nnodes; i++) {
+    const char *what;
+    int k;
+    for (i = 0; i < h->nnodes; i++, nd++) {
+        es = ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES);
+        what = "node not reached in pre-order", v = i, l = expect;
         if (i != expect)
-            return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(&c->n[i]),
-                        "node not reached in pre-order", i, expect);
-        if (d > room->max_depth)
-            return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]), "node depth", d,
-                        room->max_depth);
-        e = check_node(room, c, i, diag);
-        if (e)
-            return e;
-        if (!(c->n[i].count & RR_RMESH_LEAF)) {
-            if (sp >= cap)
-                return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]),
-                            "validation stack", sp, cap);
-            stack[2 * sp] = c->n[i].count;
-            stack[2 * sp + 1] = ++d;
-            sp++;
-            expect = i + 1;
-        } else if (sp) {
-            sp--;
-            expect = stack[2 * sp];
-            d = stack[2 * sp + 1];
-        } else {
-            expect = c->h->nnodes;
+            goto bad;
+        es = ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES);
+        what = "node depth", v = d, l = room->max_depth;
+        if (d > l)
+            goto bad;
+        for (k = 0; k < 3; k++)
+            if (v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k],
+                !coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
+                es = ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), what = "node bounds";
+                goto bad;
+            }
+        if (nd->count & RR_RMESH_LEAF) {
+            es = ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES);
+            what = "leaf triangle range", v = nd->first, l = h->ntris;
+            if (v > l || (nd->count & ~RR_RMESH_LEAF) > l - v)
+                goto bad;
+            if (sp) {
+                sp--;
+                expect = stack[2 * sp];
+                d = stack[2 * sp + 1];
+            } else {
+                expect = h->nnodes;
+            }
+            continue;
         }
+        es = ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES);
+        what = "child order (left = parent + 1 < right < nnodes)", v = nd->count, l = i + 1;
+        if (nd->first != l || v <= l || v >= h->nnodes)
+            goto bad;
+        es = ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES);
+        what = "validation stack", v = sp, l = cap;
+        if (sp >= cap)
+            goto bad;
+        stack[2 * sp] = nd->count;
+        stack[2 * sp + 1] = ++d;
+        sp++;
+        expect = i + 1;
     }
-    if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), 0, "tree incomplete", expect,
-                    c->h->nnodes);
-    return RR_OK;
+    if (expect == h->nnodes && (!h->ntris || h->nnodes))
+        return RR_OK;
+    es = ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES);
+    what = "tree incomplete", v = expect, l = h->nnodes;
+    nd = (const rr_rmesh_node *)(const void *)room->blob;
+bad:
+    return fail(diag, es, AT(nd), what, v, l);
 }
 
 /* Render sections: all four or none. */
@@ -316,31 +319,28 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
-    const void *p, *sp[6];
+    const void *p, *s[6];   /* sections counted[0..5]: vertices, triangles, nodes, ... */
+    const rr_rmesh_head *h;
     uint32_t k;
-    ctx c;
     rr_err e = rr__sections_known(room, known_types, 7, diag);
     if (!e)
         e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
     if (e)
         return e;
-    c.h = p;
+    h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
         return fail(diag, ES(RR_ERR_ARENA, 0), 28, "arena for the tree stack and sweep",
                     room->arena_need, RR_RMESH_ARENA(room->max_depth));
-    if ((e = sized(room, c.h, 0, 6, sp, diag)) != RR_OK)
+    if ((e = sized(room, h, 0, 6, s, diag)) != RR_OK)
         return e;
-    c.v = sp[0];
-    c.t = sp[1];
-    c.n = sp[2];
-    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)))
+    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, h, s[1], diag)) ||
+        (e = check_tree(room, h, s[2], diag)))
         return e;
     for (k = 0; k < 3; k++)   /* surfaces, triggers, entities, in this order */
         if ((e = rr__check_fields(room, tables[k], 0, 0, diag)) != RR_OK)
             return e;
-    return check_render(room, c.h->nsurfs, diag);
+    return check_render(room, h->nsurfs, diag);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1143,68 +1143,90 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 /* Triggers, surfaces, entities                                        */
 /* ------------------------------------------------------------------ */
 
-rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
-{
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !head)
-        return e ? e : RR_ERR_ARG;
-    *head = c.h;
-    return RR_OK;
-}
+/* What an accessor finds in one section counted[which] (the validator's
+ * table): the head that counts it, its elements, their number. */
+typedef struct span {
+    const uint32_t *head;
+    const uint8_t *base;
+    uint32_t n;
+} span;
 
-/* Element i of section counted[which] (the validator's table), after the
- * checks every accessor makes, in this order: a room that is not an open
- * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections only),
- * a NULL output (ok == 0: RR_ERR_ARG), i past the count (RR_ERR_RANGE). */
-NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
-                            const void **p)
+/* The checks every accessor makes, in this order: a room that is not an open
+ * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
+ * only: which >= 6; s->head is then NULL), a NULL output (ok == 0:
+ * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
+ * accessor needs one section, not the four of a query. */
+NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
 {
-    ctx c;
-    const void *head;
-    rr_err e = get(room, &c);
-    if (e)
-        return e;
-    head = which < 6 ? (const void *)c.h : sec(room, RR_SEC_RMESH_RHEAD);
-    if (!head)
+    if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
+        return RR_ERR_ARG;
+    if (which >= 6 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
         return RR_ERR_MISSING;
     if (!ok)
         return RR_ERR_ARG;
-    if (i >= ((const uint32_t *)head)[counted[which][2]])
-        return RR_ERR_RANGE;
-    *p = (const uint8_t *)sec(room, counted[which][0]) + (size_t)counted[which][1] * i;
+    s->base = sec(room, counted[which][0]);
+    s->n = s->head[counted[which][2]];
     return RR_OK;
+}
+
+/* Element i of section counted[which]: span_of's checks, then i past the
+ * count (RR_ERR_RANGE). */
+NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
+                            const void **p)
+{
+    span s;
+    rr_err e = span_of(room, which, ok, &s);
+    if (e)
+        return e;
+    if (i >= s.n)
+        return RR_ERR_RANGE;
+    *p = s.base + (size_t)counted[which][1] * i;
+    return RR_OK;
+}
+
+rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
+{
+    span s;
+    rr_err e = span_of(room, 0, head != 0, &s);
+    if (!e)
+        *head = (const rr_rmesh_head *)(const void *)s.head;
+    return e;
 }
 
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          const rr_rmesh_vert *v[3])
 {
-    const rr_rmesh_vert *vs = sec(room, RR_SEC_RMESH_VERTS);
+    const rr_rmesh_vert *vs;
     const void *p;
     rr_err e = item(room, 1, i, tri && v, &p);
     int k;
     if (e)
         return e;
     *tri = p;
+    vs = sec(room, RR_SEC_RMESH_VERTS);
     for (k = 0; k < 3; k++)
         v[k] = &vs[(*tri)->v[k]];
     return RR_OK;
 }
 
+/* Strictly inside on every axis, as the game's CheckTriggers. */
 rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index)
 {
-    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
-    ctx c;
+    span s;
     uint32_t i;
-    rr_err e = get(room, &c);
-    if (e || !p || !index)
-        return e ? e : RR_ERR_ARG;
-    for (i = 0; i < c.h->ntriggers; i++)
-        if (p[0] > t[i].min[0] && p[0] < t[i].max[0] && p[1] > t[i].min[1] &&
-            p[1] < t[i].max[1] && p[2] > t[i].min[2] && p[2] < t[i].max[2]) {
+    int k;
+    rr_err e = span_of(room, 4, p && index, &s);
+    if (e)
+        return e;
+    for (i = 0; i < s.n; i++) {
+        const rr_rmesh_trigger *t = (const rr_rmesh_trigger *)(const void *)s.base + i;
+        for (k = 0; k < 3 && p[k] > t->min[k] && p[k] < t->max[k]; k++)
+            ;
+        if (k == 3) {
             *index = i;
             return RR_OK;
         }
+    }
     return RR_ERR_NOTFOUND;
 }
 
@@ -1245,14 +1267,13 @@ rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent
 
 rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
+    span s;
     uint32_t k;
-    rr_err e = get(room, &c);
-    if (e || !i || cls > RR_RMESH_NCLASSES)
-        return e ? e : RR_ERR_ARG;
-    for (k = *i; k < c.h->nents; k++)
-        if (cls == RR_RMESH_NCLASSES || t[k].cls == cls) {
+    rr_err e = span_of(room, 5, i && cls <= RR_RMESH_NCLASSES, &s);
+    if (e)
+        return e;
+    for (k = *i; k < s.n; k++)
+        if (cls == RR_RMESH_NCLASSES || ((const rr_rmesh_ent *)(const void *)s.base)[k].cls == cls) {
             *i = k;
             return RR_OK;
         }
@@ -1262,41 +1283,42 @@ rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
                                uint32_t *index)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
-    uint64_t best = 0;
+    const rr_rmesh_ent *t;
+    span s;
+    uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
     uint32_t k;
-    int found = 0, j;
-    rr_err e = get(room, &c);
-    if (e || !p || !index || cls >= RR_RMESH_NCLASSES)
-        return e ? e : RR_ERR_ARG;
+    int j;
+    rr_err e = span_of(room, 5, p && index && cls < RR_RMESH_NCLASSES, &s);
+    if (e)
+        return e;
     for (j = 0; j < 3; j++)
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-    for (k = 0; k < c.h->nents; k++) {
+    t = (const rr_rmesh_ent *)(const void *)s.base;
+    for (k = 0; k < s.n; k++) {
         int32_t d[3];
         uint64_t d2;
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
         d2 = (uint64_t)dot64(d, d);
-        if (!found || d2 < best) {
+        if (d2 < best) {
             best = d2;
             *index = k;
-            found = 1;
         }
     }
-    return found ? RR_OK : RR_ERR_NOTFOUND;
+    return best != ~(uint64_t)0 ? RR_OK : RR_ERR_NOTFOUND;
 }
 
+/* A NULL output is RR_ERR_ARG before missing render data: span_of of a
+ * collision section (0) with ok == 0 makes only the room check first. */
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 {
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !rhead)
-        return e ? e : RR_ERR_ARG;
-    *rhead = sec(room, RR_SEC_RMESH_RHEAD);
-    return *rhead ? RR_OK : RR_ERR_MISSING;
+    span s;
+    rr_err e = span_of(room, rhead ? 6 : 0, rhead != 0, &s);
+    if (e != RR_ERR_ARG)   /* NULL when RR_ERR_MISSING */
+        *rhead = (const rr_rmesh_rhead *)(const void *)s.head;
+    return e;
 }
 
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
