@@ -102,19 +102,22 @@ NOINLINE COLD static int coord_ok(int32_t c)
 #define fail rr__fail_at
 
 /* Sections whose element count is a word of the head (0..5, in
- * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,
- * element bytes, word index. Checked in this order. */
-static const uint16_t counted[9][3] = {
+ * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead), then the
+ * two of exactly one element (9 the head, 10 the render head: word 0 of
+ * one[]): type, element bytes, word index. Checked in this order. */
+static const uint32_t one[1] = {1};
+static const uint16_t counted[11][3] = {
     {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
     {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
     {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
     {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
     {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
-    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
+    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8},
+    {RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), 0}, {RR_SEC_RMESH_RHEAD, sizeof(rr_rmesh_rhead), 0}};
 
 /* Fetch sections counted[from..to) into p[], each with as many elements as
- * its word of head says. Inline in its two callers: a frame of its own
- * would sit under the validator's on the way to rr__section. */
+ * its word of head says. diag names the count "head count" for the head
+ * and "count" (the same string from its sixth byte) for the render head. */
 NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
@@ -124,8 +127,8 @@ NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from
         if (e)
             return e;
         if (n != want)
-            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p), "count vs head", n,
-                        want);
+            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p),
+                        from < 9 ? "count vs head" : &"head count"[5 * (from - 9)], n, want);
     }
     return RR_OK;
 }
@@ -282,24 +285,12 @@ static const rr_field rhead_fields[] = {
     RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
               "render quantization")};
 
-/* A section of exactly one element (the head, the render head): what names
- * the count in diag. */
-NOINLINE COLD static rr_err single(rr_room *room, uint32_t type, uint32_t elem, const void **p,
-                                   const char *what, rr_diag *diag)
-{
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e == RR_OK && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, type), AT(*p), what, n, 1);
-    return e;
-}
-
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t n, k;
-    rr_err e = single(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, "count", diag);
+    rr_err e = sized(room, one, 10, 11, &p, diag);
     if (e == RR_ERR_MISSING) {
         for (k = 6; k < 9; k++)
             if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
@@ -324,7 +315,7 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     uint32_t k;
     rr_err e = rr__sections_known(room, known_types, 7, diag);
     if (!e)
-        e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
+        e = sized(room, one, 9, 10, &p, diag);
     if (e)
         return e;
     h = p;
