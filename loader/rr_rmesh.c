@@ -256,23 +256,25 @@ bad:
     return fail(diag, es, AT(nd), what, v, l);
 }
 
-/* Render sections: all four or none. */
+/* Render groups: their vertex and index runs inside the render head's
+ * counts, then each index of a group below its vertex count. Every fault of
+ * a group gives the same diag, so the group's checks go in any order. */
 COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
-                                  const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
-                                  rr_diag *diag)
+                                       const rr_rmesh_rgroup *g, const uint16_t *ix,
+                                       uint32_t nsurfs, rr_diag *diag)
 {
     uint32_t i, j;
-    for (i = 0; i < rh->ngroups; i++) {
-        if (g[i].surface >= nsurfs || g[i].first_vert > rh->nverts ||
-            g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
-            g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
-            g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(&g[i]),
-                        "render group range", i, rh->ngroups);
-        for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
-            if (ix[j] >= g[i].nverts)
+    for (i = 0; i < rh->ngroups; i++, g++) {
+        if (g->surface >= nsurfs || g->first_vert > rh->nverts ||
+            g->nverts > rh->nverts - g->first_vert || g->nverts > 65536u ||
+            g->first_index > rh->nindices || g->nindices > rh->nindices - g->first_index ||
+            g->nindices % 3u || (g->uv_frac[0] | g->uv_frac[1]) > 15)
+            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(g), "render group range",
+                        i, rh->ngroups);
+        for (j = g->first_index; j < g->first_index + g->nindices; j++)
+            if (ix[j] >= g->nverts)
                 return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RINDEX), AT(&ix[j]), "render index",
-                            ix[j], g[i].nverts);
+                            ix[j], g->nverts);
     }
     return RR_OK;
 }
@@ -285,15 +287,16 @@ static const rr_field rhead_fields[] = {
     RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
               "render quantization")};
 
+/* Render sections: all four or none. */
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
     const void *p, *g[3];
     const rr_rmesh_rhead *rh;
-    uint32_t n, k;
+    uint32_t k;
     rr_err e = sized(room, one, 10, 11, &p, diag);
     if (e == RR_ERR_MISSING) {
         for (k = 6; k < 9; k++)
-            if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
+            if (sec(room, counted[k][0]))
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
