@@ -88,7 +88,7 @@ static const uint32_t known_types[] = {
     RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
     RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS};
 
-NOINLINE COLD static int coord_ok(int32_t c)
+COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
