@@ -52,15 +52,58 @@ NOINLINE static const void *sec(const rr_room *room, uint32_t type)
     return p;
 }
 
+/* Sections whose element count is a word of the head (0..5, in
+ * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead), then the
+ * two of exactly one element (9 the head, 10 the render head: word 0 of
+ * one[]): type, element bytes, word index. Checked in this order. */
+static const uint32_t one[1] = {1};
+static const uint16_t counted[11][3] = {
+    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
+    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
+    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
+    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
+    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
+    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8},
+    {RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), 0}, {RR_SEC_RMESH_RHEAD, sizeof(rr_rmesh_rhead), 0}};
+
+/* What an accessor finds in one section counted[which] (the validator's
+ * table): the head that counts it, its elements, their number. */
+typedef struct span {
+    const uint32_t *head;
+    const uint8_t *base;
+    uint32_t n;
+} span;
+
+/* The checks every accessor makes, in this order: a room that is not an open
+ * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
+ * only: which >= 6; s->head is then NULL), a NULL output (ok == 0:
+ * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
+ * accessor needs one section, not the four of a query. */
+NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
+{
+    if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
+        return RR_ERR_ARG;
+    if (which >= 6 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
+        return RR_ERR_MISSING;
+    if (!ok)
+        return RR_ERR_ARG;
+    s->base = sec(room, counted[which][0]);
+    s->n = s->head[counted[which][2]];
+    return RR_OK;
+}
+
+/* The sections of a query, after span_of's room check (RR_ERR_ARG). */
 static rr_err get(const rr_room *room, ctx *c)
 {
-    if (!room || room->format != RR_FMT_RMESH)
-        return RR_ERR_ARG;
-    c->h = sec(room, RR_SEC_RMESH_HEAD);
-    c->v = sec(room, RR_SEC_RMESH_VERTS);
+    span s;
+    rr_err e = span_of(room, 0, 1, &s);   /* the head and the vertices */
+    if (e)
+        return e;
+    c->h = (const rr_rmesh_head *)(const void *)s.head;
+    c->v = (const rr_rmesh_vert *)(const void *)s.base;
     c->t = sec(room, RR_SEC_RMESH_TRIS);
     c->n = sec(room, RR_SEC_RMESH_NODES);
-    return c->h ? RR_OK : RR_ERR_ARG;
+    return RR_OK;
 }
 
 /* The work area of a ray cast, box query or sweep (rr_open checked the
@@ -100,20 +143,6 @@ COLD static int coord_ok(int32_t c)
 #define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
 #define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
 #define fail rr__fail_at
-
-/* Sections whose element count is a word of the head (0..5, in
- * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead), then the
- * two of exactly one element (9 the head, 10 the render head: word 0 of
- * one[]): type, element bytes, word index. Checked in this order. */
-static const uint32_t one[1] = {1};
-static const uint16_t counted[11][3] = {
-    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
-    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
-    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
-    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
-    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
-    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8},
-    {RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), 0}, {RR_SEC_RMESH_RHEAD, sizeof(rr_rmesh_rhead), 0}};
 
 /* Fetch sections counted[from..to) into p[], each with as many elements as
  * its word of head says. diag names the count "head count" for the head
@@ -1136,32 +1165,6 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 /* ------------------------------------------------------------------ */
 /* Triggers, surfaces, entities                                        */
 /* ------------------------------------------------------------------ */
-
-/* What an accessor finds in one section counted[which] (the validator's
- * table): the head that counts it, its elements, their number. */
-typedef struct span {
-    const uint32_t *head;
-    const uint8_t *base;
-    uint32_t n;
-} span;
-
-/* The checks every accessor makes, in this order: a room that is not an open
- * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
- * only: which >= 6; s->head is then NULL), a NULL output (ok == 0:
- * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
- * accessor needs one section, not the four of a query. */
-NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
-{
-    if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
-        return RR_ERR_ARG;
-    if (which >= 6 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
-        return RR_ERR_MISSING;
-    if (!ok)
-        return RR_ERR_ARG;
-    s->base = sec(room, counted[which][0]);
-    s->n = s->head[counted[which][2]];
-    return RR_OK;
-}
 
 /* Element i of section counted[which]: span_of's checks, then i past the
  * count (RR_ERR_RANGE). */
