@@ -225,32 +225,33 @@ COLD static rr_err check_tris(rr_room *room, const rr_rmesh_head *h, const rr_rm
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
  * after a leaf the next node is the pending right child on the stack. Each
- * check names its failure (es, what, value, limit) for the one fail call at
- * the end, at the node's offset (offset 0, the blob, for an incomplete tree). */
+ * check names its failure (code, what, value, limit) for the one fail call
+ * at the end, at the node's offset (offset 0, the blob, for an incomplete
+ * tree). The codes are small immediates: ES() of each would be a literal. */
 COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_node *nd,
                               rr_diag *diag)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0, es, v, l;
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0, code, v, l;
     uint32_t cap = room->arena_size / 8;
     const char *what;
     int k;
     for (i = 0; i < h->nnodes; i++, nd++) {
-        es = ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES);
+        code = (uint32_t)-RR_ERR_CYCLE;
         what = "node not reached in pre-order", v = i, l = expect;
         if (i != expect)
             goto bad;
-        es = ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES);
+        code = (uint32_t)-RR_ERR_DEPTH;
         what = "node depth", v = d, l = room->max_depth;
         if (d > l)
             goto bad;
         for (k = 0; k < 3; k++)
             if (v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k],
                 !coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
-                es = ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), what = "node bounds";
+                code = (uint32_t)-RR_ERR_RANGE, what = "node bounds";
                 goto bad;
             }
         if (nd->count & RR_RMESH_LEAF) {
-            es = ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES);
+            code = (uint32_t)-RR_ERR_INDEX;
             what = "leaf triangle range", v = nd->first, l = h->ntris;
             if (v > l || (nd->count & ~RR_RMESH_LEAF) > l - v)
                 goto bad;
@@ -263,11 +264,11 @@ COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rm
             }
             continue;
         }
-        es = ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES);
+        code = (uint32_t)-RR_ERR_CYCLE;
         what = "child order (left = parent + 1 < right < nnodes)", v = nd->count, l = i + 1;
         if (nd->first != l || v <= l || v >= h->nnodes)
             goto bad;
-        es = ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES);
+        code = (uint32_t)-RR_ERR_DEPTH;
         what = "validation stack", v = sp, l = cap;
         if (sp >= cap)
             goto bad;
@@ -278,11 +279,11 @@ COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rm
     }
     if (expect == h->nnodes && (!h->ntris || h->nnodes))
         return RR_OK;
-    es = ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES);
+    code = (uint32_t)-RR_ERR_INDEX;
     what = "tree incomplete", v = expect, l = h->nnodes;
     nd = (const rr_rmesh_node *)(const void *)room->blob;
 bad:
-    return fail(diag, es, AT(nd), what, v, l);
+    return fail(diag, (uint32_t)RR_SEC_RMESH_NODES << 8 | code, AT(nd), what, v, l);
 }
 
 /* Render groups: their vertex and index runs inside the render head's
