@@ -207,20 +207,26 @@ COLD static rr_err check_tris(rr_room *room, const rr_rmesh_head *h, const rr_rm
     static const rr_field tri_fields[] = {RR_SECTION_CHECK(RR_SEC_RMESH_TRIS, rr_rmesh_tri),
                                           TV(0), TN(0, 0), TV(1), TN(1, 0), TV(2),
                                           TN(2, RR_F_END)};
-    uint32_t i;
+    const rr_rmesh_tri *t = tris;
+    const char *what;
+    const void *at;
+    uint32_t i, code, v, l;
     rr_err e;
-    for (i = 0; i < h->ntris; i++) {
-        const rr_rmesh_tri *t = &tris[i];
+    for (i = 0; i < h->ntris; i++, t++) {
         if ((e = rr__check_fields(room, tri_fields, t, &h->ntris, diag)) != RR_OK)
             return e;
+        code = (uint32_t)-RR_ERR_RANGE, at = &t->n[0], what = "normal length";
+        v = (uint32_t)t->n[0], l = RR_FIX_ONE;
         if (!unit_len(t->n))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
-                        "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
-        if (t->surface >= h->nsurfs)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
-                        "triangle surface", t->surface, h->nsurfs);
+            goto bad;
+        code = (uint32_t)-RR_ERR_INDEX, at = &t->surface, what = "triangle surface";
+        v = t->surface, l = h->nsurfs;
+        if (v >= l)
+            goto bad;
     }
     return RR_OK;
+bad:   /* one fail call, as in check_tree */
+    return fail(diag, (uint32_t)RR_SEC_RMESH_TRIS << 8 | code, AT(at), what, v, l);
 }
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
@@ -293,20 +299,25 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
                                        const rr_rmesh_rgroup *g, const uint16_t *ix,
                                        uint32_t nsurfs, rr_diag *diag)
 {
-    uint32_t i, j;
+    const char *what = "render group range";
+    const void *at;
+    uint32_t i, j, type = RR_SEC_RMESH_RGROUPS, v, l;
     for (i = 0; i < rh->ngroups; i++, g++) {
+        at = g, v = i, l = rh->ngroups;
         if (g->surface >= nsurfs || g->first_vert > rh->nverts ||
             g->nverts > rh->nverts - g->first_vert || g->nverts > 65536u ||
             g->first_index > rh->nindices || g->nindices > rh->nindices - g->first_index ||
             g->nindices % 3u || (g->uv_frac[0] | g->uv_frac[1]) > 15)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(g), "render group range",
-                        i, rh->ngroups);
+            goto bad;
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j] >= g->nverts)
-                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RINDEX), AT(&ix[j]), "render index",
-                            ix[j], g->nverts);
+            if (at = &ix[j], v = ix[j], l = g->nverts, v >= l) {
+                type = RR_SEC_RMESH_RINDEX, what = "render index";
+                goto bad;
+            }
     }
     return RR_OK;
+bad:   /* one fail call, as in check_tree */
+    return fail(diag, ES(RR_ERR_INDEX, type), AT(at), what, v, l);
 }
 
 static const rr_field rhead_fields[] = {
