@@ -52,21 +52,24 @@ NOINLINE static const void *sec(const rr_room *room, uint32_t type)
     return p;
 }
 
-/* Sections whose element count is a word of the head (0..5, in
- * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead), then the
- * two of exactly one element (9 the head, 10 the render head: word 0 of
- * one[]): type, element bytes, word index. Checked in this order. */
+/* The sections of an RMesh blob, in the validator's order: those whose
+ * element count is a word of the head (0..5, in rr_rmesh_head), the two of
+ * exactly one element (6 the head, 7 the render head: word 0 of one[]),
+ * those counted by the render head (8..10, in rr_rmesh_rhead). types[0..6]
+ * are the required ones (for rr__sections_known); shape: element bytes,
+ * word index. */
 static const uint32_t one[1] = {1};
-static const uint16_t counted[11][3] = {
-    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
-    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
-    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
-    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
-    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
-    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8},
-    {RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), 0}, {RR_SEC_RMESH_RHEAD, sizeof(rr_rmesh_rhead), 0}};
+static const uint32_t types[11] = {
+    RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES, RR_SEC_RMESH_SURFS,
+    RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_HEAD, RR_SEC_RMESH_RHEAD,
+    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
+static const uint8_t shape[11][2] = {
+    {sizeof(rr_rmesh_vert), 1}, {sizeof(rr_rmesh_tri), 0}, {sizeof(rr_rmesh_node), 2},
+    {sizeof(rr_rmesh_surf), 3}, {sizeof(rr_rmesh_trigger), 4}, {sizeof(rr_rmesh_ent), 5},
+    {sizeof(rr_rmesh_head), 0}, {sizeof(rr_rmesh_rhead), 0}, {sizeof(rr_rmesh_rgroup), 6},
+    {sizeof(rr_rmesh_rvert), 7}, {2, 8}};
 
-/* What an accessor finds in one section counted[which] (the validator's
+/* What an accessor finds in one section types[which] (the validator's
  * table): the head that counts it, its elements, their number. */
 typedef struct span {
     const uint32_t *head;
@@ -76,19 +79,19 @@ typedef struct span {
 
 /* The checks every accessor makes, in this order: a room that is not an open
  * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
- * only: which >= 6; s->head is then NULL), a NULL output (ok == 0:
+ * only: which >= 8; s->head is then NULL), a NULL output (ok == 0:
  * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
  * accessor needs one section, not the four of a query. */
 NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
 {
     if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
         return RR_ERR_ARG;
-    if (which >= 6 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
+    if (which >= 8 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
         return RR_ERR_MISSING;
     if (!ok)
         return RR_ERR_ARG;
-    s->base = sec(room, counted[which][0]);
-    s->n = s->head[counted[which][2]];
+    s->base = sec(room, types[which]);
+    s->n = s->head[shape[which][1]];
     return RR_OK;
 }
 
@@ -126,11 +129,6 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
-/* The required section types (optional ones are known to the core check). */
-static const uint32_t known_types[] = {
-    RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
-    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS};
-
 COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
@@ -144,20 +142,20 @@ COLD static int coord_ok(int32_t c)
 #define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
 #define fail rr__fail_at
 
-/* Fetch sections counted[from..to) into p[], each with as many elements as
+/* Fetch sections types[from..to) into p[], each with as many elements as
  * its word of head says. diag names the count "head count" for the head
  * and "count" (the same string from its sixth byte) for the render head. */
 NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
-        uint32_t n, want = ((const uint32_t *)head)[counted[from][2]];
-        rr_err e = rr__section(room, counted[from][0], counted[from][1], p, &n, diag);
+        uint32_t n, want = ((const uint32_t *)head)[shape[from][1]];
+        rr_err e = rr__section(room, types[from], shape[from][0], p, &n, diag);
         if (e)
             return e;
         if (n != want)
-            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p),
-                        from < 9 ? "count vs head" : &"head count"[5 * (from - 9)], n, want);
+            return fail(diag, ES(RR_ERR_SECTION, types[from]), AT(*p),
+                        from - 6 < 2u ? &"head count"[5 * (from - 6)] : "count vs head", n, want);
     }
     return RR_OK;
 }
@@ -334,17 +332,17 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     const void *p, *g[3];
     const rr_rmesh_rhead *rh;
     uint32_t k;
-    rr_err e = sized(room, one, 10, 11, &p, diag);
+    rr_err e = sized(room, one, 7, 8, &p, diag);
     if (e == RR_ERR_MISSING) {
-        for (k = 6; k < 9; k++)
-            if (sec(room, counted[k][0]))
+        for (k = 8; k < 11; k++)
+            if (sec(room, types[k]))
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
     if (e)
         return e;
     rh = p;
-    if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
+    if ((e = sized(room, rh, 8, 11, g, diag)) != RR_OK)
         return e;
     if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
         return e;
@@ -354,12 +352,12 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
-    const void *p, *s[6];   /* sections counted[0..5]: vertices, triangles, nodes, ... */
+    const void *p, *s[6];   /* sections types[0..5]: vertices, triangles, nodes, ... */
     const rr_rmesh_head *h;
     uint32_t k;
-    rr_err e = rr__sections_known(room, known_types, 7, diag);
+    rr_err e = rr__sections_known(room, types, 7, diag);
     if (!e)
-        e = sized(room, one, 9, 10, &p, diag);
+        e = sized(room, one, 6, 7, &p, diag);
     if (e)
         return e;
     h = p;
@@ -1178,7 +1176,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 /* Triggers, surfaces, entities                                        */
 /* ------------------------------------------------------------------ */
 
-/* Element i of section counted[which]: span_of's checks, then i past the
+/* Element i of section types[which]: span_of's checks, then i past the
  * count (RR_ERR_RANGE). */
 NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
                             const void **p)
@@ -1189,7 +1187,7 @@ NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int
         return e;
     if (i >= s.n)
         return RR_ERR_RANGE;
-    *p = s.base + (size_t)counted[which][1] * i;
+    *p = s.base + (size_t)shape[which][0] * i;
     return RR_OK;
 }
 
@@ -1324,7 +1322,7 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 {
     span s;
-    rr_err e = span_of(room, rhead ? 6 : 0, rhead != 0, &s);
+    rr_err e = span_of(room, rhead ? 8 : 0, rhead != 0, &s);
     if (e != RR_ERR_ARG)   /* NULL when RR_ERR_MISSING */
         *rhead = (const rr_rmesh_rhead *)(const void *)s.head;
     return e;
@@ -1335,7 +1333,7 @@ rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgr
 {
     const void *p;
     const rr_rmesh_rgroup *g;
-    rr_err e = item(room, 6, i, group && verts && indices, &p);
+    rr_err e = item(room, 8, i, group && verts && indices, &p);
     if (e)
         return e;
     *group = g = p;
