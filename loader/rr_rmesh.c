@@ -143,8 +143,10 @@ COLD static int coord_ok(int32_t c)
 #define fail rr__fail_at
 
 /* Fetch sections types[from..to) into p[], each with as many elements as
- * its word of head says. diag names the count "head count" for the head
- * and "count" (the same string from its sixth byte) for the render head. */
+ * its word of head says; after the head or the render head (6, 7: one
+ * element) head is that section, which counts the ones after it. diag names
+ * the count "head count" for the head and "count" (the same string from its
+ * sixth byte) for the render head. */
 NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
@@ -156,6 +158,8 @@ NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from
         if (n != want)
             return fail(diag, ES(RR_ERR_SECTION, types[from]), AT(*p),
                         from - 6 < 2u ? &"head count"[5 * (from - 6)] : "count vs head", n, want);
+        if (from - 6 < 2u)
+            head = *p;
     }
     return RR_OK;
 }
@@ -329,11 +333,11 @@ static const rr_field rhead_fields[] = {
 /* Render sections: all four or none. */
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
-    const void *p, *g[3];
+    const void *g[4];   /* render head, groups, vertices, indices */
     const rr_rmesh_rhead *rh;
     uint32_t k;
-    rr_err e = sized(room, one, 7, 8, &p, diag);
-    if (e == RR_ERR_MISSING) {
+    rr_err e = sized(room, one, 7, 11, g, diag);
+    if (e == RR_ERR_MISSING && !g[0]) {   /* no render head */
         for (k = 8; k < 11; k++)
             if (sec(room, types[k]))
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
@@ -341,12 +345,10 @@ COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
     }
     if (e)
         return e;
-    rh = p;
-    if ((e = sized(room, rh, 8, 11, g, diag)) != RR_OK)
-        return e;
+    rh = g[0];
     if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
         return e;
-    return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
+    return check_render_groups(room, rh, g[1], g[3], nsurfs, diag);
 }
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
