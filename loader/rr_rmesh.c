@@ -52,15 +52,61 @@ NOINLINE static const void *sec(const rr_room *room, uint32_t type)
     return p;
 }
 
+/* The sections of an RMesh blob, in the validator's order: those whose
+ * element count is a word of the head (0..5, in rr_rmesh_head), the two of
+ * exactly one element (6 the head, 7 the render head: word 0 of one[]),
+ * those counted by the render head (8..10, in rr_rmesh_rhead). types[0..6]
+ * are the required ones (for rr__sections_known); shape: element bytes,
+ * word index. */
+static const uint32_t one[1] = {1};
+static const uint32_t types[11] = {
+    RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES, RR_SEC_RMESH_SURFS,
+    RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_HEAD, RR_SEC_RMESH_RHEAD,
+    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
+static const uint8_t shape[11][2] = {
+    {sizeof(rr_rmesh_vert), 1}, {sizeof(rr_rmesh_tri), 0}, {sizeof(rr_rmesh_node), 2},
+    {sizeof(rr_rmesh_surf), 3}, {sizeof(rr_rmesh_trigger), 4}, {sizeof(rr_rmesh_ent), 5},
+    {sizeof(rr_rmesh_head), 0}, {sizeof(rr_rmesh_rhead), 0}, {sizeof(rr_rmesh_rgroup), 6},
+    {sizeof(rr_rmesh_rvert), 7}, {2, 8}};
+
+/* What an accessor finds in one section types[which] (the validator's
+ * table): the head that counts it, its elements, their number. */
+typedef struct span {
+    const uint32_t *head;
+    const uint8_t *base;
+    uint32_t n;
+} span;
+
+/* The checks every accessor makes, in this order: a room that is not an open
+ * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
+ * only: which >= 8; s->head is then NULL), a NULL output (ok == 0:
+ * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
+ * accessor needs one section, not the four of a query. */
+NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
+{
+    if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
+        return RR_ERR_ARG;
+    if (which >= 8 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
+        return RR_ERR_MISSING;
+    if (!ok)
+        return RR_ERR_ARG;
+    s->base = sec(room, types[which]);
+    s->n = s->head[shape[which][1]];
+    return RR_OK;
+}
+
+/* The sections of a query, after span_of's room check (RR_ERR_ARG). */
 static rr_err get(const rr_room *room, ctx *c)
 {
-    if (!room || room->format != RR_FMT_RMESH)
-        return RR_ERR_ARG;
-    c->h = sec(room, RR_SEC_RMESH_HEAD);
-    c->v = sec(room, RR_SEC_RMESH_VERTS);
+    span s;
+    rr_err e = span_of(room, 0, 1, &s);   /* the head and the vertices */
+    if (e)
+        return e;
+    c->h = (const rr_rmesh_head *)(const void *)s.head;
+    c->v = (const rr_rmesh_vert *)(const void *)s.base;
     c->t = sec(room, RR_SEC_RMESH_TRIS);
     c->n = sec(room, RR_SEC_RMESH_NODES);
-    return c->h ? RR_OK : RR_ERR_ARG;
+    return RR_OK;
 }
 
 /* The work area of a ray cast, box query or sweep (rr_open checked the
@@ -83,12 +129,7 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
-/* The required section types (optional ones are known to the core check). */
-static const uint32_t known_types[] = {
-    RR_SEC_RMESH_HEAD, RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES,
-    RR_SEC_RMESH_SURFS, RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS};
-
-NOINLINE COLD static int coord_ok(int32_t c)
+COLD static int coord_ok(int32_t c)
 {
     return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
 }
@@ -101,31 +142,24 @@ NOINLINE COLD static int coord_ok(int32_t c)
 #define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
 #define fail rr__fail_at
 
-/* Sections whose element count is a word of the head (0..5, in
- * rr_rmesh_head) or of the render head (6..8, in rr_rmesh_rhead): type,
- * element bytes, word index. Checked in this order. */
-static const uint16_t counted[9][3] = {
-    {RR_SEC_RMESH_VERTS, sizeof(rr_rmesh_vert), 1}, {RR_SEC_RMESH_TRIS, sizeof(rr_rmesh_tri), 0},
-    {RR_SEC_RMESH_NODES, sizeof(rr_rmesh_node), 2}, {RR_SEC_RMESH_SURFS, sizeof(rr_rmesh_surf), 3},
-    {RR_SEC_RMESH_TRIGGERS, sizeof(rr_rmesh_trigger), 4},
-    {RR_SEC_RMESH_ENTS, sizeof(rr_rmesh_ent), 5},
-    {RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 6},
-    {RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), 7}, {RR_SEC_RMESH_RINDEX, 2, 8}};
-
-/* Fetch sections counted[from..to) into p[], each with as many elements as
- * its word of head says. Inline in its two callers: a frame of its own
- * would sit under the validator's on the way to rr__section. */
-COLD static ALWAYS_INLINE rr_err sized(rr_room *room, const void *head, unsigned from,
+/* Fetch sections types[from..to) into p[], each with as many elements as
+ * its word of head says; after the head or the render head (6, 7: one
+ * element) head is that section, which counts the ones after it. diag names
+ * the count "head count" for the head and "count" (the same string from its
+ * sixth byte) for the render head. */
+NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
                                        unsigned to, const void **p, rr_diag *diag)
 {
     for (; from < to; from++, p++) {
-        uint32_t n, want = ((const uint32_t *)head)[counted[from][2]];
-        rr_err e = rr__section(room, counted[from][0], counted[from][1], p, &n, diag);
+        uint32_t n, want = ((const uint32_t *)head)[shape[from][1]];
+        rr_err e = rr__section(room, types[from], shape[from][0], p, &n, diag);
         if (e)
             return e;
         if (n != want)
-            return fail(diag, ES(RR_ERR_SECTION, counted[from][0]), AT(*p), "count vs head", n,
-                        want);
+            return fail(diag, ES(RR_ERR_SECTION, types[from]), AT(*p),
+                        from - 6 < 2u ? &"head count"[5 * (from - 6)] : "count vs head", n, want);
+        if (from - 6 < 2u)
+            head = *p;
     }
     return RR_OK;
 }
@@ -165,7 +199,8 @@ COLD static int unit_len(const rr_fix *n)
     return d <= ((int64_t)1 << 22) && d >= -((int64_t)1 << 22);
 }
 
-COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
+COLD static rr_err check_tris(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_tri *tris,
+                              rr_diag *diag)
 {
 #define TV(k) RR_FIELD(rr_rmesh_tri, v[k], RR_F_IDX, RR_ERR_INDEX, N_VERTS, "triangle vertex")
 #define TN(k, end) \
@@ -174,101 +209,117 @@ COLD static rr_err check_tris(rr_room *room, const ctx *c, rr_diag *diag)
     static const rr_field tri_fields[] = {RR_SECTION_CHECK(RR_SEC_RMESH_TRIS, rr_rmesh_tri),
                                           TV(0), TN(0, 0), TV(1), TN(1, 0), TV(2),
                                           TN(2, RR_F_END)};
-    uint32_t i;
+    const rr_rmesh_tri *t = tris;
+    const char *what;
+    const void *at;
+    uint32_t i, code, v, l;
     rr_err e;
-    for (i = 0; i < c->h->ntris; i++) {
-        const rr_rmesh_tri *t = &c->t[i];
-        if ((e = rr__check_fields(room, tri_fields, t, &c->h->ntris, diag)) != RR_OK)
+    for (i = 0; i < h->ntris; i++, t++) {
+        if ((e = rr__check_fields(room, tri_fields, t, &h->ntris, diag)) != RR_OK)
             return e;
+        code = (uint32_t)-RR_ERR_RANGE, at = &t->n[0], what = "normal length";
+        v = (uint32_t)t->n[0], l = RR_FIX_ONE;
         if (!unit_len(t->n))
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_TRIS), AT(&t->n[0]),
-                        "normal length", (uint32_t)t->n[0], RR_FIX_ONE);
-        if (t->surface >= c->h->nsurfs)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_TRIS), AT(&t->surface),
-                        "triangle surface", t->surface, c->h->nsurfs);
+            goto bad;
+        code = (uint32_t)-RR_ERR_INDEX, at = &t->surface, what = "triangle surface";
+        v = t->surface, l = h->nsurfs;
+        if (v >= l)
+            goto bad;
     }
     return RR_OK;
-}
-
-COLD static rr_err check_node(rr_room *room, const ctx *c, uint32_t i, rr_diag *diag)
-{
-    const rr_rmesh_node *nd = &c->n[i];
-    int k;
-    for (k = 0; k < 3; k++)
-        if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k])
-            return fail(diag, ES(RR_ERR_RANGE, RR_SEC_RMESH_NODES), AT(nd), "node bounds",
-                        (uint32_t)nd->min[k], (uint32_t)nd->max[k]);
-    if (nd->count & RR_RMESH_LEAF) {
-        uint32_t cnt = nd->count & ~RR_RMESH_LEAF;
-        if (nd->first > c->h->ntris || cnt > c->h->ntris - nd->first)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), AT(nd), "leaf triangle range",
-                        nd->first, c->h->ntris);
-        return RR_OK;
-    }
-    if (nd->first != i + 1 || nd->count <= i + 1 || nd->count >= c->h->nnodes)
-        return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(nd),
-                    "child order (left = parent + 1 < right < nnodes)", nd->count, i + 1);
-    return RR_OK;
+bad:   /* one fail call, as in check_tree */
+    return fail(diag, (uint32_t)RR_SEC_RMESH_TRIS << 8 | code, AT(at), what, v, l);
 }
 
 /* Walk the nodes in index order, which must be the pre-order of the tree:
- * after a leaf the next node is the pending right child on the stack. */
-COLD static rr_err check_tree(rr_room *room, const ctx *c, rr_diag *diag)
+ * after a leaf the next node is the pending right child on the stack. Each
+ * check names its failure (code, what, value, limit) for the one fail call
+ * at the end, at the node's offset (offset 0, the blob, for an incomplete
+ * tree). The codes are small immediates: ES() of each would be a literal. */
+COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_node *nd,
+                              rr_diag *diag)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0;
+    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0, code, v, l;
     uint32_t cap = room->arena_size / 8;
-    rr_err e;
-    for (i = 0; i < c->h->nnodes; i++) {
+    const char *what;
+    int k;
+    for (i = 0; i < h->nnodes; i++, nd++) {
+        code = (uint32_t)-RR_ERR_CYCLE;
+        what = "node not reached in pre-order", v = i, l = expect;
         if (i != expect)
-            return fail(diag, ES(RR_ERR_CYCLE, RR_SEC_RMESH_NODES), AT(&c->n[i]),
-                        "node not reached in pre-order", i, expect);
-        if (d > room->max_depth)
-            return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]), "node depth", d,
-                        room->max_depth);
-        e = check_node(room, c, i, diag);
-        if (e)
-            return e;
-        if (!(c->n[i].count & RR_RMESH_LEAF)) {
-            if (sp >= cap)
-                return fail(diag, ES(RR_ERR_DEPTH, RR_SEC_RMESH_NODES), AT(&c->n[i]),
-                            "validation stack", sp, cap);
-            stack[2 * sp] = c->n[i].count;
-            stack[2 * sp + 1] = ++d;
-            sp++;
-            expect = i + 1;
-        } else if (sp) {
-            sp--;
-            expect = stack[2 * sp];
-            d = stack[2 * sp + 1];
-        } else {
-            expect = c->h->nnodes;
+            goto bad;
+        code = (uint32_t)-RR_ERR_DEPTH;
+        what = "node depth", v = d, l = room->max_depth;
+        if (d > l)
+            goto bad;
+        for (k = 0; k < 3; k++)
+            if (v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k],
+                !coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
+                code = (uint32_t)-RR_ERR_RANGE, what = "node bounds";
+                goto bad;
+            }
+        if (nd->count & RR_RMESH_LEAF) {
+            code = (uint32_t)-RR_ERR_INDEX;
+            what = "leaf triangle range", v = nd->first, l = h->ntris;
+            if (v > l || (nd->count & ~RR_RMESH_LEAF) > l - v)
+                goto bad;
+            if (sp) {
+                sp--;
+                expect = stack[2 * sp];
+                d = stack[2 * sp + 1];
+            } else {
+                expect = h->nnodes;
+            }
+            continue;
         }
+        code = (uint32_t)-RR_ERR_CYCLE;
+        what = "child order (left = parent + 1 < right < nnodes)", v = nd->count, l = i + 1;
+        if (nd->first != l || v <= l || v >= h->nnodes)
+            goto bad;
+        code = (uint32_t)-RR_ERR_DEPTH;
+        what = "validation stack", v = sp, l = cap;
+        if (sp >= cap)
+            goto bad;
+        stack[2 * sp] = nd->count;
+        stack[2 * sp + 1] = ++d;
+        sp++;
+        expect = i + 1;
     }
-    if (expect != c->h->nnodes || (c->h->ntris && !c->h->nnodes))
-        return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_NODES), 0, "tree incomplete", expect,
-                    c->h->nnodes);
-    return RR_OK;
+    if (expect == h->nnodes && (!h->ntris || h->nnodes))
+        return RR_OK;
+    code = (uint32_t)-RR_ERR_INDEX;
+    what = "tree incomplete", v = expect, l = h->nnodes;
+    nd = (const rr_rmesh_node *)(const void *)room->blob;
+bad:
+    return fail(diag, (uint32_t)RR_SEC_RMESH_NODES << 8 | code, AT(nd), what, v, l);
 }
 
-/* Render sections: all four or none. */
+/* Render groups: their vertex and index runs inside the render head's
+ * counts, then each index of a group below its vertex count. Every fault of
+ * a group gives the same diag, so the group's checks go in any order. */
 COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
-                                  const rr_rmesh_rgroup *g, const uint16_t *ix, uint32_t nsurfs,
-                                  rr_diag *diag)
+                                       const rr_rmesh_rgroup *g, const uint16_t *ix,
+                                       uint32_t nsurfs, rr_diag *diag)
 {
-    uint32_t i, j;
-    for (i = 0; i < rh->ngroups; i++) {
-        if (g[i].surface >= nsurfs || g[i].first_vert > rh->nverts ||
-            g[i].nverts > rh->nverts - g[i].first_vert || g[i].nverts > 65536u ||
-            g[i].first_index > rh->nindices || g[i].nindices > rh->nindices - g[i].first_index ||
-            g[i].nindices % 3u || g[i].uv_frac[0] > 15 || g[i].uv_frac[1] > 15)
-            return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RGROUPS), AT(&g[i]),
-                        "render group range", i, rh->ngroups);
-        for (j = g[i].first_index; j < g[i].first_index + g[i].nindices; j++)
-            if (ix[j] >= g[i].nverts)
-                return fail(diag, ES(RR_ERR_INDEX, RR_SEC_RMESH_RINDEX), AT(&ix[j]), "render index",
-                            ix[j], g[i].nverts);
+    const char *what = "render group range";
+    const void *at;
+    uint32_t i, j, type = RR_SEC_RMESH_RGROUPS, v, l;
+    for (i = 0; i < rh->ngroups; i++, g++) {
+        at = g, v = i, l = rh->ngroups;
+        if (g->surface >= nsurfs || g->first_vert > rh->nverts ||
+            g->nverts > rh->nverts - g->first_vert || g->nverts > 65536u ||
+            g->first_index > rh->nindices || g->nindices > rh->nindices - g->first_index ||
+            g->nindices % 3u || (g->uv_frac[0] | g->uv_frac[1]) > 15)
+            goto bad;
+        for (j = g->first_index; j < g->first_index + g->nindices; j++)
+            if (at = &ix[j], v = ix[j], l = g->nverts, v >= l) {
+                type = RR_SEC_RMESH_RINDEX, what = "render index";
+                goto bad;
+            }
     }
     return RR_OK;
+bad:   /* one fail call, as in check_tree */
+    return fail(diag, ES(RR_ERR_INDEX, type), AT(at), what, v, l);
 }
 
 static const rr_field rhead_fields[] = {
@@ -279,68 +330,52 @@ static const rr_field rhead_fields[] = {
     RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
               "render quantization")};
 
-/* A section of exactly one element (the head, the render head): what names
- * the count in diag. */
-NOINLINE COLD static rr_err single(rr_room *room, uint32_t type, uint32_t elem, const void **p,
-                                   const char *what, rr_diag *diag)
-{
-    uint32_t n;
-    rr_err e = rr__section(room, type, elem, p, &n, diag);
-    if (e == RR_OK && n != 1)
-        e = fail(diag, ES(RR_ERR_SECTION, type), AT(*p), what, n, 1);
-    return e;
-}
-
+/* Render sections: all four or none. */
 COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
 {
-    const void *p, *g[3];
+    const void *g[4];   /* render head, groups, vertices, indices */
     const rr_rmesh_rhead *rh;
-    uint32_t n, k;
-    rr_err e = single(room, RR_SEC_RMESH_RHEAD, sizeof *rh, &p, "count", diag);
-    if (e == RR_ERR_MISSING) {
-        for (k = 6; k < 9; k++)
-            if (rr_section(room, counted[k][0], &p, &n) == RR_OK)
+    uint32_t k;
+    rr_err e = sized(room, one, 7, 11, g, diag);
+    if (e == RR_ERR_MISSING && !g[0]) {   /* no render head */
+        for (k = 8; k < 11; k++)
+            if (sec(room, types[k]))
                 return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
         return RR_OK;
     }
     if (e)
         return e;
-    rh = p;
-    if ((e = sized(room, rh, 6, 9, g, diag)) != RR_OK)
-        return e;
+    rh = g[0];
     if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
         return e;
-    return check_render_groups(room, rh, g[0], g[2], nsurfs, diag);
+    return check_render_groups(room, rh, g[1], g[3], nsurfs, diag);
 }
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
-    const void *p, *sp[6];
+    const void *p, *s[6];   /* sections types[0..5]: vertices, triangles, nodes, ... */
+    const rr_rmesh_head *h;
     uint32_t k;
-    ctx c;
-    rr_err e = rr__sections_known(room, known_types, 7, diag);
+    rr_err e = rr__sections_known(room, types, 7, diag);
     if (!e)
-        e = single(room, RR_SEC_RMESH_HEAD, sizeof(rr_rmesh_head), &p, "head count", diag);
+        e = sized(room, one, 6, 7, &p, diag);
     if (e)
         return e;
-    c.h = p;
+    h = p;
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
         room->arena_size < room->arena_need)
         return fail(diag, ES(RR_ERR_ARENA, 0), 28, "arena for the tree stack and sweep",
                     room->arena_need, RR_RMESH_ARENA(room->max_depth));
-    if ((e = sized(room, c.h, 0, 6, sp, diag)) != RR_OK)
+    if ((e = sized(room, h, 0, 6, s, diag)) != RR_OK)
         return e;
-    c.v = sp[0];
-    c.t = sp[1];
-    c.n = sp[2];
-    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, &c, diag)) ||
-        (e = check_tree(room, &c, diag)))
+    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, h, s[1], diag)) ||
+        (e = check_tree(room, h, s[2], diag)))
         return e;
     for (k = 0; k < 3; k++)   /* surfaces, triggers, entities, in this order */
         if ((e = rr__check_fields(room, tables[k], 0, 0, diag)) != RR_OK)
             return e;
-    return check_render(room, c.h->nsurfs, diag);
+    return check_render(room, h->nsurfs, diag);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1127,68 +1162,64 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 /* Triggers, surfaces, entities                                        */
 /* ------------------------------------------------------------------ */
 
-rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
-{
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !head)
-        return e ? e : RR_ERR_ARG;
-    *head = c.h;
-    return RR_OK;
-}
-
-/* Element i of section counted[which] (the validator's table), after the
- * checks every accessor makes, in this order: a room that is not an open
- * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections only),
- * a NULL output (ok == 0: RR_ERR_ARG), i past the count (RR_ERR_RANGE). */
+/* Element i of section types[which]: span_of's checks, then i past the
+ * count (RR_ERR_RANGE). */
 NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
                             const void **p)
 {
-    ctx c;
-    const void *head;
-    rr_err e = get(room, &c);
+    span s;
+    rr_err e = span_of(room, which, ok, &s);
     if (e)
         return e;
-    head = which < 6 ? (const void *)c.h : sec(room, RR_SEC_RMESH_RHEAD);
-    if (!head)
-        return RR_ERR_MISSING;
-    if (!ok)
-        return RR_ERR_ARG;
-    if (i >= ((const uint32_t *)head)[counted[which][2]])
+    if (i >= s.n)
         return RR_ERR_RANGE;
-    *p = (const uint8_t *)sec(room, counted[which][0]) + (size_t)counted[which][1] * i;
+    *p = s.base + (size_t)shape[which][0] * i;
     return RR_OK;
+}
+
+rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
+{
+    span s;
+    rr_err e = span_of(room, 0, head != 0, &s);
+    if (!e)
+        *head = (const rr_rmesh_head *)(const void *)s.head;
+    return e;
 }
 
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          const rr_rmesh_vert *v[3])
 {
-    const rr_rmesh_vert *vs = sec(room, RR_SEC_RMESH_VERTS);
+    const rr_rmesh_vert *vs;
     const void *p;
     rr_err e = item(room, 1, i, tri && v, &p);
     int k;
     if (e)
         return e;
     *tri = p;
+    vs = sec(room, RR_SEC_RMESH_VERTS);
     for (k = 0; k < 3; k++)
         v[k] = &vs[(*tri)->v[k]];
     return RR_OK;
 }
 
+/* Strictly inside on every axis, as the game's CheckTriggers. */
 rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index)
 {
-    const rr_rmesh_trigger *t = sec(room, RR_SEC_RMESH_TRIGGERS);
-    ctx c;
+    span s;
     uint32_t i;
-    rr_err e = get(room, &c);
-    if (e || !p || !index)
-        return e ? e : RR_ERR_ARG;
-    for (i = 0; i < c.h->ntriggers; i++)
-        if (p[0] > t[i].min[0] && p[0] < t[i].max[0] && p[1] > t[i].min[1] &&
-            p[1] < t[i].max[1] && p[2] > t[i].min[2] && p[2] < t[i].max[2]) {
+    int k;
+    rr_err e = span_of(room, 4, p && index, &s);
+    if (e)
+        return e;
+    for (i = 0; i < s.n; i++) {
+        const rr_rmesh_trigger *t = (const rr_rmesh_trigger *)(const void *)s.base + i;
+        for (k = 0; k < 3 && p[k] > t->min[k] && p[k] < t->max[k]; k++)
+            ;
+        if (k == 3) {
             *index = i;
             return RR_OK;
         }
+    }
     return RR_ERR_NOTFOUND;
 }
 
@@ -1229,14 +1260,13 @@ rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent
 
 rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
+    span s;
     uint32_t k;
-    rr_err e = get(room, &c);
-    if (e || !i || cls > RR_RMESH_NCLASSES)
-        return e ? e : RR_ERR_ARG;
-    for (k = *i; k < c.h->nents; k++)
-        if (cls == RR_RMESH_NCLASSES || t[k].cls == cls) {
+    rr_err e = span_of(room, 5, i && cls <= RR_RMESH_NCLASSES, &s);
+    if (e)
+        return e;
+    for (k = *i; k < s.n; k++)
+        if (cls == RR_RMESH_NCLASSES || ((const rr_rmesh_ent *)(const void *)s.base)[k].cls == cls) {
             *i = k;
             return RR_OK;
         }
@@ -1246,41 +1276,42 @@ rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
                                uint32_t *index)
 {
-    const rr_rmesh_ent *t = sec(room, RR_SEC_RMESH_ENTS);
-    ctx c;
-    uint64_t best = 0;
+    const rr_rmesh_ent *t;
+    span s;
+    uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
     uint32_t k;
-    int found = 0, j;
-    rr_err e = get(room, &c);
-    if (e || !p || !index || cls >= RR_RMESH_NCLASSES)
-        return e ? e : RR_ERR_ARG;
+    int j;
+    rr_err e = span_of(room, 5, p && index && cls < RR_RMESH_NCLASSES, &s);
+    if (e)
+        return e;
     for (j = 0; j < 3; j++)
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-    for (k = 0; k < c.h->nents; k++) {
+    t = (const rr_rmesh_ent *)(const void *)s.base;
+    for (k = 0; k < s.n; k++) {
         int32_t d[3];
         uint64_t d2;
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
         d2 = (uint64_t)dot64(d, d);
-        if (!found || d2 < best) {
+        if (d2 < best) {
             best = d2;
             *index = k;
-            found = 1;
         }
     }
-    return found ? RR_OK : RR_ERR_NOTFOUND;
+    return best != ~(uint64_t)0 ? RR_OK : RR_ERR_NOTFOUND;
 }
 
+/* A NULL output is RR_ERR_ARG before missing render data: span_of of a
+ * collision section (0) with ok == 0 makes only the room check first. */
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 {
-    ctx c;
-    rr_err e = get(room, &c);
-    if (e || !rhead)
-        return e ? e : RR_ERR_ARG;
-    *rhead = sec(room, RR_SEC_RMESH_RHEAD);
-    return *rhead ? RR_OK : RR_ERR_MISSING;
+    span s;
+    rr_err e = span_of(room, rhead ? 8 : 0, rhead != 0, &s);
+    if (e != RR_ERR_ARG)   /* NULL when RR_ERR_MISSING */
+        *rhead = (const rr_rmesh_rhead *)(const void *)s.head;
+    return e;
 }
 
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
@@ -1288,7 +1319,7 @@ rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgr
 {
     const void *p;
     const rr_rmesh_rgroup *g;
-    rr_err e = item(room, 6, i, group && verts && indices, &p);
+    rr_err e = item(room, 8, i, group && verts && indices, &p);
     if (e)
         return e;
     *group = g = p;
