@@ -44,26 +44,6 @@ static const uint32_t known_types[] = {
     RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
     RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS};
 
-/* Diagnostics: fill diag like rr__fail, with value and limit packed in one
- * small struct so no call needs more than six arguments (a seventh would be
- * pushed on x86-64 and make the frame "dynamic" for tests/check_stack.py). */
-typedef struct pair_t {
-    uint32_t value, limit;
-} pair_t;
-
-static pair_t pair(uint32_t value, uint32_t limit)
-{
-    pair_t p;
-    p.value = value, p.limit = limit;
-    return p;
-}
-
-static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                   const char *what, pair_t vl)
-{
-    return rr__fail_at(diag, RR_ES(e, section), offset, what, vl.value, vl.limit);
-}
-
 static int64_t join64(uint32_t lo, int32_t hi)
 {
     return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
@@ -86,10 +66,68 @@ static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
         if (e)
             return e;
         if (v->n[S_ROOM] != 1)
-            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, v->sec[0]),
-                        "room record count", pair(v->n[S_ROOM], 1));
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, RR_SEC_ROO_ROOM),
+                               rr__offset(room, v->sec[0]), "room record count", v->n[S_ROOM], 1);
     }
     return RR_OK;
+}
+
+/* The validator's faults: id, error code, section (S_x, or HDR(o) for the
+ * blob header's word at byte o) and what. Each failure path is then one
+ * call bad(s, id, value, limit) with the record under check in s->rec: four
+ * arguments in registers instead of six, two of them pushed, and one
+ * rr__offset call in bad (make size: about 16 bytes less per failure path). */
+#define HDR(o) (0x80u | (o))
+#define ROO_FAULTS(X)                                                        \
+    X(F_ROOM_COUNTS, SECTION, S_ROOM, "room counts")                         \
+    X(F_RECORD_COUNT, RANGE, S_ROOM, "record count")                         \
+    X(F_BSP_DEPTH, DEPTH, S_ROOM, "bsp depth")                               \
+    X(F_ARENA, ARENA, HDR(28), "roo arena (query state + walk stack)")           \
+    X(F_WALL_SLACK, RANGE, S_ROOM, "wall slack")                             \
+    X(F_COORD_FRAC, FIXED, HDR(12), "roo coord_frac")                        \
+    X(F_NODE_DEPTH, DEPTH, S_NODES, "node depth")                            \
+    X(F_LEAF_SECTOR, INDEX, S_NODES, "leaf sector")                          \
+    X(F_LEAF_RECORD, INDEX, S_NODES, "leaf record")                          \
+    X(F_NODE_KIND, RANGE, S_NODES, "node kind")                              \
+    X(F_SEPARATOR, RANGE, S_NODES, "separator coefficient")                  \
+    X(F_FIRST_WALL, INDEX, S_NODES, "first wall")                            \
+    X(F_CHILD_NODE, INDEX, S_NODES, "child node")                            \
+    X(F_CHILD_ORDER, CYCLE, S_NODES, "child not after its parent")           \
+    X(F_CHILD_DEPTH, DEPTH, S_NODES, "child depth")                          \
+    X(F_LEAF_NODE, INDEX, S_LEAVES, "leaf node")                             \
+    X(F_SLOPE_C, RANGE, S_SLOPES, "slope coefficient")                       \
+    X(F_WALL_NEXT, CYCLE, S_WALLS, "wall next not after the wall")
+#define FAULT_ID(id, code, sec, what) id,
+#define FAULT_TEXT(id, code, sec, what) char id[sizeof(what)];
+#define FAULT_INIT(id, code, sec, what) what,
+#define FAULT_REC(id, code, sec, what) \
+    {(uint8_t)-RR_ERR_##code, (uint8_t)(sec), (uint16_t)offsetof(struct fault_texts, id)},
+enum { ROO_FAULTS(FAULT_ID) F_N };
+/* The texts in one block, so a fault names its text by a 16-bit offset. */
+static const struct fault_texts {
+    ROO_FAULTS(FAULT_TEXT)
+} fault_text = {ROO_FAULTS(FAULT_INIT)};
+static const struct fault {
+    uint8_t code, sec;
+    uint16_t what;
+} faults[F_N] = {ROO_FAULTS(FAULT_REC)};
+
+/* What every validator step needs. */
+typedef struct vstate {
+    view v;
+    const rr_room *room;
+    rr_diag *diag;
+    const void *rec; /* the record under check */
+    uint32_t cells;  /* check_grids: the cells of the grid under check */
+} vstate;
+
+static NOINLINE rr_err bad(const vstate *s, uint32_t id, uint32_t value, uint32_t limit)
+{
+    const struct fault *f = &faults[id];
+    uint32_t hdr = f->sec & 0x80u, type = hdr ? 0u : RR_SEC_ROO_ROOM + f->sec;
+    return rr__fail_at(s->diag, type << 8 | f->code,
+                       hdr ? f->sec & 0x7fu : rr__offset(s->room, s->rec),
+                       (const char *)&fault_text + f->what, value, limit);
 }
 
 static int coord_ok(int32_t v)
@@ -100,31 +138,27 @@ static int coord_ok(int32_t v)
 /* Counts in the room record (words 8..14, nnodes on, in section order) must
  * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
 typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
-static NOINLINE rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
+static NOINLINE rr_err check_room(vstate *s)
 {
-    const rr_roo_room_rec *r = ROOM(v);
+    const rr_roo_room_rec *r = ROOM(&s->v);
     const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
-    uint32_t off = rr__offset(room, r), k;
+    const rr_room *room = s->room;
+    uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
+    s->rec = r;
     for (k = S_NODES; k < S_N; k++)
-        if (counts[k] != v->n[k])
-            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
-                        pair(r->nnodes, v->n[S_NODES]));
+        if (counts[k] != s->v.n[k])
+            return bad(s, F_ROOM_COUNTS, r->nnodes, s->v.n[S_NODES]);
     for (k = S_NODES; k < S_N; k++)
-        if (k != S_POINTS && v->n[k] >= RR_ROO_NONE)
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
-                        pair(v->n[S_NODES], RR_ROO_NONE - 1));
+        if (k != S_POINTS && s->v.n[k] >= RR_ROO_NONE)
+            return bad(s, F_RECORD_COUNT, s->v.n[S_NODES], RR_ROO_NONE - 1);
     if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_ROOM, off, "bsp depth",
-                    pair(r->bsp_depth, room->max_depth));
-    if (room->arena_need < RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u))
-        return fail(diag, RR_ERR_ARENA, 0, 28, "roo arena (query state + walk stack)",
-                    pair(room->arena_need, RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u)));
+        return bad(s, F_BSP_DEPTH, r->bsp_depth, room->max_depth);
+    if (room->arena_need < need)
+        return bad(s, F_ARENA, room->arena_need, need);
     if (r->wall_slack < 0 || !coord_ok(r->wall_slack))
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "wall slack",
-                    pair((uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT));
+        return bad(s, F_WALL_SLACK, (uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT);
     if (room->coord_frac > RR_ROO_MAX_FRAC)
-        return fail(diag, RR_ERR_FIXED, 0, 12, "roo coord_frac",
-                    pair(room->coord_frac, RR_ROO_MAX_FRAC));
+        return bad(s, F_COORD_FRAC, room->coord_frac, RR_ROO_MAX_FRAC);
     return RR_OK;
 }
 
@@ -140,54 +174,47 @@ static int const_ok(int32_t hi)
 
 /* The child links pos, neg of node i: 0, or a later node whose depth is one
  * more than the parent's. */
-static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+static rr_err check_children(const vstate *s, uint32_t i)
 {
-    const rr_roo_node_rec *n = &NODES(v)[i];
-    uint32_t off = rr__offset(room, n), k;
+    const rr_roo_node_rec *n = &NODES(&s->v)[i];
+    uint32_t k;
     for (k = 0; k < 2; k++) {
         uint32_t child = k ? n->neg : n->pos;
         if (child == 0)
             continue;
-        if (child > v->n[S_NODES])
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "child node",
-                        pair(child, v->n[S_NODES]));
+        if (child > s->v.n[S_NODES])
+            return bad(s, F_CHILD_NODE, child, s->v.n[S_NODES]);
         if (child <= i + 1)
-            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, off, "child not after its parent",
-                        pair(child, i + 1));
-        if (NODES(v)[child - 1].depth != n->depth + 1u)
-            return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "child depth",
-                        pair(NODES(v)[child - 1].depth, n->depth + 1u));
+            return bad(s, F_CHILD_ORDER, child, i + 1);
+        if (NODES(&s->v)[child - 1].depth != n->depth + 1u)
+            return bad(s, F_CHILD_DEPTH, NODES(&s->v)[child - 1].depth, n->depth + 1u);
     }
     return RR_OK;
 }
 
-static NOINLINE rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+static NOINLINE rr_err check_node(vstate *s, uint32_t i)
 {
+    const view *v = &s->v;
     const rr_roo_node_rec *n = &NODES(v)[i];
-    uint32_t off = rr__offset(room, n);
+    s->rec = n;
     if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
-                    pair(n->depth, ROOM(v)->bsp_depth));
+        return bad(s, F_NODE_DEPTH, n->depth, ROOM(v)->bsp_depth);
     if (n->kind == RR_ROO_NODE_LEAF) {
         if (n->sector >= v->n[S_SECTORS])
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
-                        pair(n->sector, v->n[S_SECTORS]));
+            return bad(s, F_LEAF_SECTOR, n->sector, v->n[S_SECTORS]);
         if (n->leaf >= v->n[S_LEAVES] || LEAVES(v)[n->leaf].node != i)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
-                        pair(n->leaf, v->n[S_LEAVES]));
+            return bad(s, F_LEAF_RECORD, n->leaf, v->n[S_LEAVES]);
         return RR_OK;
     }
     if (n->kind != RR_ROO_NODE_INTERNAL)
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "node kind", pair(n->kind, 2));
+        return bad(s, F_NODE_KIND, n->kind, 2);
     if (!coef_ok(n->a) || !coef_ok(n->b) || !const_ok(n->c_hi) || n->norm >= 0x80000000u ||
         (uint64_t)n->norm * n->norm <
             (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "separator coefficient",
-                    pair((uint32_t)n->a, RR_ROO_COEF_LIMIT));
+        return bad(s, F_SEPARATOR, (uint32_t)n->a, RR_ROO_COEF_LIMIT);
     if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
-        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "first wall",
-                    pair(n->first_wall, v->n[S_WALLS]));
-    return check_children(room, v, i, diag);
+        return bad(s, F_FIRST_WALL, n->first_wall, v->n[S_WALLS]);
+    return check_children(s, i);
 }
 
 /* Field tables for rr__check_fields: counts are the view's n[S_x]. */
@@ -203,16 +230,24 @@ static const rr_field leaf_fields[] = {
     RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, S_POINTS,
              "leaf points")};
 
-static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
+/* rr__check_fields on the validator's view and diag. */
+static NOINLINE rr_err fields(const vstate *s, const rr_field *t, const void *elem)
 {
+    return rr__check_fields(s->room, t, elem, s->v.n, s->diag);
+}
+
+static rr_err check_leaves(vstate *s)
+{
+    const view *v = &s->v;
     uint32_t i;
-    rr_err e = rr__check_fields(room, leaf_fields, 0, v->n, diag);
+    rr_err e = fields(s, leaf_fields, 0);
     for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
         const rr_roo_leaf_rec *l = &LEAVES(v)[i];
         if (l->node >= v->n[S_NODES] || NODES(v)[l->node].kind != RR_ROO_NODE_LEAF ||
-            NODES(v)[l->node].leaf != i)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
-                        pair(l->node, v->n[S_NODES]));
+            NODES(v)[l->node].leaf != i) {
+            s->rec = l;
+            return bad(s, F_LEAF_NODE, l->node, v->n[S_NODES]);
+        }
     }
     return e;
 }
@@ -234,17 +269,19 @@ static const rr_field slope_fields[] = {
     RR_FIELD(rr_roo_slope_rec, d_hi, RR_F_ABS | RR_F_END, RR_ERR_RANGE,
              RR_ROO_CONST_LIMIT_HI - 1, "slope constant")};
 
-static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
+static rr_err check_sectors(vstate *s)
 {
+    const view *v = &s->v;
     uint32_t i;
-    rr_err e = rr__check_fields(room, sector_fields, 0, v->n, diag);
+    rr_err e = fields(s, sector_fields, 0);
     if (!e)
-        e = rr__check_fields(room, slope_fields, 0, v->n, diag);
+        e = fields(s, slope_fields, 0);
     for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
         const rr_roo_slope_rec *p = &SLOPES(v)[i];
-        if (p->c == 0)
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
-                            "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
+        if (p->c == 0) {
+            s->rec = p;
+            return bad(s, F_SLOPE_C, (uint32_t)p->c, RR_ROO_COEF_LIMIT);
+        }
     }
     return e;
 }
@@ -260,18 +297,19 @@ static const rr_field wall_coords[] = {
     RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
               "wall coordinate")};
 
-static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
+static rr_err check_walls(vstate *s)
 {
     uint32_t i;
     rr_err e = RR_OK;
-    for (i = 0; i < v->n[S_WALLS] && !e; i++) {
-        const rr_roo_wall_rec *w = &WALLS(v)[i];
-        if ((e = rr__check_fields(room, wall_links, w, v->n, diag)))
+    for (i = 0; i < s->v.n[S_WALLS] && !e; i++) {
+        const rr_roo_wall_rec *w = &WALLS(&s->v)[i];
+        if ((e = fields(s, wall_links, w)))
             return e;
-        if (w->next != RR_ROO_NONE && w->next <= i)
-            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
-                            "wall next not after the wall", pair(w->next, i));
-        e = rr__check_fields(room, wall_coords, w, v->n, diag);
+        if (w->next != RR_ROO_NONE && w->next <= i) {
+            s->rec = w;
+            return bad(s, F_WALL_NEXT, w->next, i);
+        }
+        e = fields(s, wall_coords, w);
     }
     return e;
 }
@@ -281,47 +319,50 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
                                        RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
 
-/* Each optional grid present must hold rows * cols cells of its size. */
-static rr_err check_grids(const rr_room *room, const rr_roo_room_rec *r, rr_diag *diag)
+/* Each optional grid present must hold rows * cols cells of its size (the
+ * section lands in s->rec and s->cells, off the stack). */
+static NOINLINE rr_err check_grids(vstate *s)
 {
+    const rr_roo_room_rec *r = ROOM(&s->v);
     uint32_t k;
     for (k = 0; k < 4; k++) {
         int32_t rows = k == 3 ? r->hires_rows : r->grid_rows;
         int32_t cols = k == 3 ? r->hires_cols : r->grid_cols;
-        const void *p;
-        uint32_t n;
-        rr_err e = rr__section(room, grid_types[k], k == 3 ? 4u : 1u, &p, &n, diag);
+        rr_err e = rr__section(s->room, grid_types[k], k == 3 ? 4u : 1u, &s->rec, &s->cells,
+                               s->diag);
         if (e == RR_ERR_MISSING)
             continue;
         if (e)
             return e;
-        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
-            return fail(diag, RR_ERR_SECTION, grid_types[k], rr__offset(room, p), "grid cells",
-                        pair(n, (uint32_t)rows));
+        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != s->cells)
+            return rr__fail_at(s->diag, RR_ES(RR_ERR_SECTION, grid_types[k]),
+                               rr__offset(s->room, s->rec), "grid cells", s->cells,
+                               (uint32_t)rows);
     }
     return RR_OK;
 }
 
 rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
-    view v;
+    vstate s;
     uint32_t i;
     rr_err e = rr__sections_known(room, known_types,
                                   sizeof known_types / sizeof known_types[0], diag);
+    s.room = room, s.diag = diag;
     if (!e)
-        e = get_view(room, &v, diag);
+        e = get_view(room, &s.v, diag);
     if (!e)
-        e = check_room(room, &v, diag);
-    for (i = 0; !e && i < v.n[S_NODES]; i++)
-        e = check_node(room, &v, i, diag);
+        e = check_room(&s);
+    for (i = 0; !e && i < s.v.n[S_NODES]; i++)
+        e = check_node(&s, i);
     if (!e)
-        e = check_leaves(room, &v, diag);
+        e = check_leaves(&s);
     if (!e)
-        e = check_sectors(room, &v, diag);
+        e = check_sectors(&s);
     if (!e)
-        e = check_walls(room, &v, diag);
+        e = check_walls(&s);
     if (!e)
-        e = check_grids(room, ROOM(&v), diag);
+        e = check_grids(&s); /* out of line: x86-64 rr_open stays within 512 bytes */
     return e;
 }
 
