@@ -591,6 +591,15 @@ typedef struct crossing {
     int side;             /* 1: a is on the wall's + side (s >= 0) */
 } crossing;
 
+/* Halve num and den of c (both >= 0) until both are below 2^31. */
+static NOINLINE void reduce(crossing *c)
+{
+    while (c->den >= 0x80000000LL || c->num >= 0x80000000LL) {
+        c->num >>= 1;
+        c->den >>= 1;
+    }
+}
+
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
     const int32_t *l = wall_line(w);
@@ -604,10 +613,7 @@ static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
         return 0;
     c->num = sa >= 0 ? sa : -sa;
     c->den = sa >= 0 ? sa - sb : sb - sa;
-    while (c->den >= 0x80000000LL) {
-        c->num >>= 1;
-        c->den >>= 1;
-    }
+    reduce(c);
     return 1;
 }
 
@@ -908,25 +914,25 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
 }
 
 /* Slide target: S + E * ((B - S) . E) / |E|^2 for the wall direction E,
- * |ratio| reduced below 2^31 as in cross_wall. |T - S| <= |B - S| < 2^30
- * (a projection is never longer than the vector), so nothing overflows. */
+ * |ratio| reduced below 2^31 as in cross_wall, each coordinate by
+ * ratio_lerp from S to S + E (|S| < 2^29, |E| < 2^30: no overflow).
+ * |T - S| <= |B - S| < 2^30 (a projection is never longer than the vector),
+ * so nothing overflows. */
 static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy,
                                   int32_t bx, int32_t by, int32_t t[2])
 {
-    int64_t ex = (int64_t)w->x1 - w->x0, ey = (int64_t)w->y1 - w->y0;
-    int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey, den = ex * ex + ey * ey;
-    int neg = num < 0;
-    uint64_t n = abs64(num);
-    while (den >= 0x80000000LL || n >= 0x80000000u) {
-        n >>= 1;
-        den >>= 1;
-    }
+    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
+    int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey;
+    crossing c;
+    c.num = (int64_t)abs64(num), c.den = (int64_t)ex * ex + (int64_t)ey * ey;
+    reduce(&c);
     t[0] = sx, t[1] = sy;
-    if (den == 0 || n == 0)
+    if (c.den == 0 || c.num == 0)
         return; /* no motion along the wall */
-    num = neg ? -(int64_t)n : (int64_t)n;
-    t[0] = (int32_t)(sx + rr__div_round64(ex * num, den));
-    t[1] = (int32_t)(sy + rr__div_round64(ey * num, den));
+    if (num < 0)
+        c.num = -c.num;
+    t[0] = ratio_lerp(sx, sx + ex, &c);
+    t[1] = ratio_lerp(sy, sy + ey, &c);
 }
 
 rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
