@@ -791,21 +791,28 @@ static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
     return hi;
 }
 
+/* The floor and ceiling of both sectors of a two-sided wall w where the
+ * segment q->seg crosses it at c: h[0], h[1] on its + side (pos_sector),
+ * h[2], h[3] on its - side. */
+static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
+                                   const crossing *c, int32_t h[4])
+{
+    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
+    floor_ceiling(&q->v, w->pos_sector, x, y, h);
+    floor_ceiling(&q->v, w->neg_sector, x, y, h + 2);
+}
+
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
 static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
-    const view *v = &q->v;
     const mover *m = &q->u.m;
-    int32_t near[2], far[2];
-    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
-    uint16_t fs = c->side ? w->neg_sector : w->pos_sector;
-    floor_ceiling(v, c->side ? w->pos_sector : w->neg_sector, x, y, near);
-    floor_ceiling(v, fs, x, y, far);
+    int32_t h[4], *near = c->side ? h : h + 2, *far = c->side ? h + 2 : h;
+    cross_heights(q, w, c, h);
     if ((int64_t)far[0] - near[0] > m->step)
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (SECTORS(v)[fs].flags & 0x2000u)
+    if (SECTORS(&q->v)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
@@ -962,20 +969,18 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
 /// Line of sight ///
 
 /* Does wall w, crossed at c by the sight line a -> b, block it? */
-static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing *c,
-                         const sighter *s)
+static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
-    const rr_roo_sidedef_rec *sd = facing(v, w, c->side);
-    int32_t h0[2], h1[2], x, y, z;
+    const sighter *s = &q->u.s;
+    const rr_roo_sidedef_rec *sd = facing(&q->v, w, c->side);
+    int32_t h[4], z;
     if (one_sided(w))
         return 1;
     if (sd && ((sd->normal_bitmap && !(sd->flags & 0x2u)) || (sd->flags & 0x20u)))
         return 1;
-    x = ratio_lerp(s->a[0], s->b[0], c), y = ratio_lerp(s->a[1], s->b[1], c);
+    cross_heights(q, w, c, h); /* q->seg is a -> b in 2D */
     z = ratio_lerp(s->a[2], s->b[2], c);
-    floor_ceiling(v, w->pos_sector, x, y, h0);
-    floor_ceiling(v, w->neg_sector, x, y, h1);
-    return z < h0[0] || z < h1[0] || z > h0[1] || z > h1[1];
+    return z < h[0] || z < h[2] || z > h[1] || z > h[3];
 }
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
@@ -990,7 +995,7 @@ static NOINLINE void sight_visit(qstate *q, uint32_t i)
     if (!s->out->visible &&
         (t > s->out->fraction || (t == s->out->fraction && (int32_t)i > s->out->wall)))
         return;
-    if (sight_blocked(&q->v, w, &c, s))
+    if (sight_blocked(q, w, &c))
         s->out->visible = 0, s->out->wall = (int32_t)i, s->out->fraction = t;
 }
 
