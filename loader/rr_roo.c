@@ -172,23 +172,19 @@ static int const_ok(int32_t hi)
     return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
 }
 
-/* The child links pos, neg of node i: 0, or a later node whose depth is one
- * more than the parent's. */
-static rr_err check_children(const vstate *s, uint32_t i)
+/* A child link of node i: 0, or a later node whose depth is one more
+ * than the parent's (out of line: one copy for pos and neg). */
+static NOINLINE rr_err check_child(const vstate *s, uint32_t i, uint32_t child)
 {
-    const rr_roo_node_rec *n = &NODES(&s->v)[i];
-    uint32_t k;
-    for (k = 0; k < 2; k++) {
-        uint32_t child = k ? n->neg : n->pos;
-        if (child == 0)
-            continue;
-        if (child > s->v.n[S_NODES])
-            return bad(s, F_CHILD_NODE, child, s->v.n[S_NODES]);
-        if (child <= i + 1)
-            return bad(s, F_CHILD_ORDER, child, i + 1);
-        if (NODES(&s->v)[child - 1].depth != n->depth + 1u)
-            return bad(s, F_CHILD_DEPTH, NODES(&s->v)[child - 1].depth, n->depth + 1u);
-    }
+    uint32_t depth = NODES(&s->v)[i].depth + 1u;
+    if (child == 0)
+        return RR_OK;
+    if (child > s->v.n[S_NODES])
+        return bad(s, F_CHILD_NODE, child, s->v.n[S_NODES]);
+    if (child <= i + 1)
+        return bad(s, F_CHILD_ORDER, child, i + 1);
+    if (NODES(&s->v)[child - 1].depth != depth)
+        return bad(s, F_CHILD_DEPTH, NODES(&s->v)[child - 1].depth, depth);
     return RR_OK;
 }
 
@@ -196,6 +192,7 @@ static NOINLINE rr_err check_node(vstate *s, uint32_t i)
 {
     const view *v = &s->v;
     const rr_roo_node_rec *n = &NODES(v)[i];
+    rr_err e;
     s->rec = n;
     if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
         return bad(s, F_NODE_DEPTH, n->depth, ROOM(v)->bsp_depth);
@@ -214,7 +211,8 @@ static NOINLINE rr_err check_node(vstate *s, uint32_t i)
         return bad(s, F_SEPARATOR, (uint32_t)n->a, RR_ROO_COEF_LIMIT);
     if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
         return bad(s, F_FIRST_WALL, n->first_wall, v->n[S_WALLS]);
-    return check_children(s, i);
+    e = check_child(s, i, n->pos);
+    return e ? e : check_child(s, i, n->neg);
 }
 
 /* Field tables for rr__check_fields: counts are the view's n[S_x]. */
@@ -428,14 +426,21 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
     return rr__sat32(rr__div_round64(num, p->c));
 }
 
-/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
+/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1], each its
+ * slope's height or else its flat height. */
+typedef char rr__roo_sector_pairs[(offsetof(rr_roo_sector_rec, ceiling_z) == 4 &&
+                                   offsetof(rr_roo_sector_rec, ceiling_slope) ==
+                                       offsetof(rr_roo_sector_rec, floor_slope) + 2) ? 1 : -1];
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
     const rr_roo_sector_rec *s = &SECTORS(v)[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->floor_slope], x, y)
-                                          : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->ceiling_slope], x, y)
-                                            : s->ceiling_z;
+    const uint8_t *b = (const uint8_t *)s;
+    const uint16_t *slope = (const uint16_t *)(const void *)(
+        b + offsetof(rr_roo_sector_rec, floor_slope)); /* floor_slope, ceiling_slope */
+    const int32_t *flat = (const int32_t *)(const void *)b; /* floor_z, ceiling_z */
+    uint32_t k;
+    for (k = 0; k < 2; k++)
+        fc[k] = slope[k] != RR_ROO_NONE ? slope_z(&SLOPES(v)[slope[k]], x, y) : flat[k];
 }
 
 /* The heights of a sector at (x, y); sector -1 (outside: what walk gives
@@ -1090,10 +1095,11 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     if (e)
         return e;
     for (k = 0; k < 4; k++)
-        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK)
+        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK) {
+            if (k < 3)
+                return RR_ERR_MISSING; /* the hires grid alone is optional */
             g[k] = 0;
-    if (!g[0] || !g[1] || !g[2])
-        return RR_ERR_MISSING;
+        }
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
