@@ -632,9 +632,13 @@ static rr_fix ratio_fix(const crossing *c)
     return (rr_fix)((c->num << 16) / c->den);
 }
 
-static int args_ok(int32_t v)
+/* Are the n arguments at v all within the coordinate range? */
+static NOINLINE int args_ok(const int32_t *v, uint32_t n)
 {
-    return coord_ok(v);
+    while (n--)
+        if (!coord_ok(v[n]))
+            return 0;
+    return 1;
 }
 
 /// Per-query state in the arena ///
@@ -647,12 +651,10 @@ typedef struct mover {
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
     int32_t probe[4];     /* first_contact's trial segment (off the stack) */
-    rr_roo_move *out;
 } mover;
 
 typedef struct sighter {
     const int32_t *a, *b;
-    rr_roo_sight *out;
 } sighter;
 
 typedef struct qstate {
@@ -663,6 +665,7 @@ typedef struct qstate {
     uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     int32_t brute;        /* 1: hand out every wall in index order */
+    void *out;            /* the caller's rr_roo_move or rr_roo_sight */
     union {
         mover m;
         sighter s;
@@ -832,11 +835,13 @@ static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
-static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
+static void keep(qstate *q, uint32_t i, int32_t t, int32_t block, rr_fix stop)
 {
-    if (t < m->best || (t == m->best && t <= 0x10000 && (int32_t)i < m->out->wall)) {
+    mover *m = &q->u.m;
+    rr_roo_move *out = q->out;
+    if (t < m->best || (t == m->best && t <= 0x10000 && (int32_t)i < out->wall)) {
         m->best = t;
-        m->out->block = block, m->out->wall = (int32_t)i, m->out->fraction = stop;
+        out->block = block, out->wall = (int32_t)i, out->fraction = stop;
     }
 }
 
@@ -850,7 +855,7 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
         return;
     block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
-        keep(&q->u.m, i, ratio_fix(&c), block, ratio_fix(&c));
+        keep(q, i, ratio_fix(&c), block, ratio_fix(&c));
 }
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
@@ -862,7 +867,7 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(q, w);
         if (t <= 0x10000)
-            keep(&q->u.m, i, t, RR_ROO_WALL, t - 1);
+            keep(q, i, t, RR_ROO_WALL, t - 1);
         return;
     }
     portal_event(q, i, w);
@@ -872,13 +877,9 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
 static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
-    rr_roo_move *out = m->out;
+    rr_roo_move *out = q->out;
     int32_t xy[2];
-    uint32_t k;
-    for (k = 0; k < 4; k++)
-        if (!args_ok(q->seg[k]))
-            return RR_ERR_RANGE;
-    if (m->radius < 0 || !args_ok(m->radius) || !args_ok(m->step) || !args_ok(m->height))
+    if (!args_ok(q->seg, 4) || m->radius < 0 || !args_ok(&m->radius, 3)) /* radius, step, height */
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
@@ -889,9 +890,10 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     return RR_OK;
 }
 
-/* Fill the arena state for a move; NULL on a bad room or out. */
-static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax,
-                                   int32_t ay, int32_t bx, int32_t by)
+/* Fill the arena state for a move or a sight line (a, b): NULL on a bad
+ * room or out. */
+static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, int32_t ay,
+                                    int32_t bx, int32_t by)
 {
     qstate *q;
     if (!out || !room || room->format != RR_FMT_ROO)
@@ -900,14 +902,14 @@ static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_
     if (get_view(room, &q->v, 0))
         return 0;
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
-    q->u.m.out = out;
+    q->out = out;
     return q;
 }
 
 rr_err rr_roo_can_move(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
                        int32_t radius, int32_t step, int32_t height, rr_roo_move *out)
 {
-    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    qstate *q = query_setup(room, out, ax, ay, bx, by);
     if (!q)
         return RR_ERR_ARG;
     q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
@@ -918,7 +920,7 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
                            int32_t by, int32_t radius, int32_t step, int32_t height,
                            rr_roo_move *out)
 {
-    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    qstate *q = query_setup(room, out, ax, ay, bx, by);
     if (!q)
         return RR_ERR_ARG;
     q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
@@ -951,7 +953,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
                     int32_t radius, int32_t step, int32_t height, rr_roo_move *first,
                     rr_roo_move *second)
 {
-    qstate *q = second ? move_setup(room, first, ax, ay, bx, by) : 0;
+    qstate *q = second ? query_setup(room, first, ax, ay, bx, by) : 0;
     int32_t *st;
     rr_err e;
     if (!q)
@@ -965,9 +967,9 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
     slide_target(&WALLS(&q->v)[first->wall], first->x, first->y, bx, by, st + 2);
-    if (!args_ok(st[2]) || !args_ok(st[3]))
+    if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
-    q->u.m.out = second;
+    q->out = second;
     return can_move(room, q, 0);
 }
 
@@ -990,36 +992,31 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossi
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
-    sighter *s = &q->u.s;
+    rr_roo_sight *out = q->out;
     const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
     crossing c;
     rr_fix t;
     if (!cross_wall(q->seg, w, &c))
         return;
     t = ratio_fix(&c);
-    if (!s->out->visible &&
-        (t > s->out->fraction || (t == s->out->fraction && (int32_t)i > s->out->wall)))
+    if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
         return;
     if (sight_blocked(q, w, &c))
-        s->out->visible = 0, s->out->wall = (int32_t)i, s->out->fraction = t;
+        out->visible = 0, out->wall = (int32_t)i, out->fraction = t;
 }
 
 static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
                     rr_roo_sight *out, int brute)
 {
-    qstate *q;
-    uint32_t i;
-    if (!out || !a || !b || !room || room->format != RR_FMT_ROO)
+    /* the 2D sight line in q->seg (get_view, which cannot fail on an open
+       room, now comes before the range check) */
+    qstate *q = a && b ? query_setup(room, out, a[0], a[1], b[0], b[1]) : 0;
+    if (!q)
         return RR_ERR_ARG;
-    for (i = 0; i < 3; i++)
-        if (!args_ok(a[i]) || !args_ok(b[i]))
-            return RR_ERR_RANGE;
-    q = query_state(room);
-    if (get_view(room, &q->v, 0))
-        return RR_ERR_ARG;
+    if (!args_ok(a, 3) || !args_ok(b, 3))
+        return RR_ERR_RANGE;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
-    q->seg[0] = a[0], q->seg[1] = a[1], q->seg[2] = b[0], q->seg[3] = b[1];
+    q->u.s.a = a, q->u.s.b = b;
     q->width = ROOM(&q->v)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
