@@ -684,6 +684,18 @@ static uint16_t *walk_stack(const rr_room *room)
     return (uint16_t *)(void *)(room->arena + RR_ROO_ARENA_STATE);
 }
 
+/* The next node of a depth-first BSP walk (the walls walk, and
+ * rr_roo_leaf_order) that leaves a node: child first, else child second,
+ * else the node on top of the stack (0: the walk is over); second waits on
+ * the stack when both are to be visited (depth-bounded: sp < bsp_depth).
+ * Children are 0 when absent or not to be visited. */
+static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, uint32_t second)
+{
+    if (first && second)
+        stack[(*sp)++] = (uint16_t)second;
+    return first ? first : second ? second : *sp ? stack[--*sp] : 0u;
+}
+
 /// Walls near a segment ///
 
 /* The walk over every wall that can come within q->width of the segment
@@ -699,7 +711,6 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     const rr_roo_node_rec *p = &NODES(&q->v)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
-    int pos, neg;
     if (p->kind == RR_ROO_NODE_LEAF) {
         q->node = q->sp ? stack[--q->sp] : 0u;
         return;
@@ -707,11 +718,8 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     q->wall = p->first_wall;
     sa = node_side(p, q->seg[0], q->seg[1]), sb = node_side(p, q->seg[2], q->seg[3]);
     lim = (int64_t)q->width * p->norm; /* < 2^30 * 2^31 */
-    pos = p->pos && (sa >= -lim || sb >= -lim);
-    neg = p->neg && (sa <= lim || sb <= lim);
-    if (pos && neg)
-        stack[q->sp++] = p->neg; /* depth-bounded, as in rr_roo_leaf_order */
-    q->node = pos ? p->pos : neg ? p->neg : (q->sp ? stack[--q->sp] : 0u);
+    q->node = descend(stack, &q->sp, sa >= -lim || sb >= -lim ? p->pos : 0u,
+                      sa <= lim || sb <= lim ? p->neg : 0u);
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
@@ -992,13 +1000,13 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossi
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
-    rr_roo_sight *out = q->out;
     const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
+    rr_roo_sight *out;
     crossing c;
     rr_fix t;
     if (!cross_wall(q->seg, w, &c))
-        return;
-    t = ratio_fix(&c);
+        return; /* the common case: out is read only after it */
+    out = q->out, t = ratio_fix(&c);
     if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
         return;
     if (sight_blocked(q, w, &c))
@@ -1054,18 +1062,12 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
             if (n < cap)
                 out[n] = p->leaf;
             n++;
-            node = sp ? stack[--sp] : 0u;
+            node = descend(stack, &sp, 0, 0);
             continue;
         }
         near = node_side(p, x, y) >= 0 ? p->pos : p->neg;
         far = near == p->pos ? p->neg : p->pos;
-        if (!near) {
-            near = far;
-            far = 0;
-        }
-        if (far)
-            stack[sp++] = (uint16_t)far; /* depth-bounded: sp < bsp_depth */
-        node = near ? near : (sp ? stack[--sp] : 0u);
+        node = descend(stack, &sp, near, far);
     }
     *count = n;
     return RR_OK;
