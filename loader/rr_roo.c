@@ -565,19 +565,22 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
     return (uint64_t)(x * x + y * y) <= r2;
 }
 
-static int sgn64(int64_t v)
+/* Where the ends of the segment c lie against the line l: 1 both strictly
+ * on one side, 2 both on the line, -1 strictly on both sides, 0 one end on
+ * the line. */
+static NOINLINE int ends_side(const int32_t l[4], const int32_t c[4])
 {
-    return (v > 0) - (v < 0);
+    int64_t o1 = orient(l, c), o2 = orient(l, c + 2);
+    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
+        return 1;
+    return o1 == 0 && o2 == 0 ? 2 : o1 == 0 || o2 == 0 ? 0 : -1;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall line l cross or touch (not
  * both collinear)? */
-static NOINLINE int straddles(const int32_t p[4], const int32_t l[4])
+static int straddles(const int32_t p[4], const int32_t l[4])
 {
-    int o1 = sgn64(orient(p, l)), o2 = sgn64(orient(p, l + 2));
-    if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
-        return 0;
-    return sgn64(orient(l, p)) * sgn64(orient(l, p + 2)) <= 0;
+    return ends_side(p, l) <= 0 && ends_side(l, p) != 1;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
@@ -608,13 +611,11 @@ static NOINLINE void reduce(crossing *c)
 static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
 {
     const int32_t *l = wall_line(w);
-    int64_t sa = orient(l, p), sb = orient(l, p + 2), o1, o2;
+    int64_t sa = orient(l, p), sb = orient(l, p + 2);
     c->side = sa >= 0;
     if (c->side == (sb >= 0))
         return 0; /* both ends on one side of the wall's line */
-    o1 = orient(p, l);
-    o2 = orient(p, l + 2);
-    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
+    if (ends_side(p, l) == 1)
         return 0;
     c->num = sa >= 0 ? sa : -sa;
     c->den = sa >= 0 ? sa - sb : sb - sa;
