@@ -317,16 +317,19 @@ static rr_err check_walls(vstate *s)
 static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
                                        RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
 
+typedef char rr__roo_grid_dims[(offsetof(rr_roo_room_rec, hires_cols) ==
+                                offsetof(rr_roo_room_rec, grid_rows) + 12) ? 1 : -1];
 /* Each optional grid present must hold rows * cols cells of its size (the
  * section lands in s->rec and s->cells, off the stack). */
 static NOINLINE rr_err check_grids(vstate *s)
 {
-    const rr_roo_room_rec *r = ROOM(&s->v);
+    const int32_t *dims = (const int32_t *)(const void *)((const uint8_t *)ROOM(&s->v) +
+        offsetof(rr_roo_room_rec, grid_rows)); /* grid rows, cols, hires rows, cols */
     uint32_t k;
     for (k = 0; k < 4; k++) {
-        int32_t rows = k == 3 ? r->hires_rows : r->grid_rows;
-        int32_t cols = k == 3 ? r->hires_cols : r->grid_cols;
-        rr_err e = rr__section(s->room, grid_types[k], k == 3 ? 4u : 1u, &s->rec, &s->cells,
+        uint32_t hires = (k + 1) >> 2; /* 1 for k = 3 */
+        int32_t rows = dims[2 * hires], cols = dims[2 * hires + 1];
+        rr_err e = rr__section(s->room, grid_types[k], 1u + 3u * hires, &s->rec, &s->cells,
                                s->diag);
         if (e == RR_ERR_MISSING)
             continue;
