@@ -944,9 +944,10 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
  * ratio_lerp from S to S + E (|S| < 2^29, |E| < 2^30: no overflow).
  * |T - S| <= |B - S| < 2^30 (a projection is never longer than the vector),
  * so nothing overflows. */
-static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy,
-                                  int32_t bx, int32_t by, int32_t t[2])
+static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t st[4], int32_t bx,
+                                  int32_t by)
 {
+    int32_t sx = st[0], sy = st[1], *t = st + 2; /* S in, T out */
     int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
     int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey;
     crossing c;
@@ -978,7 +979,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&WALLS(&q->v)[first->wall], first->x, first->y, bx, by, st + 2);
+    slide_target(&WALLS(&q->v)[first->wall], st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
