@@ -543,11 +543,14 @@ static const int32_t *wall_line(const rr_roo_wall_rec *w)
 
 /* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
  * (the same sign as the separator a*x + b*y + c of a wall's line, NOTES
- * §1.12). */
+ * §1.12). Every point here is a wall end (validated) or on a query's
+ * segment (arguments checked, args_ok), so within +-2^29: each difference
+ * fits an int32 (as in near_seg) and each product is one 32 x 32 -> 64
+ * multiply. */
 static NOINLINE int64_t orient(const int32_t l[4], const int32_t c[2])
 {
-    return ((int64_t)l[2] - l[0]) * ((int64_t)c[1] - l[1]) -
-           ((int64_t)l[3] - l[1]) * ((int64_t)c[0] - l[0]);
+    int32_t ex = l[2] - l[0], ey = l[3] - l[1], vx = c[0] - l[0], vy = c[1] - l[1];
+    return (int64_t)ex * vy - (int64_t)ey * vx;
 }
 
 /* Is the point c within sqrt(r2) of the segment l? v = c - start, e = end -
