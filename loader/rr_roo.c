@@ -563,7 +563,7 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
     int64_t x = vx, y = vy, d;
     if (u > 0 && ee != 0) {
         if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
-            d = (int64_t)ex * vy - (int64_t)ey * vx;
+            d = orient(l, c); /* ex * vy - ey * vx */
             return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
         x -= ex, y -= ey; /* nearest point: the end */
@@ -594,8 +594,13 @@ static int straddles(const int32_t p[4], const int32_t l[4])
 static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
 {
     const int32_t *l = wall_line(w);
-    return straddles(p, l) || near_seg(l, p, r2) || near_seg(l, p + 2, r2) ||
-           near_seg(p, l, r2) || near_seg(p, l + 2, r2);
+    uint32_t k;
+    if (straddles(p, l))
+        return 1;
+    for (k = 0; k < 4; k++) /* the ends of p against l, then the ends of l against p */
+        if (near_seg(k < 2 ? l : p, (k < 2 ? p : l) + 2 * (k & 1), r2))
+            return 1;
+    return 0;
 }
 
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
