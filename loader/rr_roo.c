@@ -560,15 +560,16 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
 {
     int32_t vx = c[0] - l[0], vy = c[1] - l[1], ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t x = vx, y = vy, d;
+    int32_t x = vx, y = vy;
+    int64_t d;
     if (u > 0 && ee != 0) {
         if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
             d = orient(l, c); /* ex * vy - ey * vx */
             return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
-        x -= ex, y -= ey; /* nearest point: the end */
+        x = c[0] - l[2], y = c[1] - l[3]; /* nearest point: the end */
     }
-    return (uint64_t)(x * x + y * y) <= r2;
+    return (uint64_t)((int64_t)x * x + (int64_t)y * y) <= r2;
 }
 
 /* Where the ends of the segment c lie against the line l: 1 both strictly
@@ -634,9 +635,12 @@ static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
     return 1;
 }
 
+/* a + (b - a) * num / den, rounded: b - a fits an int32 (a and b are both
+ * within +-2^29, or S and S + E in slide_target) and so does num (reduced),
+ * so the product is one 32 x 32 -> 64 multiply. */
 static NOINLINE int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
 {
-    return (int32_t)(a + rr__div_round64(((int64_t)b - a) * c->num, c->den));
+    return (int32_t)(a + rr__div_round64((int64_t)(b - a) * (int32_t)c->num, c->den));
 }
 
 static rr_fix ratio_fix(const crossing *c)
@@ -729,7 +733,7 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     }
     q->wall = p->first_wall;
     sa = node_side(p, q->seg[0], q->seg[1]), sb = node_side(p, q->seg[2], q->seg[3]);
-    lim = (int64_t)q->width * p->norm; /* < 2^30 * 2^31 */
+    lim = (int64_t)q->width * (int32_t)p->norm; /* < 2^30 * 2^31 (norm < 2^31, validated) */
     q->node = descend(stack, &q->sp, sa >= -lim || sb >= -lim ? p->pos : 0u,
                       sa <= lim || sb <= lim ? p->neg : 0u);
 }
@@ -787,11 +791,12 @@ static uint64_t radius2(const mover *m)
     return (uint64_t)((int64_t)m->radius * m->radius);
 }
 
-/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16. */
+/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16
+ * (b - a fits an int32: the path is range-checked). */
 static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 {
-    out[0] = (int32_t)(p[0] + rr_shr_round64(((int64_t)p[2] - p[0]) * t, 16));
-    out[1] = (int32_t)(p[1] + rr_shr_round64(((int64_t)p[3] - p[1]) * t, 16));
+    out[0] = (int32_t)(p[0] + rr_shr_round64((int64_t)(p[2] - p[0]) * t, 16));
+    out[1] = (int32_t)(p[1] + rr_shr_round64((int64_t)(p[3] - p[1]) * t, 16));
 }
 
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
@@ -957,7 +962,7 @@ static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t st[4], int32
 {
     int32_t sx = st[0], sy = st[1], *t = st + 2; /* S in, T out */
     int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
-    int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey;
+    int64_t num = (int64_t)(bx - sx) * ex + (int64_t)(by - sy) * ey;
     crossing c;
     c.num = (int64_t)abs64(num), c.den = (int64_t)ex * ex + (int64_t)ey * ey;
     reduce(&c);
