@@ -578,9 +578,8 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
 static NOINLINE int ends_side(const int32_t l[4], const int32_t c[4])
 {
     int64_t o1 = orient(l, c), o2 = orient(l, c + 2);
-    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
-        return 1;
-    return o1 == 0 && o2 == 0 ? 2 : o1 == 0 || o2 == 0 ? 0 : -1;
+    int s1 = (o1 > 0) - (o1 < 0), s2 = (o2 > 0) - (o2 < 0);
+    return s1 || s2 ? s1 * s2 : 2;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall line l cross or touch (not
@@ -629,8 +628,8 @@ static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
         return 0; /* both ends on one side of the wall's line */
     if (ends_side(p, l) == 1)
         return 0;
-    c->num = sa >= 0 ? sa : -sa;
-    c->den = sa >= 0 ? sa - sb : sb - sa;
+    c->num = (int64_t)abs64(sa);
+    c->den = (int64_t)abs64(sa - sb); /* sa, sb of opposite signs */
     reduce(c);
     return 1;
 }
