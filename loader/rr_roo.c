@@ -801,21 +801,16 @@ static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
  * of w, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
- * whole path (t = 65536 gives b exactly). */
+ * whole path (path_at gives b exactly for t = 65536). */
 static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
 {
     mover *m = &q->u.m;
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
     pr[0] = q->seg[0], pr[1] = q->seg[1];
-    while (hi - lo > 1) {
-        if (mid == 0x10000)
-            pr[2] = q->seg[2], pr[3] = q->seg[3]; /* what path_at gives for t = 1 */
-        else
-            path_at(q->seg, mid, pr + 2);
+    while (hi - lo > 1) { /* a miss at t = 65536 ends it at once: lo = 65536 */
+        path_at(q->seg, mid, pr + 2);
         if (seg_near_wall(pr, w, radius2(m)))
             hi = mid;
-        else if (mid == 0x10000)
-            return 0x10001;
         else
             lo = mid;
         mid = lo + (hi - lo) / 2;
