@@ -44,26 +44,6 @@ static const uint32_t known_types[] = {
     RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
     RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS};
 
-/* Diagnostics: fill diag like rr__fail, with value and limit packed in one
- * small struct so no call needs more than six arguments (a seventh would be
- * pushed on x86-64 and make the frame "dynamic" for tests/check_stack.py). */
-typedef struct pair_t {
-    uint32_t value, limit;
-} pair_t;
-
-static pair_t pair(uint32_t value, uint32_t limit)
-{
-    pair_t p;
-    p.value = value, p.limit = limit;
-    return p;
-}
-
-static rr_err fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                   const char *what, pair_t vl)
-{
-    return rr__fail_at(diag, RR_ES(e, section), offset, what, vl.value, vl.limit);
-}
-
 static int64_t join64(uint32_t lo, int32_t hi)
 {
     return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
@@ -86,10 +66,68 @@ static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
         if (e)
             return e;
         if (v->n[S_ROOM] != 1)
-            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, rr__offset(room, v->sec[0]),
-                        "room record count", pair(v->n[S_ROOM], 1));
+            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, RR_SEC_ROO_ROOM),
+                               rr__offset(room, v->sec[0]), "room record count", v->n[S_ROOM], 1);
     }
     return RR_OK;
+}
+
+/* The validator's faults: id, error code, section (S_x, or HDR(o) for the
+ * blob header's word at byte o) and what. Each failure path is then one
+ * call bad(s, id, value, limit) with the record under check in s->rec: four
+ * arguments in registers instead of six, two of them pushed, and one
+ * rr__offset call in bad (make size: about 16 bytes less per failure path). */
+#define HDR(o) (0x80u | (o))
+#define ROO_FAULTS(X)                                                        \
+    X(F_ROOM_COUNTS, SECTION, S_ROOM, "room counts")                         \
+    X(F_RECORD_COUNT, RANGE, S_ROOM, "record count")                         \
+    X(F_BSP_DEPTH, DEPTH, S_ROOM, "bsp depth")                               \
+    X(F_ARENA, ARENA, HDR(28), "roo arena (query state + walk stack)")           \
+    X(F_WALL_SLACK, RANGE, S_ROOM, "wall slack")                             \
+    X(F_COORD_FRAC, FIXED, HDR(12), "roo coord_frac")                        \
+    X(F_NODE_DEPTH, DEPTH, S_NODES, "node depth")                            \
+    X(F_LEAF_SECTOR, INDEX, S_NODES, "leaf sector")                          \
+    X(F_LEAF_RECORD, INDEX, S_NODES, "leaf record")                          \
+    X(F_NODE_KIND, RANGE, S_NODES, "node kind")                              \
+    X(F_SEPARATOR, RANGE, S_NODES, "separator coefficient")                  \
+    X(F_FIRST_WALL, INDEX, S_NODES, "first wall")                            \
+    X(F_CHILD_NODE, INDEX, S_NODES, "child node")                            \
+    X(F_CHILD_ORDER, CYCLE, S_NODES, "child not after its parent")           \
+    X(F_CHILD_DEPTH, DEPTH, S_NODES, "child depth")                          \
+    X(F_LEAF_NODE, INDEX, S_LEAVES, "leaf node")                             \
+    X(F_SLOPE_C, RANGE, S_SLOPES, "slope coefficient")                       \
+    X(F_WALL_NEXT, CYCLE, S_WALLS, "wall next not after the wall")
+#define FAULT_ID(id, code, sec, what) id,
+#define FAULT_TEXT(id, code, sec, what) char id[sizeof(what)];
+#define FAULT_INIT(id, code, sec, what) what,
+#define FAULT_REC(id, code, sec, what) \
+    {(uint8_t)-RR_ERR_##code, (uint8_t)(sec), (uint16_t)offsetof(struct fault_texts, id)},
+enum { ROO_FAULTS(FAULT_ID) F_N };
+/* The texts in one block, so a fault names its text by a 16-bit offset. */
+static const struct fault_texts {
+    ROO_FAULTS(FAULT_TEXT)
+} fault_text = {ROO_FAULTS(FAULT_INIT)};
+static const struct fault {
+    uint8_t code, sec;
+    uint16_t what;
+} faults[F_N] = {ROO_FAULTS(FAULT_REC)};
+
+/* What every validator step needs. */
+typedef struct vstate {
+    view v;
+    const rr_room *room;
+    rr_diag *diag;
+    const void *rec; /* the record under check */
+    uint32_t cells;  /* check_grids: the cells of the grid under check */
+} vstate;
+
+static NOINLINE rr_err bad(const vstate *s, uint32_t id, uint32_t value, uint32_t limit)
+{
+    const struct fault *f = &faults[id];
+    uint32_t hdr = f->sec & 0x80u, type = hdr ? 0u : RR_SEC_ROO_ROOM + f->sec;
+    return rr__fail_at(s->diag, type << 8 | f->code,
+                       hdr ? f->sec & 0x7fu : rr__offset(s->room, s->rec),
+                       (const char *)&fault_text + f->what, value, limit);
 }
 
 static int coord_ok(int32_t v)
@@ -100,31 +138,27 @@ static int coord_ok(int32_t v)
 /* Counts in the room record (words 8..14, nnodes on, in section order) must
  * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
 typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
-static NOINLINE rr_err check_room(const rr_room *room, const view *v, rr_diag *diag)
+static NOINLINE rr_err check_room(vstate *s)
 {
-    const rr_roo_room_rec *r = ROOM(v);
+    const rr_roo_room_rec *r = ROOM(&s->v);
     const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
-    uint32_t off = rr__offset(room, r), k;
+    const rr_room *room = s->room;
+    uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
+    s->rec = r;
     for (k = S_NODES; k < S_N; k++)
-        if (counts[k] != v->n[k])
-            return fail(diag, RR_ERR_SECTION, RR_SEC_ROO_ROOM, off, "room counts",
-                        pair(r->nnodes, v->n[S_NODES]));
+        if (counts[k] != s->v.n[k])
+            return bad(s, F_ROOM_COUNTS, r->nnodes, s->v.n[S_NODES]);
     for (k = S_NODES; k < S_N; k++)
-        if (k != S_POINTS && v->n[k] >= RR_ROO_NONE)
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "record count",
-                        pair(v->n[S_NODES], RR_ROO_NONE - 1));
+        if (k != S_POINTS && s->v.n[k] >= RR_ROO_NONE)
+            return bad(s, F_RECORD_COUNT, s->v.n[S_NODES], RR_ROO_NONE - 1);
     if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_ROOM, off, "bsp depth",
-                    pair(r->bsp_depth, room->max_depth));
-    if (room->arena_need < RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u))
-        return fail(diag, RR_ERR_ARENA, 0, 28, "roo arena (query state + walk stack)",
-                    pair(room->arena_need, RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u)));
+        return bad(s, F_BSP_DEPTH, r->bsp_depth, room->max_depth);
+    if (room->arena_need < need)
+        return bad(s, F_ARENA, room->arena_need, need);
     if (r->wall_slack < 0 || !coord_ok(r->wall_slack))
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_ROOM, off, "wall slack",
-                    pair((uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT));
+        return bad(s, F_WALL_SLACK, (uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT);
     if (room->coord_frac > RR_ROO_MAX_FRAC)
-        return fail(diag, RR_ERR_FIXED, 0, 12, "roo coord_frac",
-                    pair(room->coord_frac, RR_ROO_MAX_FRAC));
+        return bad(s, F_COORD_FRAC, room->coord_frac, RR_ROO_MAX_FRAC);
     return RR_OK;
 }
 
@@ -138,56 +172,47 @@ static int const_ok(int32_t hi)
     return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
 }
 
-/* The child links pos, neg of node i: 0, or a later node whose depth is one
- * more than the parent's. */
-static rr_err check_children(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+/* A child link of node i: 0, or a later node whose depth is one more
+ * than the parent's (out of line: one copy for pos and neg). */
+static NOINLINE rr_err check_child(const vstate *s, uint32_t i, uint32_t child)
 {
-    const rr_roo_node_rec *n = &NODES(v)[i];
-    uint32_t off = rr__offset(room, n), k;
-    for (k = 0; k < 2; k++) {
-        uint32_t child = k ? n->neg : n->pos;
-        if (child == 0)
-            continue;
-        if (child > v->n[S_NODES])
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "child node",
-                        pair(child, v->n[S_NODES]));
-        if (child <= i + 1)
-            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_NODES, off, "child not after its parent",
-                        pair(child, i + 1));
-        if (NODES(v)[child - 1].depth != n->depth + 1u)
-            return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "child depth",
-                        pair(NODES(v)[child - 1].depth, n->depth + 1u));
-    }
+    uint32_t depth = NODES(&s->v)[i].depth + 1u;
+    if (child == 0)
+        return RR_OK;
+    if (child > s->v.n[S_NODES])
+        return bad(s, F_CHILD_NODE, child, s->v.n[S_NODES]);
+    if (child <= i + 1)
+        return bad(s, F_CHILD_ORDER, child, i + 1);
+    if (NODES(&s->v)[child - 1].depth != depth)
+        return bad(s, F_CHILD_DEPTH, NODES(&s->v)[child - 1].depth, depth);
     return RR_OK;
 }
 
-static NOINLINE rr_err check_node(const rr_room *room, const view *v, uint32_t i, rr_diag *diag)
+static NOINLINE rr_err check_node(vstate *s, uint32_t i)
 {
+    const view *v = &s->v;
     const rr_roo_node_rec *n = &NODES(v)[i];
-    uint32_t off = rr__offset(room, n);
+    rr_err e;
+    s->rec = n;
     if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
-        return fail(diag, RR_ERR_DEPTH, RR_SEC_ROO_NODES, off, "node depth",
-                    pair(n->depth, ROOM(v)->bsp_depth));
+        return bad(s, F_NODE_DEPTH, n->depth, ROOM(v)->bsp_depth);
     if (n->kind == RR_ROO_NODE_LEAF) {
         if (n->sector >= v->n[S_SECTORS])
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf sector",
-                        pair(n->sector, v->n[S_SECTORS]));
+            return bad(s, F_LEAF_SECTOR, n->sector, v->n[S_SECTORS]);
         if (n->leaf >= v->n[S_LEAVES] || LEAVES(v)[n->leaf].node != i)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "leaf record",
-                        pair(n->leaf, v->n[S_LEAVES]));
+            return bad(s, F_LEAF_RECORD, n->leaf, v->n[S_LEAVES]);
         return RR_OK;
     }
     if (n->kind != RR_ROO_NODE_INTERNAL)
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "node kind", pair(n->kind, 2));
+        return bad(s, F_NODE_KIND, n->kind, 2);
     if (!coef_ok(n->a) || !coef_ok(n->b) || !const_ok(n->c_hi) || n->norm >= 0x80000000u ||
         (uint64_t)n->norm * n->norm <
             (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
-        return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_NODES, off, "separator coefficient",
-                    pair((uint32_t)n->a, RR_ROO_COEF_LIMIT));
+        return bad(s, F_SEPARATOR, (uint32_t)n->a, RR_ROO_COEF_LIMIT);
     if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
-        return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_NODES, off, "first wall",
-                    pair(n->first_wall, v->n[S_WALLS]));
-    return check_children(room, v, i, diag);
+        return bad(s, F_FIRST_WALL, n->first_wall, v->n[S_WALLS]);
+    e = check_child(s, i, n->pos);
+    return e ? e : check_child(s, i, n->neg);
 }
 
 /* Field tables for rr__check_fields: counts are the view's n[S_x]. */
@@ -203,16 +228,24 @@ static const rr_field leaf_fields[] = {
     RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, S_POINTS,
              "leaf points")};
 
-static rr_err check_leaves(const rr_room *room, const view *v, rr_diag *diag)
+/* rr__check_fields on the validator's view and diag. */
+static NOINLINE rr_err fields(const vstate *s, const rr_field *t, const void *elem)
 {
+    return rr__check_fields(s->room, t, elem, s->v.n, s->diag);
+}
+
+static rr_err check_leaves(vstate *s)
+{
+    const view *v = &s->v;
     uint32_t i;
-    rr_err e = rr__check_fields(room, leaf_fields, 0, v->n, diag);
+    rr_err e = fields(s, leaf_fields, 0);
     for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
         const rr_roo_leaf_rec *l = &LEAVES(v)[i];
         if (l->node >= v->n[S_NODES] || NODES(v)[l->node].kind != RR_ROO_NODE_LEAF ||
-            NODES(v)[l->node].leaf != i)
-            return fail(diag, RR_ERR_INDEX, RR_SEC_ROO_LEAVES, rr__offset(room, l), "leaf node",
-                        pair(l->node, v->n[S_NODES]));
+            NODES(v)[l->node].leaf != i) {
+            s->rec = l;
+            return bad(s, F_LEAF_NODE, l->node, v->n[S_NODES]);
+        }
     }
     return e;
 }
@@ -234,17 +267,19 @@ static const rr_field slope_fields[] = {
     RR_FIELD(rr_roo_slope_rec, d_hi, RR_F_ABS | RR_F_END, RR_ERR_RANGE,
              RR_ROO_CONST_LIMIT_HI - 1, "slope constant")};
 
-static rr_err check_sectors(const rr_room *room, const view *v, rr_diag *diag)
+static rr_err check_sectors(vstate *s)
 {
+    const view *v = &s->v;
     uint32_t i;
-    rr_err e = rr__check_fields(room, sector_fields, 0, v->n, diag);
+    rr_err e = fields(s, sector_fields, 0);
     if (!e)
-        e = rr__check_fields(room, slope_fields, 0, v->n, diag);
+        e = fields(s, slope_fields, 0);
     for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
         const rr_roo_slope_rec *p = &SLOPES(v)[i];
-        if (p->c == 0)
-            return fail(diag, RR_ERR_RANGE, RR_SEC_ROO_SLOPES, rr__offset(room, p),
-                            "slope coefficient", pair((uint32_t)p->c, RR_ROO_COEF_LIMIT));
+        if (p->c == 0) {
+            s->rec = p;
+            return bad(s, F_SLOPE_C, (uint32_t)p->c, RR_ROO_COEF_LIMIT);
+        }
     }
     return e;
 }
@@ -260,18 +295,19 @@ static const rr_field wall_coords[] = {
     RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
               "wall coordinate")};
 
-static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
+static rr_err check_walls(vstate *s)
 {
     uint32_t i;
     rr_err e = RR_OK;
-    for (i = 0; i < v->n[S_WALLS] && !e; i++) {
-        const rr_roo_wall_rec *w = &WALLS(v)[i];
-        if ((e = rr__check_fields(room, wall_links, w, v->n, diag)))
+    for (i = 0; i < s->v.n[S_WALLS] && !e; i++) {
+        const rr_roo_wall_rec *w = &WALLS(&s->v)[i];
+        if ((e = fields(s, wall_links, w)))
             return e;
-        if (w->next != RR_ROO_NONE && w->next <= i)
-            return fail(diag, RR_ERR_CYCLE, RR_SEC_ROO_WALLS, rr__offset(room, w),
-                            "wall next not after the wall", pair(w->next, i));
-        e = rr__check_fields(room, wall_coords, w, v->n, diag);
+        if (w->next != RR_ROO_NONE && w->next <= i) {
+            s->rec = w;
+            return bad(s, F_WALL_NEXT, w->next, i);
+        }
+        e = fields(s, wall_coords, w);
     }
     return e;
 }
@@ -281,47 +317,53 @@ static rr_err check_walls(const rr_room *room, const view *v, rr_diag *diag)
 static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
                                        RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
 
-/* Each optional grid present must hold rows * cols cells of its size. */
-static rr_err check_grids(const rr_room *room, const rr_roo_room_rec *r, rr_diag *diag)
+typedef char rr__roo_grid_dims[(offsetof(rr_roo_room_rec, hires_cols) ==
+                                offsetof(rr_roo_room_rec, grid_rows) + 12) ? 1 : -1];
+/* Each optional grid present must hold rows * cols cells of its size (the
+ * section lands in s->rec and s->cells, off the stack). */
+static NOINLINE rr_err check_grids(vstate *s)
 {
+    const int32_t *dims = (const int32_t *)(const void *)((const uint8_t *)ROOM(&s->v) +
+        offsetof(rr_roo_room_rec, grid_rows)); /* grid rows, cols, hires rows, cols */
     uint32_t k;
     for (k = 0; k < 4; k++) {
-        int32_t rows = k == 3 ? r->hires_rows : r->grid_rows;
-        int32_t cols = k == 3 ? r->hires_cols : r->grid_cols;
-        const void *p;
-        uint32_t n;
-        rr_err e = rr__section(room, grid_types[k], k == 3 ? 4u : 1u, &p, &n, diag);
+        uint32_t hires = (k + 1) >> 2; /* 1 for k = 3 */
+        int32_t rows = dims[2 * hires], cols = dims[2 * hires + 1];
+        rr_err e = rr__section(s->room, grid_types[k], 1u + 3u * hires, &s->rec, &s->cells,
+                               s->diag);
         if (e == RR_ERR_MISSING)
             continue;
         if (e)
             return e;
-        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != n)
-            return fail(diag, RR_ERR_SECTION, grid_types[k], rr__offset(room, p), "grid cells",
-                        pair(n, (uint32_t)rows));
+        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != s->cells)
+            return rr__fail_at(s->diag, RR_ES(RR_ERR_SECTION, grid_types[k]),
+                               rr__offset(s->room, s->rec), "grid cells", s->cells,
+                               (uint32_t)rows);
     }
     return RR_OK;
 }
 
 rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
-    view v;
+    vstate s;
     uint32_t i;
     rr_err e = rr__sections_known(room, known_types,
                                   sizeof known_types / sizeof known_types[0], diag);
+    s.room = room, s.diag = diag;
     if (!e)
-        e = get_view(room, &v, diag);
+        e = get_view(room, &s.v, diag);
     if (!e)
-        e = check_room(room, &v, diag);
-    for (i = 0; !e && i < v.n[S_NODES]; i++)
-        e = check_node(room, &v, i, diag);
+        e = check_room(&s);
+    for (i = 0; !e && i < s.v.n[S_NODES]; i++)
+        e = check_node(&s, i);
     if (!e)
-        e = check_leaves(room, &v, diag);
+        e = check_leaves(&s);
     if (!e)
-        e = check_sectors(room, &v, diag);
+        e = check_sectors(&s);
     if (!e)
-        e = check_walls(room, &v, diag);
+        e = check_walls(&s);
     if (!e)
-        e = check_grids(room, ROOM(&v), diag);
+        e = check_grids(&s); /* out of line: x86-64 rr_open stays within 512 bytes */
     return e;
 }
 
@@ -387,14 +429,21 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
     return rr__sat32(rr__div_round64(num, p->c));
 }
 
-/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
+/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1], each its
+ * slope's height or else its flat height. */
+typedef char rr__roo_sector_pairs[(offsetof(rr_roo_sector_rec, ceiling_z) == 4 &&
+                                   offsetof(rr_roo_sector_rec, ceiling_slope) ==
+                                       offsetof(rr_roo_sector_rec, floor_slope) + 2) ? 1 : -1];
 static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
 {
     const rr_roo_sector_rec *s = &SECTORS(v)[sector];
-    fc[0] = s->floor_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->floor_slope], x, y)
-                                          : s->floor_z;
-    fc[1] = s->ceiling_slope != RR_ROO_NONE ? slope_z(&SLOPES(v)[s->ceiling_slope], x, y)
-                                            : s->ceiling_z;
+    const uint8_t *b = (const uint8_t *)s;
+    const uint16_t *slope = (const uint16_t *)(const void *)(
+        b + offsetof(rr_roo_sector_rec, floor_slope)); /* floor_slope, ceiling_slope */
+    const int32_t *flat = (const int32_t *)(const void *)b; /* floor_z, ceiling_z */
+    uint32_t k;
+    for (k = 0; k < 2; k++)
+        fc[k] = slope[k] != RR_ROO_NONE ? slope_z(&SLOPES(v)[slope[k]], x, y) : flat[k];
 }
 
 /* The heights of a sector at (x, y); sector -1 (outside: what walk gives
@@ -494,11 +543,14 @@ static const int32_t *wall_line(const rr_roo_wall_rec *w)
 
 /* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
  * (the same sign as the separator a*x + b*y + c of a wall's line, NOTES
- * §1.12). */
+ * §1.12). Every point here is a wall end (validated) or on a query's
+ * segment (arguments checked, args_ok), so within +-2^29: each difference
+ * fits an int32 (as in near_seg) and each product is one 32 x 32 -> 64
+ * multiply. */
 static NOINLINE int64_t orient(const int32_t l[4], const int32_t c[2])
 {
-    return ((int64_t)l[2] - l[0]) * ((int64_t)c[1] - l[1]) -
-           ((int64_t)l[3] - l[1]) * ((int64_t)c[0] - l[0]);
+    int32_t ex = l[2] - l[0], ey = l[3] - l[1], vx = c[0] - l[0], vy = c[1] - l[1];
+    return (int64_t)ex * vy - (int64_t)ey * vx;
 }
 
 /* Is the point c within sqrt(r2) of the segment l? v = c - start, e = end -
@@ -508,30 +560,33 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
 {
     int32_t vx = c[0] - l[0], vy = c[1] - l[1], ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t u = (int64_t)ex * vx + (int64_t)ey * vy, ee = (int64_t)ex * ex + (int64_t)ey * ey;
-    int64_t x = vx, y = vy, d;
+    int32_t x = vx, y = vy;
+    int64_t d;
     if (u > 0 && ee != 0) {
         if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
-            d = (int64_t)ex * vy - (int64_t)ey * vx;
+            d = orient(l, c); /* ex * vy - ey * vx */
             return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
-        x -= ex, y -= ey; /* nearest point: the end */
+        x = c[0] - l[2], y = c[1] - l[3]; /* nearest point: the end */
     }
-    return (uint64_t)(x * x + y * y) <= r2;
+    return (uint64_t)((int64_t)x * x + (int64_t)y * y) <= r2;
 }
 
-static int sgn64(int64_t v)
+/* Where the ends of the segment c lie against the line l: 1 both strictly
+ * on one side, 2 both on the line, -1 strictly on both sides, 0 one end on
+ * the line. */
+static NOINLINE int ends_side(const int32_t l[4], const int32_t c[4])
 {
-    return (v > 0) - (v < 0);
+    int64_t o1 = orient(l, c), o2 = orient(l, c + 2);
+    int s1 = (o1 > 0) - (o1 < 0), s2 = (o2 > 0) - (o2 < 0);
+    return s1 || s2 ? s1 * s2 : 2;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall line l cross or touch (not
  * both collinear)? */
-static NOINLINE int straddles(const int32_t p[4], const int32_t l[4])
+static int straddles(const int32_t p[4], const int32_t l[4])
 {
-    int o1 = sgn64(orient(p, l)), o2 = sgn64(orient(p, l + 2));
-    if ((o1 == 0 && o2 == 0) || o1 * o2 > 0)
-        return 0;
-    return sgn64(orient(l, p)) * sgn64(orient(l, p + 2)) <= 0;
+    return ends_side(p, l) <= 0 && ends_side(l, p) != 1;
 }
 
 /* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
@@ -539,8 +594,13 @@ static NOINLINE int straddles(const int32_t p[4], const int32_t l[4])
 static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
 {
     const int32_t *l = wall_line(w);
-    return straddles(p, l) || near_seg(l, p, r2) || near_seg(l, p + 2, r2) ||
-           near_seg(p, l, r2) || near_seg(p, l + 2, r2);
+    uint32_t k;
+    if (straddles(p, l))
+        return 1;
+    for (k = 0; k < 4; k++) /* the ends of p against l, then the ends of l against p */
+        if (near_seg(k < 2 ? l : p, (k < 2 ? p : l) + 2 * (k & 1), r2))
+            return 1;
+    return 0;
 }
 
 /* Where a segment crosses a wall: the ratio num/den in [0, 1] along a -> b,
@@ -550,29 +610,36 @@ typedef struct crossing {
     int side;             /* 1: a is on the wall's + side (s >= 0) */
 } crossing;
 
-static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
+/* Halve num and den of c (both >= 0) until both are below 2^31. */
+static NOINLINE void reduce(crossing *c)
 {
-    const int32_t *l = wall_line(w);
-    int64_t sa = orient(l, p), sb = orient(l, p + 2), o1, o2;
-    c->side = sa >= 0;
-    if (c->side == (sb >= 0))
-        return 0; /* both ends on one side of the wall's line */
-    o1 = orient(p, l);
-    o2 = orient(p, l + 2);
-    if ((o1 < 0 && o2 < 0) || (o1 > 0 && o2 > 0))
-        return 0;
-    c->num = sa >= 0 ? sa : -sa;
-    c->den = sa >= 0 ? sa - sb : sb - sa;
-    while (c->den >= 0x80000000LL) {
+    while (c->den >= 0x80000000LL || c->num >= 0x80000000LL) {
         c->num >>= 1;
         c->den >>= 1;
     }
+}
+
+static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
+{
+    const int32_t *l = wall_line(w);
+    int64_t sa = orient(l, p), sb = orient(l, p + 2);
+    c->side = sa >= 0;
+    if (c->side == (sb >= 0))
+        return 0; /* both ends on one side of the wall's line */
+    if (ends_side(p, l) == 1)
+        return 0;
+    c->num = (int64_t)abs64(sa);
+    c->den = (int64_t)abs64(sa - sb); /* sa, sb of opposite signs */
+    reduce(c);
     return 1;
 }
 
+/* a + (b - a) * num / den, rounded: b - a fits an int32 (a and b are both
+ * within +-2^29, or S and S + E in slide_target) and so does num (reduced),
+ * so the product is one 32 x 32 -> 64 multiply. */
 static NOINLINE int32_t ratio_lerp(int32_t a, int32_t b, const crossing *c)
 {
-    return (int32_t)(a + rr__div_round64(((int64_t)b - a) * c->num, c->den));
+    return (int32_t)(a + rr__div_round64((int64_t)(b - a) * (int32_t)c->num, c->den));
 }
 
 static rr_fix ratio_fix(const crossing *c)
@@ -580,9 +647,13 @@ static rr_fix ratio_fix(const crossing *c)
     return (rr_fix)((c->num << 16) / c->den);
 }
 
-static int args_ok(int32_t v)
+/* Are the n arguments at v all within the coordinate range? */
+static NOINLINE int args_ok(const int32_t *v, uint32_t n)
 {
-    return coord_ok(v);
+    while (n--)
+        if (!coord_ok(v[n]))
+            return 0;
+    return 1;
 }
 
 /// Per-query state in the arena ///
@@ -595,12 +666,10 @@ typedef struct mover {
     int32_t radius, step, height;
     int32_t best;         /* time of the best event so far, 0x10001 = none */
     int32_t probe[4];     /* first_contact's trial segment (off the stack) */
-    rr_roo_move *out;
 } mover;
 
 typedef struct sighter {
     const int32_t *a, *b;
-    rr_roo_sight *out;
 } sighter;
 
 typedef struct qstate {
@@ -611,6 +680,7 @@ typedef struct qstate {
     uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     int32_t brute;        /* 1: hand out every wall in index order */
+    void *out;            /* the caller's rr_roo_move or rr_roo_sight */
     union {
         mover m;
         sighter s;
@@ -629,6 +699,18 @@ static uint16_t *walk_stack(const rr_room *room)
     return (uint16_t *)(void *)(room->arena + RR_ROO_ARENA_STATE);
 }
 
+/* The next node of a depth-first BSP walk (the walls walk, and
+ * rr_roo_leaf_order) that leaves a node: child first, else child second,
+ * else the node on top of the stack (0: the walk is over); second waits on
+ * the stack when both are to be visited (depth-bounded: sp < bsp_depth).
+ * Children are 0 when absent or not to be visited. */
+static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, uint32_t second)
+{
+    if (first && second)
+        stack[(*sp)++] = (uint16_t)second;
+    return first ? first : second ? second : *sp ? stack[--*sp] : 0u;
+}
+
 /// Walls near a segment ///
 
 /* The walk over every wall that can come within q->width of the segment
@@ -644,19 +726,15 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     const rr_roo_node_rec *p = &NODES(&q->v)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
-    int pos, neg;
     if (p->kind == RR_ROO_NODE_LEAF) {
         q->node = q->sp ? stack[--q->sp] : 0u;
         return;
     }
     q->wall = p->first_wall;
     sa = node_side(p, q->seg[0], q->seg[1]), sb = node_side(p, q->seg[2], q->seg[3]);
-    lim = (int64_t)q->width * p->norm; /* < 2^30 * 2^31 */
-    pos = p->pos && (sa >= -lim || sb >= -lim);
-    neg = p->neg && (sa <= lim || sb <= lim);
-    if (pos && neg)
-        stack[q->sp++] = p->neg; /* depth-bounded, as in rr_roo_leaf_order */
-    q->node = pos ? p->pos : neg ? p->neg : (q->sp ? stack[--q->sp] : 0u);
+    lim = (int64_t)q->width * (int32_t)p->norm; /* < 2^30 * 2^31 (norm < 2^31, validated) */
+    q->node = descend(stack, &q->sp, sa >= -lim || sb >= -lim ? p->pos : 0u,
+                      sa <= lim || sb <= lim ? p->neg : 0u);
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
@@ -712,31 +790,27 @@ static uint64_t radius2(const mover *m)
     return (uint64_t)((int64_t)m->radius * m->radius);
 }
 
-/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16. */
+/* The point a + t (b - a) of the path p = (ax, ay, bx, by), t in Q16
+ * (b - a fits an int32: the path is range-checked). */
 static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 {
-    out[0] = (int32_t)(p[0] + rr_shr_round64(((int64_t)p[2] - p[0]) * t, 16));
-    out[1] = (int32_t)(p[1] + rr_shr_round64(((int64_t)p[3] - p[1]) * t, 16));
+    out[0] = (int32_t)(p[0] + rr_shr_round64((int64_t)(p[2] - p[0]) * t, 16));
+    out[1] = (int32_t)(p[1] + rr_shr_round64((int64_t)(p[3] - p[1]) * t, 16));
 }
 
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
  * of w, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
- * whole path (t = 65536 gives b exactly). */
+ * whole path (path_at gives b exactly for t = 65536). */
 static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
 {
     mover *m = &q->u.m;
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
     pr[0] = q->seg[0], pr[1] = q->seg[1];
-    while (hi - lo > 1) {
-        if (mid == 0x10000)
-            pr[2] = q->seg[2], pr[3] = q->seg[3]; /* what path_at gives for t = 1 */
-        else
-            path_at(q->seg, mid, pr + 2);
+    while (hi - lo > 1) { /* a miss at t = 65536 ends it at once: lo = 65536 */
+        path_at(q->seg, mid, pr + 2);
         if (seg_near_wall(pr, w, radius2(m)))
             hi = mid;
-        else if (mid == 0x10000)
-            return 0x10001;
         else
             lo = mid;
         mid = lo + (hi - lo) / 2;
@@ -744,21 +818,28 @@ static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
     return hi;
 }
 
+/* The floor and ceiling of both sectors of a two-sided wall w where the
+ * segment q->seg crosses it at c: h[0], h[1] on its + side (pos_sector),
+ * h[2], h[3] on its - side. */
+static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
+                                   const crossing *c, int32_t h[4])
+{
+    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
+    floor_ceiling(&q->v, w->pos_sector, x, y, h);
+    floor_ceiling(&q->v, w->neg_sector, x, y, h + 2);
+}
+
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
 static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
-    const view *v = &q->v;
     const mover *m = &q->u.m;
-    int32_t near[2], far[2];
-    int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
-    uint16_t fs = c->side ? w->neg_sector : w->pos_sector;
-    floor_ceiling(v, c->side ? w->pos_sector : w->neg_sector, x, y, near);
-    floor_ceiling(v, fs, x, y, far);
+    int32_t h[4], *near = c->side ? h : h + 2, *far = c->side ? h + 2 : h;
+    cross_heights(q, w, c, h);
     if ((int64_t)far[0] - near[0] > m->step)
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (SECTORS(v)[fs].flags & 0x2000u)
+    if (SECTORS(&q->v)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
@@ -773,11 +854,13 @@ static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
-static void keep(mover *m, uint32_t i, int32_t t, int32_t block, rr_fix stop)
+static void keep(qstate *q, uint32_t i, int32_t t, int32_t block, rr_fix stop)
 {
-    if (t < m->best || (t == m->best && t <= 0x10000 && (int32_t)i < m->out->wall)) {
+    mover *m = &q->u.m;
+    rr_roo_move *out = q->out;
+    if (t < m->best || (t == m->best && t <= 0x10000 && (int32_t)i < out->wall)) {
         m->best = t;
-        m->out->block = block, m->out->wall = (int32_t)i, m->out->fraction = stop;
+        out->block = block, out->wall = (int32_t)i, out->fraction = stop;
     }
 }
 
@@ -791,7 +874,7 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
         return;
     block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
-        keep(&q->u.m, i, ratio_fix(&c), block, ratio_fix(&c));
+        keep(q, i, ratio_fix(&c), block, ratio_fix(&c));
 }
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
@@ -803,7 +886,7 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(q, w);
         if (t <= 0x10000)
-            keep(&q->u.m, i, t, RR_ROO_WALL, t - 1);
+            keep(q, i, t, RR_ROO_WALL, t - 1);
         return;
     }
     portal_event(q, i, w);
@@ -813,13 +896,9 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
 static rr_err can_move(const rr_room *room, qstate *q, int brute)
 {
     mover *m = &q->u.m;
-    rr_roo_move *out = m->out;
+    rr_roo_move *out = q->out;
     int32_t xy[2];
-    uint32_t k;
-    for (k = 0; k < 4; k++)
-        if (!args_ok(q->seg[k]))
-            return RR_ERR_RANGE;
-    if (m->radius < 0 || !args_ok(m->radius) || !args_ok(m->step) || !args_ok(m->height))
+    if (!args_ok(q->seg, 4) || m->radius < 0 || !args_ok(&m->radius, 3)) /* radius, step, height */
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
@@ -830,9 +909,10 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     return RR_OK;
 }
 
-/* Fill the arena state for a move; NULL on a bad room or out. */
-static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_t ax,
-                                   int32_t ay, int32_t bx, int32_t by)
+/* Fill the arena state for a move or a sight line (a, b): NULL on a bad
+ * room or out. */
+static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, int32_t ay,
+                                    int32_t bx, int32_t by)
 {
     qstate *q;
     if (!out || !room || room->format != RR_FMT_ROO)
@@ -841,14 +921,14 @@ static NOINLINE qstate *move_setup(const rr_room *room, rr_roo_move *out, int32_
     if (get_view(room, &q->v, 0))
         return 0;
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
-    q->u.m.out = out;
+    q->out = out;
     return q;
 }
 
 rr_err rr_roo_can_move(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
                        int32_t radius, int32_t step, int32_t height, rr_roo_move *out)
 {
-    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    qstate *q = query_setup(room, out, ax, ay, bx, by);
     if (!q)
         return RR_ERR_ARG;
     q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
@@ -859,7 +939,7 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
                            int32_t by, int32_t radius, int32_t step, int32_t height,
                            rr_roo_move *out)
 {
-    qstate *q = move_setup(room, out, ax, ay, bx, by);
+    qstate *q = query_setup(room, out, ax, ay, bx, by);
     if (!q)
         return RR_ERR_ARG;
     q->u.m.radius = radius, q->u.m.step = step, q->u.m.height = height;
@@ -867,32 +947,33 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
 }
 
 /* Slide target: S + E * ((B - S) . E) / |E|^2 for the wall direction E,
- * |ratio| reduced below 2^31 as in cross_wall. |T - S| <= |B - S| < 2^30
- * (a projection is never longer than the vector), so nothing overflows. */
-static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t sx, int32_t sy,
-                                  int32_t bx, int32_t by, int32_t t[2])
+ * |ratio| reduced below 2^31 as in cross_wall, each coordinate by
+ * ratio_lerp from S to S + E (|S| < 2^29, |E| < 2^30: no overflow).
+ * |T - S| <= |B - S| < 2^30 (a projection is never longer than the vector),
+ * so nothing overflows. */
+static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t st[4], int32_t bx,
+                                  int32_t by)
 {
-    int64_t ex = (int64_t)w->x1 - w->x0, ey = (int64_t)w->y1 - w->y0;
-    int64_t num = ((int64_t)bx - sx) * ex + ((int64_t)by - sy) * ey, den = ex * ex + ey * ey;
-    int neg = num < 0;
-    uint64_t n = abs64(num);
-    while (den >= 0x80000000LL || n >= 0x80000000u) {
-        n >>= 1;
-        den >>= 1;
-    }
+    int32_t sx = st[0], sy = st[1], *t = st + 2; /* S in, T out */
+    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
+    int64_t num = (int64_t)(bx - sx) * ex + (int64_t)(by - sy) * ey;
+    crossing c;
+    c.num = (int64_t)abs64(num), c.den = (int64_t)ex * ex + (int64_t)ey * ey;
+    reduce(&c);
     t[0] = sx, t[1] = sy;
-    if (den == 0 || n == 0)
+    if (c.den == 0 || c.num == 0)
         return; /* no motion along the wall */
-    num = neg ? -(int64_t)n : (int64_t)n;
-    t[0] = (int32_t)(sx + rr__div_round64(ex * num, den));
-    t[1] = (int32_t)(sy + rr__div_round64(ey * num, den));
+    if (num < 0)
+        c.num = -c.num;
+    t[0] = ratio_lerp(sx, sx + ex, &c);
+    t[1] = ratio_lerp(sy, sy + ey, &c);
 }
 
 rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int32_t by,
                     int32_t radius, int32_t step, int32_t height, rr_roo_move *first,
                     rr_roo_move *second)
 {
-    qstate *q = second ? move_setup(room, first, ax, ay, bx, by) : 0;
+    qstate *q = second ? query_setup(room, first, ax, ay, bx, by) : 0;
     int32_t *st;
     rr_err e;
     if (!q)
@@ -905,64 +986,57 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&WALLS(&q->v)[first->wall], first->x, first->y, bx, by, st + 2);
-    if (!args_ok(st[2]) || !args_ok(st[3]))
+    slide_target(&WALLS(&q->v)[first->wall], st, bx, by);
+    if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
-    q->u.m.out = second;
+    q->out = second;
     return can_move(room, q, 0);
 }
 
 /// Line of sight ///
 
 /* Does wall w, crossed at c by the sight line a -> b, block it? */
-static int sight_blocked(const view *v, const rr_roo_wall_rec *w, const crossing *c,
-                         const sighter *s)
+static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
-    const rr_roo_sidedef_rec *sd = facing(v, w, c->side);
-    int32_t h0[2], h1[2], x, y, z;
+    const sighter *s = &q->u.s;
+    const rr_roo_sidedef_rec *sd = facing(&q->v, w, c->side);
+    int32_t h[4], z;
     if (one_sided(w))
         return 1;
     if (sd && ((sd->normal_bitmap && !(sd->flags & 0x2u)) || (sd->flags & 0x20u)))
         return 1;
-    x = ratio_lerp(s->a[0], s->b[0], c), y = ratio_lerp(s->a[1], s->b[1], c);
+    cross_heights(q, w, c, h); /* q->seg is a -> b in 2D */
     z = ratio_lerp(s->a[2], s->b[2], c);
-    floor_ceiling(v, w->pos_sector, x, y, h0);
-    floor_ceiling(v, w->neg_sector, x, y, h1);
-    return z < h0[0] || z < h1[0] || z > h0[1] || z > h1[1];
+    return z < h[0] || z < h[2] || z > h[1] || z > h[3];
 }
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
-    sighter *s = &q->u.s;
     const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
+    rr_roo_sight *out;
     crossing c;
     rr_fix t;
     if (!cross_wall(q->seg, w, &c))
+        return; /* the common case: out is read only after it */
+    out = q->out, t = ratio_fix(&c);
+    if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
         return;
-    t = ratio_fix(&c);
-    if (!s->out->visible &&
-        (t > s->out->fraction || (t == s->out->fraction && (int32_t)i > s->out->wall)))
-        return;
-    if (sight_blocked(&q->v, w, &c, s))
-        s->out->visible = 0, s->out->wall = (int32_t)i, s->out->fraction = t;
+    if (sight_blocked(q, w, &c))
+        out->visible = 0, out->wall = (int32_t)i, out->fraction = t;
 }
 
 static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
                     rr_roo_sight *out, int brute)
 {
-    qstate *q;
-    uint32_t i;
-    if (!out || !a || !b || !room || room->format != RR_FMT_ROO)
+    /* the 2D sight line in q->seg (get_view, which cannot fail on an open
+       room, now comes before the range check) */
+    qstate *q = a && b ? query_setup(room, out, a[0], a[1], b[0], b[1]) : 0;
+    if (!q)
         return RR_ERR_ARG;
-    for (i = 0; i < 3; i++)
-        if (!args_ok(a[i]) || !args_ok(b[i]))
-            return RR_ERR_RANGE;
-    q = query_state(room);
-    if (get_view(room, &q->v, 0))
-        return RR_ERR_ARG;
+    if (!args_ok(a, 3) || !args_ok(b, 3))
+        return RR_ERR_RANGE;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->u.s.a = a, q->u.s.b = b, q->u.s.out = out;
-    q->seg[0] = a[0], q->seg[1] = a[1], q->seg[2] = b[0], q->seg[3] = b[1];
+    q->u.s.a = a, q->u.s.b = b;
     q->width = ROOM(&q->v)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
@@ -1000,18 +1074,12 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
             if (n < cap)
                 out[n] = p->leaf;
             n++;
-            node = sp ? stack[--sp] : 0u;
+            node = descend(stack, &sp, 0, 0);
             continue;
         }
         near = node_side(p, x, y) >= 0 ? p->pos : p->neg;
         far = near == p->pos ? p->neg : p->pos;
-        if (!near) {
-            near = far;
-            far = 0;
-        }
-        if (far)
-            stack[sp++] = (uint16_t)far; /* depth-bounded: sp < bsp_depth */
-        node = near ? near : (sp ? stack[--sp] : 0u);
+        node = descend(stack, &sp, near, far);
     }
     *count = n;
     return RR_OK;
@@ -1038,10 +1106,11 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     if (e)
         return e;
     for (k = 0; k < 4; k++)
-        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK)
+        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK) {
+            if (k < 3)
+                return RR_ERR_MISSING; /* the hires grid alone is optional */
             g[k] = 0;
-    if (!g[0] || !g[1] || !g[2])
-        return RR_ERR_MISSING;
+        }
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
