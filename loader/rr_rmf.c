@@ -147,19 +147,23 @@ static const uint16_t fail_es[F_COUNT] = {
     FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
-static const char *const fail_what[F_COUNT] = {
-    "header count", "tree depth", "declared arena bytes", "worldspawn entity",
-    "active camera", "root", "plane type, signbits or dist", "brush bounds",
-    "unreachable node", "node plane", "node plane must be axial and positive", "leaf child",
-    "child node must follow its parent", "child node must follow its parent",
-    "node with two parents", "node depth"};
+/* The messages in one string (no pointer table, no padding between them);
+ * the longest goes last so every offset fits a byte. */
+static const char fail_text[] =
+    "header count\0tree depth\0declared arena bytes\0worldspawn entity\0"
+    "active camera\0root\0plane type, signbits or dist\0brush bounds\0"
+    "unreachable node\0node plane\0leaf child\0child node must follow its parent\0"
+    "node with two parents\0node depth\0node plane must be axial and positive";
+/* Offset of each F_ message in fail_text. */
+static const uint8_t fail_at[F_COUNT] = {0,   13,  24,  45,  63,  77,  82,  111,
+                                         124, 141, 230, 152, 163, 163, 197, 219};
 
 /* Failure f at the field at (its blob offset goes to diag). */
 static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
                                                    uint32_t value, uint32_t limit)
 {
-    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at), fail_what[f],
-                       value, limit);
+    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at),
+                       fail_text + fail_at[f], value, limit);
 }
 
 /* The field table t on element elem, or on its whole section (elem NULL). */
