@@ -491,6 +491,7 @@ typedef struct work {
                                   the box of a box query */
     uint8_t *seen;             /* the brush stamps and this query's stamp */
     uint32_t cur;
+    rr_rmf_list *list;         /* a box query's list; NULL for a trace */
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
@@ -615,8 +616,8 @@ static uint32_t next_stamp(const rr_room *room)
 }
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
- * into list (a box query) or to trace_brush. */
-static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
+ * into the list (a box query) or to trace_brush. */
+static void visit_leaf(work *w, int32_t n)
 {
     const ctx *c = w->c;
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
@@ -626,8 +627,8 @@ static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
         if (w->seen[b] == w->cur || !bounds_overlap(&c->brushes[b], w->lo, w->hi))
             continue;
         w->seen[b] = (uint8_t)w->cur;
-        if (list)
-            list_add(list, b);
+        if (w->list)
+            list_add(w->list, b);
         else if (c->brushes[b].contents & w->mask)
             trace_brush(w, b);
     }
@@ -643,38 +644,14 @@ static work *start_work(const rr_room *room)
     return w;
 }
 
-/* Every leaf whose cell the box [lo, hi] touches. */
-static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[3],
-                     rr_rmf_list *list)
-{
-    work *w = start_work(room);
-    const ctx *c = w->c;
-    int32_t *stack = tree_stack(room), n = c->h->root;
-    uint32_t sp = 0, k;
-    for (k = 0; k < 3; k++)
-        w->lo[k] = lo[k], w->hi[k] = hi[k];
-    for (;;) {
-        while (n >= 0) {
-            const rr_rmf_node *nd = &c->nodes[n];
-            const rr_rmf_plane *pl = &c->planes[nd->plane];
-            int front = hi[pl->type] >= pl->dist, back = lo[pl->type] <= pl->dist;
-            if (front && back)
-                stack[3 * sp++] = nd->child[1];
-            n = nd->child[front ? 0 : 1];
-        }
-        visit_leaf(w, n, list);
-        if (sp == 0)
-            return;
-        n = stack[3 * --sp];
-    }
-}
-
 /* One tree node for a trace segment [t0, t1] (Q2.30 of the whole trace):
  * which children it reaches and over which parts, near child first. Along
  * the node's axis the swept box spans P(t) +- r with P(t) = start + d.t;
  * the front child (x >= v) needs P(t) + r >= v, the back one P(t) - r <= v.
- * Interval ends are rounded outward. Returns the number of parts (1 or 2):
- * part[0] is walked first, part[1] is pushed. */
+ * Interval ends are rounded outward. A box query (w->list set) reaches the
+ * children its box [lo, hi] touches, front child first, over all of
+ * [t0, t1]. Returns the number of parts (1 or 2): part[0] is walked first,
+ * part[1] is pushed. */
 typedef struct part {
     int32_t node, t0, t1;
 } part;
@@ -692,20 +669,28 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
                                                   const rr_rmf_plane *pl, int32_t t0,
                                                   int32_t t1, part out[2])
 {
-    int a = pl->type;
-    int32_t d = w->end[a] - w->start[a];
+    int a = pl->type, front, back;
+    int32_t d;
+    int64_t r, s, p0, p1;
+    part *pb, *pf;
+    out[0].t0 = out[1].t0 = t0, out[0].t1 = out[1].t1 = t1;
+    if (w->list) {
+        front = w->hi[a] >= pl->dist, back = w->lo[a] <= pl->dist;
+        out[0].node = nd->child[front ? 0 : 1], out[1].node = nd->child[1];
+        return front && back ? 2 : 1;
+    }
+    d = w->end[a] - w->start[a];
     /* s, r and P(t) scaled by 2^30 (t is Q2.30): below 2^53 */
-    int64_t r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
-    int64_t s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
-    int64_t p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
-    int front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
-    part *pb = &out[d < 0], *pf = &out[d >= 0];   /* d >= 0: the back part is near */
+    r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
+    s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
+    p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
+    front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
     if (!front || !back) {
-        out[0].node = nd->child[front ? 0 : 1], out[0].t0 = t0, out[0].t1 = t1;
+        out[0].node = nd->child[front ? 0 : 1];
         return 1;
     }
+    pb = &out[d < 0], pf = &out[d >= 0];   /* d >= 0: the back part is near */
     pb->node = nd->child[1], pf->node = nd->child[0];
-    pb->t0 = pf->t0 = t0, pb->t1 = pf->t1 = t1;
     if (d != 0) {           /* clip each child to where the box can touch it */
         int32_t tf = solve_t(-(s + r), d, d < 0);   /* P(t) + r = 0 */
         int32_t tb = solve_t(r - s, d, d > 0);      /* P(t) - r = 0 */
@@ -719,8 +704,9 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
- * far is dropped. */
-static void walk_trace(const rr_room *room, work *w)
+ * far is dropped. The box query walks here too (its parts all span [0, 1],
+ * it never hits: best stays 1, all_solid 0). */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
     const ctx *c = w->c;
     part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
@@ -736,7 +722,7 @@ static void walk_trace(const rr_room *room, work *w)
             p = two[0];
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, p.node, 0);
+            visit_leaf(w, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
@@ -762,6 +748,7 @@ static void init_work(const rr_room *room, work *w, const int32_t start[3],
     w->eps_s = (int64_t)w->eps_d * 65536;
     w->eps_d <<= 8;
     w->mask = mask;
+    w->list = 0;
     w->best = FRAC_ONE;
     w->plane = w->brush = -1;
     w->start_solid = w->all_solid = 0;
@@ -785,7 +772,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = start_work(room);
     init_work(room, w, start, end, half, mask);
-    walk_trace(room, w);
+    walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -806,12 +793,20 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
+    work *w;
+    int k;
     if (!rmf_ctx(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
+    w = start_work(room);
+    for (k = 0; k < 3; k++)
+        w->lo[k] = mins[k], w->hi[k] = maxs[k];
+    w->list = list;
+    w->best = FRAC_ONE;
+    w->all_solid = 0;
     list->count = list->total = 0;
-    walk_box(room, mins, maxs, list);
+    walk_tree(room, w);
     return RR_OK;
 }
 
