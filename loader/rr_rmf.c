@@ -389,7 +389,7 @@ rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* ---- points -------------------------------------------------------------- */
 
-static int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
+static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
     if (p->type < 3)
         return (int64_t)p->normal[p->type] * v[p->type] - (int64_t)p->dist * 65536;
@@ -397,12 +397,23 @@ static int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
 
+/* p is on or behind every side of b. An axial side (type < 3: its normal is
+ * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
+ * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
+ * the other sides take the 64-bit side_dist (out of line: one copy). */
 static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3])
 {
     uint32_t i;
-    for (i = 0; i < b->nsides; i++)
-        if (side_dist(&c->planes[c->sides[b->first_side + i]], p) > 0)
+    for (i = 0; i < b->nsides; i++) {
+        const rr_rmf_plane *pl = &c->planes[c->sides[b->first_side + i]];
+        if (pl->type < 3) {
+            int32_t v = p[pl->type];
+            if ((pl->normal[pl->type] < 0 ? -v : v) > pl->dist)
+                return 0;
+        } else if (side_dist(pl, p) > 0) {
             return 0;
+        }
+    }
     return 1;
 }
 
