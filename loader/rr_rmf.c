@@ -442,10 +442,10 @@ static const rr_rmf_leaf *find_leaf(const ctx *c, const int32_t p[3])
     return &c->leaves[-1 - n];
 }
 
-static void list_add(rr_rmf_list *l, uint32_t v)
+/* Out of line (point and box queries share it); callers skip it without a
+ * list, so the contents query pays no call. */
+static __attribute__((noinline)) void list_add(rr_rmf_list *l, uint32_t v)
 {
-    if (!l)
-        return;
     if (l->count < l->max && l->items)
         l->items[l->count++] = v;
     l->total++;
@@ -470,7 +470,8 @@ static __attribute__((noinline)) rr_err point_query(const rr_room *room, const i
         uint32_t b = c->refs[lf->first + i];
         if (brush_contains(c, &c->brushes[b], p)) {
             acc |= c->brushes[b].contents;
-            list_add(list, b);
+            if (list)
+                list_add(list, b);
         }
     }
     if (contents)
