@@ -279,25 +279,32 @@ static rr_err check_brushes(const vstate *v)
     return e;
 }
 
-/* One child link of node i: a later node seen for the first time, or a leaf. */
+/* One child link of node i: a later node seen for the first time, or a leaf.
+ * The failures share one fail call (f, value and limit picked first). */
 static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t k)
 {
     const ctx *c = v->c;
     const int32_t *at = &c->nodes[i].child[k];
     int32_t ch = *at;
+    uint32_t f, value = (uint32_t)ch, limit = i;
     if (ch < 0) {
-        if ((uint32_t)(-1 - ch) >= c->nleaves)
-            return fail(v, F_LEAF_CHILD, at, (uint32_t)(-1 - ch), c->nleaves);
+        value = (uint32_t)(-1 - ch), limit = c->nleaves;
+        if (value < limit)
+            return RR_OK;
+        f = F_LEAF_CHILD;
+    } else if ((uint32_t)ch <= i) {
+        f = F_ORDER_CYCLE;
+    } else if ((uint32_t)ch >= c->nnodes) {
+        f = F_ORDER_INDEX;
+    } else if (depth[ch]) {
+        f = F_TWO_PARENTS, limit = 0;
+    } else if ((uint32_t)depth[i] + 1 > c->h->tree_depth) {
+        f = F_NODE_DEPTH, value = (uint32_t)depth[i] + 1, limit = c->h->tree_depth;
+    } else {
+        depth[ch] = (uint8_t)(depth[i] + 1);
         return RR_OK;
     }
-    if ((uint32_t)ch <= i || (uint32_t)ch >= c->nnodes)
-        return fail(v, (uint32_t)ch <= i ? F_ORDER_CYCLE : F_ORDER_INDEX, at, (uint32_t)ch, i);
-    if (depth[ch])
-        return fail(v, F_TWO_PARENTS, at, (uint32_t)ch, 0);
-    if ((uint32_t)depth[i] + 1 > c->h->tree_depth)
-        return fail(v, F_NODE_DEPTH, at, (uint32_t)depth[i] + 1, c->h->tree_depth);
-    depth[ch] = (uint8_t)(depth[i] + 1);
-    return RR_OK;
+    return fail(v, f, at, value, limit);
 }
 
 /* Nodes in index order: every child comes later and has one parent, so the
