@@ -233,7 +233,7 @@ static const rr_field plane_fields[] = {
     RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
              "plane dist")};
 
-static rr_err check_planes(const vstate *v)
+static __attribute__((noinline)) rr_err check_planes(const vstate *v)
 {
     const ctx *c = v->c;
     uint32_t i, k;
@@ -309,7 +309,7 @@ static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t 
 
 /* Nodes in index order: every child comes later and has one parent, so the
  * tree has no cycle and each node's depth is known before its children's. */
-static rr_err check_nodes(const vstate *v, uint8_t *depth)
+static __attribute__((noinline)) rr_err check_nodes(const vstate *v, uint8_t *depth)
 {
     const ctx *c = v->c;
     uint32_t i, k;
@@ -636,7 +636,7 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
-static void visit_leaf(work *w, int32_t n)
+static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
 {
     const ctx *c = w->c;
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
@@ -758,7 +758,7 @@ static int32_t move_along(int32_t a, int32_t b, int32_t f30)
     return b < a ? a - m : a + m;
 }
 
-static void init_work(const rr_room *room, work *w, const int32_t start[3],
+static __attribute__((noinline)) void init_work(const rr_room *room, work *w, const int32_t start[3],
                       const int32_t end[3], const int32_t half[3], uint32_t mask)
 {
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
