@@ -398,8 +398,10 @@ rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
-    if (p->type < 3)
-        return (int64_t)p->normal[p->type] * v[p->type] - (int64_t)p->dist * 65536;
+    if (p->type < 3) {   /* normal +-1 on its axis: 65536 (+-v - dist), no product */
+        int32_t x = v[p->type];
+        return (int64_t)((p->normal[p->type] < 0 ? -x : x) - p->dist) * 65536;
+    }
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
