@@ -218,12 +218,16 @@ static rr_err check_header(const vstate *v)
 {
     const ctx *c = v->c;
     const rr_rmf_header *h = c->h;
+    const int32_t *at;
+    uint32_t f, limit;
     if ((uint32_t)h->active_camera + 1u > c->ncams)
-        return fail(v, F_CAMERA, &h->active_camera, (uint32_t)h->active_camera, c->ncams);
-    if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
-                     : (uint32_t)(-1 - h->root) >= c->nleaves)
-        return fail(v, F_ROOT, &h->root, (uint32_t)h->root, c->nnodes);
-    return RR_OK;
+        f = F_CAMERA, at = &h->active_camera, limit = c->ncams;
+    else if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
+                          : (uint32_t)(-1 - h->root) >= c->nleaves)
+        f = F_ROOT, at = &h->root, limit = c->nnodes;
+    else
+        return RR_OK;
+    return fail(v, f, at, (uint32_t)*at, limit);   /* one call for both */
 }
 
 /* Every plane check gives RR_ERR_RANGE, so the table pass may come first. */
