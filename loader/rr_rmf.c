@@ -695,34 +695,33 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
                                                   int32_t t1, part out[2])
 {
     int a = pl->type, front, back;
-    int32_t d;
-    int64_t r, s, p0, p1;
-    part *pb, *pf;
+    int32_t d, r, x;
+    int64_t nf, nb, m0, m1;
     out[0].t0 = out[1].t0 = t0, out[0].t1 = out[1].t1 = t1;
     if (w->list) {
         front = w->hi[a] >= pl->dist, back = w->lo[a] <= pl->dist;
         out[0].node = nd->child[front ? 0 : 1], out[1].node = nd->child[1];
         return front && back ? 2 : 1;
     }
+    /* The box reaches r = half + margin either side of P(t) = start + d.t,
+     * so the front child needs d.t >= nf = v - start - r for some t of the
+     * part, the back one d.t <= nb = v - start + r. Scaled by 2^30 (t is
+     * Q2.30): below 2^54. */
     d = w->end[a] - w->start[a];
-    /* s, r and P(t) scaled by 2^30 (t is Q2.30): below 2^53 */
-    r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
-    s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
-    p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
-    front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
+    r = w->half[a] + w->margin, x = pl->dist - w->start[a];
+    nf = (int64_t)(x - r) * FRAC_ONE, nb = (int64_t)(x + r) * FRAC_ONE;
+    m0 = (int64_t)d * t0, m1 = (int64_t)d * t1;
+    front = (m0 > m1 ? m0 : m1) >= nf, back = (m0 < m1 ? m0 : m1) <= nb;
     if (!front || !back) {
         out[0].node = nd->child[front ? 0 : 1];
         return 1;
     }
-    pb = &out[d < 0], pf = &out[d >= 0];   /* d >= 0: the back part is near */
-    pb->node = nd->child[1], pf->node = nd->child[0];
-    if (d != 0) {           /* clip each child to where the box can touch it */
-        int32_t tf = solve_t(-(s + r), d, d < 0);   /* P(t) + r = 0 */
-        int32_t tb = solve_t(r - s, d, d > 0);      /* P(t) - r = 0 */
-        if (d > 0)          /* back [t0, tb], then front [tf, t1] */
-            pb->t1 = tb < t1 ? tb : t1, pf->t0 = tf > t0 ? tf : t0;
-        else                /* front [t0, tf], then back [tb, t1] */
-            pf->t1 = tf < t1 ? tf : t1, pb->t0 = tb > t0 ? tb : t0;
+    out[d < 0].node = nd->child[1], out[d >= 0].node = nd->child[0];   /* d >= 0: back near */
+    if (d != 0) {   /* the near part ends where the box leaves its child (t
+                     * rounded up), the far one starts where it reaches its own
+                     * (rounded down) */
+        int32_t tn = solve_t(d > 0 ? nb : nf, d, 1), tx = solve_t(d > 0 ? nf : nb, d, 0);
+        out[0].t1 = tn < t1 ? tn : t1, out[1].t0 = tx > t0 ? tx : t0;
     }
     return 2;
 }
