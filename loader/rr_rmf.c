@@ -625,8 +625,11 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
 {
-    return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
-           b->maxs[1] >= lo[1] && b->mins[2] <= hi[2] && b->maxs[2] >= lo[2];
+    int k;
+    for (k = 0; k < 3; k++)
+        if (b->mins[k] > hi[k] || b->maxs[k] < lo[k])
+            return 0;
+    return 1;
 }
 
 /* A new stamp: brushes stamped with it were seen by this query. */
