@@ -672,14 +672,8 @@ static work *start_work(const rr_room *room)
     return w;
 }
 
-/* One tree node for a trace segment [t0, t1] (Q2.30 of the whole trace):
- * which children it reaches and over which parts, near child first. Along
- * the node's axis the swept box spans P(t) +- r with P(t) = start + d.t;
- * the front child (x >= v) needs P(t) + r >= v, the back one P(t) - r <= v.
- * Interval ends are rounded outward. A box query (w->list set) reaches the
- * children its box [lo, hi] touches, front child first, over all of
- * [t0, t1]. Returns the number of parts (1 or 2): part[0] is walked first,
- * part[1] is pushed. */
+/* A part of the trace waiting to be walked: a node or leaf and the
+ * segment [t0, t1] (Q2.30 of the whole trace) that reaches it. */
 typedef struct part {
     int32_t node, t0, t1;
 } part;
@@ -693,40 +687,45 @@ static __attribute__((noinline)) int32_t solve_t(int64_t num, int32_t d, int up)
     return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
 }
 
+/* Part p at its node: which children it reaches and over which parts,
+ * near child first. Along the node's axis the swept box spans P(t) +- r
+ * with P(t) = start + d.t; the front child (x >= v) needs P(t) + r >= v, the
+ * back one P(t) - r <= v. Interval ends are rounded outward. A box query
+ * (w->list set) reaches the children its box [lo, hi] touches, front child
+ * first, over all of [t0, t1]. p becomes the part walked first; returns 1
+ * when *far (the next free stack slot) holds a second part to push. */
 static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_node *nd,
-                                                  const rr_rmf_plane *pl, int32_t t0,
-                                                  int32_t t1, part out[2])
+                                                  const rr_rmf_plane *pl, part *p, part *far)
 {
     int a = pl->type, front, back;
-    int32_t d, r, x;
+    int32_t t0 = p->t0, t1 = p->t1, d, r, x;
     int64_t nf, nb, m0, m1;
-    out[0].t0 = out[1].t0 = t0, out[0].t1 = out[1].t1 = t1;
+    far->t0 = t0, far->t1 = t1;
     if (w->list) {
         front = w->hi[a] >= pl->dist, back = w->lo[a] <= pl->dist;
-        out[0].node = nd->child[front ? 0 : 1], out[1].node = nd->child[1];
-        return front && back ? 2 : 1;
+        p->node = nd->child[front ? 0 : 1], far->node = nd->child[1];
+        return front && back;
     }
-    /* The box reaches r = half + margin either side of P(t) = start + d.t,
-     * so the front child needs d.t >= nf = v - start - r for some t of the
-     * part, the back one d.t <= nb = v - start + r. Scaled by 2^30 (t is
-     * Q2.30): below 2^54. */
+    /* The box reaches r = half + margin either side of P(t), so the front
+     * child needs d.t >= nf = v - start - r for some t of the part, the back
+     * one d.t <= nb = v - start + r. Scaled by 2^30 (t is Q2.30): below 2^54. */
     d = w->end[a] - w->start[a];
     r = w->half[a] + w->margin, x = pl->dist - w->start[a];
     nf = (int64_t)(x - r) * FRAC_ONE, nb = (int64_t)(x + r) * FRAC_ONE;
     m0 = (int64_t)d * t0, m1 = (int64_t)d * t1;
     front = (m0 > m1 ? m0 : m1) >= nf, back = (m0 < m1 ? m0 : m1) <= nb;
     if (!front || !back) {
-        out[0].node = nd->child[front ? 0 : 1];
-        return 1;
+        p->node = nd->child[front ? 0 : 1];
+        return 0;
     }
-    out[d < 0].node = nd->child[1], out[d >= 0].node = nd->child[0];   /* d >= 0: back near */
+    p->node = nd->child[d >= 0], far->node = nd->child[d < 0];   /* d >= 0: back near */
     if (d != 0) {   /* the near part ends where the box leaves its child (t
                      * rounded up), the far one starts where it reaches its own
                      * (rounded down) */
         int32_t tn = solve_t(d > 0 ? nb : nf, d, 1), tx = solve_t(d > 0 ? nf : nb, d, 0);
-        out[0].t1 = tn < t1 ? tn : t1, out[1].t0 = tx > t0 ? tx : t0;
+        p->t1 = tn < t1 ? tn : t1, far->t0 = tx > t0 ? tx : t0;
     }
-    return 2;
+    return 1;
 }
 
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
@@ -735,18 +734,14 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
  * it never hits: best stays 1, all_solid 0). */
 static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
-    const ctx *c = w->c;
     part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
     uint32_t sp = 0;
-    part p, two[2];
-    p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    part p;
+    p.node = w->c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
-            const rr_rmf_node *nd = &c->nodes[p.node];
-            if (split_segment(w, nd, &c->planes[nd->plane], p.t0, p.t1, two) == 2) {
-                stack[sp++] = two[1];
-            }
-            p = two[0];
+            const rr_rmf_node *nd = &w->c->nodes[p.node];
+            sp += (uint32_t)split_segment(w, nd, &w->c->planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
             visit_leaf(w, p.node);
