@@ -553,14 +553,16 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* (d1 + adj) / (d1 - d2) as Q2.30, clamped to [0, 1]. */
-static int32_t frac30(int64_t d1, int64_t adj, int64_t d2)
+/* num / d rounded up when up, else down, clamped to [0, FRAC_ONE]: the
+ * tree walk's clip fractions (rounded outward) and the brush sides' hit
+ * fractions (down: C's division truncates instead, but the two differ only
+ * for a negative quotient, which the clamp makes 0 either way). */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
 {
-    int64_t den = d1 - d2, f;
-    if (den == 0)
-        den = d1 > d2 ? 1 : -1;
-    f = (d1 + adj) * FRAC_ONE / den;
-    return (int32_t)(f < 0 ? 0 : f > FRAC_ONE ? FRAC_ONE : f);
+    int64_t q = num / d, r = num % d;
+    if (r != 0 && ((r < 0) != (d < 0)) == !up)
+        q += up ? 1 : -1;
+    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
 }
 
 /* The trace's two ends against one side, box offset included (kept out of
@@ -573,10 +575,13 @@ static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_p
     return side_dist(p, w->start) - off;
 }
 
-/* One fraction (Q2.30) of a crossing side, stopping eps short when entering. */
+/* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
+ * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
+ * stays below 2^62. A zero denominator (d1 == d2) counts as -1. */
 static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2)
 {
-    return frac30(shr8(s1), s1 > s2 ? -w->eps_d : w->eps_d, shr8(s2));
+    int64_t d1 = shr8(s1), den = d1 - shr8(s2);
+    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0);
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. */
@@ -677,15 +682,6 @@ static work *start_work(const rr_room *room)
 typedef struct part {
     int32_t node, t0, t1;
 } part;
-
-/* num / d rounded out (up when up, else down), clamped to [0, FRAC_ONE]. */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int32_t d, int up)
-{
-    int64_t q = num / d, r = num % d;
-    if (r != 0 && ((r < 0) != (d < 0)) == !up)
-        q += up ? 1 : -1;
-    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
-}
 
 /* Part p at its node: which children it reaches and over which parts,
  * near child first. Along the node's axis the swept box spans P(t) +- r
