@@ -548,8 +548,10 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
 {
     int64_t o = 0;
     int k;
-    for (k = 0; k < 3; k++)
-        o += (int64_t)p->normal[k] * ((p->signbits >> k) & 1u ? -half[k] : half[k]);
+    for (k = 0; k < 3; k++) {
+        int32_t h = (p->signbits >> k) & 1u ? -half[k] : half[k];
+        o += (int64_t)p->normal[k] * h;
+    }
     return o;
 }
 
