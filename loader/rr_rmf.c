@@ -245,9 +245,10 @@ static __attribute__((noinline)) rr_err check_planes(const vstate *v)
     for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
-        for (k = 0; k < 3; k++) {
-            sb |= p->normal[k] < 0 ? 1u << k : 0u;
-            if (p->normal[k] == RR_FIX_ONE || p->normal[k] == -RR_FIX_ONE)
+        for (k = 0; k < 3; k++) {   /* |normal| <= 1: the table pass checked it */
+            int32_t n = p->normal[k];
+            sb |= (uint32_t)n >> 31 << k;
+            if ((n < 0 ? -n : n) == RR_FIX_ONE)
                 axial = k;
         }
         if (p->signbits != sb || p->type != axial)
