@@ -875,9 +875,12 @@ GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, 11)
 
 static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 {
-    while (*a && *a == *b)
-        a++, b++;
-    return *a == *b;
+    for (;; a++, b++) {
+        if (*a != *b)
+            return 0;
+        if (!*a)
+            return 1;
+    }
 }
 
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
