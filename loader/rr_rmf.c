@@ -563,8 +563,10 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
 static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
 {
     int64_t q = num / d, r = num % d;
-    if (r != 0 && ((r < 0) != (d < 0)) == !up)
-        q += up ? 1 : -1;
+    /* Inexact: C truncated toward 0, so floor is q - 1 when the quotient is
+     * negative (r and d of opposite signs), and ceil is floor + 1. */
+    if (r != 0)
+        q += ((r < 0) != (d < 0) ? -1 : 0) + (up ? 1 : 0);
     return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
 }
 
