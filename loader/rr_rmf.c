@@ -838,12 +838,12 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 {
     const ctx *c;
+    uint32_t k;
     c = rmf_ctx(room);
     if (!c || !out)
         return RR_ERR_ARG;
-    out->planes = c->nplanes, out->sides = c->nsides, out->brushes = c->nbrushes;
-    out->nodes = c->nnodes, out->leaves = c->nleaves, out->entities = c->nents;
-    out->keyvalues = c->nkv, out->cameras = c->ncams, out->paths = c->npaths;
+    for (k = 0; k < 9; k++)   /* planes .. paths: the counts of sections 1-5 and 7-10 */
+        (&out->planes)[k] = (&c->nplanes)[k + (k >= 5)];
     out->version = c->h->version, out->tree_depth = c->h->tree_depth;
     return RR_OK;
 }
