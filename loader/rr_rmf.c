@@ -130,15 +130,19 @@ typedef struct vstate {
 } vstate;
 
 /* The validator's own failures (the field tables report theirs through
- * rr__check_fields): the error code and section of each (RR_ES, less the
- * RMF base so it fits 16 bits) and its diag->what, by F_ index. One call
- * with an index costs a third of an inlined rr__fail. */
+ * rr__check_fields): the error code and section of each (one byte, see FES)
+ * and its diag->what, by F_ index. One call with an index costs a third of
+ * an inlined rr__fail. */
 enum { F_HEADER_COUNT, F_TREE_DEPTH, F_ARENA, F_WORLDSPAWN, F_CAMERA, F_ROOT, F_PLANE,
        F_BOUNDS, F_UNREACHABLE, F_NODE_PLANE, F_AXIAL, F_LEAF_CHILD, F_ORDER_CYCLE,
        F_ORDER_INDEX, F_TWO_PARENTS, F_NODE_DEPTH, F_COUNT };
 #define ES_BASE RR_ES(0, RR_SEC_RMF_HEADER)
-#define FES(e, type) (uint16_t)(RR_ES(e, type) - ES_BASE)
-static const uint16_t fail_es[F_COUNT] = {
+/* One byte each: the section less RMF_HEADER in the top 3 bits (every F_
+ * failure is in sections 0-7), -code (< 32) below; fail makes it RR_ES. */
+#define FES(e, type) (uint8_t)(((type) - RR_SEC_RMF_HEADER) << 5 | (uint32_t) - (e))
+typedef char rr__rmf_fes_fits[(RR_SEC_RMF_ENTITIES - RR_SEC_RMF_HEADER < 8 &&
+                               -RR_ERR_NOTFOUND < 32) ? 1 : -1];
+static const uint8_t fail_es[F_COUNT] = {
     FES(RR_ERR_SECTION, RR_SEC_RMF_HEADER), FES(RR_ERR_DEPTH, RR_SEC_RMF_HEADER),
     FES(RR_ERR_ARENA, RR_SEC_RMF_HEADER), FES(RR_ERR_MISSING, RR_SEC_RMF_ENTITIES),
     FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER), FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER),
@@ -162,8 +166,9 @@ static const uint8_t fail_at[F_COUNT] = {0,   13,  24,  45,  63,  77,  82,  111,
 static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
                                                    uint32_t value, uint32_t limit)
 {
-    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at),
-                       fail_text + fail_at[f], value, limit);
+    uint32_t es = ES_BASE + ((uint32_t)(fail_es[f] >> 5) << 8) + (fail_es[f] & 31u);
+    return rr__fail_at(v->diag, es, rr__offset(v->room, at), fail_text + fail_at[f], value,
+                       limit);
 }
 
 /* The field table t on element elem, or on its whole section (elem NULL). */
@@ -762,8 +767,9 @@ static int32_t move_along(int32_t a, int32_t b, int32_t f30)
     return b < a ? a - m : a + m;
 }
 
-static __attribute__((noinline)) void init_work(const rr_room *room, work *w, const int32_t start[3],
-                      const int32_t end[3], const int32_t half[3], uint32_t mask)
+static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
+                                                const int32_t start[3], const int32_t end[3],
+                                                const int32_t half[3], uint32_t mask)
 {
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
