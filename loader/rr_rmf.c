@@ -130,15 +130,19 @@ typedef struct vstate {
 } vstate;
 
 /* The validator's own failures (the field tables report theirs through
- * rr__check_fields): the error code and section of each (RR_ES, less the
- * RMF base so it fits 16 bits) and its diag->what, by F_ index. One call
- * with an index costs a third of an inlined rr__fail. */
+ * rr__check_fields): the error code and section of each (one byte, see FES)
+ * and its diag->what, by F_ index. One call with an index costs a third of
+ * an inlined rr__fail. */
 enum { F_HEADER_COUNT, F_TREE_DEPTH, F_ARENA, F_WORLDSPAWN, F_CAMERA, F_ROOT, F_PLANE,
        F_BOUNDS, F_UNREACHABLE, F_NODE_PLANE, F_AXIAL, F_LEAF_CHILD, F_ORDER_CYCLE,
        F_ORDER_INDEX, F_TWO_PARENTS, F_NODE_DEPTH, F_COUNT };
 #define ES_BASE RR_ES(0, RR_SEC_RMF_HEADER)
-#define FES(e, type) (uint16_t)(RR_ES(e, type) - ES_BASE)
-static const uint16_t fail_es[F_COUNT] = {
+/* One byte each: the section less RMF_HEADER in the top 3 bits (every F_
+ * failure is in sections 0-7), -code (< 32) below; fail makes it RR_ES. */
+#define FES(e, type) (uint8_t)(((type) - RR_SEC_RMF_HEADER) << 5 | (uint32_t) - (e))
+typedef char rr__rmf_fes_fits[(RR_SEC_RMF_ENTITIES - RR_SEC_RMF_HEADER < 8 &&
+                               -RR_ERR_NOTFOUND < 32) ? 1 : -1];
+static const uint8_t fail_es[F_COUNT] = {
     FES(RR_ERR_SECTION, RR_SEC_RMF_HEADER), FES(RR_ERR_DEPTH, RR_SEC_RMF_HEADER),
     FES(RR_ERR_ARENA, RR_SEC_RMF_HEADER), FES(RR_ERR_MISSING, RR_SEC_RMF_ENTITIES),
     FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER), FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER),
@@ -147,19 +151,24 @@ static const uint16_t fail_es[F_COUNT] = {
     FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
-static const char *const fail_what[F_COUNT] = {
-    "header count", "tree depth", "declared arena bytes", "worldspawn entity",
-    "active camera", "root", "plane type, signbits or dist", "brush bounds",
-    "unreachable node", "node plane", "node plane must be axial and positive", "leaf child",
-    "child node must follow its parent", "child node must follow its parent",
-    "node with two parents", "node depth"};
+/* The messages in one string (no pointer table, no padding between them);
+ * the longest goes last so every offset fits a byte. */
+static const char fail_text[] =
+    "header count\0tree depth\0declared arena bytes\0worldspawn entity\0"
+    "active camera\0root\0plane type, signbits or dist\0brush bounds\0"
+    "unreachable node\0node plane\0leaf child\0child node must follow its parent\0"
+    "node with two parents\0node depth\0node plane must be axial and positive";
+/* Offset of each F_ message in fail_text. */
+static const uint8_t fail_at[F_COUNT] = {0,   13,  24,  45,  63,  77,  82,  111,
+                                         124, 141, 230, 152, 163, 163, 197, 219};
 
 /* Failure f at the field at (its blob offset goes to diag). */
 static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
                                                    uint32_t value, uint32_t limit)
 {
-    return rr__fail_at(v->diag, ES_BASE + fail_es[f], rr__offset(v->room, at), fail_what[f],
-                       value, limit);
+    uint32_t es = ES_BASE + ((uint32_t)(fail_es[f] >> 5) << 8) + (fail_es[f] & 31u);
+    return rr__fail_at(v->diag, es, rr__offset(v->room, at), fail_text + fail_at[f], value,
+                       limit);
 }
 
 /* The field table t on element elem, or on its whole section (elem NULL). */
@@ -214,12 +223,16 @@ static rr_err check_header(const vstate *v)
 {
     const ctx *c = v->c;
     const rr_rmf_header *h = c->h;
+    const int32_t *at;
+    uint32_t f, limit;
     if ((uint32_t)h->active_camera + 1u > c->ncams)
-        return fail(v, F_CAMERA, &h->active_camera, (uint32_t)h->active_camera, c->ncams);
-    if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
-                     : (uint32_t)(-1 - h->root) >= c->nleaves)
-        return fail(v, F_ROOT, &h->root, (uint32_t)h->root, c->nnodes);
-    return RR_OK;
+        f = F_CAMERA, at = &h->active_camera, limit = c->ncams;
+    else if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
+                          : (uint32_t)(-1 - h->root) >= c->nleaves)
+        f = F_ROOT, at = &h->root, limit = c->nnodes;
+    else
+        return RR_OK;
+    return fail(v, f, at, (uint32_t)*at, limit);   /* one call for both */
 }
 
 /* Every plane check gives RR_ERR_RANGE, so the table pass may come first. */
@@ -229,7 +242,7 @@ static const rr_field plane_fields[] = {
     RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
              "plane dist")};
 
-static rr_err check_planes(const vstate *v)
+static __attribute__((noinline)) rr_err check_planes(const vstate *v)
 {
     const ctx *c = v->c;
     uint32_t i, k;
@@ -237,9 +250,10 @@ static rr_err check_planes(const vstate *v)
     for (i = 0; i < c->nplanes && !e; i++) {
         const rr_rmf_plane *p = &c->planes[i];
         uint32_t sb = 0, axial = 3;
-        for (k = 0; k < 3; k++) {
-            sb |= p->normal[k] < 0 ? 1u << k : 0u;
-            if (p->normal[k] == RR_FIX_ONE || p->normal[k] == -RR_FIX_ONE)
+        for (k = 0; k < 3; k++) {   /* |normal| <= 1: the table pass checked it */
+            int32_t n = p->normal[k];
+            sb |= (uint32_t)n >> 31 << k;
+            if ((n < 0 ? -n : n) == RR_FIX_ONE)
                 axial = k;
         }
         if (p->signbits != sb || p->type != axial)
@@ -275,30 +289,37 @@ static rr_err check_brushes(const vstate *v)
     return e;
 }
 
-/* One child link of node i: a later node seen for the first time, or a leaf. */
+/* One child link of node i: a later node seen for the first time, or a leaf.
+ * The failures share one fail call (f, value and limit picked first). */
 static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t k)
 {
     const ctx *c = v->c;
     const int32_t *at = &c->nodes[i].child[k];
     int32_t ch = *at;
+    uint32_t f, value = (uint32_t)ch, limit = i;
     if (ch < 0) {
-        if ((uint32_t)(-1 - ch) >= c->nleaves)
-            return fail(v, F_LEAF_CHILD, at, (uint32_t)(-1 - ch), c->nleaves);
+        value = (uint32_t)(-1 - ch), limit = c->nleaves;
+        if (value < limit)
+            return RR_OK;
+        f = F_LEAF_CHILD;
+    } else if ((uint32_t)ch <= i) {
+        f = F_ORDER_CYCLE;
+    } else if ((uint32_t)ch >= c->nnodes) {
+        f = F_ORDER_INDEX;
+    } else if (depth[ch]) {
+        f = F_TWO_PARENTS, limit = 0;
+    } else if ((uint32_t)depth[i] + 1 > c->h->tree_depth) {
+        f = F_NODE_DEPTH, value = (uint32_t)depth[i] + 1, limit = c->h->tree_depth;
+    } else {
+        depth[ch] = (uint8_t)(depth[i] + 1);
         return RR_OK;
     }
-    if ((uint32_t)ch <= i || (uint32_t)ch >= c->nnodes)
-        return fail(v, (uint32_t)ch <= i ? F_ORDER_CYCLE : F_ORDER_INDEX, at, (uint32_t)ch, i);
-    if (depth[ch])
-        return fail(v, F_TWO_PARENTS, at, (uint32_t)ch, 0);
-    if ((uint32_t)depth[i] + 1 > c->h->tree_depth)
-        return fail(v, F_NODE_DEPTH, at, (uint32_t)depth[i] + 1, c->h->tree_depth);
-    depth[ch] = (uint8_t)(depth[i] + 1);
-    return RR_OK;
+    return fail(v, f, at, value, limit);
 }
 
 /* Nodes in index order: every child comes later and has one parent, so the
  * tree has no cycle and each node's depth is known before its children's. */
-static rr_err check_nodes(const vstate *v, uint8_t *depth)
+static __attribute__((noinline)) rr_err check_nodes(const vstate *v, uint8_t *depth)
 {
     const ctx *c = v->c;
     uint32_t i, k;
@@ -385,20 +406,33 @@ rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* ---- points -------------------------------------------------------------- */
 
-static int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
+static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
-    if (p->type < 3)
-        return (int64_t)p->normal[p->type] * v[p->type] - (int64_t)p->dist * 65536;
+    if (p->type < 3) {   /* normal +-1 on its axis: 65536 (+-v - dist), no product */
+        int32_t x = v[p->type];
+        return (int64_t)((p->normal[p->type] < 0 ? -x : x) - p->dist) * 65536;
+    }
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
 
+/* p is on or behind every side of b. An axial side (type < 3: its normal is
+ * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
+ * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
+ * the other sides take the 64-bit side_dist (out of line: one copy). */
 static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3])
 {
     uint32_t i;
-    for (i = 0; i < b->nsides; i++)
-        if (side_dist(&c->planes[c->sides[b->first_side + i]], p) > 0)
+    for (i = 0; i < b->nsides; i++) {
+        const rr_rmf_plane *pl = &c->planes[c->sides[b->first_side + i]];
+        if (pl->type < 3) {
+            int32_t v = p[pl->type];
+            if ((pl->normal[pl->type] < 0 ? -v : v) > pl->dist)
+                return 0;
+        } else if (side_dist(pl, p) > 0) {
             return 0;
+        }
+    }
     return 1;
 }
 
@@ -427,10 +461,10 @@ static const rr_rmf_leaf *find_leaf(const ctx *c, const int32_t p[3])
     return &c->leaves[-1 - n];
 }
 
-static void list_add(rr_rmf_list *l, uint32_t v)
+/* Out of line (point and box queries share it); callers skip it without a
+ * list, so the contents query pays no call. */
+static __attribute__((noinline)) void list_add(rr_rmf_list *l, uint32_t v)
 {
-    if (!l)
-        return;
     if (l->count < l->max && l->items)
         l->items[l->count++] = v;
     l->total++;
@@ -455,7 +489,8 @@ static __attribute__((noinline)) rr_err point_query(const rr_room *room, const i
         uint32_t b = c->refs[lf->first + i];
         if (brush_contains(c, &c->brushes[b], p)) {
             acc |= c->brushes[b].contents;
-            list_add(list, b);
+            if (list)
+                list_add(list, b);
         }
     }
     if (contents)
@@ -487,6 +522,7 @@ typedef struct work {
                                   the box of a box query */
     uint8_t *seen;             /* the brush stamps and this query's stamp */
     uint32_t cur;
+    rr_rmf_list *list;         /* a box query's list; NULL for a trace */
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
@@ -518,19 +554,25 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
 {
     int64_t o = 0;
     int k;
-    for (k = 0; k < 3; k++)
-        o += (int64_t)p->normal[k] * ((p->signbits >> k) & 1u ? -half[k] : half[k]);
+    for (k = 0; k < 3; k++) {
+        int32_t h = (p->signbits >> k) & 1u ? -half[k] : half[k];
+        o += (int64_t)p->normal[k] * h;
+    }
     return o;
 }
 
-/* (d1 + adj) / (d1 - d2) as Q2.30, clamped to [0, 1]. */
-static int32_t frac30(int64_t d1, int64_t adj, int64_t d2)
+/* num / d rounded up when up, else down, clamped to [0, FRAC_ONE]: the
+ * tree walk's clip fractions (rounded outward) and the brush sides' hit
+ * fractions (down: C's division truncates instead, but the two differ only
+ * for a negative quotient, which the clamp makes 0 either way). */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
 {
-    int64_t den = d1 - d2, f;
-    if (den == 0)
-        den = d1 > d2 ? 1 : -1;
-    f = (d1 + adj) * FRAC_ONE / den;
-    return (int32_t)(f < 0 ? 0 : f > FRAC_ONE ? FRAC_ONE : f);
+    int64_t q = num / d, r = num % d;
+    /* Inexact: C truncated toward 0, so floor is q - 1 when the quotient is
+     * negative (r and d of opposite signs), and ceil is floor + 1. */
+    if (r != 0)
+        q += ((r < 0) != (d < 0) ? -1 : 0) + (up ? 1 : 0);
+    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
 }
 
 /* The trace's two ends against one side, box offset included (kept out of
@@ -543,10 +585,13 @@ static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_p
     return side_dist(p, w->start) - off;
 }
 
-/* One fraction (Q2.30) of a crossing side, stopping eps short when entering. */
+/* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
+ * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
+ * stays below 2^62. A zero denominator (d1 == d2) counts as -1. */
 static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2)
 {
-    return frac30(shr8(s1), s1 > s2 ? -w->eps_d : w->eps_d, shr8(s2));
+    int64_t d1 = shr8(s1), den = d1 - shr8(s2);
+    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0);
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. */
@@ -595,8 +640,11 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
 {
-    return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
-           b->maxs[1] >= lo[1] && b->mins[2] <= hi[2] && b->maxs[2] >= lo[2];
+    int k;
+    for (k = 0; k < 3; k++)
+        if (b->mins[k] > hi[k] || b->maxs[k] < lo[k])
+            return 0;
+    return 1;
 }
 
 /* A new stamp: brushes stamped with it were seen by this query. */
@@ -611,8 +659,8 @@ static uint32_t next_stamp(const rr_room *room)
 }
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
- * into list (a box query) or to trace_brush. */
-static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
+ * into the list (a box query) or to trace_brush. */
+static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
 {
     const ctx *c = w->c;
     const rr_rmf_leaf *lf = &c->leaves[-1 - n];
@@ -622,8 +670,8 @@ static void visit_leaf(work *w, int32_t n, rr_rmf_list *list)
         if (w->seen[b] == w->cur || !bounds_overlap(&c->brushes[b], w->lo, w->hi))
             continue;
         w->seen[b] = (uint8_t)w->cur;
-        if (list)
-            list_add(list, b);
+        if (w->list)
+            list_add(w->list, b);
         else if (c->brushes[b].contents & w->mask)
             trace_brush(w, b);
     }
@@ -639,100 +687,70 @@ static work *start_work(const rr_room *room)
     return w;
 }
 
-/* Every leaf whose cell the box [lo, hi] touches. */
-static void walk_box(const rr_room *room, const int32_t lo[3], const int32_t hi[3],
-                     rr_rmf_list *list)
-{
-    work *w = start_work(room);
-    const ctx *c = w->c;
-    int32_t *stack = tree_stack(room), n = c->h->root;
-    uint32_t sp = 0, k;
-    for (k = 0; k < 3; k++)
-        w->lo[k] = lo[k], w->hi[k] = hi[k];
-    for (;;) {
-        while (n >= 0) {
-            const rr_rmf_node *nd = &c->nodes[n];
-            const rr_rmf_plane *pl = &c->planes[nd->plane];
-            int front = hi[pl->type] >= pl->dist, back = lo[pl->type] <= pl->dist;
-            if (front && back)
-                stack[3 * sp++] = nd->child[1];
-            n = nd->child[front ? 0 : 1];
-        }
-        visit_leaf(w, n, list);
-        if (sp == 0)
-            return;
-        n = stack[3 * --sp];
-    }
-}
-
-/* One tree node for a trace segment [t0, t1] (Q2.30 of the whole trace):
- * which children it reaches and over which parts, near child first. Along
- * the node's axis the swept box spans P(t) +- r with P(t) = start + d.t;
- * the front child (x >= v) needs P(t) + r >= v, the back one P(t) - r <= v.
- * Interval ends are rounded outward. Returns the number of parts (1 or 2):
- * part[0] is walked first, part[1] is pushed. */
+/* A part of the trace waiting to be walked: a node or leaf and the
+ * segment [t0, t1] (Q2.30 of the whole trace) that reaches it. */
 typedef struct part {
     int32_t node, t0, t1;
 } part;
 
-/* num / d rounded out (up when up, else down), clamped to [0, FRAC_ONE]. */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int32_t d, int up)
-{
-    int64_t q = num / d, r = num % d;
-    if (r != 0 && ((r < 0) != (d < 0)) == !up)
-        q += up ? 1 : -1;
-    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
-}
-
+/* Part p at its node: which children it reaches and over which parts,
+ * near child first. Along the node's axis the swept box spans P(t) +- r
+ * with P(t) = start + d.t; the front child (x >= v) needs P(t) + r >= v, the
+ * back one P(t) - r <= v. Interval ends are rounded outward. A box query
+ * (w->list set) reaches the children its box [lo, hi] touches, front child
+ * first, over all of [t0, t1]. p becomes the part walked first; returns 1
+ * when *far (the next free stack slot) holds a second part to push. */
 static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_node *nd,
-                                                  const rr_rmf_plane *pl, int32_t t0,
-                                                  int32_t t1, part out[2])
+                                                  const rr_rmf_plane *pl, part *p, part *far)
 {
-    int a = pl->type;
-    int32_t d = w->end[a] - w->start[a];
-    /* s, r and P(t) scaled by 2^30 (t is Q2.30): below 2^53 */
-    int64_t r = ((int64_t)w->half[a] + w->margin) * FRAC_ONE;
-    int64_t s = ((int64_t)w->start[a] - pl->dist) * FRAC_ONE;
-    int64_t p0 = s + (int64_t)d * t0, p1 = s + (int64_t)d * t1;
-    int front = (p0 > p1 ? p0 : p1) + r >= 0, back = (p0 < p1 ? p0 : p1) - r <= 0;
-    part *pb = &out[d < 0], *pf = &out[d >= 0];   /* d >= 0: the back part is near */
+    int a = pl->type, front, back;
+    int32_t t0 = p->t0, t1 = p->t1, d, r, x;
+    int64_t nf, nb, m0, m1;
+    far->t0 = t0, far->t1 = t1;
+    if (w->list) {
+        front = w->hi[a] >= pl->dist, back = w->lo[a] <= pl->dist;
+        p->node = nd->child[front ? 0 : 1], far->node = nd->child[1];
+        return front && back;
+    }
+    /* The box reaches r = half + margin either side of P(t), so the front
+     * child needs d.t >= nf = v - start - r for some t of the part, the back
+     * one d.t <= nb = v - start + r. Scaled by 2^30 (t is Q2.30): below 2^54. */
+    d = w->end[a] - w->start[a];
+    r = w->half[a] + w->margin, x = pl->dist - w->start[a];
+    nf = (int64_t)(x - r) * FRAC_ONE, nb = (int64_t)(x + r) * FRAC_ONE;
+    m0 = (int64_t)d * t0, m1 = (int64_t)d * t1;
+    front = (m0 > m1 ? m0 : m1) >= nf, back = (m0 < m1 ? m0 : m1) <= nb;
     if (!front || !back) {
-        out[0].node = nd->child[front ? 0 : 1], out[0].t0 = t0, out[0].t1 = t1;
-        return 1;
+        p->node = nd->child[front ? 0 : 1];
+        return 0;
     }
-    pb->node = nd->child[1], pf->node = nd->child[0];
-    pb->t0 = pf->t0 = t0, pb->t1 = pf->t1 = t1;
-    if (d != 0) {           /* clip each child to where the box can touch it */
-        int32_t tf = solve_t(-(s + r), d, d < 0);   /* P(t) + r = 0 */
-        int32_t tb = solve_t(r - s, d, d > 0);      /* P(t) - r = 0 */
-        if (d > 0)          /* back [t0, tb], then front [tf, t1] */
-            pb->t1 = tb < t1 ? tb : t1, pf->t0 = tf > t0 ? tf : t0;
-        else                /* front [t0, tf], then back [tb, t1] */
-            pf->t1 = tf < t1 ? tf : t1, pb->t0 = tb > t0 ? tb : t0;
+    p->node = nd->child[d >= 0], far->node = nd->child[d < 0];   /* d >= 0: back near */
+    if (d != 0) {   /* the near part ends where the box leaves its child (t
+                     * rounded up), the far one starts where it reaches its own
+                     * (rounded down) */
+        int32_t tn = solve_t(d > 0 ? nb : nf, d, 1), tx = solve_t(d > 0 ? nf : nb, d, 0);
+        p->t1 = tn < t1 ? tn : t1, far->t0 = tx > t0 ? tx : t0;
     }
-    return 2;
+    return 1;
 }
 
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
- * far is dropped. */
-static void walk_trace(const rr_room *room, work *w)
+ * far is dropped. The box query walks here too (its parts all span [0, 1],
+ * it never hits: best stays 1, all_solid 0). */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
-    const ctx *c = w->c;
     part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
     uint32_t sp = 0;
-    part p, two[2];
-    p.node = c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    part p;
+    p.node = w->c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
-            const rr_rmf_node *nd = &c->nodes[p.node];
-            if (split_segment(w, nd, &c->planes[nd->plane], p.t0, p.t1, two) == 2) {
-                stack[sp++] = two[1];
-            }
-            p = two[0];
+            const rr_rmf_node *nd = &w->c->nodes[p.node];
+            sp += (uint32_t)split_segment(w, nd, &w->c->planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, p.node, 0);
+            visit_leaf(w, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
@@ -749,8 +767,9 @@ static int32_t move_along(int32_t a, int32_t b, int32_t f30)
     return b < a ? a - m : a + m;
 }
 
-static void init_work(const rr_room *room, work *w, const int32_t start[3],
-                      const int32_t end[3], const int32_t half[3], uint32_t mask)
+static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
+                                                const int32_t start[3], const int32_t end[3],
+                                                const int32_t half[3], uint32_t mask)
 {
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
@@ -758,6 +777,7 @@ static void init_work(const rr_room *room, work *w, const int32_t start[3],
     w->eps_s = (int64_t)w->eps_d * 65536;
     w->eps_d <<= 8;
     w->mask = mask;
+    w->list = 0;
     w->best = FRAC_ONE;
     w->plane = w->brush = -1;
     w->start_solid = w->all_solid = 0;
@@ -781,7 +801,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = start_work(room);
     init_work(room, w, start, end, half, mask);
-    walk_trace(room, w);
+    walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -802,12 +822,20 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
+    work *w;
+    int k;
     if (!rmf_ctx(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
+    w = start_work(room);
+    for (k = 0; k < 3; k++)
+        w->lo[k] = mins[k], w->hi[k] = maxs[k];
+    w->list = list;
+    w->best = FRAC_ONE;
+    w->all_solid = 0;
     list->count = list->total = 0;
-    walk_box(room, mins, maxs, list);
+    walk_tree(room, w);
     return RR_OK;
 }
 
@@ -816,12 +844,12 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 {
     const ctx *c;
+    uint32_t k;
     c = rmf_ctx(room);
     if (!c || !out)
         return RR_ERR_ARG;
-    out->planes = c->nplanes, out->sides = c->nsides, out->brushes = c->nbrushes;
-    out->nodes = c->nnodes, out->leaves = c->nleaves, out->entities = c->nents;
-    out->keyvalues = c->nkv, out->cameras = c->ncams, out->paths = c->npaths;
+    for (k = 0; k < 9; k++)   /* planes .. paths: the counts of sections 1-5 and 7-10 */
+        (&out->planes)[k] = (&c->nplanes)[k + (k >= 5)];
     out->version = c->h->version, out->tree_depth = c->h->tree_depth;
     return RR_OK;
 }
@@ -855,9 +883,12 @@ GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, 11)
 
 static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 {
-    while (*a && *a == *b)
-        a++, b++;
-    return *a == *b;
+    for (;; a++, b++) {
+        if (*a != *b)
+            return 0;
+        if (!*a)
+            return 1;
+    }
 }
 
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)

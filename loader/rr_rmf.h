@@ -25,8 +25,8 @@
  *   re-entrant (one query at a time per arena). Arena: RR_RMF_ARENA() in
  *   rr_rmf_blob.h (about 4 bytes per brush; 7 KB for a 1,669-brush map).
  *   C stack (gcc -O2 -fcallgraph-info, worst chain rr_rmf_trace, `make size`):
- *   440 bytes on Cortex-M0 (128 per libgcc call), 296 on Cortex-M3, 304 on
- *   ARM926, 320 on MIPS32 and x86-64 (the trace's state lives in the arena); nothing
+ *   464 bytes on Cortex-M0 (128 per libgcc call), 296 on Cortex-M3, 324 on
+ *   ARM926, 360 on MIPS32, 304 on x86-64 (the trace's state lives in the arena); nothing
  *   recurses; no floating point.
  *
  * TRACES (learned from Quake III's cm_trace.c)
