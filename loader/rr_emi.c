@@ -240,12 +240,14 @@ static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, co
 #define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
 
 /* Element sizes of the sections FIGURE + k (k < 8: the order of fig's
- * pointers, and for k >= 1 of the counts that open rr_emi_figure), and of
- * TRIS as k = 8. */
-static const uint8_t elem_size[9] = {
-    sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
-    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
-    sizeof(rr_emi_tri)};
+ * pointers), and of TRIS as k = 8; then the word of rr_emi_figure that
+ * holds each one's count (k >= 1: njoints .. nrkeys, then ntris). */
+static const uint8_t sec_info[2][9] = {
+    {sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
+     sizeof(rr_emi_anim), sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
+     sizeof(rr_emi_tri)},
+    {0, 0, 1, 2, 3, 4, 5, 6, offsetof(rr_emi_figure, ntris) / 4}};
+typedef char rr__emi_tris_type[RR_SEC_EMI_TRIS == (RR_SEC_EMI_FIGURE + 8) + 0x8000 ? 1 : -1];
 
 /* Sections k .. end - 1 of the list above into g (TRIS only checked),
  * checked as rr_open does (after rr__sections_known): k = 0 is the one
@@ -258,9 +260,9 @@ static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_
 {
     for (; k < end; k++) {
         const rr_emi_figure *f = g->s.f;
-        uint32_t type = k < 8 ? RR_SEC_EMI_FIGURE + k : RR_SEC_EMI_TRIS, n, count;
+        uint32_t type = RR_SEC_EMI_FIGURE + k + (k >> 3 << 15), n, count;   /* TRIS at 8 */
         const void *p;   /* NULL when absent (rr__section) */
-        rr_err e = rr__section(room, type, elem_size[k], &p, &n, diag);
+        rr_err e = rr__section(room, type, sec_info[0][k], &p, &n, diag);
         if (k == 0) {
             if (e)
                 return e;
@@ -270,7 +272,7 @@ static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_
                 return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
             continue;
         }
-        count = k < 8 ? (&f->njoints)[k - 1] : f->ntris;
+        count = (&f->njoints)[sec_info[1][k]];
         if (e && !(e == RR_ERR_MISSING && count == 0))
             return e;
         if (!e && n != count)
@@ -538,10 +540,13 @@ rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
     return find_name(room, 1, name, index);
 }
 
-/* Record index of the joints or animations, and its name (if name is not
- * NULL); RR_ERR_RANGE past the end. */
-static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char **name,
-                      const void **rec)
+/* Record index of the joints or animations, its name (if name is not NULL)
+ * and the field after the name (if field is not NULL): a joint's parent or
+ * an animation's duration. RR_ERR_RANGE past the end. */
+typedef char rr__emi_field_after_name[offsetof(rr_emi_joint, parent) == 4 &&
+                                      offsetof(rr_emi_anim, duration) == 4 ? 1 : -1];
+static NOINLINE rr_err get_rec(const rr_room *room, int anims, uint32_t index,
+                               const char **name, int32_t *field)
 {
     const uint8_t *p;
     uint32_t stride, count;
@@ -553,41 +558,92 @@ static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char
     p += (size_t)index * stride;
     if (name)
         *name = rr_string(room, *(const uint32_t *)(const void *)p);
-    *rec = p;
+    if (field)
+        *field = anims ? *(const int32_t *)(const void *)(p + 4)
+                       : *(const int16_t *)(const void *)(p + 4);
     return RR_OK;
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
                         int32_t *parent)
 {
-    const void *j;
-    rr_err e = get_rec(room, 0, index, name, &j);
-    if (!e && parent)
-        *parent = ((const rr_emi_joint *)j)->parent;
-    return e;
+    return get_rec(room, 0, index, name, parent);
 }
 
 rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
                        rr_fix *duration)
 {
-    const void *a;
-    rr_err e = get_rec(room, 1, index, name, &a);
-    if (!e && duration)
-        *duration = ((const rr_emi_anim *)a)->duration;
-    return e;
+    return get_rec(room, 1, index, name, duration);
 }
 
-/* Every job's start: RR_ERR_ARG unless ok (the job and its buffers are not
- * NULL), then the sections of the job's room, its first member (C99
- * 6.7.2.1: a struct pointer converts to a pointer to its first member). */
+/* Every job's checks as data, one row per job (J_*): the byte offsets of
+ * three pointers that must not be NULL (RR_ERR_ARG; a job with fewer names
+ * its room again, which load() rejects with the same code), then three
+ * range checks (RR_ERR_RANGE), each a field's offset and JC(op, arg):
+ *   JC_GE  u32 field >= figure count arg (a buffer holds every joint)
+ *   JC_LT  u32 field <  figure count arg (an index)
+ *   JC_LE  u32 field <= 2^arg (a mode, or a weight in [0, RR_FIX_ONE] read
+ *          as unsigned: a negative one is above 2^31)
+ *   JC_RUN u32 first and u32 count after it: a run inside figure count arg
+ * Figure counts are rr_emi_figure's words from njoints (0 joints, 1 vertices,
+ * 3 animations). A job with fewer checks repeats one (same result). The
+ * room is each job's first member (C99 6.7.2.1: a struct pointer converts to
+ * a pointer to its first member). */
 typedef char rr__emi_room_first[offsetof(rr_emi_sample_job, room) +
                                 offsetof(rr_emi_blend_job, room) +
                                 offsetof(rr_emi_model_job, room) +
                                 offsetof(rr_emi_skin_matrices_job, room) +
                                 offsetof(rr_emi_skin_job, room) == 0 ? 1 : -1];
-static NOINLINE rr_err job_load(const void *job, int ok, fig *g)
+enum { J_SAMPLE, J_BLEND, J_MODEL, J_SKINMAT, J_SKIN };
+enum { JC_GE, JC_LT, JC_LE, JC_RUN };
+#define JC(op, arg) (uint8_t)((op) << 5 | (arg))
+#define JO(type, member) (uint8_t)offsetof(type, member)
+static const uint8_t job_desc[5][9] = {
+    {JO(rr_emi_sample_job, room), JO(rr_emi_sample_job, room), JO(rr_emi_sample_job, out),
+     JO(rr_emi_sample_job, anim), JC(JC_LT, 3), JO(rr_emi_sample_job, out_count), JC(JC_GE, 0),
+     JO(rr_emi_sample_job, mode), JC(JC_LE, 0)},
+    {JO(rr_emi_blend_job, a), JO(rr_emi_blend_job, b), JO(rr_emi_blend_job, out),
+     JO(rr_emi_blend_job, count), JC(JC_GE, 0), JO(rr_emi_blend_job, weight), JC(JC_LE, 16),
+     JO(rr_emi_blend_job, count), JC(JC_GE, 0)},
+    {JO(rr_emi_model_job, room), JO(rr_emi_model_job, room), JO(rr_emi_model_job, out),
+     JO(rr_emi_model_job, count), JC(JC_GE, 0), JO(rr_emi_model_job, count), JC(JC_GE, 0),
+     JO(rr_emi_model_job, count), JC(JC_GE, 0)},
+    {JO(rr_emi_skin_matrices_job, room), JO(rr_emi_skin_matrices_job, model),
+     JO(rr_emi_skin_matrices_job, out), JO(rr_emi_skin_matrices_job, count), JC(JC_GE, 0),
+     JO(rr_emi_skin_matrices_job, count), JC(JC_GE, 0), JO(rr_emi_skin_matrices_job, count),
+     JC(JC_GE, 0)},
+    {JO(rr_emi_skin_job, room), JO(rr_emi_skin_job, skin), JO(rr_emi_skin_job, pos_out),
+     JO(rr_emi_skin_job, first), JC(JC_RUN, 1), JO(rr_emi_skin_job, first), JC(JC_RUN, 1),
+     JO(rr_emi_skin_job, first), JC(JC_RUN, 1)}};
+typedef char rr__emi_skin_run[offsetof(rr_emi_skin_job, count) ==
+                              offsetof(rr_emi_skin_job, first) + 4 && RR_FIX_ONE == 1L << 16
+                              ? 1 : -1];
+
+/* The checks of job kind on job (rr_emi_*_job_validate), the sections of its
+ * room into g. */
+static NOINLINE rr_err job_check(const void *job, unsigned kind, fig *g)
 {
-    return ok ? load(*(const rr_room *const *)job, g) : RR_ERR_ARG;
+    const uint8_t *d = job_desc[kind], *b = job;
+    const uint32_t *n;
+    rr_err e;
+    int i;
+    for (i = 0; i < 3; i++)
+        if (!job || !*(const void *const *)(const void *)(b + d[i]))
+            return RR_ERR_ARG;
+    e = load(*(const rr_room *const *)job, g);
+    for (n = &g->s.f->njoints; !e && i < 9; i += 2) {
+        const uint32_t *v = (const uint32_t *)(const void *)(b + d[i]);
+        unsigned op = d[i + 1] >> 5, arg = d[i + 1] & 31u;
+        uint32_t lim = op == JC_LE ? 1u << arg : n[arg];
+        switch (op) {
+        case JC_GE: e = *v < lim; break;
+        case JC_LT: e = *v >= lim; break;
+        case JC_LE: e = *v > lim; break;
+        default: e = v[0] > lim || v[1] > lim - v[0]; break;
+        }
+        e = e ? RR_ERR_RANGE : RR_OK;
+    }
+    return e;
 }
 
 /* The bind pose into out[0 .. njoints). */
@@ -703,20 +759,10 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
     return t < 0 ? 0 : t > d ? d : t;
 }
 
-/* Checks of rr_emi_sample_job_validate; the sections into g. */
-static NOINLINE rr_err sample_check(const rr_emi_sample_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->out, g);
-    if (!e && (job->anim >= g->s.f->nanims || job->out_count < g->s.f->njoints ||
-               job->mode > RR_EMI_LOOP))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
     fig g;
-    return sample_check(job, &g);
+    return job_check(job, J_SAMPLE, &g);
 }
 
 rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
@@ -725,7 +771,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     const rr_emi_anim *a;
     rr_fix t;
     uint32_t i;
-    rr_err e = sample_check(job, &g);
+    rr_err e = job_check(job, J_SAMPLE, &g);
     if (e)
         return e;
     bind_pose(&g, job->out);
@@ -745,19 +791,10 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 /* ------------------------------------------------------------ blend */
 
-/* Checks of rr_emi_blend_job_validate; the sections into g. */
-static NOINLINE rr_err blend_check(const rr_emi_blend_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->a && job->b && job->out, g);
-    if (!e && (job->count < g->s.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
     fig g;
-    return blend_check(job, &g);
+    return job_check(job, J_BLEND, &g);
 }
 
 rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
@@ -765,7 +802,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
     fig g;
     uint32_t i;
     int c;
-    rr_err e = blend_check(job, &g);
+    rr_err e = job_check(job, J_BLEND, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -788,24 +825,17 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 /* ------------------------------------------------------------ model and skinning matrices */
 
-/* Checks of rr_emi_model_job_validate; the sections into g. */
-static NOINLINE rr_err model_check(const rr_emi_model_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->out, g);
-    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
-}
-
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
     fig g;
-    return model_check(job, &g);
+    return job_check(job, J_MODEL, &g);
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = model_check(job, &g);
+    rr_err e = job_check(job, J_MODEL, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -825,24 +855,17 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
     return RR_OK;
 }
 
-/* Checks of rr_emi_skin_matrices_job_validate; the sections into g. */
-static NOINLINE rr_err skinmat_check(const rr_emi_skin_matrices_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->model && job->out, g);
-    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
-}
-
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
     fig g;
-    return skinmat_check(job, &g);
+    return job_check(job, J_SKINMAT, &g);
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = skinmat_check(job, &g);
+    rr_err e = job_check(job, J_SKINMAT, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -855,19 +878,10 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 
 /* ------------------------------------------------------------ skinning */
 
-/* Checks of rr_emi_skin_job_validate; the sections into g. */
-static NOINLINE rr_err skin_check(const rr_emi_skin_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->skin && job->pos_out, g);
-    if (!e && (job->first > g->s.f->nverts || job->count > g->s.f->nverts - job->first))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 {
     fig g;
-    return skin_check(job, &g);
+    return job_check(job, J_SKIN, &g);
 }
 
 /* Component c of the blended position (c < 3, coords: the sum of
@@ -919,7 +933,7 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     fig g;
     uint32_t k;
-    rr_err e = skin_check(job, &g);
+    rr_err e = job_check(job, J_SKIN, &g);
     if (e)
         return e;
     for (k = 0; k < job->count; k++)
