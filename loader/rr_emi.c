@@ -29,7 +29,8 @@
  * typed in s, and as p[k] the section FIGURE + k, which sections() fills
  * (reading another member of a union than the one written is defined in
  * C99 TC3, 6.5.2.3 note 82; all object pointers here share one
- * representation). */
+ * representation); then the room and where its failures go (rr_open's
+ * diag, or NULL for a query), so that a failure site needs only g. */
 typedef union fig {
     struct fig_sections {
         const rr_emi_figure *f;
@@ -40,6 +41,8 @@ typedef union fig {
         const rr_emi_track *t;
         const rr_emi_pkey *pk;
         const rr_emi_rkey *rk;
+        const rr_room *room;
+        rr_diag *diag;
     } s;
     const void *p[8];
 } fig;
@@ -228,16 +231,46 @@ static const char *const site_what[] = {
 typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SEC_EMI_FIGURE < 8
                                 ? 1 : -1];
 
-/* Fill diag for failure site at the blob bytes p, and return its code. */
-static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, const void *p,
-                           uint32_t value, uint32_t limit)
+/* The words of the figure that hold the counts. */
+enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
+
+/* The limit each failure site reports (its value is the argument x):
+ *   L_ZERO  0   L_DEPTH  the room's max_depth
+ *   L_FIG + k  word k of the figure (its counts from njoints)
+ *   L_POW + k  2^(2k)
+ * or L_X32, L_X16: the limit is x, and the value the u32 or int16 field at
+ * p (no member of g for such limits keeps rr_open's stack low). */
+enum { L_ZERO, L_DEPTH, L_X32, L_X16, L_FIG = 8, L_POW = 16 };
+static const uint8_t site_lim[] = {
+    L_POW + 5,   /* figure: RR_EMI_MAX_JOINTS */
+    L_ZERO, L_X16, L_X16, L_DEPTH, L_FIG + N_INFL, L_FIG + N_JOINTS,
+    L_POW + 8, L_POW + 8,   /* weight and sum: RR_FIX_ONE */
+    L_X32, L_X32, L_ZERO,
+    L_POW + 12,   /* key coordinate: RR_EMI_COORD_MAX */
+    L_FIG + N_JOINTS, L_POW + 1, L_X32, L_ZERO, L_ZERO, L_FIG + N_TRACKS,
+};
+typedef char rr__emi_site_pows[RR_EMI_MAX_JOINTS == 1 << 10 && RR_FIX_ONE == 1L << 16 &&
+                               RR_EMI_COORD_MAX == 1L << 24 &&
+                               sizeof site_lim == sizeof site_es ? 1 : -1];
+
+/* Fill g's diag for failure site at the blob bytes p (value or limit x),
+ * and return its code. Four arguments: registers on every ABI here, which
+ * the site's own six (value, limit, room and diag) would not be. */
+static NOINLINE rr_err bad(const fig *g, unsigned site, const void *p, uint32_t x)
 {
-    uint32_t es = site_es[site];   /* p's offset as rr__offset: a tail call */
-    return rr__fail_at(diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
-                       (uint32_t)((const uint8_t *)p - room->blob), site_what[site], value,
-                       limit);
+    unsigned es = site_es[site], l = site_lim[site];
+    uint32_t v = x, lim = l >= L_POW ? 1u << 2 * (l - L_POW)
+                        : l >= L_FIG ? (&g->s.f->njoints)[l - L_FIG]
+                        : l == L_DEPTH ? g->s.room->max_depth : 0;
+    if (l == L_X32 || l == L_X16) {
+        lim = x;
+        v = l == L_X32 ? *(const uint32_t *)p : (uint32_t) * (const int16_t *)p;
+    }
+    return rr__fail_at(g->s.diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
+                       (uint32_t)((const uint8_t *)p - g->s.room->blob), site_what[site], v,
+                       lim);
 }
-#define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
+#define BAD(site, p, x) bad(g, (site), (p), (uint32_t)(x))
 
 /* Element sizes of the sections FIGURE + k (k < 8: the order of fig's
  * pointers), and of TRIS as k = 8; then the word of rr_emi_figure that
@@ -255,9 +288,10 @@ typedef char rr__emi_tris_type[RR_SEC_EMI_TRIS == (RR_SEC_EMI_FIGURE + 8) + 0x80
  * or is absent when that is 0. One body for the validator (0 .. 8, then
  * TRIS after the records) and for every query (0 .. 8), which meet only
  * rooms that passed it; no call in between keeps rr_open's stack low. */
-static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_t end,
-                                rr_diag *diag)
+static NOINLINE rr_err sections(fig *g, uint32_t k, uint32_t end)
 {
+    const rr_room *room = g->s.room;
+    rr_diag *diag = g->s.diag;
     for (; k < end; k++) {
         const rr_emi_figure *f = g->s.f;
         uint32_t type = RR_SEC_EMI_FIGURE + k + (k >> 3 << 15), n, count;   /* TRIS at 8 */
@@ -269,7 +303,7 @@ static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_
             g->p[0] = f = (const rr_emi_figure *)p;
             if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
                 !rr__string_ok(room, f->name))
-                return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
+                return BAD(S_FIGURE, f, f->njoints);
             continue;
         }
         count = (&f->njoints)[sec_info[1][k]];
@@ -288,7 +322,9 @@ static NOINLINE rr_err load(const rr_room *room, fig *g)
 {
     if (!room || room->format != RR_FMT_EMI)
         return room ? RR_ERR_FORMAT : RR_ERR_ARG;
-    return sections(room, g, 0, 8, 0) ? RR_ERR_FORMAT : RR_OK;
+    g->s.room = room;
+    g->s.diag = 0;
+    return sections(g, 0, 8) ? RR_ERR_FORMAT : RR_OK;
 }
 
 /* ------------------------------------------------------------ validation */
@@ -299,8 +335,8 @@ static int coord_ok(int32_t v)
     return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
 }
 
-/* Field tables for rr__check_fields: counts are the words of the figure. */
-enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
+/* Field tables for rr__check_fields: counts are the words of the figure
+ * (N_*, above). */
 #define Q30_MAX (RR_EMI_Q30_ONE + 64)
 
 /* All RR_ERR_RANGE (any order gives the same code). */
@@ -314,18 +350,19 @@ static const rr_field joint_fields[] = {
     RR_FIELDS(rr_emi_joint, bind_q, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, Q30_MAX,
               "joint rotation entry")};
 
-static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+static rr_err check_joint(const fig *g, uint32_t i)
 {
+    const rr_room *room = g->s.room;
     const rr_emi_joint *j = &g->s.j[i];
     uint32_t want_depth;
     if (!rr__string_ok(room, j->name))
-        return BAD(S_JNAME, &j->name, j->name, 0);
+        return BAD(S_JNAME, &j->name, j->name);
     if (j->parent >= (int32_t)i || j->parent < -1)
-        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, j->parent, i);
+        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, i);
     want_depth = j->parent < 0 ? 0u : g->s.j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
-        return BAD(S_DEPTH, &j->depth, j->depth, room->max_depth);
-    return rr__check_fields(room, joint_fields, j, 0, diag);
+        return BAD(S_DEPTH, &j->depth, j->depth);
+    return rr__check_fields(room, joint_fields, j, 0, g->s.diag);
 }
 
 static const rr_field vertex_fields[] = {
@@ -335,26 +372,26 @@ static const rr_field vertex_fields[] = {
     RR_FIELD(rr_emi_vert, infl_count, RR_F_MAX | RR_F_U16 | RR_F_END, RR_ERR_INDEX,
              RR_EMI_MAX_INFL, "influence count")};
 
-static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+static rr_err check_vertex(const fig *g, uint32_t i)
 {
     const rr_emi_vert *v = &g->s.v[i];
     int32_t sum = 0;
     uint32_t k;
-    rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
+    rr_err e = rr__check_fields(g->s.room, vertex_fields, v, 0, g->s.diag);
     if (e)
         return e;
     if (v->infl_first > g->s.f->ninfl || v->infl_count > g->s.f->ninfl - v->infl_first)
-        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->s.f->ninfl);
+        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first);
     for (k = 0; k < v->infl_count; k++) {
         const rr_emi_infl *in = &g->s.in[v->infl_first + k];
         if (in->joint >= g->s.f->njoints)
-            return BAD(S_INFL_JOINT, in, in->joint, g->s.f->njoints);
+            return BAD(S_INFL_JOINT, in, in->joint);
         if (in->weight <= 0 || in->weight > RR_FIX_ONE)
-            return BAD(S_WEIGHT, &in->weight, in->weight, RR_FIX_ONE);
+            return BAD(S_WEIGHT, &in->weight, in->weight);
         sum += in->weight;
     }
     if (v->infl_count && sum != RR_FIX_ONE)
-        return BAD(S_SUM, v, sum, RR_FIX_ONE);
+        return BAD(S_SUM, v, sum);
     return RR_OK;
 }
 
@@ -363,7 +400,7 @@ static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *dia
  * records start with their time. */
 typedef char rr__emi_key_time_first[offsetof(rr_emi_pkey, time) + offsetof(rr_emi_rkey, time) == 0
                                     ? 1 : -1];
-static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+static rr_err check_keys(const fig *g, const rr_emi_track *t)
 {
     int pos = t->op == 3;
     uint32_t stride = pos ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey), k;
@@ -374,41 +411,41 @@ static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_
     for (k = 0; k < t->nkeys; k++, key += stride) {
         const int32_t *time = (const int32_t *)(const void *)key;
         if (*time < prev)
-            return BAD(pos ? S_PORDER : S_RORDER, time, *time, prev);
+            return BAD(pos ? S_PORDER : S_RORDER, time, prev);
         prev = *time;
         if (!pos && (((const rr_emi_rkey *)(const void *)key)->q[2] & 1u))
-            return BAD(S_RFLAG, time, 1, 0);
+            return BAD(S_RFLAG, time, 1);
         for (c = 1; pos && c <= 3; c++)
             if (!coord_ok(time[c]))
-                return BAD(S_PCOORD, time, time[c], RR_EMI_COORD_MAX);
+                return BAD(S_PCOORD, time, time[c]);
     }
     return RR_OK;
 }
 
-static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+static rr_err check_track(const fig *g, const rr_emi_track *t)
 {
     uint32_t nk = t->op == 3 ? g->s.f->npkeys : g->s.f->nrkeys;
     if (t->joint >= g->s.f->njoints)
-        return BAD(S_TJOINT, t, t->joint, g->s.f->njoints);
+        return BAD(S_TJOINT, t, t->joint);
     if ((t->op != 3 && t->op != 4) || t->priority > 7)
-        return BAD(S_TOP, t, t->op, 4);
+        return BAD(S_TOP, t, t->op);
     if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
-        return BAD(S_KRUN, &t->first_key, t->first_key, nk);
-    return check_keys(room, g, t, diag);
+        return BAD(S_KRUN, &t->first_key, nk);
+    return check_keys(g, t);
 }
 
-static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_diag *diag)
+static rr_err check_anim(const fig *g, const rr_emi_anim *a)
 {
     uint32_t k;
     rr_err e;
-    if (!rr__string_ok(room, a->name))
-        return BAD(S_ANAME, a, a->name, 0);
+    if (!rr__string_ok(g->s.room, a->name))
+        return BAD(S_ANAME, a, a->name);
     if (a->duration <= 0)
-        return BAD(S_DURATION, &a->duration, a->duration, 0);
+        return BAD(S_DURATION, &a->duration, a->duration);
     if (a->first_track > g->s.f->ntracks || a->ntracks > g->s.f->ntracks - a->first_track)
-        return BAD(S_TRUN, &a->first_track, a->first_track, g->s.f->ntracks);
+        return BAD(S_TRUN, &a->first_track, a->first_track);
     for (k = 0; k < a->ntracks; k++) {
-        e = check_track(room, g, &g->s.t[a->first_track + k], diag);
+        e = check_track(g, &g->s.t[a->first_track + k]);
         if (e)
             return e;
     }
@@ -427,7 +464,7 @@ static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
                   "triangle vertex")};
     const void *p;
     uint32_t n;
-    rr_err e = sections(room, g, 8, 9, diag);
+    rr_err e = sections(g, 8, 9);
     if (!e)
         e = rr__check_fields(room, tri_fields, 0, &g->s.f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
@@ -437,19 +474,32 @@ static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
     return e;
 }
 
+/* Every joint, vertex and animation record, in that order. Out of line:
+ * the validator's frame, which holds g while sections() runs, stays small
+ * (rr_open's deepest chain). */
+static NOINLINE rr_err check_records(const fig *g)
+{
+    uint32_t i;
+    rr_err e = RR_OK;
+    for (i = 0; !e && i < g->s.f->njoints; i++)
+        e = check_joint(g, i);
+    for (i = 0; !e && i < g->s.f->nverts; i++)
+        e = check_vertex(g, i);
+    for (i = 0; !e && i < g->s.f->nanims; i++)
+        e = check_anim(g, &g->s.a[i]);
+    return e;
+}
+
 rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
     fig g;
-    uint32_t i;
     rr_err e = rr__sections_known(room, emi_types, 8, diag);
+    g.s.room = room;
+    g.s.diag = diag;
     if (!e)
-        e = sections(room, &g, 0, 8, diag);
-    for (i = 0; !e && i < g.s.f->njoints; i++)
-        e = check_joint(room, &g, i, diag);
-    for (i = 0; !e && i < g.s.f->nverts; i++)
-        e = check_vertex(room, &g, i, diag);
-    for (i = 0; !e && i < g.s.f->nanims; i++)
-        e = check_anim(room, &g, &g.s.a[i], diag);
+        e = sections(&g, 0, 8);
+    if (!e)
+        e = check_records(&g);
     if (!e)
         e = check_tris(room, &g, diag);
     return e;
