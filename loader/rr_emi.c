@@ -207,27 +207,27 @@ static const uint8_t site_es[] = {
     SITE(RR_ERR_INDEX, TRACKS), SITE(RR_ERR_INDEX, ANIMS), SITE(RR_ERR_RANGE, ANIMS),
     SITE(RR_ERR_INDEX, ANIMS),
 };
-static const char *const site_what[] = {
-    "figure record",
-    "joint name",
-    "joint parent (must be < own index)",
-    "joint parent (must be < own index)",
-    "joint depth",
-    "influence run",
-    "influence joint",
-    "influence weight",
-    "weight sum",
-    "key time order",
-    "key time order",
-    "rotation key flag bit",
-    "key coordinate",
-    "track joint",
-    "track operation",
-    "key run",
-    "animation name",
-    "duration",
-    "track run",
-};
+/* The sites' what texts in site order, one copy for the two sites that share
+ * one (S_CYCLE and S_PARENT, S_PORDER and S_RORDER): one array, no pointer
+ * table and no padding between the strings. */
+static const char site_whats[] =
+    "figure record\0"
+    "joint name\0"
+    "joint parent (must be < own index)\0"
+    "joint depth\0"
+    "influence run\0"
+    "influence joint\0"
+    "influence weight\0"
+    "weight sum\0"
+    "key time order\0"
+    "rotation key flag bit\0"
+    "key coordinate\0"
+    "track joint\0"
+    "track operation\0"
+    "key run\0"
+    "animation name\0"
+    "duration\0"
+    "track run";
 typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SEC_EMI_FIGURE < 8
                                 ? 1 : -1];
 
@@ -259,16 +259,20 @@ typedef char rr__emi_site_pows[RR_EMI_MAX_JOINTS == 1 << 10 && RR_FIX_ONE == 1L 
 static NOINLINE rr_err bad(const fig *g, unsigned site, const void *p, uint32_t x)
 {
     unsigned es = site_es[site], l = site_lim[site];
+    unsigned n = site - (site > S_CYCLE) - (site > S_PORDER);   /* its text */
+    const char *what = site_whats;
     uint32_t v = x, lim = l >= L_POW ? 1u << 2 * (l - L_POW)
                         : l >= L_FIG ? (&g->s.f->njoints)[l - L_FIG]
                         : l == L_DEPTH ? g->s.room->max_depth : 0;
+    while (n--)
+        while (*what++)
+            ;
     if (l == L_X32 || l == L_X16) {
         lim = x;
         v = l == L_X32 ? *(const uint32_t *)p : (uint32_t) * (const int16_t *)p;
     }
     return rr__fail_at(g->s.diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
-                       (uint32_t)((const uint8_t *)p - g->s.room->blob), site_what[site], v,
-                       lim);
+                       (uint32_t)((const uint8_t *)p - g->s.room->blob), what, v, lim);
 }
 #define BAD(site, p, x) bad(g, (site), (p), (uint32_t)(x))
 
