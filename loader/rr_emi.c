@@ -634,11 +634,11 @@ rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
  * three pointers that must not be NULL (RR_ERR_ARG; a job with fewer names
  * its room again, which load() rejects with the same code), then three
  * range checks (RR_ERR_RANGE), each a field's offset and JC(op, arg):
- *   JC_GE  u32 field >= figure count arg (a buffer holds every joint)
  *   JC_LT  u32 field <  figure count arg (an index)
- *   JC_LE  u32 field <= 2^arg (a mode, or a weight in [0, RR_FIX_ONE] read
- *          as unsigned: a negative one is above 2^31)
+ *   JC_GE  u32 field >= figure count arg (a buffer holds every joint)
  *   JC_RUN u32 first and u32 count after it: a run inside figure count arg
+ *   JC_LE  u32 field <= 2^arg (a mode, or a weight in [0, RR_FIX_ONE] read
+ *          as unsigned: a negative one is above 2^31), as field < 2^arg + 1
  * Figure counts are rr_emi_figure's words from njoints (0 joints, 1 vertices,
  * 3 animations). A job with fewer checks repeats one (same result). The
  * room is each job's first member (C99 6.7.2.1: a struct pointer converts to
@@ -649,7 +649,7 @@ typedef char rr__emi_room_first[offsetof(rr_emi_sample_job, room) +
                                 offsetof(rr_emi_skin_matrices_job, room) +
                                 offsetof(rr_emi_skin_job, room) == 0 ? 1 : -1];
 enum { J_SAMPLE, J_BLEND, J_MODEL, J_SKINMAT, J_SKIN };
-enum { JC_GE, JC_LT, JC_LE, JC_RUN };
+enum { JC_LT, JC_GE, JC_RUN, JC_LE = 4 };
 #define JC(op, arg) (uint8_t)((op) << 5 | (arg))
 #define JO(type, member) (uint8_t)offsetof(type, member)
 static const uint8_t job_desc[5][9] = {
@@ -688,14 +688,9 @@ static NOINLINE rr_err job_check(const void *job, unsigned kind, fig *g)
     for (n = &g->s.f->njoints; !e && i < 9; i += 2) {
         const uint32_t *v = (const uint32_t *)(const void *)(b + d[i]);
         unsigned op = d[i + 1] >> 5, arg = d[i + 1] & 31u;
-        uint32_t lim = op == JC_LE ? 1u << arg : n[arg];
-        switch (op) {
-        case JC_GE: e = *v < lim; break;
-        case JC_LT: e = *v >= lim; break;
-        case JC_LE: e = *v > lim; break;
-        default: e = v[0] > lim || v[1] > lim - v[0]; break;
-        }
-        e = e ? RR_ERR_RANGE : RR_OK;
+        uint32_t x = v[0], lim = op == JC_LE ? (1u << arg) + 1u : n[arg];
+        int fails = op == JC_RUN ? x > lim || v[1] > lim - x : (x < lim) ^ (op != JC_GE);
+        e = fails ? RR_ERR_RANGE : RR_OK;
     }
     return e;
 }
