@@ -235,15 +235,14 @@ typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SE
 enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
 
 /* The limit each failure site reports (its value is the argument x):
- *   L_ZERO  0   L_DEPTH  the room's max_depth
- *   L_FIG + k  word k of the figure (its counts from njoints)
+ *   L_ZERO  0   L_FIG + k  word k of the figure (its counts from njoints)
  *   L_POW + k  2^(2k)
- * or L_X32, L_X16: the limit is x, and the value the u32 or int16 field at
- * p (no member of g for such limits keeps rr_open's stack low). */
-enum { L_ZERO, L_DEPTH, L_X32, L_X16, L_FIG = 8, L_POW = 16 };
+ * or L_X32, L_XS16, L_XU16: the limit is x, and the value the u32, int16 or
+ * u16 field at p (no member of g for such limits keeps rr_open's stack low). */
+enum { L_ZERO, L_X32, L_XS16, L_XU16, L_FIG = 8, L_POW = 16 };
 static const uint8_t site_lim[] = {
     L_POW + 5,   /* figure: RR_EMI_MAX_JOINTS */
-    L_ZERO, L_X16, L_X16, L_DEPTH, L_FIG + N_INFL, L_FIG + N_JOINTS,
+    L_ZERO, L_XS16, L_XS16, L_XU16, L_FIG + N_INFL, L_FIG + N_JOINTS,
     L_POW + 8, L_POW + 8,   /* weight and sum: RR_FIX_ONE */
     L_X32, L_X32, L_ZERO,
     L_POW + 12,   /* key coordinate: RR_EMI_COORD_MAX */
@@ -262,14 +261,14 @@ static NOINLINE rr_err bad(const fig *g, unsigned site, const void *p, uint32_t 
     unsigned n = site - (site > S_CYCLE) - (site > S_PORDER);   /* its text */
     const char *what = site_whats;
     uint32_t v = x, lim = l >= L_POW ? 1u << 2 * (l - L_POW)
-                        : l >= L_FIG ? (&g->s.f->njoints)[l - L_FIG]
-                        : l == L_DEPTH ? g->s.room->max_depth : 0;
-    while (n--)
-        while (*what++)
-            ;
-    if (l == L_X32 || l == L_X16) {
+                        : l >= L_FIG ? (&g->s.f->njoints)[l - L_FIG] : 0;
+    while (n)   /* past n NULs */
+        n -= !*what++;
+    if (l != L_ZERO && l < L_FIG) {
         lim = x;
-        v = l == L_X32 ? *(const uint32_t *)p : (uint32_t) * (const int16_t *)p;
+        v = l == L_X32    ? *(const uint32_t *)p
+            : l == L_XS16 ? (uint32_t) * (const int16_t *)p
+                          : *(const uint16_t *)p;
     }
     return rr__fail_at(g->s.diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
                        (uint32_t)((const uint8_t *)p - g->s.room->blob), what, v, lim);
@@ -365,7 +364,7 @@ static rr_err check_joint(const fig *g, uint32_t i)
         return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, i);
     want_depth = j->parent < 0 ? 0u : g->s.j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
-        return BAD(S_DEPTH, &j->depth, j->depth);
+        return BAD(S_DEPTH, &j->depth, room->max_depth);
     return rr__check_fields(room, joint_fields, j, 0, g->s.diag);
 }
 
