@@ -934,7 +934,8 @@ rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 
 /* Component c of the blended position (c < 3, coords: the sum of
  * w * (r_c . pos + t_c)) or normal (c - 3, rr_fix: the sum of w * r . nrm,
- * not renormalized), Q16 times that unit: one kernel for both. */
+ * not renormalized), Q16 times that unit: one kernel for both. A vertex
+ * without influences stays in its bind pose: the component itself. */
 static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
                                  int c)
 {
@@ -949,7 +950,7 @@ static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const r
                                   (int64_t)r[2] * vec[2], Q30) + (c < 3 ? skin[in->joint].t[i] : 0);
         acc += q * in->weight;
     }
-    return shr_round(acc, 16);
+    return v->infl_count ? shr_round(acc, 16) : vec[i];
 }
 
 static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
@@ -958,21 +959,19 @@ static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_ver
     int64_t n[3];
     int32_t p[3];
     int c;
-    if (v->infl_count == 0) {
-        pos->x = v->pos[0], pos->y = v->pos[1], pos->z = v->pos[2];
-        if (nrm)
-            nrm->x = v->nrm[0], nrm->y = v->nrm[1], nrm->z = v->nrm[2];
-        return;
-    }
     for (c = 0; c < 3; c++) {
         p[c] = rr__sat32(skin_dot(g, skin, v, c));
         if (nrm)
             n[c] = skin_dot(g, skin, v, c + 3);
     }
     pos->x = p[0], pos->y = p[1], pos->z = p[2];
-    if (nrm) {   /* renormalized; zero stays zero */
+    if (nrm) {   /* renormalized (zero stays zero), or the bind normal */
         p[0] = p[1] = p[2] = 0;
-        unit(n, p, 3, 16);
+        if (v->infl_count)
+            unit(n, p, 3, 16);
+        else
+            for (c = 0; c < 3; c++)
+                p[c] = (int32_t)n[c];
         nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
     }
 }
