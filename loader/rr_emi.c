@@ -694,6 +694,14 @@ static NOINLINE rr_err job_check(const void *job, unsigned kind, fig *g)
     return e;
 }
 
+/* rr_emi_*_job_validate: one body, each a tail call (the sections loaded
+ * here are not needed after). */
+static NOINLINE rr_err job_validate(const void *job, unsigned kind)
+{
+    fig g;
+    return job_check(job, kind, &g);
+}
+
 /* The bind pose into out[0 .. njoints). */
 static void bind_pose(const fig *g, rr_emi_local *out)
 {
@@ -809,8 +817,7 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
 
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
-    fig g;
-    return job_check(job, J_SAMPLE, &g);
+    return job_validate(job, J_SAMPLE);
 }
 
 rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
@@ -841,8 +848,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
-    fig g;
-    return job_check(job, J_BLEND, &g);
+    return job_validate(job, J_BLEND);
 }
 
 rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
@@ -875,8 +881,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
-    fig g;
-    return job_check(job, J_MODEL, &g);
+    return job_validate(job, J_MODEL);
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
@@ -905,8 +910,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
-    fig g;
-    return job_check(job, J_SKINMAT, &g);
+    return job_validate(job, J_SKINMAT);
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
@@ -928,8 +932,7 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 
 rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 {
-    fig g;
-    return job_check(job, J_SKIN, &g);
+    return job_validate(job, J_SKIN);
 }
 
 /* Component c of the blended position (c < 3, coords: the sum of
