@@ -702,17 +702,22 @@ static NOINLINE rr_err job_validate(const void *job, unsigned kind)
     return job_check(job, kind, &g);
 }
 
-/* The bind pose into out[0 .. njoints). */
-static void bind_pose(const fig *g, rr_emi_local *out)
+/* The bind pose into out[0 .. njoints), and every word of a sample job's
+ * channel mask (if not NULL) cleared: joint i's two bits are in word i / 16,
+ * so the joints' words are all RR_EMI_MASK_WORDS(njoints) of them. */
+static void bind_pose(const fig *g, rr_emi_local *out, uint32_t *mask)
 {
     uint32_t i;
     int k;
-    for (i = 0; i < g->s.f->njoints; i++)
+    for (i = 0; i < g->s.f->njoints; i++) {
+        if (mask)
+            mask[i / 16u] = 0;
         for (k = 0; k < 4; k++) {
             if (k < 3)
                 out[i].t[k] = g->s.j[i].bind_t[k];
             out[i].q[k] = g->s.j[i].bind_q[k];
         }
+    }
 }
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
@@ -723,7 +728,7 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
         return e;
     if (out_count < g.s.f->njoints)
         return RR_ERR_RANGE;
-    bind_pose(&g, out);
+    bind_pose(&g, out, 0);
     return RR_OK;
 }
 
@@ -829,9 +834,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     rr_err e = job_check(job, J_SAMPLE, &g);
     if (e)
         return e;
-    bind_pose(&g, job->out);
-    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.s.f->njoints); i++)
-        job->mask[i] = 0;
+    bind_pose(&g, job->out, job->mask);
     a = &g.s.a[job->anim];
     t = wrap_time(job->time, a->duration, job->mode);
     for (i = 0; i < a->ntracks; i++) {
