@@ -65,29 +65,26 @@ static int64_t shr_round(int64_t v, unsigned s)
 }
 
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
- * |v| and leaves out alone when it is 0. One body for quaternions (Q30) and
- * skinned normals (Q16); |v[c]| < 2^31 in both. */
-static NOINLINE uint32_t unit(const int64_t *v, int32_t *out, int n, unsigned shift)
+ * |v| and leaves out alone when it is 0. out may be v (each component is
+ * read before it is written). One body for quaternions (Q30) and skinned
+ * normals (Q16). */
+static NOINLINE uint32_t unit(const int32_t *v, int32_t *out, int n, unsigned shift)
 {
     uint64_t l2 = 0;
     uint32_t len;
     int c;
     for (c = 0; c < n; c++)
-        l2 += (uint64_t)(v[c] * v[c]);
+        l2 += (uint64_t)((int64_t)v[c] * v[c]);
     len = rr_isqrt64(l2);
     for (c = 0; len && c < n; c++)
-        out[c] = rr__sat32(rr__div_round64(v[c] * ((int64_t)1 << shift), len));
+        out[c] = rr__sat32(rr__div_round64((int64_t)v[c] * ((int64_t)1 << shift), len));
     return len;
 }
 
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
 static void quat_normalize(int32_t q[4])
 {
-    int64_t v[4];
-    int i;
-    for (i = 0; i < 4; i++)
-        v[i] = q[i];
-    if (unit(v, q, 4, Q30) == 0) {
+    if (unit(q, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
     }
@@ -962,13 +959,12 @@ static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const r
 static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
                         rr_vec3 *pos, rr_vec3 *nrm)
 {
-    int64_t n[3];
-    int32_t p[3];
+    int32_t n[3], p[3];
     int c;
     for (c = 0; c < 3; c++) {
         p[c] = rr__sat32(skin_dot(g, skin, v, c));
-        if (nrm)
-            n[c] = skin_dot(g, skin, v, c + 3);
+        if (nrm)   /* |w r . nrm| < 2^21 even for any r: |nrm| <= 1 + 2^-16 */
+            n[c] = (int32_t)skin_dot(g, skin, v, c + 3);
     }
     pos->x = p[0], pos->y = p[1], pos->z = p[2];
     if (nrm) {   /* renormalized (zero stays zero), or the bind normal */
@@ -977,7 +973,7 @@ static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_ver
             unit(n, p, 3, 16);
         else
             for (c = 0; c < 3; c++)
-                p[c] = (int32_t)n[c];
+                p[c] = n[c];
         nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
     }
 }
