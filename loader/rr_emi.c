@@ -865,8 +865,8 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
         const uint32_t *m = job->b_mask;
         /* channels 2i and 2i + 1 are one bit pair of one word */
         uint32_t bits = m ? m[i / 16u] >> (2u * i % 32u) : 3u;
-        rr_fix wt = bits & 1u ? job->weight : 0;
-        rr_fix wr = bits & 2u ? job->weight : 0;
+        rr_fix wt = job->weight & -(rr_fix)(bits & 1u);   /* weight or 0 */
+        rr_fix wr = job->weight & -(rr_fix)(bits >> 1 & 1u);
         lerp(a->t, b->t, wt, o->t, 3);
         if (wr)
             quat_nlerp(a->q, b->q, wr, o->q);
