@@ -183,9 +183,11 @@ static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const
 
 /* ------------------------------------------------------------ sections */
 
-/* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
+/* Fill diag (rr__fail_at) with the offset of p in the blob (rr__offset
+ * inline: a call costs more than the subtraction), and return e. */
 #define FAIL(e, s, p, what, v, lim) \
-    rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
+    rr__fail_at(diag, RR_ES(e, s), (uint32_t)((const uint8_t *)(p) - room->blob), (what), \
+                (uint32_t)(v), (uint32_t)(lim))
 
 /* The validator's failure sites: each check passes a small index instead of
  * its code, section and what (about 18 bytes less per site on Cortex-M3).
