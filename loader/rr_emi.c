@@ -26,7 +26,8 @@
 #endif
 
 /* The sections of an open EMI room (pointers only; validated at open):
- * typed in s, and as p[k] the section FIGURE + k, which sections() fills
+ * typed in s, and as p[k] the section FIGURE + k (TRIS as k = 8), which
+ * sections() fills
  * (reading another member of a union than the one written is defined in
  * C99 TC3, 6.5.2.3 note 82; all object pointers here share one
  * representation); then the room and where its failures go (rr_open's
@@ -41,10 +42,11 @@ typedef union fig {
         const rr_emi_track *t;
         const rr_emi_pkey *pk;
         const rr_emi_rkey *rk;
+        const rr_emi_tri *tri;   /* validation only (sections() k = 8) */
         const rr_room *room;
         rr_diag *diag;
     } s;
-    const void *p[8];
+    const void *p[9];
 } fig;
 
 /* ------------------------------------------------------------ arithmetic */
@@ -284,7 +286,7 @@ static const uint8_t sec_info[2][9] = {
     {0, 0, 1, 2, 3, 4, 5, 6, offsetof(rr_emi_figure, ntris) / 4}};
 typedef char rr__emi_tris_type[RR_SEC_EMI_TRIS == (RR_SEC_EMI_FIGURE + 8) + 0x8000 ? 1 : -1];
 
-/* Sections k .. end - 1 of the list above into g (TRIS only checked),
+/* Sections k .. end - 1 of the list above into g (TRIS: validation only),
  * checked as rr_open does (after rr__sections_known): k = 0 is the one
  * FIGURE record, every other section holds the count the figure gives it,
  * or is absent when that is 0. One body for the validator (0 .. 8, then
@@ -313,8 +315,7 @@ static NOINLINE rr_err sections(fig *g, uint32_t k, uint32_t end)
             return e;
         if (!e && n != count)
             return FAIL(RR_ERR_SECTION, type, p, "element count", n, count);
-        if (k < 8)
-            g->p[k] = p;
+        g->p[k] = p;
     }
     return RR_OK;
 }
