@@ -758,11 +758,9 @@ static NOINLINE int32_t key_span(const uint8_t *keys, uint32_t stride, uint32_t 
         else
             lo = mid + 1;
     }
-    if (lo == 0 || lo == n) {
-        *at = lo == 0 ? 0 : n - 1;
+    *at = lo ? lo - 1 : 0;   /* n - 1 when lo == n */
+    if (lo == 0 || lo == n)
         return -1;
-    }
-    *at = lo - 1;
     return key_frac(t, KEY_TIME(keys, stride, lo - 1), KEY_TIME(keys, stride, lo));
 }
 
@@ -839,7 +837,7 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     t = wrap_time(job->time, a->duration, job->mode);
     for (i = 0; i < a->ntracks; i++) {
         const rr_emi_track *tr = &g.s.t[a->first_track + i];
-        uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
+        uint32_t bit = 2u * tr->joint + tr->op - 3u;   /* op 3 or 4 (validated) */
         sample_track(&g, tr, t, &job->out[tr->joint]);
         if (job->mask)
             job->mask[bit / 32u] |= 1u << (bit % 32u);
