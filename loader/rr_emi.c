@@ -84,7 +84,7 @@ static NOINLINE uint32_t unit(const int32_t *v, int32_t *out, int n, unsigned sh
 }
 
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
-static void quat_normalize(int32_t q[4])
+static NOINLINE void quat_normalize(int32_t q[4])
 {
     if (unit(q, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
