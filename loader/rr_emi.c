@@ -375,7 +375,9 @@ static const rr_field vertex_fields[] = {
     RR_FIELD(rr_emi_vert, infl_count, RR_F_MAX | RR_F_U16 | RR_F_END, RR_ERR_INDEX,
              RR_EMI_MAX_INFL, "influence count")};
 
-static rr_err check_vertex(const fig *g, uint32_t i)
+/* Out of line, as check_track: check_records' one frame then holds fewer
+ * values across its loops (24 bytes less code on Cortex-M3, 88 on M0). */
+static NOINLINE rr_err check_vertex(const fig *g, uint32_t i)
 {
     const rr_emi_vert *v = &g->s.v[i];
     int32_t sum = 0;
@@ -425,7 +427,7 @@ static rr_err check_keys(const fig *g, const rr_emi_track *t)
     return RR_OK;
 }
 
-static rr_err check_track(const fig *g, const rr_emi_track *t)
+static NOINLINE rr_err check_track(const fig *g, const rr_emi_track *t)
 {
     uint32_t nk = t->op == 3 ? g->s.f->npkeys : g->s.f->nrkeys;
     if (t->joint >= g->s.f->njoints)
