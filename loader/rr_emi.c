@@ -26,10 +26,12 @@
 #endif
 
 /* The sections of an open EMI room (pointers only; validated at open):
- * typed in s, and as p[k] the section FIGURE + k, which sections() fills
+ * typed in s, and as p[k] the section FIGURE + k (TRIS as k = 8), which
+ * sections() fills
  * (reading another member of a union than the one written is defined in
  * C99 TC3, 6.5.2.3 note 82; all object pointers here share one
- * representation). */
+ * representation); then the room and where its failures go (rr_open's
+ * diag, or NULL for a query), so that a failure site needs only g. */
 typedef union fig {
     struct fig_sections {
         const rr_emi_figure *f;
@@ -40,8 +42,11 @@ typedef union fig {
         const rr_emi_track *t;
         const rr_emi_pkey *pk;
         const rr_emi_rkey *rk;
+        const rr_emi_tri *tri;   /* validation only (sections() k = 8) */
+        const rr_room *room;
+        rr_diag *diag;
     } s;
-    const void *p[8];
+    const void *p[9];
 } fig;
 
 /* ------------------------------------------------------------ arithmetic */
@@ -62,29 +67,26 @@ static int64_t shr_round(int64_t v, unsigned s)
 }
 
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
- * |v| and leaves out alone when it is 0. One body for quaternions (Q30) and
- * skinned normals (Q16); |v[c]| < 2^31 in both. */
-static NOINLINE uint32_t unit(const int64_t *v, int32_t *out, int n, unsigned shift)
+ * |v| and leaves out alone when it is 0. out may be v (each component is
+ * read before it is written). One body for quaternions (Q30) and skinned
+ * normals (Q16). */
+static NOINLINE uint32_t unit(const int32_t *v, int32_t *out, int n, unsigned shift)
 {
     uint64_t l2 = 0;
     uint32_t len;
     int c;
     for (c = 0; c < n; c++)
-        l2 += (uint64_t)(v[c] * v[c]);
+        l2 += (uint64_t)((int64_t)v[c] * v[c]);
     len = rr_isqrt64(l2);
     for (c = 0; len && c < n; c++)
-        out[c] = rr__sat32(rr__div_round64(v[c] * ((int64_t)1 << shift), len));
+        out[c] = rr__sat32(rr__div_round64((int64_t)v[c] * ((int64_t)1 << shift), len));
     return len;
 }
 
 /* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
-static void quat_normalize(int32_t q[4])
+static NOINLINE void quat_normalize(int32_t q[4])
 {
-    int64_t v[4];
-    int i;
-    for (i = 0; i < 4; i++)
-        v[i] = q[i];
-    if (unit(v, q, 4, Q30) == 0) {
+    if (unit(q, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
     }
@@ -183,9 +185,11 @@ static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const
 
 /* ------------------------------------------------------------ sections */
 
-/* Fill diag (rr__fail) with the offset of p in the blob, and return e. */
+/* Fill diag (rr__fail_at) with the offset of p in the blob (rr__offset
+ * inline: a call costs more than the subtraction), and return e. */
 #define FAIL(e, s, p, what, v, lim) \
-    rr__fail_at(diag, RR_ES(e, s), rr__offset(room, (p)), (what), (uint32_t)(v), (uint32_t)(lim))
+    rr__fail_at(diag, RR_ES(e, s), (uint32_t)((const uint8_t *)(p) - room->blob), (what), \
+                (uint32_t)(v), (uint32_t)(lim))
 
 /* The validator's failure sites: each check passes a small index instead of
  * its code, section and what (about 18 bytes less per site on Cortex-M3).
@@ -204,79 +208,114 @@ static const uint8_t site_es[] = {
     SITE(RR_ERR_INDEX, TRACKS), SITE(RR_ERR_INDEX, ANIMS), SITE(RR_ERR_RANGE, ANIMS),
     SITE(RR_ERR_INDEX, ANIMS),
 };
-static const char *const site_what[] = {
-    "figure record",
-    "joint name",
-    "joint parent (must be < own index)",
-    "joint parent (must be < own index)",
-    "joint depth",
-    "influence run",
-    "influence joint",
-    "influence weight",
-    "weight sum",
-    "key time order",
-    "key time order",
-    "rotation key flag bit",
-    "key coordinate",
-    "track joint",
-    "track operation",
-    "key run",
-    "animation name",
-    "duration",
-    "track run",
-};
+/* The sites' what texts in site order, one copy for the two sites that share
+ * one (S_CYCLE and S_PARENT, S_PORDER and S_RORDER): one array, no pointer
+ * table and no padding between the strings. */
+static const char site_whats[] =
+    "figure record\0"
+    "joint name\0"
+    "joint parent (must be < own index)\0"
+    "joint depth\0"
+    "influence run\0"
+    "influence joint\0"
+    "influence weight\0"
+    "weight sum\0"
+    "key time order\0"
+    "rotation key flag bit\0"
+    "key coordinate\0"
+    "track joint\0"
+    "track operation\0"
+    "key run\0"
+    "animation name\0"
+    "duration\0"
+    "track run";
 typedef char rr__emi_site_codes[-RR_ERR_MISSING < 32 && RR_SEC_EMI_RKEYS - RR_SEC_EMI_FIGURE < 8
                                 ? 1 : -1];
 
-/* Fill diag for failure site at the blob bytes p, and return its code. */
-static NOINLINE rr_err bad(const rr_room *room, rr_diag *diag, unsigned site, const void *p,
-                           uint32_t value, uint32_t limit)
+/* The words of the figure that hold the counts. */
+enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
+
+/* The limit each failure site reports (its value is the argument x):
+ *   L_ZERO  0   L_FIG + k  word k of the figure (its counts from njoints)
+ *   L_POW + k  2^(2k)
+ * or L_X32, L_XS16, L_XU16: the limit is x, and the value the u32, int16 or
+ * u16 field at p (no member of g for such limits keeps rr_open's stack low). */
+enum { L_ZERO, L_X32, L_XS16, L_XU16, L_FIG = 8, L_POW = 16 };
+static const uint8_t site_lim[] = {
+    L_POW + 5,   /* figure: RR_EMI_MAX_JOINTS */
+    L_ZERO, L_XS16, L_XS16, L_XU16, L_FIG + N_INFL, L_FIG + N_JOINTS,
+    L_POW + 8, L_POW + 8,   /* weight and sum: RR_FIX_ONE */
+    L_X32, L_X32, L_ZERO,
+    L_POW + 12,   /* key coordinate: RR_EMI_COORD_MAX */
+    L_FIG + N_JOINTS, L_POW + 1, L_X32, L_ZERO, L_ZERO, L_FIG + N_TRACKS,
+};
+typedef char rr__emi_site_pows[RR_EMI_MAX_JOINTS == 1 << 10 && RR_FIX_ONE == 1L << 16 &&
+                               RR_EMI_COORD_MAX == 1L << 24 &&
+                               sizeof site_lim == sizeof site_es ? 1 : -1];
+
+/* Fill g's diag for failure site at the blob bytes p (value or limit x),
+ * and return its code. Four arguments: registers on every ABI here, which
+ * the site's own six (value, limit, room and diag) would not be. */
+static NOINLINE rr_err bad(const fig *g, unsigned site, const void *p, uint32_t x)
 {
-    uint32_t es = site_es[site];   /* p's offset as rr__offset: a tail call */
-    return rr__fail_at(diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
-                       (uint32_t)((const uint8_t *)p - room->blob), site_what[site], value,
-                       limit);
+    unsigned es = site_es[site], l = site_lim[site];
+    unsigned n = site - (site > S_CYCLE) - (site > S_PORDER);   /* its text */
+    const char *what = site_whats;
+    uint32_t v = x, lim = l >= L_POW ? 1u << 2 * (l - L_POW)
+                        : l >= L_FIG ? (&g->s.f->njoints)[l - L_FIG] : 0;
+    while (n)   /* past n NULs */
+        n -= !*what++;
+    if (l != L_ZERO && l < L_FIG) {
+        lim = x;
+        v = l == L_X32    ? *(const uint32_t *)p
+            : l == L_XS16 ? (uint32_t) * (const int16_t *)p
+                          : *(const uint16_t *)p;
+    }
+    return rr__fail_at(g->s.diag, (RR_SEC_EMI_FIGURE + (es >> 5)) << 8 | (es & 31u),
+                       (uint32_t)((const uint8_t *)p - g->s.room->blob), what, v, lim);
 }
-#define BAD(site, p, v, lim) bad(room, diag, (site), (p), (uint32_t)(v), (uint32_t)(lim))
+#define BAD(site, p, x) bad(g, (site), (p), (uint32_t)(x))
 
 /* Element sizes of the sections FIGURE + k (k < 8: the order of fig's
- * pointers, and for k >= 1 of the counts that open rr_emi_figure), and of
- * TRIS as k = 8. */
-static const uint8_t elem_size[9] = {
-    sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
-    sizeof(rr_emi_anim),   sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
-    sizeof(rr_emi_tri)};
+ * pointers), and of TRIS as k = 8; then the word of rr_emi_figure that
+ * holds each one's count (k >= 1: njoints .. nrkeys, then ntris). */
+static const uint8_t sec_info[2][9] = {
+    {sizeof(rr_emi_figure), sizeof(rr_emi_joint), sizeof(rr_emi_vert), sizeof(rr_emi_infl),
+     sizeof(rr_emi_anim), sizeof(rr_emi_track), sizeof(rr_emi_pkey), sizeof(rr_emi_rkey),
+     sizeof(rr_emi_tri)},
+    {0, 0, 1, 2, 3, 4, 5, 6, offsetof(rr_emi_figure, ntris) / 4}};
+typedef char rr__emi_tris_type[RR_SEC_EMI_TRIS == (RR_SEC_EMI_FIGURE + 8) + 0x8000 ? 1 : -1];
 
-/* Sections k .. end - 1 of the list above into g (TRIS only checked),
+/* Sections k .. end - 1 of the list above into g (TRIS: validation only),
  * checked as rr_open does (after rr__sections_known): k = 0 is the one
  * FIGURE record, every other section holds the count the figure gives it,
  * or is absent when that is 0. One body for the validator (0 .. 8, then
  * TRIS after the records) and for every query (0 .. 8), which meet only
  * rooms that passed it; no call in between keeps rr_open's stack low. */
-static NOINLINE rr_err sections(const rr_room *room, fig *g, uint32_t k, uint32_t end,
-                                rr_diag *diag)
+static NOINLINE rr_err sections(fig *g, uint32_t k, uint32_t end)
 {
+    const rr_room *room = g->s.room;
+    rr_diag *diag = g->s.diag;
     for (; k < end; k++) {
         const rr_emi_figure *f = g->s.f;
-        uint32_t type = k < 8 ? RR_SEC_EMI_FIGURE + k : RR_SEC_EMI_TRIS, n, count;
+        uint32_t type = RR_SEC_EMI_FIGURE + k + (k >> 3 << 15), n, count;   /* TRIS at 8 */
         const void *p;   /* NULL when absent (rr__section) */
-        rr_err e = rr__section(room, type, elem_size[k], &p, &n, diag);
+        rr_err e = rr__section(room, type, sec_info[0][k], &p, &n, diag);
         if (k == 0) {
             if (e)
                 return e;
             g->p[0] = f = (const rr_emi_figure *)p;
             if (n != 1 || f->njoints == 0 || f->njoints > RR_EMI_MAX_JOINTS ||
                 !rr__string_ok(room, f->name))
-                return BAD(S_FIGURE, f, f->njoints, RR_EMI_MAX_JOINTS);
+                return BAD(S_FIGURE, f, f->njoints);
             continue;
         }
-        count = k < 8 ? (&f->njoints)[k - 1] : f->ntris;
+        count = (&f->njoints)[sec_info[1][k]];
         if (e && !(e == RR_ERR_MISSING && count == 0))
             return e;
         if (!e && n != count)
             return FAIL(RR_ERR_SECTION, type, p, "element count", n, count);
-        if (k < 8)
-            g->p[k] = p;
+        g->p[k] = p;
     }
     return RR_OK;
 }
@@ -286,7 +325,9 @@ static NOINLINE rr_err load(const rr_room *room, fig *g)
 {
     if (!room || room->format != RR_FMT_EMI)
         return room ? RR_ERR_FORMAT : RR_ERR_ARG;
-    return sections(room, g, 0, 8, 0) ? RR_ERR_FORMAT : RR_OK;
+    g->s.room = room;
+    g->s.diag = 0;
+    return sections(g, 0, 8) ? RR_ERR_FORMAT : RR_OK;
 }
 
 /* ------------------------------------------------------------ validation */
@@ -297,8 +338,8 @@ static int coord_ok(int32_t v)
     return v >= -RR_EMI_COORD_MAX && v <= RR_EMI_COORD_MAX;
 }
 
-/* Field tables for rr__check_fields: counts are the words of the figure. */
-enum { N_JOINTS, N_VERTS, N_INFL, N_ANIMS, N_TRACKS, N_PKEYS, N_RKEYS };
+/* Field tables for rr__check_fields: counts are the words of the figure
+ * (N_*, above). */
 #define Q30_MAX (RR_EMI_Q30_ONE + 64)
 
 /* All RR_ERR_RANGE (any order gives the same code). */
@@ -312,18 +353,19 @@ static const rr_field joint_fields[] = {
     RR_FIELDS(rr_emi_joint, bind_q, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, Q30_MAX,
               "joint rotation entry")};
 
-static rr_err check_joint(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+static rr_err check_joint(const fig *g, uint32_t i)
 {
+    const rr_room *room = g->s.room;
     const rr_emi_joint *j = &g->s.j[i];
     uint32_t want_depth;
     if (!rr__string_ok(room, j->name))
-        return BAD(S_JNAME, &j->name, j->name, 0);
+        return BAD(S_JNAME, &j->name, j->name);
     if (j->parent >= (int32_t)i || j->parent < -1)
-        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, j->parent, i);
+        return BAD(j->parent >= (int32_t)i ? S_CYCLE : S_PARENT, &j->parent, i);
     want_depth = j->parent < 0 ? 0u : g->s.j[j->parent].depth + 1u;
     if (j->depth != want_depth || j->depth > room->max_depth || j->depth > RR_MAX_DEPTH)
-        return BAD(S_DEPTH, &j->depth, j->depth, room->max_depth);
-    return rr__check_fields(room, joint_fields, j, 0, diag);
+        return BAD(S_DEPTH, &j->depth, room->max_depth);
+    return rr__check_fields(room, joint_fields, j, 0, g->s.diag);
 }
 
 static const rr_field vertex_fields[] = {
@@ -333,26 +375,28 @@ static const rr_field vertex_fields[] = {
     RR_FIELD(rr_emi_vert, infl_count, RR_F_MAX | RR_F_U16 | RR_F_END, RR_ERR_INDEX,
              RR_EMI_MAX_INFL, "influence count")};
 
-static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *diag)
+/* Out of line, as check_track: check_records' one frame then holds fewer
+ * values across its loops (24 bytes less code on Cortex-M3, 88 on M0). */
+static NOINLINE rr_err check_vertex(const fig *g, uint32_t i)
 {
     const rr_emi_vert *v = &g->s.v[i];
     int32_t sum = 0;
     uint32_t k;
-    rr_err e = rr__check_fields(room, vertex_fields, v, 0, diag);
+    rr_err e = rr__check_fields(g->s.room, vertex_fields, v, 0, g->s.diag);
     if (e)
         return e;
     if (v->infl_first > g->s.f->ninfl || v->infl_count > g->s.f->ninfl - v->infl_first)
-        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first, g->s.f->ninfl);
+        return BAD(S_INFL_RUN, &v->infl_first, v->infl_first);
     for (k = 0; k < v->infl_count; k++) {
         const rr_emi_infl *in = &g->s.in[v->infl_first + k];
         if (in->joint >= g->s.f->njoints)
-            return BAD(S_INFL_JOINT, in, in->joint, g->s.f->njoints);
+            return BAD(S_INFL_JOINT, in, in->joint);
         if (in->weight <= 0 || in->weight > RR_FIX_ONE)
-            return BAD(S_WEIGHT, &in->weight, in->weight, RR_FIX_ONE);
+            return BAD(S_WEIGHT, &in->weight, in->weight);
         sum += in->weight;
     }
     if (v->infl_count && sum != RR_FIX_ONE)
-        return BAD(S_SUM, v, sum, RR_FIX_ONE);
+        return BAD(S_SUM, v, sum);
     return RR_OK;
 }
 
@@ -361,7 +405,7 @@ static rr_err check_vertex(rr_room *room, const fig *g, uint32_t i, rr_diag *dia
  * records start with their time. */
 typedef char rr__emi_key_time_first[offsetof(rr_emi_pkey, time) + offsetof(rr_emi_rkey, time) == 0
                                     ? 1 : -1];
-static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+static rr_err check_keys(const fig *g, const rr_emi_track *t)
 {
     int pos = t->op == 3;
     uint32_t stride = pos ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey), k;
@@ -372,41 +416,41 @@ static rr_err check_keys(rr_room *room, const fig *g, const rr_emi_track *t, rr_
     for (k = 0; k < t->nkeys; k++, key += stride) {
         const int32_t *time = (const int32_t *)(const void *)key;
         if (*time < prev)
-            return BAD(pos ? S_PORDER : S_RORDER, time, *time, prev);
+            return BAD(pos ? S_PORDER : S_RORDER, time, prev);
         prev = *time;
         if (!pos && (((const rr_emi_rkey *)(const void *)key)->q[2] & 1u))
-            return BAD(S_RFLAG, time, 1, 0);
+            return BAD(S_RFLAG, time, 1);
         for (c = 1; pos && c <= 3; c++)
             if (!coord_ok(time[c]))
-                return BAD(S_PCOORD, time, time[c], RR_EMI_COORD_MAX);
+                return BAD(S_PCOORD, time, time[c]);
     }
     return RR_OK;
 }
 
-static rr_err check_track(rr_room *room, const fig *g, const rr_emi_track *t, rr_diag *diag)
+static NOINLINE rr_err check_track(const fig *g, const rr_emi_track *t)
 {
     uint32_t nk = t->op == 3 ? g->s.f->npkeys : g->s.f->nrkeys;
     if (t->joint >= g->s.f->njoints)
-        return BAD(S_TJOINT, t, t->joint, g->s.f->njoints);
+        return BAD(S_TJOINT, t, t->joint);
     if ((t->op != 3 && t->op != 4) || t->priority > 7)
-        return BAD(S_TOP, t, t->op, 4);
+        return BAD(S_TOP, t, t->op);
     if (t->nkeys == 0 || t->first_key > nk || t->nkeys > nk - t->first_key)
-        return BAD(S_KRUN, &t->first_key, t->first_key, nk);
-    return check_keys(room, g, t, diag);
+        return BAD(S_KRUN, &t->first_key, nk);
+    return check_keys(g, t);
 }
 
-static rr_err check_anim(rr_room *room, const fig *g, const rr_emi_anim *a, rr_diag *diag)
+static rr_err check_anim(const fig *g, const rr_emi_anim *a)
 {
     uint32_t k;
     rr_err e;
-    if (!rr__string_ok(room, a->name))
-        return BAD(S_ANAME, a, a->name, 0);
+    if (!rr__string_ok(g->s.room, a->name))
+        return BAD(S_ANAME, a, a->name);
     if (a->duration <= 0)
-        return BAD(S_DURATION, &a->duration, a->duration, 0);
+        return BAD(S_DURATION, &a->duration, a->duration);
     if (a->first_track > g->s.f->ntracks || a->ntracks > g->s.f->ntracks - a->first_track)
-        return BAD(S_TRUN, &a->first_track, a->first_track, g->s.f->ntracks);
+        return BAD(S_TRUN, &a->first_track, a->first_track);
     for (k = 0; k < a->ntracks; k++) {
-        e = check_track(room, g, &g->s.t[a->first_track + k], diag);
+        e = check_track(g, &g->s.t[a->first_track + k]);
         if (e)
             return e;
     }
@@ -425,7 +469,7 @@ static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
                   "triangle vertex")};
     const void *p;
     uint32_t n;
-    rr_err e = sections(room, g, 8, 9, diag);
+    rr_err e = sections(g, 8, 9);
     if (!e)
         e = rr__check_fields(room, tri_fields, 0, &g->s.f->njoints, diag);
     if (!e && rr__section(room, RR_SEC_EMI_VATTR, sizeof(rr_emi_vattr), &p, &n, 0) == RR_OK &&
@@ -435,19 +479,32 @@ static rr_err check_tris(rr_room *room, fig *g, rr_diag *diag)
     return e;
 }
 
+/* Every joint, vertex and animation record, in that order. Out of line:
+ * the validator's frame, which holds g while sections() runs, stays small
+ * (rr_open's deepest chain). */
+static NOINLINE rr_err check_records(const fig *g)
+{
+    uint32_t i;
+    rr_err e = RR_OK;
+    for (i = 0; !e && i < g->s.f->njoints; i++)
+        e = check_joint(g, i);
+    for (i = 0; !e && i < g->s.f->nverts; i++)
+        e = check_vertex(g, i);
+    for (i = 0; !e && i < g->s.f->nanims; i++)
+        e = check_anim(g, &g->s.a[i]);
+    return e;
+}
+
 rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
     fig g;
-    uint32_t i;
     rr_err e = rr__sections_known(room, emi_types, 8, diag);
+    g.s.room = room;
+    g.s.diag = diag;
     if (!e)
-        e = sections(room, &g, 0, 8, diag);
-    for (i = 0; !e && i < g.s.f->njoints; i++)
-        e = check_joint(room, &g, i, diag);
-    for (i = 0; !e && i < g.s.f->nverts; i++)
-        e = check_vertex(room, &g, i, diag);
-    for (i = 0; !e && i < g.s.f->nanims; i++)
-        e = check_anim(room, &g, &g.s.a[i], diag);
+        e = sections(&g, 0, 8);
+    if (!e)
+        e = check_records(&g);
     if (!e)
         e = check_tris(room, &g, diag);
     return e;
@@ -538,10 +595,13 @@ rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
     return find_name(room, 1, name, index);
 }
 
-/* Record index of the joints or animations, and its name (if name is not
- * NULL); RR_ERR_RANGE past the end. */
-static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char **name,
-                      const void **rec)
+/* Record index of the joints or animations, its name (if name is not NULL)
+ * and the field after the name (if field is not NULL): a joint's parent or
+ * an animation's duration. RR_ERR_RANGE past the end. */
+typedef char rr__emi_field_after_name[offsetof(rr_emi_joint, parent) == 4 &&
+                                      offsetof(rr_emi_anim, duration) == 4 ? 1 : -1];
+static NOINLINE rr_err get_rec(const rr_room *room, int anims, uint32_t index,
+                               const char **name, int32_t *field)
 {
     const uint8_t *p;
     uint32_t stride, count;
@@ -553,54 +613,113 @@ static rr_err get_rec(const rr_room *room, int anims, uint32_t index, const char
     p += (size_t)index * stride;
     if (name)
         *name = rr_string(room, *(const uint32_t *)(const void *)p);
-    *rec = p;
+    if (field)
+        *field = anims ? *(const int32_t *)(const void *)(p + 4)
+                       : *(const int16_t *)(const void *)(p + 4);
     return RR_OK;
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
                         int32_t *parent)
 {
-    const void *j;
-    rr_err e = get_rec(room, 0, index, name, &j);
-    if (!e && parent)
-        *parent = ((const rr_emi_joint *)j)->parent;
-    return e;
+    return get_rec(room, 0, index, name, parent);
 }
 
 rr_err rr_emi_anim_get(const rr_room *room, uint32_t index, const char **name,
                        rr_fix *duration)
 {
-    const void *a;
-    rr_err e = get_rec(room, 1, index, name, &a);
-    if (!e && duration)
-        *duration = ((const rr_emi_anim *)a)->duration;
-    return e;
+    return get_rec(room, 1, index, name, duration);
 }
 
-/* Every job's start: RR_ERR_ARG unless ok (the job and its buffers are not
- * NULL), then the sections of the job's room, its first member (C99
- * 6.7.2.1: a struct pointer converts to a pointer to its first member). */
+/* Every job's checks as data, one row per job (J_*): the byte offsets of
+ * three pointers that must not be NULL (RR_ERR_ARG; a job with fewer names
+ * its room again, which load() rejects with the same code), then three
+ * range checks (RR_ERR_RANGE), each a field's offset and JC(op, arg):
+ *   JC_LT  u32 field <  figure count arg (an index)
+ *   JC_GE  u32 field >= figure count arg (a buffer holds every joint)
+ *   JC_RUN u32 first and u32 count after it: a run inside figure count arg
+ *   JC_LE  u32 field <= 2^arg (a mode, or a weight in [0, RR_FIX_ONE] read
+ *          as unsigned: a negative one is above 2^31), as field < 2^arg + 1
+ * Figure counts are rr_emi_figure's words from njoints (0 joints, 1 vertices,
+ * 3 animations). A job with fewer checks repeats one (same result). The
+ * room is each job's first member (C99 6.7.2.1: a struct pointer converts to
+ * a pointer to its first member). */
 typedef char rr__emi_room_first[offsetof(rr_emi_sample_job, room) +
                                 offsetof(rr_emi_blend_job, room) +
                                 offsetof(rr_emi_model_job, room) +
                                 offsetof(rr_emi_skin_matrices_job, room) +
                                 offsetof(rr_emi_skin_job, room) == 0 ? 1 : -1];
-static NOINLINE rr_err job_load(const void *job, int ok, fig *g)
+enum { J_SAMPLE, J_BLEND, J_MODEL, J_SKINMAT, J_SKIN };
+enum { JC_LT, JC_GE, JC_RUN, JC_LE = 4 };
+#define JC(op, arg) (uint8_t)((op) << 5 | (arg))
+#define JO(type, member) (uint8_t)offsetof(type, member)
+static const uint8_t job_desc[5][9] = {
+    {JO(rr_emi_sample_job, room), JO(rr_emi_sample_job, room), JO(rr_emi_sample_job, out),
+     JO(rr_emi_sample_job, anim), JC(JC_LT, 3), JO(rr_emi_sample_job, out_count), JC(JC_GE, 0),
+     JO(rr_emi_sample_job, mode), JC(JC_LE, 0)},
+    {JO(rr_emi_blend_job, a), JO(rr_emi_blend_job, b), JO(rr_emi_blend_job, out),
+     JO(rr_emi_blend_job, count), JC(JC_GE, 0), JO(rr_emi_blend_job, weight), JC(JC_LE, 16),
+     JO(rr_emi_blend_job, count), JC(JC_GE, 0)},
+    {JO(rr_emi_model_job, room), JO(rr_emi_model_job, room), JO(rr_emi_model_job, out),
+     JO(rr_emi_model_job, count), JC(JC_GE, 0), JO(rr_emi_model_job, count), JC(JC_GE, 0),
+     JO(rr_emi_model_job, count), JC(JC_GE, 0)},
+    {JO(rr_emi_skin_matrices_job, room), JO(rr_emi_skin_matrices_job, model),
+     JO(rr_emi_skin_matrices_job, out), JO(rr_emi_skin_matrices_job, count), JC(JC_GE, 0),
+     JO(rr_emi_skin_matrices_job, count), JC(JC_GE, 0), JO(rr_emi_skin_matrices_job, count),
+     JC(JC_GE, 0)},
+    {JO(rr_emi_skin_job, room), JO(rr_emi_skin_job, skin), JO(rr_emi_skin_job, pos_out),
+     JO(rr_emi_skin_job, first), JC(JC_RUN, 1), JO(rr_emi_skin_job, first), JC(JC_RUN, 1),
+     JO(rr_emi_skin_job, first), JC(JC_RUN, 1)}};
+typedef char rr__emi_skin_run[offsetof(rr_emi_skin_job, count) ==
+                              offsetof(rr_emi_skin_job, first) + 4 && RR_FIX_ONE == 1L << 16
+                              ? 1 : -1];
+
+/* The checks of job kind on job (rr_emi_*_job_validate), the sections of its
+ * room into g. */
+static NOINLINE rr_err job_check(const void *job, unsigned kind, fig *g)
 {
-    return ok ? load(*(const rr_room *const *)job, g) : RR_ERR_ARG;
+    const uint8_t *d = job_desc[kind], *b = job;
+    const uint32_t *n;
+    rr_err e;
+    int i;
+    for (i = 0; i < 3; i++)
+        if (!job || !*(const void *const *)(const void *)(b + d[i]))
+            return RR_ERR_ARG;
+    e = load(*(const rr_room *const *)job, g);
+    for (n = &g->s.f->njoints; !e && i < 9; i += 2) {
+        const uint32_t *v = (const uint32_t *)(const void *)(b + d[i]);
+        unsigned op = d[i + 1] >> 5, arg = d[i + 1] & 31u;
+        uint32_t x = v[0], lim = op == JC_LE ? (1u << arg) + 1u : n[arg];
+        int fails = op == JC_RUN ? x > lim || v[1] > lim - x : (x < lim) ^ (op != JC_GE);
+        e = fails ? RR_ERR_RANGE : RR_OK;
+    }
+    return e;
 }
 
-/* The bind pose into out[0 .. njoints). */
-static void bind_pose(const fig *g, rr_emi_local *out)
+/* rr_emi_*_job_validate: one body, each a tail call (the sections loaded
+ * here are not needed after). */
+static NOINLINE rr_err job_validate(const void *job, unsigned kind)
+{
+    fig g;
+    return job_check(job, kind, &g);
+}
+
+/* The bind pose into out[0 .. njoints), and every word of a sample job's
+ * channel mask (if not NULL) cleared: joint i's two bits are in word i / 16,
+ * so the joints' words are all RR_EMI_MASK_WORDS(njoints) of them. */
+static void bind_pose(const fig *g, rr_emi_local *out, uint32_t *mask)
 {
     uint32_t i;
     int k;
-    for (i = 0; i < g->s.f->njoints; i++)
+    for (i = 0; i < g->s.f->njoints; i++) {
+        if (mask)
+            mask[i / 16u] = 0;
         for (k = 0; k < 4; k++) {
             if (k < 3)
                 out[i].t[k] = g->s.j[i].bind_t[k];
             out[i].q[k] = g->s.j[i].bind_q[k];
         }
+    }
 }
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
@@ -611,7 +730,7 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
         return e;
     if (out_count < g.s.f->njoints)
         return RR_ERR_RANGE;
-    bind_pose(&g, out);
+    bind_pose(&g, out, 0);
     return RR_OK;
 }
 
@@ -641,11 +760,9 @@ static NOINLINE int32_t key_span(const uint8_t *keys, uint32_t stride, uint32_t 
         else
             lo = mid + 1;
     }
-    if (lo == 0 || lo == n) {
-        *at = lo == 0 ? 0 : n - 1;
+    *at = lo ? lo - 1 : 0;   /* n - 1 when lo == n */
+    if (lo == 0 || lo == n)
         return -1;
-    }
-    *at = lo - 1;
     return key_frac(t, KEY_TIME(keys, stride, lo - 1), KEY_TIME(keys, stride, lo));
 }
 
@@ -703,20 +820,9 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
     return t < 0 ? 0 : t > d ? d : t;
 }
 
-/* Checks of rr_emi_sample_job_validate; the sections into g. */
-static NOINLINE rr_err sample_check(const rr_emi_sample_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->out, g);
-    if (!e && (job->anim >= g->s.f->nanims || job->out_count < g->s.f->njoints ||
-               job->mode > RR_EMI_LOOP))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
-    fig g;
-    return sample_check(job, &g);
+    return job_validate(job, J_SAMPLE);
 }
 
 rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
@@ -725,17 +831,15 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
     const rr_emi_anim *a;
     rr_fix t;
     uint32_t i;
-    rr_err e = sample_check(job, &g);
+    rr_err e = job_check(job, J_SAMPLE, &g);
     if (e)
         return e;
-    bind_pose(&g, job->out);
-    for (i = 0; job->mask && i < RR_EMI_MASK_WORDS(g.s.f->njoints); i++)
-        job->mask[i] = 0;
+    bind_pose(&g, job->out, job->mask);
     a = &g.s.a[job->anim];
     t = wrap_time(job->time, a->duration, job->mode);
     for (i = 0; i < a->ntracks; i++) {
         const rr_emi_track *tr = &g.s.t[a->first_track + i];
-        uint32_t bit = 2u * tr->joint + (tr->op == 3 ? 0u : 1u);
+        uint32_t bit = 2u * tr->joint + tr->op - 3u;   /* op 3 or 4 (validated) */
         sample_track(&g, tr, t, &job->out[tr->joint]);
         if (job->mask)
             job->mask[bit / 32u] |= 1u << (bit % 32u);
@@ -745,19 +849,9 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 /* ------------------------------------------------------------ blend */
 
-/* Checks of rr_emi_blend_job_validate; the sections into g. */
-static NOINLINE rr_err blend_check(const rr_emi_blend_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->a && job->b && job->out, g);
-    if (!e && (job->count < g->s.f->njoints || job->weight < 0 || job->weight > RR_FIX_ONE))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
-    fig g;
-    return blend_check(job, &g);
+    return job_validate(job, J_BLEND);
 }
 
 rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
@@ -765,7 +859,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
     fig g;
     uint32_t i;
     int c;
-    rr_err e = blend_check(job, &g);
+    rr_err e = job_check(job, J_BLEND, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -774,8 +868,8 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
         const uint32_t *m = job->b_mask;
         /* channels 2i and 2i + 1 are one bit pair of one word */
         uint32_t bits = m ? m[i / 16u] >> (2u * i % 32u) : 3u;
-        rr_fix wt = bits & 1u ? job->weight : 0;
-        rr_fix wr = bits & 2u ? job->weight : 0;
+        rr_fix wt = job->weight & -(rr_fix)(bits & 1u);   /* weight or 0 */
+        rr_fix wr = job->weight & -(rr_fix)(bits >> 1 & 1u);
         lerp(a->t, b->t, wt, o->t, 3);
         if (wr)
             quat_nlerp(a->q, b->q, wr, o->q);
@@ -788,24 +882,16 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 /* ------------------------------------------------------------ model and skinning matrices */
 
-/* Checks of rr_emi_model_job_validate; the sections into g. */
-static NOINLINE rr_err model_check(const rr_emi_model_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->out, g);
-    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
-}
-
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
-    fig g;
-    return model_check(job, &g);
+    return job_validate(job, J_MODEL);
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = model_check(job, &g);
+    rr_err e = job_check(job, J_MODEL, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -825,24 +911,16 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
     return RR_OK;
 }
 
-/* Checks of rr_emi_skin_matrices_job_validate; the sections into g. */
-static NOINLINE rr_err skinmat_check(const rr_emi_skin_matrices_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->model && job->out, g);
-    return !e && job->count < g->s.f->njoints ? RR_ERR_RANGE : e;
-}
-
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
-    fig g;
-    return skinmat_check(job, &g);
+    return job_validate(job, J_SKINMAT);
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 {
     fig g;
     uint32_t i;
-    rr_err e = skinmat_check(job, &g);
+    rr_err e = job_check(job, J_SKINMAT, &g);
     if (e)
         return e;
     for (i = 0; i < g.s.f->njoints; i++) {
@@ -855,24 +933,15 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
 
 /* ------------------------------------------------------------ skinning */
 
-/* Checks of rr_emi_skin_job_validate; the sections into g. */
-static NOINLINE rr_err skin_check(const rr_emi_skin_job *job, fig *g)
-{
-    rr_err e = job_load(job, job && job->skin && job->pos_out, g);
-    if (!e && (job->first > g->s.f->nverts || job->count > g->s.f->nverts - job->first))
-        e = RR_ERR_RANGE;
-    return e;
-}
-
 rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
 {
-    fig g;
-    return skin_check(job, &g);
+    return job_validate(job, J_SKIN);
 }
 
 /* Component c of the blended position (c < 3, coords: the sum of
  * w * (r_c . pos + t_c)) or normal (c - 3, rr_fix: the sum of w * r . nrm,
- * not renormalized), Q16 times that unit: one kernel for both. */
+ * not renormalized), Q16 times that unit: one kernel for both. A vertex
+ * without influences stays in its bind pose: the component itself. */
 static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
                                  int c)
 {
@@ -887,30 +956,27 @@ static NOINLINE int64_t skin_dot(const fig *g, const rr_emi_xform *skin, const r
                                   (int64_t)r[2] * vec[2], Q30) + (c < 3 ? skin[in->joint].t[i] : 0);
         acc += q * in->weight;
     }
-    return shr_round(acc, 16);
+    return v->infl_count ? shr_round(acc, 16) : vec[i];
 }
 
 static void skin_vertex(const fig *g, const rr_emi_xform *skin, const rr_emi_vert *v,
                         rr_vec3 *pos, rr_vec3 *nrm)
 {
-    int64_t n[3];
-    int32_t p[3];
+    int32_t n[3], p[3];
     int c;
-    if (v->infl_count == 0) {
-        pos->x = v->pos[0], pos->y = v->pos[1], pos->z = v->pos[2];
-        if (nrm)
-            nrm->x = v->nrm[0], nrm->y = v->nrm[1], nrm->z = v->nrm[2];
-        return;
-    }
     for (c = 0; c < 3; c++) {
         p[c] = rr__sat32(skin_dot(g, skin, v, c));
-        if (nrm)
-            n[c] = skin_dot(g, skin, v, c + 3);
+        if (nrm)   /* |w r . nrm| < 2^21 even for any r: |nrm| <= 1 + 2^-16 */
+            n[c] = (int32_t)skin_dot(g, skin, v, c + 3);
     }
     pos->x = p[0], pos->y = p[1], pos->z = p[2];
-    if (nrm) {   /* renormalized; zero stays zero */
+    if (nrm) {   /* renormalized (zero stays zero), or the bind normal */
         p[0] = p[1] = p[2] = 0;
-        unit(n, p, 3, 16);
+        if (v->infl_count)
+            unit(n, p, 3, 16);
+        else
+            for (c = 0; c < 3; c++)
+                p[c] = n[c];
         nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
     }
 }
@@ -919,7 +985,7 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     fig g;
     uint32_t k;
-    rr_err e = skin_check(job, &g);
+    rr_err e = job_check(job, J_SKIN, &g);
     if (e)
         return e;
     for (k = 0; k < job->count; k++)
