@@ -151,24 +151,48 @@ static const uint8_t fail_es[F_COUNT] = {
     FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
     FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
-/* The messages in one string (no pointer table, no padding between them);
- * the longest goes last so every offset fits a byte. */
-static const char fail_text[] =
-    "header count\0tree depth\0declared arena bytes\0worldspawn entity\0"
-    "active camera\0root\0plane type, signbits or dist\0brush bounds\0"
-    "unreachable node\0node plane\0leaf child\0child node must follow its parent\0"
-    "node with two parents\0node depth\0node plane must be axial and positive";
-/* Offset of each F_ message in fail_text. */
-static const uint8_t fail_at[F_COUNT] = {0,   13,  24,  45,  63,  77,  82,  111,
-                                         124, 141, 230, 152, 163, 163, 197, 219};
+/* The messages in one block (no pointer table, no padding between them),
+ * each a member of fail_texts so that the compiler computes its offset; the
+ * longest goes last so every offset fits a byte. The two order failures
+ * share one text. */
+#define RMF_TEXTS(T)                                                   \
+    T(t_header_count, "header count")                                  \
+    T(t_tree_depth, "tree depth")                                      \
+    T(t_arena, "declared arena bytes")                                 \
+    T(t_worldspawn, "worldspawn entity")                               \
+    T(t_camera, "active camera")                                       \
+    T(t_root, "root")                                                  \
+    T(t_plane, "plane type, signbits or dist")                         \
+    T(t_bounds, "brush bounds")                                        \
+    T(t_unreachable, "unreachable node")                               \
+    T(t_node_plane, "node plane")                                      \
+    T(t_leaf_child, "leaf child")                                      \
+    T(t_order, "child node must follow its parent")                    \
+    T(t_two_parents, "node with two parents")                          \
+    T(t_node_depth, "node depth")                                      \
+    T(t_axial, "node plane must be axial and positive")
+#define TEXT_MEMBER(id, s) char id[sizeof(s)];
+#define TEXT_INIT(id, s) s,
+static const struct fail_texts {
+    RMF_TEXTS(TEXT_MEMBER)
+} fail_text = {RMF_TEXTS(TEXT_INIT)};
+#define TEXT_AT(id) (uint8_t)offsetof(struct fail_texts, id)
+typedef char rr__rmf_text_at_fits[offsetof(struct fail_texts, t_axial) < 256 ? 1 : -1];
+/* Offset of each F_ message in fail_text, in F_ order. */
+static const uint8_t fail_at[F_COUNT] = {
+    TEXT_AT(t_header_count), TEXT_AT(t_tree_depth), TEXT_AT(t_arena), TEXT_AT(t_worldspawn),
+    TEXT_AT(t_camera),       TEXT_AT(t_root),       TEXT_AT(t_plane), TEXT_AT(t_bounds),
+    TEXT_AT(t_unreachable),  TEXT_AT(t_node_plane), TEXT_AT(t_axial), TEXT_AT(t_leaf_child),
+    TEXT_AT(t_order),        TEXT_AT(t_order),      TEXT_AT(t_two_parents),
+    TEXT_AT(t_node_depth)};
 
 /* Failure f at the field at (its blob offset goes to diag). */
 static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
                                                    uint32_t value, uint32_t limit)
 {
     uint32_t es = ES_BASE + ((uint32_t)(fail_es[f] >> 5) << 8) + (fail_es[f] & 31u);
-    return rr__fail_at(v->diag, es, rr__offset(v->room, at), fail_text + fail_at[f], value,
-                       limit);
+    return rr__fail_at(v->diag, es, rr__offset(v->room, at),
+                       (const char *)&fail_text + fail_at[f], value, limit);
 }
 
 /* The field table t on element elem, or on its whole section (elem NULL). */
