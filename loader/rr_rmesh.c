@@ -252,12 +252,13 @@ COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rm
         what = "node depth", v = d, l = room->max_depth;
         if (d > l)
             goto bad;
-        for (k = 0; k < 3; k++)
-            if (v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k],
-                !coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
+        for (k = 0; k < 3; k++) {
+            v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k];   /* the diag's, if bad */
+            if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
                 code = (uint32_t)-RR_ERR_RANGE, what = "node bounds";
                 goto bad;
             }
+        }
         if (nd->count & RR_RMESH_LEAF) {
             code = (uint32_t)-RR_ERR_INDEX;
             what = "leaf triangle range", v = nd->first, l = h->ntris;
@@ -312,8 +313,9 @@ COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
             g->nindices % 3u || (g->uv_frac[0] | g->uv_frac[1]) > 15)
             goto bad;
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (at = &ix[j], v = ix[j], l = g->nverts, v >= l) {
+            if (ix[j] >= g->nverts) {
                 type = RR_SEC_RMESH_RINDEX, what = "render index";
+                at = &ix[j], v = ix[j], l = g->nverts;
                 goto bad;
             }
     }
