@@ -14,7 +14,8 @@
  *   - rr_open validates everything once (header, checksum, section table, then
  *     every index, string and tree of the format). A blob it accepts can never
  *     make a query read out of bounds, loop forever, or use more stack than
- *     stated. A blob it rejects gets a precise code and nothing is touched.
+ *     stated. A blob it rejects gets a precise code; the blob and the room
+ *     struct are not written, the arena may have been used as scratch.
  *   - No malloc, no stdio, no recursion, no floating point. All mutable state
  *     lives in the caller's arena. Results are bit-identical on every target.
  *
@@ -118,13 +119,17 @@ enum rr_format {
     RR_FMT_EMI = 4     /* Escape from Monkey Island mesh / skeleton / animation */
 };
 
-/* Optional diagnostics from rr_open: where validation failed. */
+/* Optional diagnostics from rr_open: where validation failed. The offset
+ * is that of the offending field itself; rrbake names the field from it
+ * (its schema knows every record's layout). */
+#define RR_NO_RECORD 0xffffffffu
 typedef struct rr_diag {
     uint32_t section;     /* section type (0 = header / section table) */
-    uint32_t offset;      /* byte offset from the start of the blob */
+    uint32_t record;      /* record index in that section, or RR_NO_RECORD */
+    uint32_t offset;      /* byte offset of the field from the start of the blob */
     uint32_t value;       /* offending value, when there is one */
     uint32_t limit;       /* the bound it broke */
-    const char *what;     /* short static text, e.g. "child index" */
+    const char *what;     /* short static text, e.g. "index" or "child depth" */
 } rr_diag;
 
 /* An open room. Caller-allocated; filled by rr_open; treat fields as read-only. */
@@ -137,11 +142,16 @@ typedef struct rr_room {
     uint32_t arena_need;    /* bytes of arena the queries use */
     uint32_t nsections;
     const uint32_t *sections; /* section table: nsections x {type, offset, size, count} */
+    /* Where each section of the format's schema is: built once by rr_open at
+     * the start of the arena (NULL for RAW blobs). arena, arena_size and
+     * arena_need above describe the arena after it. */
+    const struct rr_view_entry *view;
     uint8_t *arena;
     uint32_t arena_size;
 } rr_room;
 
-/* Bytes of arena rr_open will require for this blob, or a negative rr_err if
+/* Bytes of arena rr_open will require for this blob (the view of its
+ * sections and what its queries use), or a negative rr_err if
  * the header is unusable. Reads only the header (cost: constant). */
 int32_t rr_arena_size(const void *blob, uint32_t size);
 

@@ -24,30 +24,48 @@
 #endif
 
 
+/* ---- one failure mechanism ----------------------------------------------
+ * Every failure of rr_open goes through rr__fail or rr__fail_in: the code,
+ * the section type, the record index, the blob offset of the field, a short
+ * static text and the value with the bound it broke. rr__fail finds the
+ * section and record from the field's address (the section table is
+ * trusted once check_table has passed: room->nsections is 0 before). */
+rr_err rr__fail(const rr_room *room, rr_diag *diag, rr_err e, const void *at, const char *what,
+                uint32_t value, uint32_t limit);
+/* The same with the section type and offset given (header, section table,
+ * a section as a whole): record RR_NO_RECORD. */
+rr_err rr__fail_in(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset, const char *what,
+                   uint32_t value, uint32_t limit);
+/* Byte offset of p within the blob (for diagnostics). */
+uint32_t rr__offset(const rr_room *room, const void *p);
+
+/* ---- the schema ----------------------------------------------------------
+ * rr__schema_open checks a blob against its format's schema and builds the
+ * view: every section known (or optional), each slot's section present as
+ * its presence demands, sizes = count x record bytes, and every checked
+ * field of every record (rr_blobfmt.h, enum rr_kind). The view (one
+ * rr_view_entry per slot) goes to the start of the arena; room->view points
+ * at it and room->arena, arena_size and arena_need then describe what
+ * follows it, so each runtime sees the same arena as without a view. */
+rr_err rr__schema_open(rr_room *room, const rr_schema *schema, rr_diag *diag);
+
+/* Records of slot k of an open room's view, and their count: O(1). */
+static inline const void *rr__records(const rr_room *room, uint32_t k)
+{
+    return room->blob + room->view[k].offset;
+}
+static inline uint32_t rr__count(const rr_room *room, uint32_t k)
+{
+    return room->view[k].count;
+}
+
+/* ---- the legacy section access (runtimes not yet on the schema) ---------- */
+
 /* Section lookup with the element size the caller expects: RR_ERR_MISSING if
  * absent, RR_ERR_SECTION if size != count * elem (or not a multiple). */
 rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
                    const void **data, uint32_t *count, rr_diag *diag);
-/* Byte offset of p within the blob (for diagnostics). */
-uint32_t rr__offset(const rr_room *room, const void *p);
-/* Fill diag (if not NULL) and return e. Inline: a 7-argument call would
- * pass arguments on the stack on some ABIs, for a few stores. */
-static inline rr_err rr__fail(rr_diag *diag, rr_err e, uint32_t section, uint32_t offset,
-                              const char *what, uint32_t value, uint32_t limit)
-{
-    if (diag) {
-        diag->section = section;
-        diag->offset = offset;
-        diag->what = what;
-        diag->value = value;
-        diag->limit = limit;
-    }
-    return e;
-}
-/* rr__fail out of line, for the validators' many failure paths: the code
- * and the section travel in one argument (RR_ES), so the call takes six
- * arguments, which every ABI here passes in registers but Arm's, where two
- * go on the stack either way. */
+/* rr__fail_in with the code and the section in one argument (RR_ES). */
 #define RR_ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
 rr_err rr__fail_at(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
                    uint32_t value, uint32_t limit);
@@ -64,11 +82,7 @@ int rr__string_ok(const rr_room *room, uint32_t off);
  *   RR_F_MAX  value <= arg
  *   RR_F_STR  a string offset (rr__string_ok)
  * Width of IDX and MAX values: RR_F_U16, RR_F_U8 (default 32 bits). The
- * last descriptor of a table carries RR_F_END. On failure diag names the
- * section, the field's blob offset, the kind of check (what), the value and
- * the limit, and the result is -code. The what argument of the macros
- * documents the field in the source only: a pointer per descriptor would
- * make the tables half as large again. */
+ * last descriptor of a table carries RR_F_END. */
 typedef struct rr_field {
     uint8_t off, kind, code, rep;
     uint32_t arg;
@@ -82,17 +96,11 @@ enum {
 #define RR_FIELDS(type, member, n, kind, err, arg, what) \
     {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), (uint8_t)((n) - 1), \
      (uint32_t)(arg)}
-/* t[0] is RR_SECTION_CHECK(section type, element type), the field
- * descriptors follow. Checks elem, or every element of the section in order
- * when elem is NULL (none when the section is absent). */
 #define RR_SECTION_CHECK(type, elem) \
     {(uint8_t)(sizeof(elem) + 0 * sizeof(char[sizeof(elem) <= 255 ? 1 : -1])), 0, 0, 0, \
-     (uint32_t)(type)}  /* the stride is one byte: a larger element fails to compile */
+     (uint32_t)(type)}
 rr_err rr__check_fields(const rr_room *room, const rr_field *t, const void *elem,
                         const uint32_t *counts, rr_diag *diag);
-
-/* Fail with RR_ERR_SECTION on a section type that is neither common, nor
- * optional, nor in types[]: every validator calls this first. */
 rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t ntypes,
                           rr_diag *diag);
 

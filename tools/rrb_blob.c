@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rrb_schema.h"
 #include "rrb_util.h"
 
 typedef struct section {
@@ -62,7 +63,15 @@ void rrb_blob_add(rrb_blob *b, uint32_t type, const void *elems, uint32_t count,
 {
     section *s;
     size_t i;
-    if (layout_bytes(layout) != elem_size) {
+    if (!layout) {
+        /* The schema describes the section: its record must be elem_size. */
+        const rrb_section *sec = rrb_schema_section(rrb_schema_of(b->format), type);
+        if (!sec || sec->elem != elem_size) {
+            fprintf(stderr, "rrbake: internal error: section 0x%x of format %u: %s\n", type,
+                    b->format, sec ? "record size differs from the schema" : "not in the schema");
+            abort();
+        }
+    } else if (layout_bytes(layout) != elem_size) {
         fprintf(stderr, "rrbake: internal error: section 0x%x layout %s is %u bytes, struct %u\n",
                 type, layout, layout_bytes(layout), elem_size);
         abort();
@@ -77,7 +86,7 @@ void rrb_blob_add(rrb_blob *b, uint32_t type, const void *elems, uint32_t count,
     s->type = type;
     s->count = count;
     s->elem = elem_size;
-    s->layout = rrb_xstrdup(layout);
+    s->layout = layout ? rrb_xstrdup(layout) : NULL;
     s->size = (size_t)count * elem_size;
     s->data = rrb_xmalloc(s->size);
     if (s->size)
@@ -120,13 +129,17 @@ static void put32(uint8_t *p, uint32_t v, int be)
 /* Copy one section's elements, swapping each field when the target is
  * big-endian (host structs are little-endian: rrbake runs on LE hosts only,
  * checked in rrb_blob_finish). */
-static void emit(uint8_t *dst, const section *s, int be)
+static void emit(uint8_t *dst, const section *s, uint32_t fmt, int be)
 {
     size_t e, off = 0;
     const char *f;
     memcpy(dst, s->data, s->size);
     if (!be)
         return;
+    if (!s->layout) {
+        rrb_swap_records(rrb_schema_section(rrb_schema_of(fmt), s->type), dst, s->count);
+        return;
+    }
     for (e = 0; e < s->count; e++)
         for (f = s->layout; *f; f++) {
             uint8_t *p = dst + off, t;
@@ -143,6 +156,7 @@ static void emit(uint8_t *dst, const section *s, int be)
 int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
 {
     const uint16_t probe = 1;
+    rr_blob_header h;
     size_t i, n, total, off;
     uint8_t *p;
     if (*(const uint8_t *)&probe != 1) {
@@ -151,7 +165,7 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
     }
     if (b->strings.size && !b->strings_added) {
         b->strings_added = 1;
-        rrb_blob_add(b, RR_SEC_STRINGS, b->strings.data, (uint32_t)b->strings.size, 1, "1");
+        rrb_blob_add(b, RR_SEC_STRINGS, b->strings.data, (uint32_t)b->strings.size, 1, NULL);
     }
     n = b->nsecs;
     if (n > RR_MAX_SECTIONS) {
@@ -167,28 +181,40 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
         return -1;
     }
     p = rrb_xcalloc(1, total);
-    p[0] = RR_MAGIC0; p[1] = RR_MAGIC1; p[2] = RR_MAGIC2; p[3] = RR_MAGIC3;
-    put32(p + 4, RR_ENDIAN_PROBE, be);
-    put32(p + 8, RR_BLOB_VERSION, be);
-    put32(p + 12, RR_FIXED_PROBE(b->coord_frac), be);
-    put32(p + 16, (uint32_t)total, be);
-    put32(p + 24, b->format, be);
-    put32(p + 28, b->arena, be);
-    put32(p + 32, b->depth, be);
-    put32(p + 36, (uint32_t)n, be);
-    put32(p + 40, be ? RR_FLAG_BIG_ENDIAN : 0, be);
+    h.magic[0] = RR_MAGIC0, h.magic[1] = RR_MAGIC1, h.magic[2] = RR_MAGIC2, h.magic[3] = RR_MAGIC3;
+    h.endian = RR_ENDIAN_PROBE;
+    h.version = RR_BLOB_VERSION;
+    h.fixed = RR_FIXED_PROBE(b->coord_frac);
+    h.total_size = (uint32_t)total;
+    h.checksum = 0;  /* below, once the bytes are final */
+    h.format = b->format;
+    /* The loader builds the view of the format's sections at the start of
+     * the arena; the queries' own need follows it. */
+    h.arena = b->arena + rrb_schema_view_bytes(b->format);
+    h.max_depth = b->depth;
+    h.nsections = (uint32_t)n;
+    h.flags = be ? RR_FLAG_BIG_ENDIAN : 0;
+    h.reserved = 0;
+    memcpy(p, &h, sizeof h);
+    if (be)
+        rrb_swap_records(&rrb_header_record, p, 1);
     off = RR_HEADER_BYTES + n * RR_SECTION_ENTRY_BYTES;
     for (i = 0; i < n; i++) {
         uint8_t *e = p + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
         off = (off + 3) & ~(size_t)3;
-        put32(e, b->secs[i].type, be);
-        put32(e + 4, (uint32_t)off, be);
-        put32(e + 8, (uint32_t)b->secs[i].size, be);
-        put32(e + 12, b->secs[i].count, be);
-        emit(p + off, &b->secs[i], be);
+        rr_section_entry se;
+        se.type = b->secs[i].type;
+        se.offset = (uint32_t)off;
+        se.size = (uint32_t)b->secs[i].size;
+        se.count = b->secs[i].count;
+        memcpy(e, &se, sizeof se);
+        if (be)
+            rrb_swap_records(&rrb_entry_record, e, 1);
+        emit(p + off, &b->secs[i], b->format, be);
         off += b->secs[i].size;
     }
-    put32(p + 20, rr_crc32(0, p + RR_CHECKSUM_FROM, (uint32_t)(total - RR_CHECKSUM_FROM)), be);
+    put32(p + offsetof(rr_blob_header, checksum),
+          rr_crc32(0, p + RR_CHECKSUM_FROM, (uint32_t)(total - RR_CHECKSUM_FROM)), be);
     *out = p;
     *size = total;
     return 0;

@@ -2,14 +2,16 @@
  * them out, byte-swaps them for the requested target and checksums the result.
  *
  *   rrb_blob *b = rrb_blob_new(RR_FMT_ROO, coord_frac);
- *   rrb_blob_add(b, RR_SEC_ROO_NODES, nodes, n, sizeof nodes[0], RR_LAYOUT_ROO_NODE);
+ *   rrb_blob_add(b, RR_SEC_ROO_NODES, nodes, n, sizeof nodes[0], NULL);
  *   uint32_t name = rrb_blob_string(b, "room.roo");    // string table offset
  *   rrb_blob_set_arena(b, bytes); rrb_blob_set_depth(b, depth);
  *   rrb_blob_finish(b, big_endian, &bytes, &size);   // malloc'd bytes
  *
- * Layout strings name each field's width in order, one character per field:
- * '1' u8/i8, '2' u16/i16, '4' u32/i32. Their sum must equal elem_size (checked:
- * a mismatch is a baker bug and aborts). Structs must have no implicit padding.
+ * A section is swapped for a big-endian target by its format's schema
+ * (loader/rr_<fmt>_blob.h, tools/rrb_schema.h): layout NULL. Formats not yet
+ * described by a schema pass a layout string, each field's width in order,
+ * one character per field: '1' u8/i8, '2' u16/i16, '4' u32/i32; its sum must
+ * equal elem_size. Either mismatch is a baker bug and aborts.
  */
 #ifndef RRB_BLOB_H
 #define RRB_BLOB_H

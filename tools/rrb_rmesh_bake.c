@@ -533,10 +533,10 @@ static void add_info(rrb_blob *blob, const rrb_rmesh *m, const char *path,
     bi.source_name = rrb_blob_string(blob, base ? base + 1 : path);
     bi.variant = (uint32_t)m->variant;
     for (k = 0; k < 3; k++) {
-        bi.bbox_min[k] = (uint32_t)h->bmin[k];
-        bi.bbox_max[k] = (uint32_t)h->bmax[k];
+        bi.bbox_min[k] = h->bmin[k];
+        bi.bbox_max[k] = h->bmax[k];
     }
-    rrb_blob_add(blob, RR_SEC_INFO, &bi, 1, sizeof bi, RR_LAYOUT_BLOB_INFO);
+    rrb_blob_add(blob, RR_SEC_INFO, &bi, 1, sizeof bi, NULL);
 }
 
 rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_opts *opts,

@@ -732,8 +732,8 @@ static void add_geometry(baker *b, rrb_blob *blob, ents *E, const rrb_opts *o,
                                                                   : b->path);
     info.variant = h.version;
     for (a = 0; a < 3; a++)
-        info.bbox_min[a] = (uint32_t)h.mins[a], info.bbox_max[a] = (uint32_t)h.maxs[a];
-    rrb_blob_add(blob, RR_SEC_INFO, &info, 1, sizeof info, RR_LAYOUT_BLOB_INFO);
+        info.bbox_min[a] = h.mins[a], info.bbox_max[a] = h.maxs[a];
+    rrb_blob_add(blob, RR_SEC_INFO, &info, 1, sizeof info, NULL);
     rrb_blob_add(blob, RR_SEC_RMF_HEADER, &h, 1, sizeof h, RR_LAYOUT_RMF_HEADER);
     rrb_blob_add(blob, RR_SEC_RMF_PLANES, b->planes, (uint32_t)b->nplanes, sizeof *b->planes,
                  RR_LAYOUT_RMF_PLANE);

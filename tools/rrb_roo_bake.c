@@ -347,9 +347,9 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
     /* the file name only, so a blob does not depend on where it was baked */
     info.source_name = rrb_blob_string(bl, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
     info.variant = (uint32_t)r->version;
-    info.bbox_max[0] = (uint32_t)to_coord(r->width, f);
-    info.bbox_max[1] = (uint32_t)to_coord(r->height, f);
-    rrb_blob_add(bl, RR_SEC_INFO, &info, 1, sizeof info, RR_LAYOUT_BLOB_INFO);
+    info.bbox_max[0] = to_coord(r->width, f);
+    info.bbox_max[1] = to_coord(r->height, f);
+    rrb_blob_add(bl, RR_SEC_INFO, &info, 1, sizeof info, NULL);
     rrb_blob_set_depth(bl, r->depth);
     /* query state + BSP walk stack (rr_roo_blob.h) */
     rrb_blob_set_arena(bl, RR_ROO_ARENA_STATE + ((2 * (r->depth + 1) + 3) & ~3u));

@@ -713,7 +713,7 @@ static int cmd_synth(int argc, char **argv)
     memset(&bi, 0, sizeof bi);
     bi.source_size = (uint32_t)size;
     bi.source_name = rrb_blob_string(b, "synthetic");
-    rrb_blob_add(b, RR_SEC_INFO, &bi, 1, sizeof bi, RR_LAYOUT_BLOB_INFO);
+    rrb_blob_add(b, RR_SEC_INFO, &bi, 1, sizeof bi, NULL);
     n = (uint32_t)(size > 160 ? (size - 160) / 4 : 0);
     words = rrb_xcalloc(n ? n : 1, 4);
     for (i = 0; (uint32_t)i < n; i++) {

@@ -42,7 +42,7 @@ static uint8_t *make(int be, uint32_t arena, uint32_t depth, uint32_t extra_type
     memset(&bi, 0, sizeof bi);
     bi.source_name = rrb_blob_string(b, "unit-test");
     bi.source_size = 1234;
-    rrb_blob_add(b, RR_SEC_INFO, &bi, 1, sizeof bi, RR_LAYOUT_BLOB_INFO);
+    rrb_blob_add(b, RR_SEC_INFO, &bi, 1, sizeof bi, NULL);
     for (i = 0; i < 40; i++)
         words[i] = (uint32_t)i * 2654435761u;
     rrb_blob_add(b, extra_type, words, 40, 4, "4");
