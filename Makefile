@@ -7,6 +7,7 @@
 #   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
 #   make stack      per-function stack usage report per board (CSV)
 #   make size       code / stack / arena / RAM / blob-size report (docs/footprint.md)
+#   make docs       docs/blob-format.md from the blob schemas (make test checks it)
 #   make install PREFIX=/usr/local / make uninstall
 #
 # Missing Debian packages (cross compilers, picolibc, newlib, QEMU) are
@@ -61,7 +62,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 
 RRBAKE := $(BUILD)/tools/rrbake
 
-.PHONY: all deps tools run test bench fuzz stack size clean install uninstall \
+.PHONY: all deps tools run test bench fuzz stack size docs clean install uninstall \
         board-lib board-tests board-bench board-goldens help FORCE
 
 # ------------------------------------------------------------------------
@@ -74,7 +75,7 @@ all: deps tools
 	@for b in $(ALL_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-lib || exit 1; done
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# *//'
+	@sed -n '3,13p' Makefile | sed 's/^# *//'
 
 deps:
 	@sh platform/ensure-deps.sh $(ALL_BOARDS)
@@ -137,6 +138,9 @@ stack size: all samples
 	@for b in microbit mps2-an385; do \
 	    $(MAKE) -s --no-print-directory BOARD=$$b $(BUILD)/$$b/t_micro.elf || exit 1; done
 	@LOADER_OPT="$(LOADER_OPT)" sh tests/size_report.sh "$(BUILD)" "$(ALL_BOARDS)" "$(RRBAKE)" "$(CORPUS)"
+
+docs: tools
+	$(RRBAKE) schema --markdown -o docs/blob-format.md
 
 install: all
 	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"

@@ -33,6 +33,13 @@ for t in $host_tests; do
     show "$log"; count "$log"
 done
 
+echo "== generated documentation (docs/blob-format.md from the schemas: make docs)"
+if "$build/tools/rrbake" schema --markdown | cmp -s - docs/blob-format.md; then
+    echo "# docs: docs/blob-format.md matches the schemas"; P=$((P + 1))
+else
+    echo "FAIL docs/blob-format.md is stale: run make docs and commit it"; F=$((F + 1))
+fi
+
 echo "== fuzzing, $fuzz_secs s per target (make fuzz runs longer), regressions replayed"
 CORPUS="$corpus" sh tests/fuzz/run.sh "$build" "$fuzz_secs" > "$logs/fuzz.log" 2>&1
 show "$logs/fuzz.log"; count "$logs/fuzz.log"

@@ -113,6 +113,7 @@ uint32_t rrb_blob_string(rrb_blob *b, const char *str)
 }
 
 void rrb_blob_set_arena(rrb_blob *b, uint32_t bytes) { b->arena = bytes; }
+uint32_t rrb_blob_format(const rrb_blob *b) { return b->format; }
 void rrb_blob_set_depth(rrb_blob *b, uint32_t depth) { b->depth = depth; }
 
 static void put32(uint8_t *p, uint32_t v, int be)

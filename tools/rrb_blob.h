@@ -33,6 +33,8 @@ void rrb_blob_add(rrb_blob *b, uint32_t type, const void *elems, uint32_t count,
 /* Offset of s in the blob's string table (added once; identical strings share). */
 uint32_t rrb_blob_string(rrb_blob *b, const char *s);
 void rrb_blob_set_arena(rrb_blob *b, uint32_t bytes);
+/* enum rr_format of the blob. */
+uint32_t rrb_blob_format(const rrb_blob *b);
 void rrb_blob_set_depth(rrb_blob *b, uint32_t depth);
 /* Build the final bytes (string table appended as RR_SEC_STRINGS if used).
  * Returns 0, or -1 if the blob would exceed the format's limits. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rrb_blob.h"
+#include "rrb_schema.h"
 #include "rrb_cli.h"
 #include "rrb_format.h"
 #include "rrb_util.h"
@@ -31,6 +32,7 @@ static const char usage_main[] =
     "  convert FILE -o OUT    RMF -> Valve-220 .map, RMesh/ROO -> OBJ, EMI -> glTF\n"
     "  sample FORMAT|all -o DIR  write the project's own sample files\n"
     "  formats                list the supported source formats\n"
+    "  schema --markdown      the blob format of every room format (docs/blob-format.md)\n"
     "\n"
     "Run 'rrbake COMMAND --help' for the options of a command.\n";
 
@@ -74,14 +76,24 @@ static const char usage_verify[] =
     "usage: rrbake verify FILE\n"
     "\n"
     "Source file: full consistency check of the format (ROO checksum, RMF planes,\n"
-    "EMI hierarchy...). Blob: the same validation rr_open does, with the section\n"
-    "and byte offset of the first problem. Exit status 0 when the file is sound.\n";
+    "EMI hierarchy...). Blob, of either byte order: the same validation rr_open\n"
+    "does on the board (a big-endian blob is swapped to host order through its\n"
+    "schema first), naming the section, record, field and byte offset of the\n"
+    "first problem. Exit status 0 when the file is sound.\n";
 
 static const char usage_dump[] =
     "usage: rrbake dump FILE --json\n"
     "\n"
     "Print the whole content of a source room file as JSON (an EMI figure\n"
-    "manifest: each file it names; a blob: its container and room summary).\n";
+    "manifest: each file it names; a blob, of either byte order: its header and\n"
+    "every record of every section, field by field as the schema names them).\n";
+
+static const char usage_schema[] =
+    "usage: rrbake schema --markdown [-o FILE]\n"
+    "\n"
+    "Print the blob format (header, section table, every section and field of\n"
+    "every room format) as Markdown, from the same schema tables the loader's\n"
+    "checks and the baker's byte swapping come from. docs/blob-format.md is this.\n";
 
 static const char usage_sample[] =
     "usage: rrbake sample FORMAT|all -o DIR\n"
@@ -145,108 +157,170 @@ static void blob_room_info(const char *path, int be, int json)
     rrb_cli_close(&r);
 }
 
-/* Blob info works for either byte order: it reads the header by hand. */
+/* A blob in host order: an aligned copy, byte-swapped through the schema
+ * when it was baked big-endian (*be set). The checksum of a swapped copy is
+ * recomputed when the original's was right and left wrong when it was not,
+ * so rr_open reports what the big-endian board would. NULL when the buffer
+ * is shorter than a header. */
+static uint8_t *host_copy(const uint8_t *d, size_t n, int *be)
+{
+    uint8_t *c;
+    rr_blob_header *h;
+    int crc_ok;
+    *be = 0;
+    if (n < RR_HEADER_BYTES)
+        return NULL;
+    c = rrb_xmalloc(n + 4);
+    memcpy(c, d, n);
+    h = (rr_blob_header *)(void *)c;
+    if (h->endian != RR_ENDIAN_SWAPPED)
+        return c;
+    *be = 1;
+    crc_ok = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ==
+             rd32(d + offsetof(rr_blob_header, checksum), 1);
+    rrb_swap_blob(c, n, 1);
+    h->checksum = rr_crc32(0, c + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ^
+                  (crc_ok ? 0u : 1u);
+    return c;
+}
+
+/* Name of a section type in a blob of format fmt. */
+static const char *section_name(uint32_t fmt, uint32_t type)
+{
+    const rrb_section *s = rrb_schema_section(rrb_schema_of(fmt), type);
+    return s ? s->name : "unknown";
+}
+
+/* Blob info, for either byte order (the header and table read in host order). */
 static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
 {
     int be;
-    uint32_t i, ns;
-    if (n < RR_HEADER_BYTES) {
+    uint32_t i;
+    uint8_t *c = host_copy(d, n, &be);
+    const rr_blob_header *h = (const rr_blob_header *)(const void *)c;
+    const rr_section_entry *t;
+    if (!c) {
         fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
         return 1;
     }
-    be = rd32(d + 4, 1) == RR_ENDIAN_PROBE;
-    ns = rd32(d + 36, be);
-    if (ns > RR_MAX_SECTIONS || RR_HEADER_BYTES + (size_t)ns * 16 > n) {
-        fprintf(stderr, "%s:0x24: expected at most %u sections inside the file, found %u\n", path,
-                RR_MAX_SECTIONS, ns);
+    t = (const rr_section_entry *)(const void *)(c + RR_HEADER_BYTES);
+    if (h->nsections > RR_MAX_SECTIONS ||
+        RR_HEADER_BYTES + (size_t)h->nsections * RR_SECTION_ENTRY_BYTES > n) {
+        fprintf(stderr, "%s:0x%x: expected at most %u sections inside the file, found %u\n", path,
+                (unsigned)offsetof(rr_blob_header, nsections), RR_MAX_SECTIONS, h->nsections);
+        free(c);
         return 1;
     }
     if (json) {
         printf("{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
                "\"coord_frac\":%u,\"size\":%u,\"checksum\":%u,\"arena\":%u,\"max_depth\":%u,"
                "\"sections\":[",
-               format_name(rd32(d + 24, be)), be ? "big" : "little", rd32(d + 8, be),
-               rd32(d + 12, be) & 0xff, rd32(d + 16, be), rd32(d + 20, be), rd32(d + 28, be),
-               rd32(d + 32, be));
-        for (i = 0; i < ns; i++) {
-            const uint8_t *s = d + RR_HEADER_BYTES + i * 16;
-            printf("%s{\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}", i ? "," : "",
-                   rd32(s, be), rd32(s + 4, be), rd32(s + 8, be), rd32(s + 12, be));
-        }
+               format_name(h->format), be ? "big" : "little", h->version, h->fixed & 0xff,
+               h->total_size, be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum,
+               h->arena, h->max_depth);
+        for (i = 0; i < h->nsections; i++)
+            printf("%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}",
+                   i ? "," : "", section_name(h->format, t[i].type), t[i].type, t[i].offset,
+                   t[i].size, t[i].count);
         printf("],\"room\":");
         blob_room_info(path, be, 1);
         printf("}\n");
+        free(c);
         return 0;
     }
-    printf("%s: romroom blob v%u, %s room, %s-endian\n", path, rd32(d + 8, be),
-           format_name(rd32(d + 24, be)), be ? "big" : "little");
-    printf("  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n",
-           rd32(d + 16, be), rd32(d + 20, be), rd32(d + 12, be) & 0xff);
-    printf("  arena %u bytes, max tree depth %u, %u sections:\n", rd32(d + 28, be),
-           rd32(d + 32, be), ns);
-    for (i = 0; i < ns; i++) {
-        const uint8_t *s = d + RR_HEADER_BYTES + i * 16;
-        printf("    type 0x%04x  offset %8u  size %8u  count %8u\n", rd32(s, be), rd32(s + 4, be),
-               rd32(s + 8, be), rd32(s + 12, be));
-    }
+    printf("%s: romroom blob v%u, %s room, %s-endian\n", path, h->version,
+           format_name(h->format), be ? "big" : "little");
+    printf("  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n", h->total_size,
+           be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum, h->fixed & 0xff);
+    printf("  arena %u bytes, max tree depth %u, %u sections:\n", h->arena, h->max_depth,
+           h->nsections);
+    for (i = 0; i < h->nsections; i++)
+        printf("    %-12s type 0x%04x  offset %8u  size %8u  count %8u\n",
+               section_name(h->format, t[i].type), t[i].type, t[i].offset, t[i].size, t[i].count);
     blob_room_info(path, be, 0);
+    free(c);
     return 0;
 }
 
-/* Open a little-endian blob with the real loader; prints the diagnosis. */
+/* Open a blob of either byte order with the real loader (a big-endian one
+ * swapped to host order through its schema first); prints the diagnosis,
+ * naming section, record and field. */
 static int blob_open_check(const uint8_t *d, size_t n, const char *path, int verbose)
 {
     rr_room room;
     rr_diag diag;
     rr_err e;
     int32_t need;
+    int be;
+    uint8_t *c = host_copy(d, n, &be);
     void *arena;
-    uint32_t *aligned = rrb_xmalloc(n + 4);
-    memcpy(aligned, d, n);
+    char text[256];
     memset(&diag, 0, sizeof diag);
-    need = rr_arena_size(aligned, (uint32_t)n);
+    if (!c) {
+        fprintf(stderr, "%s:0x0: blob rejected: expected a %u-byte header, found %zu bytes "
+                        "(the file looks truncated)\n", path, RR_HEADER_BYTES, n);
+        return 1;
+    }
+    if (be && !rrb_schema_of(((const rr_blob_header *)(const void *)c)->format)) {
+        /* A format without a schema cannot be swapped: its container only. */
+        int bad = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) !=
+                  rd32(d + offsetof(rr_blob_header, checksum), 1) || rd32(d + 16, 1) != n;
+        if (bad)
+            fprintf(stderr, "%s:0x%x: blob rejected: size or checksum of the big-endian blob\n",
+                    path, (unsigned)offsetof(rr_blob_header, total_size));
+        else if (verbose)
+            printf("%s: big-endian blob: header, size and checksum ok (this format has no "
+                   "schema yet: full validation runs on a big-endian target)\n", path);
+        free(c);
+        return bad;
+    }
+    need = rr_arena_size(c, (uint32_t)n);
     if (need < 0) {
-        e = rr_open_diag(aligned, (uint32_t)n, NULL, 0, &room, &diag);
+        e = rr_open_diag(c, (uint32_t)n, NULL, 0, &room, &diag);
     } else {
         arena = rrb_xmalloc((size_t)need + 4);
-        e = rr_open_diag(aligned, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
+        e = rr_open_diag(c, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
         free(arena);
     }
-    free(aligned);
     if (e) {
-        fprintf(stderr, "%s:0x%x: blob rejected: %s (section 0x%04x, %s: value %u, limit %u)\n",
-                path, diag.offset, rr_strerror(e), diag.section, diag.what ? diag.what : "?",
-                diag.value, diag.limit);
+        if (e == RR_ERR_CHECKSUM) {
+            uint32_t stored = rd32(d + offsetof(rr_blob_header, checksum), be);
+            uint32_t crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
+            snprintf(text, sizeof text, "header.checksum at 0x%x: stored 0x%08x, computed 0x%08x "
+                     "(%s: the blob was changed after it was baked)",
+                     (unsigned)offsetof(rr_blob_header, checksum), stored, crc, rr_strerror(e));
+        } else {
+            rrb_diag_text(c, n, e, &diag, text, sizeof text);
+        }
+        fprintf(stderr, "%s:0x%x: blob rejected: %s\n", path, diag.offset, text);
+        free(c);
         return 1;
     }
     if (verbose)
-        printf("%s: ok (%s room, %u bytes, arena %u, depth %u)\n", path,
-               format_name(room.format), room.size, room.arena_need, room.max_depth);
+        printf("%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
+               format_name(room.format), be ? "big" : "little", room.size,
+               rr_arena_size(c, (uint32_t)n), room.max_depth);
+    free(c);
     return 0;
 }
 
 static int blob_verify(const uint8_t *d, size_t n, const char *path)
 {
-    uint32_t crc;
-    if (n >= 8 && rd32(d + 4, 1) == RR_ENDIAN_PROBE) {
-        /* Big-endian blob: the container is checked here; the format's own
-         * validation runs on a big-endian target (or bake a little twin). */
-        if (n < RR_HEADER_BYTES || rd32(d + 16, 1) != n) {
-            fprintf(stderr, "%s:0x10: expected total size %zu, found %u\n", path, n,
-                    n >= 20 ? rd32(d + 16, 1) : 0);
-            return 1;
-        }
-        crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
-        if (crc != rd32(d + 20, 1)) {
-            fprintf(stderr, "%s:0x14: expected checksum 0x%08x, found 0x%08x\n", path, crc,
-                    rd32(d + 20, 1));
-            return 1;
-        }
-        printf("%s: big-endian blob: header, size and checksum ok (full validation runs "
-               "on a big-endian target)\n", path);
-        return 0;
-    }
     return blob_open_check(d, n, path, 1);
+}
+
+/* Every record of a blob, by field name. */
+static int blob_dump(const uint8_t *d, size_t n, const char *path)
+{
+    int be;
+    uint8_t *c = host_copy(d, n, &be);
+    if (!c) {
+        fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
+        return 1;
+    }
+    rrb_dump_blob_json(c, n, stdout);
+    free(c);
+    return 0;
 }
 
 typedef int (*file_cmd)(const uint8_t *d, size_t n, const char *path, int json);
@@ -278,7 +352,9 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
         return 1;
     }
     if (is_blob(d, n)) {
-        rc = which == 1 ? blob_verify(d, n, path) : blob_info(d, n, path, json);
+        rc = which == 1 ? blob_verify(d, n, path)
+             : which == 2 ? blob_dump(d, n, path)
+                          : blob_info(d, n, path, json);
         free(d);
         return rc;
     }
@@ -337,7 +413,7 @@ static int write_c_array(const char *out, const char *name, const uint8_t *d, si
 static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
 {
     uint8_t *d, *le = NULL, *final = NULL;
-    size_t n, len, flen;
+    size_t n, len, flen = 0;
     char err[RRB_ERR_MAX];
     const rrb_format *f;
     rrb_blob *b;
@@ -362,14 +438,14 @@ static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
         fprintf(stderr, "%s\n", err[0] ? err : "bake failed");
         return 1;
     }
-    /* Always check the little-endian twin with the real loader. */
-    if (rrb_blob_finish(b, 0, &le, &len) == 0 && blob_open_check(le, len, in, 0) == 0) {
-        if (cfg->opts.big_endian)
+    /* Check the blob as written with the real loader: a big-endian one is
+     * swapped back to host order through its format's schema (a format
+     * without a schema yet is checked through its little-endian twin). */
+    if (cfg->opts.big_endian && !rrb_schema_of(rrb_blob_format(b))) {
+        if (rrb_blob_finish(b, 0, &le, &len) == 0 && blob_open_check(le, len, in, 0) == 0)
             rc = rrb_blob_finish(b, 1, &final, &flen) ? 1 : 0;
-        else {
-            final = le, flen = len, le = NULL;
-            rc = 0;
-        }
+    } else if (rrb_blob_finish(b, cfg->opts.big_endian, &final, &flen) == 0) {
+        rc = blob_open_check(final, flen, in, 0);
     }
     if (rc == 0)
         rc = cfg->c_array ? write_c_array(out, cfg->c_array, final, flen)
@@ -741,6 +817,33 @@ static int cmd_formats(void)
     return 0;
 }
 
+static int cmd_schema(int argc, char **argv)
+{
+    const char *out = NULL;
+    int i, md = 0;
+    FILE *f = stdout;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--markdown"))
+            md = 1;
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else {
+            fputs(usage_schema, stderr);
+            return 2;
+        }
+    }
+    if (!md) {
+        fputs(usage_schema, stderr);
+        return 2;
+    }
+    if (out && !(f = fopen(out, "w"))) {
+        fprintf(stderr, "%s: cannot create: %s\n", out, strerror(errno));
+        return 1;
+    }
+    rrb_schema_markdown(f);
+    return out && fclose(f) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -776,6 +879,8 @@ int main(int argc, char **argv)
         return has_help(sub, sv) ? (fputs(usage_synth, stdout), 0) : cmd_synth(sub, sv);
     if (!strcmp(cmd, "formats"))
         return has_help(sub, sv) ? (fputs(usage_formats, stdout), 0) : cmd_formats();
+    if (!strcmp(cmd, "schema"))
+        return has_help(sub, sv) ? (fputs(usage_schema, stdout), 0) : cmd_schema(sub, sv);
     fprintf(stderr, "rrbake: unknown command '%s'\n%s", cmd, usage_main);
     return 2;
 }
