@@ -6,6 +6,7 @@
 #include "rr_blobfmt.h"
 #include "rrb_blob.h"
 #include "rrb_cli.h"
+#include "rrb_schema.h"
 #include "rrb_util.h"
 
 static uint32_t rd32le(const uint8_t *p)
@@ -36,9 +37,9 @@ static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, siz
     e = rr_open_diag(r->blob, (uint32_t)n, r->arena, need > 0 ? (uint32_t)need : 0, &r->room,
                      &diag);
     if (e) {
-        snprintf(err, cap, "%s:0x%x: expected a valid blob, found %s (section 0x%04x, %s: "
-                 "value %u, limit %u)", r->path, diag.offset, rr_strerror(e), diag.section,
-                 diag.what ? diag.what : "?", diag.value, diag.limit);
+        char text[256];
+        rrb_diag_text((const uint8_t *)r->blob, n, e, &diag, text, sizeof text);
+        snprintf(err, cap, "%s:0x%x: expected a valid blob, found %s", r->path, diag.offset, text);
         return -1;
     }
     return 0;

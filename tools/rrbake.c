@@ -264,7 +264,7 @@ static int blob_open_check(const uint8_t *d, size_t n, const char *path, int ver
     if (be && !rrb_schema_of(((const rr_blob_header *)(const void *)c)->format)) {
         /* A format without a schema cannot be swapped: its container only. */
         int bad = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) !=
-                  rd32(d + offsetof(rr_blob_header, checksum), 1) || rd32(d + 16, 1) != n;
+                  rd32(d + offsetof(rr_blob_header, checksum), 1) || rd32(d + offsetof(rr_blob_header, total_size), 1) != n;
         if (bad)
             fprintf(stderr, "%s:0x%x: blob rejected: size or checksum of the big-endian blob\n",
                     path, (unsigned)offsetof(rr_blob_header, total_size));
