@@ -5,6 +5,7 @@
 #   make test       host unit tests, build checks, target tests on all boards
 #   make bench      instruction counts in QEMU (table)
 #   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
+#   make fuzz-formats  the same on rr_open+queries, one run per room format
 #   make stack      per-function stack usage report per board (CSV)
 #   make size       code / stack / arena / RAM / blob-size report (docs/footprint.md)
 #   make docs       docs/blob-format.md from the blob schemas (make test checks it)
@@ -62,7 +63,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 
 RRBAKE := $(BUILD)/tools/rrbake
 
-.PHONY: all deps tools run test bench fuzz stack size docs clean install uninstall \
+.PHONY: all deps tools run test bench fuzz fuzz-formats stack size docs clean install uninstall \
         board-lib board-tests board-bench board-goldens help FORCE
 
 # ------------------------------------------------------------------------
@@ -75,7 +76,7 @@ all: deps tools
 	@for b in $(ALL_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-lib || exit 1; done
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# *//'
+	@sed -n '3,14p' Makefile | sed 's/^# *//'
 
 deps:
 	@sh platform/ensure-deps.sh $(ALL_BOARDS)
@@ -123,6 +124,14 @@ fuzz: deps tools samples
 	@for b in $(ALL_BOARDS); do \
 	    $(MAKE) --no-print-directory -s -j$(JOBS) BOARD=$$b board-tests || exit 1; done
 	@CORPUS="$(CORPUS)" sh tests/fuzz/run.sh "$(BUILD)" "$(FUZZ_SECONDS)"
+
+# rr_open + queries fuzzed per format (FUZZ_SECONDS each, JOBS at a time).
+FUZZ_FORMATS := open-rmesh open-rmf open-roo open-emi
+fuzz-formats: deps tools samples
+	@for b in $(ALL_BOARDS); do \
+	    $(MAKE) --no-print-directory -s -j$(JOBS) BOARD=$$b board-tests board-goldens || exit 1; done
+	@echo $(FUZZ_FORMATS) | tr ' ' '\n' | CORPUS="$(CORPUS)" xargs -P $(JOBS) -I{} \
+	    sh tests/fuzz/run.sh "$(BUILD)" "$(FUZZ_SECONDS)" {}
 
 bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
