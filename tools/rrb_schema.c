@@ -13,69 +13,47 @@
 #define RRB_FIELD(T, name, type, dim, kind, arg, doc) \
     {#name, (uint32_t)offsetof(T, name), RR_T_##type, (uint32_t)RR_FIELD_N(T, name, type), \
      RR_K_##kind, (uint32_t)(arg), doc},
-#define RRB_FIELDS(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
-#define RRB_FIELDS_OF(name, type, T, FIELDS, presence) RRB_FIELDS(T, FIELDS)
-/* A common section (its record named T##_names). */
+/* The names of a section's fields: one array per section, named after its
+ * struct and section (sections may share a struct, formats a section name). */
+#define RRB_NAMES(name, type, T, FIELDS, presence) \
+    static const rrb_field T##_##name##_names[] = {FIELDS(RRB_FIELD, T)};
 #define RRB_SECTION(name, type, T, FIELDS, presence) \
-    {#name, (uint32_t)(type), (uint32_t)sizeof(T), RR_P_##presence, #T, T##_names, \
-     (uint32_t)(sizeof T##_names / sizeof T##_names[0])},
+    {#name, (uint32_t)(type), (uint32_t)sizeof(T), RR_P_##presence, #T, T##_##name##_names, \
+     (uint32_t)(sizeof T##_##name##_names / sizeof T##_##name##_names[0])},
+/* A format's schema: its sections' names, then its sections after the
+ * common ones, as the loader numbers their slots. */
+#define RRB_FORMAT(id, fmt, SECTIONS)                                                   \
+    SECTIONS(RRB_NAMES)                                                                 \
+    static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)         \
+                                                SECTIONS(RRB_SECTION)};                 \
+    static const rrb_schema id##_schema = {#id, fmt, id##_sections,                     \
+                                           sizeof id##_sections / sizeof id##_sections[0]};
 
-RRB_FIELDS(rr_blob_header, RR_BLOB_HEADER)
-RRB_FIELDS(rr_section_entry, RR_SECTION_ENTRY)
-RR_COMMON_SECTIONS(RRB_FIELDS_OF)
-
+/* The header and the section table entry, as records of no section. */
+#define RRB_RECORD_NAMES(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
+RRB_RECORD_NAMES(rr_blob_header, RR_BLOB_HEADER)
+RRB_RECORD_NAMES(rr_section_entry, RR_SECTION_ENTRY)
 const rrb_section rrb_header_record = {
     "header", 0, sizeof(rr_blob_header), RR_P_ONE, "rr_blob_header", rr_blob_header_names,
     sizeof rr_blob_header_names / sizeof rr_blob_header_names[0]};
 const rrb_section rrb_entry_record = {
     "section_table", 0, sizeof(rr_section_entry), RR_P_REQ, "rr_section_entry",
     rr_section_entry_names, sizeof rr_section_entry_names / sizeof rr_section_entry_names[0]};
+
+RR_COMMON_SECTIONS(RRB_NAMES)
 static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION)};
 
-/* A format's schema: the names of its sections' fields (one array per
- * section: sections may share a record struct), then its sections after
- * the common ones. */
-#define RRB_SCHEMA_SECTION(fmt, name, type, T, FIELDS, presence) \
-    {#name, (uint32_t)(type), (uint32_t)sizeof(T), RR_P_##presence, #T, fmt##_##name##_names, \
-     (uint32_t)(sizeof fmt##_##name##_names / sizeof fmt##_##name##_names[0])},
-#define RRB_SCHEMA_NAMES(fmt, name, type, T, FIELDS, presence) \
-    static const rrb_field fmt##_##name##_names[] = {FIELDS(RRB_FIELD, T)};
-
 #ifdef RR_ROO_SECTIONS
-#define ROO_NAMES(...) RRB_SCHEMA_NAMES(roo, __VA_ARGS__)
-#define ROO_SECTION(...) RRB_SCHEMA_SECTION(roo, __VA_ARGS__)
-RR_ROO_SECTIONS(ROO_NAMES)
-static const rrb_section roo_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)
-                                           RR_ROO_SECTIONS(ROO_SECTION)};
-static const rrb_schema roo_schema = {"roo", RR_FMT_ROO, roo_sections,
-                                      sizeof roo_sections / sizeof roo_sections[0]};
+RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS)
 #endif
 #ifdef RR_RMF_SECTIONS
-#define RMF_NAMES(...) RRB_SCHEMA_NAMES(rmf, __VA_ARGS__)
-#define RMF_SECTION(...) RRB_SCHEMA_SECTION(rmf, __VA_ARGS__)
-RR_RMF_SECTIONS(RMF_NAMES)
-static const rrb_section rmf_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)
-                                           RR_RMF_SECTIONS(RMF_SECTION)};
-static const rrb_schema rmf_schema = {"rmf", RR_FMT_RMF, rmf_sections,
-                                      sizeof rmf_sections / sizeof rmf_sections[0]};
+RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS)
 #endif
 #ifdef RR_RMESH_SECTIONS
-#define RMESH_NAMES(...) RRB_SCHEMA_NAMES(rmesh, __VA_ARGS__)
-#define RMESH_SECTION(...) RRB_SCHEMA_SECTION(rmesh, __VA_ARGS__)
-RR_RMESH_SECTIONS(RMESH_NAMES)
-static const rrb_section rmesh_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)
-                                             RR_RMESH_SECTIONS(RMESH_SECTION)};
-static const rrb_schema rmesh_schema = {"rmesh", RR_FMT_RMESH, rmesh_sections,
-                                        sizeof rmesh_sections / sizeof rmesh_sections[0]};
+RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS)
 #endif
 #ifdef RR_EMI_SECTIONS
-#define EMI_NAMES(...) RRB_SCHEMA_NAMES(emi, __VA_ARGS__)
-#define EMI_SECTION(...) RRB_SCHEMA_SECTION(emi, __VA_ARGS__)
-RR_EMI_SECTIONS(EMI_NAMES)
-static const rrb_section emi_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)
-                                           RR_EMI_SECTIONS(EMI_SECTION)};
-static const rrb_schema emi_schema = {"emi", RR_FMT_EMI, emi_sections,
-                                      sizeof emi_sections / sizeof emi_sections[0]};
+RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS)
 #endif
 
 const rrb_schema *rrb_schema_of(uint32_t format)
