@@ -1,8 +1,8 @@
 /* rr_rmesh_blob.h - the sections of an RMesh blob (format RR_FMT_RMESH),
  * shared by the baker (tools/rrb_rmesh_bake.c), the runtime (rr_rmesh.c) and
  * the tools' schema registry (tools/rrb_schema.c): each record below is the
- * one description of its bytes, its checks (rr_blobfmt.h, enum rr_kind) and
- * its line in docs/blob-format.md.
+ * one description of its bytes, its checks (rr_blobfmt.h, enum rr_kind), its
+ * byte swapping and its documentation (the doc strings).
  *
  * Coordinates are int32 "coords" with the blob's coord_frac fractional bits.
  * The baker picks the largest coord_frac (<= 16) for which every collision
