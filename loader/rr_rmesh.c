@@ -255,7 +255,8 @@ COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
      * stack and work area (RR_RMESH_ARENA). */
     if (room->arena_need < RR_RMESH_ARENA(room->max_depth))
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
-                        bh->arena, RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
+                        bh->arena,
+                        RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
     e = check_normals(room, diag);
     if (!e)
         e = check_tree(room, diag);

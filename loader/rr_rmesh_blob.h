@@ -99,8 +99,8 @@ RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 12);
     F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
     F(T, flags, U16, , FLAGS, RR_RMESH_TRI_INVISIBLE, "RR_RMESH_TRI_INVISIBLE: from an "         \
       "invisible collision mesh")                                                               \
-    F(T, n, I32, [3], FIX, RR_RMESH_FIX_ONE, "unit normal of (v1 - v0) x (v2 - v0), Q16.16 (its "      \
-      "length is checked too)")                                                                 \
+    F(T, n, I32, [3], FIX, RR_RMESH_FIX_ONE, "unit normal of (v1 - v0) x (v2 - v0), "           \
+      "Q16.16 (its length is checked too)")                                                     \
     F(T, src, U32, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
       "order, then invisible meshes), before zero-area triangles were dropped")
 RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 32);
