@@ -2,9 +2,11 @@
  *
  * Data: collision vertices (int32 coords), triangles in BVH leaf order, a
  * BVH in pre-order (left child = parent + 1, right child > left child), see
- * rr_rmesh_blob.h. The validator walks the tree once in index order with an
- * explicit stack, which proves that every node is reached exactly once (no
- * cycle, no sharing) and that the depth is within the declared bound.
+ * rr_rmesh_blob.h, whose schema rr_open checks record by record. The
+ * validator here adds what a single field cannot say: it walks the tree
+ * once in index order with an explicit stack, which proves that every node
+ * is reached exactly once (no cycle, no sharing) and that the depth is
+ * within the declared bound.
  *
  * Overflow budget (why int64 is enough, and where int32 is): stored points
  * |v| <= 2^17, so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
@@ -26,87 +28,73 @@
 
 #define ORIGIN_MAX (1 << 18)
 #define DIST_MAX (1 << 20)
-#define Q30 (1 << 30)
 
 /* Keep the big helpers out of their callers: merged frames add up, separate
  * ones are reused along the call chain (see the stack bound in rr.h). */
 #define NOINLINE __attribute__((noinline))
 /* Run once per rr_open: compiled for size rather than speed. */
 #define COLD __attribute__((cold))
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* Section pointers of an open room (validated by rr_open). */
-typedef struct ctx {
-    const rr_rmesh_head *h;
-    const rr_rmesh_vert *v;
-    const rr_rmesh_tri *t;
-    const rr_rmesh_node *n;
-} ctx;
+/* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
+RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS);
 
-NOINLINE static const void *sec(const rr_room *room, uint32_t type)
+/* ------------------------------------------------------------------ */
+/* The sections of an open room                                        */
+/* ------------------------------------------------------------------ */
+
+/* rr_open checked every record and built the view: each section is one
+ * lookup away, its record count rr__count(room, RR_RMESH_S_<name>) (equal
+ * to the head's count of it). */
+static inline const rr_rmesh_head *head_of(const rr_room *room)
 {
-    const void *p = 0;
-    uint32_t n;
-    if (rr_section(room, type, &p, &n) != RR_OK)
-        return 0;
-    return p;
+    return rr__records(room, RR_RMESH_S_head);
+}
+static inline const rr_rmesh_vert *verts_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_verts);
+}
+static inline const rr_rmesh_tri *tris_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_tris);
+}
+static inline const rr_rmesh_node *nodes_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_nodes);
+}
+static inline const rr_rmesh_surf *surfs_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_surfs);
+}
+static inline const rr_rmesh_trigger *triggers_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_triggers);
+}
+static inline const rr_rmesh_ent *ents_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_ents);
+}
+static inline const rr_rmesh_rhead *rhead_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_rhead);
+}
+static inline const rr_rmesh_rgroup *rgroups_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_rgroups);
+}
+static inline const rr_rmesh_rvert *rverts_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_rverts);
+}
+static inline const rr_rmesh_rindex *rindex_of(const rr_room *room)
+{
+    return rr__records(room, RR_RMESH_S_rindex);
 }
 
-/* The sections of an RMesh blob, in the validator's order: those whose
- * element count is a word of the head (0..5, in rr_rmesh_head), the two of
- * exactly one element (6 the head, 7 the render head: word 0 of one[]),
- * those counted by the render head (8..10, in rr_rmesh_rhead). types[0..6]
- * are the required ones (for rr__sections_known); shape: element bytes,
- * word index. */
-static const uint32_t one[1] = {1};
-static const uint32_t types[11] = {
-    RR_SEC_RMESH_VERTS, RR_SEC_RMESH_TRIS, RR_SEC_RMESH_NODES, RR_SEC_RMESH_SURFS,
-    RR_SEC_RMESH_TRIGGERS, RR_SEC_RMESH_ENTS, RR_SEC_RMESH_HEAD, RR_SEC_RMESH_RHEAD,
-    RR_SEC_RMESH_RGROUPS, RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX};
-static const uint8_t shape[11][2] = {
-    {sizeof(rr_rmesh_vert), 1}, {sizeof(rr_rmesh_tri), 0}, {sizeof(rr_rmesh_node), 2},
-    {sizeof(rr_rmesh_surf), 3}, {sizeof(rr_rmesh_trigger), 4}, {sizeof(rr_rmesh_ent), 5},
-    {sizeof(rr_rmesh_head), 0}, {sizeof(rr_rmesh_rhead), 0}, {sizeof(rr_rmesh_rgroup), 6},
-    {sizeof(rr_rmesh_rvert), 7}, {2, 8}};
-
-/* What an accessor finds in one section types[which] (the validator's
- * table): the head that counts it, its elements, their number. */
-typedef struct span {
-    const uint32_t *head;
-    const uint8_t *base;
-    uint32_t n;
-} span;
-
-/* The checks every accessor makes, in this order: a room that is not an open
- * RMesh (RR_ERR_ARG), no render data (RR_ERR_MISSING, render sections
- * only: which >= 8; s->head is then NULL), a NULL output (ok == 0:
- * RR_ERR_ARG). One kernel for all of them, lighter than get(): an
- * accessor needs one section, not the four of a query. */
-NOINLINE static rr_err span_of(const rr_room *room, unsigned which, int ok, span *s)
+/* The first check of every query and accessor: an rr_open()ed RMesh room
+ * (RR_ERR_ARG otherwise). */
+static int is_rmesh(const rr_room *room)
 {
-    if (!room || room->format != RR_FMT_RMESH || !(s->head = sec(room, RR_SEC_RMESH_HEAD)))
-        return RR_ERR_ARG;
-    if (which >= 8 && !(s->head = sec(room, RR_SEC_RMESH_RHEAD)))
-        return RR_ERR_MISSING;
-    if (!ok)
-        return RR_ERR_ARG;
-    s->base = sec(room, types[which]);
-    s->n = s->head[shape[which][1]];
-    return RR_OK;
-}
-
-/* The sections of a query, after span_of's room check (RR_ERR_ARG). */
-static rr_err get(const rr_room *room, ctx *c)
-{
-    span s;
-    rr_err e = span_of(room, 0, 1, &s);   /* the head and the vertices */
-    if (e)
-        return e;
-    c->h = (const rr_rmesh_head *)(const void *)s.head;
-    c->v = (const rr_rmesh_vert *)(const void *)s.base;
-    c->t = sec(room, RR_SEC_RMESH_TRIS);
-    c->n = sec(room, RR_SEC_RMESH_NODES);
-    return RR_OK;
+    return room && room->format == RR_FMT_RMESH && room->view;
 }
 
 /* The work area of a ray cast, box query or sweep (rr_open checked the
@@ -129,255 +117,152 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
-COLD static int coord_ok(int32_t c)
-{
-    return c >= -RR_RMESH_COORD_MAX && c <= RR_RMESH_COORD_MAX;
-}
+/* The schema has checked every field that a kind describes: counts, index
+ * and string fields, coordinate ranges, normal components, flags, enums and
+ * quantization limits. What follows judges what no single field shows;
+ * each failure names the field it judged. */
 
-/* Fill diag and return e: one call instead of the inline stores at every
- * check. The code and the section travel in one argument (es = ES(e, type))
- * and the blob offset is computed by the caller (AT), so that the call takes
- * six arguments, which every ABI here passes without pushes on x86-64. */
-#define ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
-#define AT(p) ((uint32_t)((const uint8_t *)(p) - room->blob))
-#define fail rr__fail_at
-
-/* Fetch sections types[from..to) into p[], each with as many elements as
- * its word of head says; after the head or the render head (6, 7: one
- * element) head is that section, which counts the ones after it. diag names
- * the count "head count" for the head and "count" (the same string from its
- * sixth byte) for the render head. */
-NOINLINE COLD static rr_err sized(rr_room *room, const void *head, unsigned from,
-                                       unsigned to, const void **p, rr_diag *diag)
+/* Triangle normals have unit length, as the baker writes them (components
+ * rounded to 2^-16: |n|^2 is within 2^-13 of 1). The sweep's int32 budget
+ * relies on |n| <= 1: a crafted normal of length sqrt(3) could grow the
+ * motion left after a slide and overflow it. The components are within
+ * [-1, 1] (the schema), so |n|^2 fits int64 in Q32. */
+NOINLINE COLD static rr_err check_normals(const rr_room *room, rr_diag *diag)
 {
-    for (; from < to; from++, p++) {
-        uint32_t n, want = ((const uint32_t *)head)[shape[from][1]];
-        rr_err e = rr__section(room, types[from], shape[from][0], p, &n, diag);
-        if (e)
-            return e;
-        if (n != want)
-            return fail(diag, ES(RR_ERR_SECTION, types[from]), AT(*p),
-                        from - 6 < 2u ? &"head count"[5 * (from - 6)] : "count vs head", n, want);
-        if (from - 6 < 2u)
-            head = *p;
+    const rr_rmesh_tri *t = tris_of(room);
+    uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
+    for (i = 0; i < n; i++, t++) {
+        int64_t len2 = (int64_t)t->n[0] * t->n[0] + (int64_t)t->n[1] * t->n[1] +
+                       (int64_t)t->n[2] * t->n[2];
+        int64_t off = len2 - ((int64_t)1 << 32);
+        if (off > ((int64_t)1 << 22) || off < -((int64_t)1 << 22))
+            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q16.16)",
+                            (uint32_t)(len2 >> 16), RR_FIX_ONE);
     }
     return RR_OK;
 }
 
-/* Field tables for rr__check_fields; counts are the words of the head. */
-enum { N_TRIS, N_VERTS, N_NODES, N_SURFS };
-static const rr_field vert_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMESH_VERTS, rr_rmesh_vert),
-    RR_FIELDS(rr_rmesh_vert, p, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
-              "vertex coordinate")};
-static const rr_field surf_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMESH_SURFS, rr_rmesh_surf),
-    RR_FIELDS(rr_rmesh_surf, tex, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
-              "texture name string")};
-static const rr_field trigger_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger),
-    RR_FIELD(rr_rmesh_trigger, name, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0,
-             "trigger name string")};
-static const rr_field ent_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMESH_ENTS, rr_rmesh_ent),
-    RR_FIELD(rr_rmesh_ent, cls, RR_F_MAX | RR_F_U16, RR_ERR_RANGE, RR_RMESH_NCLASSES - 1,
-             "entity class"),
-    RR_FIELD(rr_rmesh_ent, str, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
-    RR_FIELD(rr_rmesh_ent, str2, RR_F_STR, RR_ERR_INDEX, 0, "entity string"),
-    RR_FIELDS(rr_rmesh_ent, pos, 3, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
-              "entity position")};
-
-/* A unit normal, as the baker writes it (components rounded to 2^-16: |n|^2
- * is within 2^-13 of 1). The sweep's int32 budget relies on |n| <= 1: a
- * crafted normal of length sqrt(3) could grow the motion left after a slide
- * and overflow it. Components are already within [-1, 1], so the sum of
- * squares fits int64. */
-COLD static int unit_len(const rr_fix *n)
+/* The BVH, walked once in index order, which must be the tree's pre-order:
+ * an inner node's left child is the next node, and its right child the node
+ * that follows the last leaf of the left subtree. The stack (in the arena)
+ * holds one pair per pending right child: the parent that names it and the
+ * child's depth. It never holds more entries than the current depth, which
+ * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
+ * formula, checked before). Each node's bounds have min <= max and a leaf's
+ * triangles are a run of the triangle array. */
+NOINLINE COLD static rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
-    int64_t l2 = (int64_t)n[0] * n[0] + (int64_t)n[1] * n[1] + (int64_t)n[2] * n[2];
-    int64_t d = l2 - ((int64_t)1 << 32);
-    return d <= ((int64_t)1 << 22) && d >= -((int64_t)1 << 22);
-}
-
-COLD static rr_err check_tris(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_tri *tris,
-                              rr_diag *diag)
-{
-#define TV(k) RR_FIELD(rr_rmesh_tri, v[k], RR_F_IDX, RR_ERR_INDEX, N_VERTS, "triangle vertex")
-#define TN(k, end) \
-    RR_FIELD(rr_rmesh_tri, n[k], RR_F_ABS | (end), RR_ERR_RANGE, RR_FIX_ONE, "normal component")
-    /* Vertex and normal component k by k, as their codes differ. */
-    static const rr_field tri_fields[] = {RR_SECTION_CHECK(RR_SEC_RMESH_TRIS, rr_rmesh_tri),
-                                          TV(0), TN(0, 0), TV(1), TN(1, 0), TV(2),
-                                          TN(2, RR_F_END)};
-    const rr_rmesh_tri *t = tris;
-    const char *what;
-    const void *at;
-    uint32_t i, code, v, l;
-    rr_err e;
-    for (i = 0; i < h->ntris; i++, t++) {
-        if ((e = rr__check_fields(room, tri_fields, t, &h->ntris, diag)) != RR_OK)
-            return e;
-        code = (uint32_t)-RR_ERR_RANGE, at = &t->n[0], what = "normal length";
-        v = (uint32_t)t->n[0], l = RR_FIX_ONE;
-        if (!unit_len(t->n))
-            goto bad;
-        code = (uint32_t)-RR_ERR_INDEX, at = &t->surface, what = "triangle surface";
-        v = t->surface, l = h->nsurfs;
-        if (v >= l)
-            goto bad;
-    }
-    return RR_OK;
-bad:   /* one fail call, as in check_tree */
-    return fail(diag, (uint32_t)RR_SEC_RMESH_TRIS << 8 | code, AT(at), what, v, l);
-}
-
-/* Walk the nodes in index order, which must be the pre-order of the tree:
- * after a leaf the next node is the pending right child on the stack. Each
- * check names its failure (code, what, value, limit) for the one fail call
- * at the end, at the node's offset (offset 0, the blob, for an incomplete
- * tree). The codes are small immediates: ES() of each would be a literal. */
-COLD static rr_err check_tree(rr_room *room, const rr_rmesh_head *h, const rr_rmesh_node *nd,
-                              rr_diag *diag)
-{
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, i, d = 1, expect = 0, code, v, l;
-    uint32_t cap = room->arena_size / 8;
-    const char *what;
+    const rr_rmesh_head *h = head_of(room);
+    const rr_rmesh_node *nodes = nodes_of(room);
+    uint32_t *stack = (uint32_t *)(void *)room->arena;
+    uint32_t n = h->nnodes, sp = 0, depth = 1, i, parent;
     int k;
-    for (i = 0; i < h->nnodes; i++, nd++) {
-        code = (uint32_t)-RR_ERR_CYCLE;
-        what = "node not reached in pre-order", v = i, l = expect;
-        if (i != expect)
-            goto bad;
-        code = (uint32_t)-RR_ERR_DEPTH;
-        what = "node depth", v = d, l = room->max_depth;
-        if (d > l)
-            goto bad;
-        for (k = 0; k < 3; k++) {
-            v = (uint32_t)nd->min[k], l = (uint32_t)nd->max[k];   /* the diag's, if bad */
-            if (!coord_ok(nd->min[k]) || !coord_ok(nd->max[k]) || nd->min[k] > nd->max[k]) {
-                code = (uint32_t)-RR_ERR_RANGE, what = "node bounds";
-                goto bad;
-            }
-        }
-        if (nd->count & RR_RMESH_LEAF) {
-            code = (uint32_t)-RR_ERR_INDEX;
-            what = "leaf triangle range", v = nd->first, l = h->ntris;
-            if (v > l || (nd->count & ~RR_RMESH_LEAF) > l - v)
-                goto bad;
-            if (sp) {
-                sp--;
-                expect = stack[2 * sp];
-                d = stack[2 * sp + 1];
-            } else {
-                expect = h->nnodes;
-            }
+    if (n == 0 && h->ntris)
+        return rr__fail(room, diag, RR_ERR_INDEX, &h->nnodes, "tree (triangles without nodes)",
+                        0, 1);
+    for (i = 0; i < n; i++) {
+        const rr_rmesh_node *nd = &nodes[i];
+        uint32_t ntris;
+        if (depth > room->max_depth)
+            return rr__fail(room, diag, RR_ERR_DEPTH, nd, "node depth", depth, room->max_depth);
+        for (k = 0; k < 3; k++)
+            if (nd->min[k] > nd->max[k])
+                return rr__fail(room, diag, RR_ERR_RANGE, &nd->max[k], "node bounds (max < min)",
+                                (uint32_t)nd->max[k], (uint32_t)nd->min[k]);
+        if (!(nd->count & RR_RMESH_LEAF)) {
+            /* inner node: the left child comes next, the right one waits */
+            if (nd->first != i + 1)
+                return rr__fail(room, diag, RR_ERR_CYCLE, &nd->first, "left child (the next node)",
+                                nd->first, i + 1);
+            if (nd->count <= i + 1 || nd->count >= n)
+                return rr__fail(room, diag, RR_ERR_CYCLE, &nd->count,
+                                "right child (after the left one, below nnodes)", nd->count, n);
+            depth++;
+            stack[2 * sp] = i;
+            stack[2 * sp + 1] = depth;
+            sp++;
             continue;
         }
-        code = (uint32_t)-RR_ERR_CYCLE;
-        what = "child order (left = parent + 1 < right < nnodes)", v = nd->count, l = i + 1;
-        if (nd->first != l || v <= l || v >= h->nnodes)
-            goto bad;
-        code = (uint32_t)-RR_ERR_DEPTH;
-        what = "validation stack", v = sp, l = cap;
-        if (sp >= cap)
-            goto bad;
-        stack[2 * sp] = nd->count;
-        stack[2 * sp + 1] = ++d;
-        sp++;
-        expect = i + 1;
+        ntris = nd->count & ~RR_RMESH_LEAF;
+        if (nd->first > h->ntris)
+            return rr__fail(room, diag, RR_ERR_INDEX, &nd->first, "leaf first triangle", nd->first,
+                            h->ntris);
+        if (ntris > h->ntris - nd->first)
+            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count, "leaf triangle count", ntris,
+                            h->ntris - nd->first);
+        if (sp == 0) {   /* the root's subtree is complete: no node may follow */
+            if (i + 1 < n)
+                return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[i + 1], "node outside the tree",
+                                i + 1, n);
+            return RR_OK;
+        }
+        /* after a leaf: the right child of the nearest pending parent */
+        sp--;
+        parent = stack[2 * sp];
+        depth = stack[2 * sp + 1];
+        if (nodes[parent].count != i + 1)
+            return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[parent].count,
+                            "right child (the node after the left subtree)", nodes[parent].count,
+                            i + 1);
     }
-    if (expect == h->nnodes && (!h->ntris || h->nnodes))
-        return RR_OK;
-    code = (uint32_t)-RR_ERR_INDEX;
-    what = "tree incomplete", v = expect, l = h->nnodes;
-    nd = (const rr_rmesh_node *)(const void *)room->blob;
-bad:
-    return fail(diag, (uint32_t)RR_SEC_RMESH_NODES << 8 | code, AT(nd), what, v, l);
+    return RR_OK;   /* no nodes and no triangles */
 }
 
-/* Render groups: their vertex and index runs inside the render head's
- * counts, then each index of a group below its vertex count. Every fault of
- * a group gives the same diag, so the group's checks go in any order. */
-COLD static rr_err check_render_groups(rr_room *room, const rr_rmesh_rhead *rh,
-                                       const rr_rmesh_rgroup *g, const uint16_t *ix,
-                                       uint32_t nsurfs, rr_diag *diag)
+/* Render data. The render head comes at most once, and whenever any other
+ * render section is present (the schema checked its counts of them, and
+ * each group's surface, vertex and index runs and UV fractions). Each
+ * group's vertices are addressed by 16-bit indices (at most 65536), its
+ * indices make whole triangles, and each index is a vertex of the group. */
+NOINLINE COLD static rr_err check_render(const rr_room *room, rr_diag *diag)
 {
-    const char *what = "render group range";
-    const void *at;
-    uint32_t i, j, type = RR_SEC_RMESH_RGROUPS, v, l;
-    for (i = 0; i < rh->ngroups; i++, g++) {
-        at = g, v = i, l = rh->ngroups;
-        if (g->surface >= nsurfs || g->first_vert > rh->nverts ||
-            g->nverts > rh->nverts - g->first_vert || g->nverts > 65536u ||
-            g->first_index > rh->nindices || g->nindices > rh->nindices - g->first_index ||
-            g->nindices % 3u || (g->uv_frac[0] | g->uv_frac[1]) > 15)
-            goto bad;
+    const rr_rmesh_rgroup *g = rgroups_of(room);
+    const rr_rmesh_rindex *ix = rindex_of(room);
+    uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
+    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j;
+    if (nrhead > 1)
+        return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
+                        nrhead, 1);
+    if (nrhead == 0) {
+        /* a section is present when the view has an offset for it */
+        if (room->view[RR_RMESH_S_rgroups].offset || room->view[RR_RMESH_S_rverts].offset ||
+            room->view[RR_RMESH_S_rindex].offset)
+            return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0,
+                               "render head (other render sections are present)", 0, 0);
+        return RR_OK;
+    }
+    for (i = 0; i < n; i++, g++) {
+        if (g->nverts > 65536u)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->nverts,
+                            "render group vertices (16-bit indices)", g->nverts, 65536u);
+        if (g->nindices % 3u)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
+                            "render group indices (whole triangles)", g->nindices, 3);
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j] >= g->nverts) {
-                type = RR_SEC_RMESH_RINDEX, what = "render index";
-                at = &ix[j], v = ix[j], l = g->nverts;
-                goto bad;
-            }
+            if (ix[j].i >= g->nverts)
+                return rr__fail(room, diag, RR_ERR_INDEX, &ix[j], "render index", ix[j].i,
+                                g->nverts);
     }
     return RR_OK;
-bad:   /* one fail call, as in check_tree */
-    return fail(diag, ES(RR_ERR_INDEX, type), AT(at), what, v, l);
-}
-
-static const rr_field rhead_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMESH_RHEAD, rr_rmesh_rhead),
-    RR_FIELDS(rr_rmesh_rhead, center, 3, RR_F_ABS, RR_ERR_RANGE, RR_RMESH_COORD_MAX,
-              "render centre"),
-    RR_FIELD(rr_rmesh_rhead, pos_shift, RR_F_MAX, RR_ERR_RANGE, 16, "render quantization"),
-    RR_FIELDS(rr_rmesh_rhead, uv_frac, 2, RR_F_MAX | RR_F_END, RR_ERR_RANGE, 15,
-              "render quantization")};
-
-/* Render sections: all four or none. */
-COLD static rr_err check_render(rr_room *room, uint32_t nsurfs, rr_diag *diag)
-{
-    const void *g[4];   /* render head, groups, vertices, indices */
-    const rr_rmesh_rhead *rh;
-    uint32_t k;
-    rr_err e = sized(room, one, 7, 11, g, diag);
-    if (e == RR_ERR_MISSING && !g[0]) {   /* no render head */
-        for (k = 8; k < 11; k++)
-            if (sec(room, types[k]))
-                return fail(diag, ES(RR_ERR_MISSING, RR_SEC_RMESH_RHEAD), 0, "render head", 0, 0);
-        return RR_OK;
-    }
-    if (e)
-        return e;
-    rh = g[0];
-    if ((e = rr__check_fields(room, rhead_fields, rh, 0, diag)) != RR_OK)
-        return e;
-    return check_render_groups(room, rh, g[1], g[3], nsurfs, diag);
 }
 
 COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
-    static const rr_field *const tables[3] = {surf_fields, trigger_fields, ent_fields};
-    const void *p, *s[6];   /* sections types[0..5]: vertices, triangles, nodes, ... */
-    const rr_rmesh_head *h;
-    uint32_t k;
-    rr_err e = rr__sections_known(room, types, 7, diag);
-    if (!e)
-        e = sized(room, one, 6, 7, &p, diag);
+    const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
+    rr_err e = rr__schema_open(room, &rmesh_schema, diag);
     if (e)
         return e;
-    h = p;
-    if (room->arena_need < RR_RMESH_ARENA(room->max_depth) ||
-        room->arena_size < room->arena_need)
-        return fail(diag, ES(RR_ERR_ARENA, 0), 28, "arena for the tree stack and sweep",
-                    room->arena_need, RR_RMESH_ARENA(room->max_depth));
-    if ((e = sized(room, h, 0, 6, s, diag)) != RR_OK)
-        return e;
-    if ((e = rr__check_fields(room, vert_fields, 0, 0, diag)) || (e = check_tris(room, h, s[1], diag)) ||
-        (e = check_tree(room, h, s[2], diag)))
-        return e;
-    for (k = 0; k < 3; k++)   /* surfaces, triggers, entities, in this order */
-        if ((e = rr__check_fields(room, tables[k], 0, 0, diag)) != RR_OK)
-            return e;
-    return check_render(room, h->nsurfs, diag);
+    /* The arena after the view: the validator's tree stack, the queries'
+     * stack and work area (RR_RMESH_ARENA). */
+    if (room->arena_need < RR_RMESH_ARENA(room->max_depth))
+        return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
+                        bh->arena,
+                        RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
+    e = check_normals(room, diag);
+    if (!e)
+        e = check_tree(room, diag);
+    if (!e)
+        e = check_render(room, diag);
+    return e;
 }
 
 /* ------------------------------------------------------------------ */
@@ -469,14 +354,16 @@ NOINLINE static uint32_t len3(const int32_t v[3])
 
 /* Moeller-Trumbore in exact integers, double-sided. On a hit at fraction
  * *t / det in [0, 1], returns det > 0; 0 on a miss. */
-NOINLINE static uint64_t ray_tri(const ray_work *w, const ctx *c, uint32_t ti, uint64_t *t)
+NOINLINE static uint64_t ray_tri(const ray_work *w, const rr_room *room, uint32_t ti,
+                                 uint64_t *t)
 {
-    const rr_rmesh_tri *tr = &c->t[ti];
-    const int32_t *v0 = c->v[tr->v[0]].p;
+    const rr_rmesh_vert *vs = verts_of(room);
+    const rr_rmesh_tri *tr = &tris_of(room)[ti];
+    const int32_t *v0 = vs[tr->v[0]].p;
     int32_t e1[3], e2[3], s[3];
     int64_t p[3], a, u, v, tn;
-    sub3(e1, c->v[tr->v[1]].p, v0);
-    sub3(e2, c->v[tr->v[2]].p, v0);
+    sub3(e1, vs[tr->v[1]].p, v0);
+    sub3(e2, vs[tr->v[2]].p, v0);
     cross3(p, w->d, e2);            /* p = D x e2 */
     a = dot3(p, e1);
     if (a == 0)
@@ -518,13 +405,13 @@ NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rme
            (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
 }
 
-NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd)
+NOINLINE static void ray_leaf(ray_work *w, const rr_room *room, const rr_rmesh_node *nd)
 {
     uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!(det = ray_tri(w, c, i, &t)) || !take(&w->b, t, det, i))
+        if (!(det = ray_tri(w, room, i, &t)) || !take(&w->b, t, det, i))
             continue;
         nt = t;
         nd2 = det;
@@ -541,9 +428,9 @@ NOINLINE static void ray_leaf(ray_work *w, const ctx *c, const rr_rmesh_node *nd
  * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
  * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
  * of the walk's frame, which stays small under the leaf test. */
-NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint32_t r)
+NOINLINE static int left_first(const ray_work *w, const rr_room *room, uint32_t l, uint32_t r)
 {
-    const rr_rmesh_node *a = &c->n[l], *b = &c->n[r];
+    const rr_rmesh_node *a = &nodes_of(room)[l], *b = &nodes_of(room)[r];
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
@@ -551,19 +438,19 @@ NOINLINE static int left_first(const ray_work *w, const ctx *c, uint32_t l, uint
     return s <= 0;
 }
 
-static void ray_walk(const rr_room *room, const ctx *c, ray_work *w)
+static void ray_walk(const rr_room *room, ray_work *w)
 {
-    uint32_t *stack = (uint32_t *)room->arena, sp = 0, node = 0;
-    if (!c->h->nnodes)
+    uint32_t *stack = (uint32_t *)(void *)room->arena, sp = 0, node = 0;
+    if (!rr__count(room, RR_RMESH_S_nodes))
         return;
     for (;;) {
-        const rr_rmesh_node *nd = &c->n[node];
+        const rr_rmesh_node *nd = &nodes_of(room)[node];
         if (seg_box(w->o, w->end, nd)) {
             if (nd->count & RR_RMESH_LEAF) {
-                ray_leaf(w, c, nd);
+                ray_leaf(w, room, nd);
             } else {
                 uint32_t l = nd->first, r = nd->count;
-                int lf = left_first(w, c, l, r);
+                int lf = left_first(w, room, l, r);
                 stack[sp++] = lf ? r : l;
                 node = lf ? l : r;
                 continue;
@@ -581,9 +468,9 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const ctx *c, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
-    const rr_rmesh_tri *t = &c->t[w->b.i];
+    const rr_rmesh_tri *t = &tris_of(room)[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
@@ -633,7 +520,6 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
-    ctx c;
     ray_work *w;
     int32_t max_dist;
     rr_err e;
@@ -641,12 +527,16 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
         return RR_ERR_ARG;
     hit->hit = 0;
     hit->frac = RR_FIX_ONE;
-    if ((e = get(room, &c)) != RR_OK || (e = ray_setup(ray, w = work_area(room), &max_dist)))
+    if (!is_rmesh(room))
+        return RR_ERR_ARG;
+    w = work_area(room);
+    e = ray_setup(ray, w, &max_dist);
+    if (e)
         return e;
     hit->dist = max_dist;
-    ray_walk(room, &c, w);
+    ray_walk(room, w);
     if (w->b.d)
-        ray_result(&c, w, max_dist, hit);
+        ray_result(room, w, max_dist, hit);
     return RR_OK;
 }
 
@@ -681,15 +571,17 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
  * x x y = z), then the triangle normal f0 x f1, then u x f_i for each edge
  * f_i and unit axis u = y, z, x. Any axis that separates rejects, so the
  * order only matters for speed: the cheap box axes first. */
-NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
+NOINLINE static int tri_box(const box_work *b, const rr_room *room, uint32_t ti)
 {
     static const uint8_t axes[13] = {0x45, 0x53, 0x34, 0x01, 0x40, 0x50, 0x30,
                                      0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
+    const rr_rmesh_vert *vs = verts_of(room);
+    const rr_rmesh_tri *t = &tris_of(room)[ti];
     int32_t p[3][3], f[6][3];
     int64_t l[3];
     int i, a, k;
     for (i = 0; i < 3; i++) {
-        const int32_t *v = c->v[c->t[ti].v[i]].p, *w = c->v[c->t[ti].v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *v = vs[t->v[i]].p, *w = vs[t->v[i == 2 ? 0 : i + 1]].p;
         for (k = 0; k < 3; k++) {
             p[i][k] = 2 * v[k] - b->c2[k];
             f[i][k] = w[k] - v[k];
@@ -707,12 +599,13 @@ NOINLINE static int tri_box(const box_work *b, const ctx *c, uint32_t ti)
 /* The BVH leaves whose bounds meet the closed box [lo, hi], in pre-order,
  * one per call (box query and sweep): start with *sp = *node = 0; returns 0
  * when the walk is done. The stack is the arena's (4 bytes a level). */
-NOINLINE static const rr_rmesh_node *next_leaf(const ctx *c, uint32_t *stack, uint32_t *sp,
+NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
                                                uint32_t *node, const int32_t lo[3],
                                                const int32_t hi[3])
 {
-    while (*node < c->h->nnodes) {
-        const rr_rmesh_node *nd = &c->n[*node];
+    uint32_t *stack = (uint32_t *)(void *)room->arena, n = rr__count(room, RR_RMESH_S_nodes);
+    while (*node < n) {
+        const rr_rmesh_node *nd = &nodes_of(room)[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
             in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
@@ -721,7 +614,7 @@ NOINLINE static const rr_rmesh_node *next_leaf(const ctx *c, uint32_t *stack, ui
             *node = nd->first;
             continue;
         }
-        *node = *sp ? stack[--*sp] : c->h->nnodes;
+        *node = *sp ? stack[--*sp] : n;
         if (in)
             return nd;
     }
@@ -729,11 +622,12 @@ NOINLINE static const rr_rmesh_node *next_leaf(const ctx *c, uint32_t *stack, ui
 }
 
 /* Returns 0 when the output is full. */
-static int box_leaf(const box_work *b, const ctx *c, const rr_rmesh_node *nd, rr_rmesh_list *out)
+static int box_leaf(const box_work *b, const rr_room *room, const rr_rmesh_node *nd,
+                    rr_rmesh_list *out)
 {
     uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
     for (i = nd->first; i < end; i++) {
-        if (!tri_box(b, c, i))
+        if (!tri_box(b, room, i))
             continue;
         if (out->count >= out->cap) {
             out->truncated = 1;
@@ -747,14 +641,12 @@ static int box_leaf(const box_work *b, const ctx *c, const rr_rmesh_node *nd, rr
 rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_t max[3],
                          rr_rmesh_list *out)
 {
-    ctx c;
     box_work *b;
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
-    rr_err e = get(room, &c);
-    if (e || !min || !max || !out || (out->cap && !out->items))
-        return e ? e : RR_ERR_ARG;
+    if (!is_rmesh(room) || !min || !max || !out || (out->cap && !out->items))
+        return RR_ERR_ARG;
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
@@ -764,8 +656,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
     }
-    while ((nd = next_leaf(&c, (uint32_t *)room->arena, &sp, &node, min, max)) != 0)
-        if (!box_leaf(b, &c, nd, out))
+    while ((nd = next_leaf(room, &sp, &node, min, max)) != 0)
+        if (!box_leaf(b, room, nd, out))
             break;
     return RR_OK;
 }
@@ -972,11 +864,12 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
 /* Is p (coords) inside triangle t, edges included? The edge and offset
  * vectors go in w's edge scratch (bv, e; the edge tests have not started),
  * which keeps this frame, under the sweep's, small. */
-static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int32_t p[3])
+static int inside(sweep_work *w, const rr_room *room, const rr_rmesh_tri *t, const int32_t p[3])
 {
+    const rr_rmesh_vert *vs = verts_of(room);
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
-        const int32_t *a = c->v[t->v[i]].p, *b = c->v[t->v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *a = vs[t->v[i]].p, *b = vs[t->v[i == 2 ? 0 : i + 1]].p;
         int64_t x[3], s;
         int k;
         sub3(w->bv, b, a);
@@ -996,10 +889,10 @@ static int inside(sweep_work *w, const ctx *c, const rr_rmesh_tri *t, const int3
  * edges and vertices must be tried. Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
-static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
+static int sweep_face(sweep_work *w, const rr_room *room, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &c->t[ti];
-    const int32_t *v0 = c->v[t->v[0]].p;
+    const rr_rmesh_tri *t = &tris_of(room)[ti];
+    const int32_t *v0 = verts_of(room)[t->v[0]].p;
     int64_t d0, rn;
     int32_t p[3], vn, num, sg;
     int k;
@@ -1023,7 +916,7 @@ static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
-    if (!inside(w, c, t, p))
+    if (!inside(w, room, t, p))
         return 0;
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
@@ -1031,17 +924,18 @@ static int sweep_face(sweep_work *w, const ctx *c, uint32_t ti)
 
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). */
-static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
+static void sweep_tri(sweep_work *w, const rr_room *room, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &c->t[ti];
+    const rr_rmesh_vert *vs = verts_of(room);
+    const rr_rmesh_tri *t = &tris_of(room)[ti];
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (sweep_face(w, c, ti))
+    if (sweep_face(w, room, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
-        const int32_t *a = c->v[t->v[j]].p, *b = c->v[t->v[j == 2 ? 0 : j + 1]].p;
+        const int32_t *a = vs[t->v[j]].p, *b = vs[t->v[j == 2 ? 0 : j + 1]].p;
         /* a vertex is the segment a-a: clip() tests it against the region */
         if (clip(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
             contact(w, g, num, den, ti);
@@ -1049,7 +943,7 @@ static void sweep_tri(sweep_work *w, const ctx *c, uint32_t ti)
 }
 
 /* Earliest contact of one step (motion w->vel from w->pos). */
-static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
+static void sweep_step(const rr_room *room, sweep_work *w)
 {
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0, i;
@@ -1061,9 +955,9 @@ static void sweep_step(const rr_room *room, const ctx *c, sweep_work *w)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     }
     w->bd = 0;
-    while ((nd = next_leaf(c, (uint32_t *)room->arena, &sp, &node, w->lo, w->hi)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-            sweep_tri(w, c, i);
+            sweep_tri(w, room, i);
 }
 
 /* End the step: without a contact, make the whole step (tq = 1.0 moves by
@@ -1115,14 +1009,14 @@ typedef char rr__sweep_area_fits[(sizeof(sweep_work) + 4 <= RR_RMESH_SWEEP_BYTES
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
                            rr_rmesh_sweep_out *out)
 {
-    ctx c;
     sweep_work *w;
     int32_t rem[3], step;
     uint32_t budget, k;
-    rr_err e = get(room, &c);
-    if (e || !in || !out)
-        return e ? e : RR_ERR_ARG;
-    if ((e = sweep_check(in)) != RR_OK)
+    rr_err e;
+    if (!is_rmesh(room) || !in || !out)
+        return RR_ERR_ARG;
+    e = sweep_check(in);
+    if (e)
         return e;
     w = work_area(room);
     step = in->radius[0];
@@ -1144,7 +1038,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         for (k = 0; k < 3; k++)   /* this step: at most one radius long */
             w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
                                            : rem[k];
-        sweep_step(room, &c, w);
+        sweep_step(room, w);
         if (!slide(w, rem))
             continue;
         out->hit = 1;
@@ -1164,41 +1058,29 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 /* Triggers, surfaces, entities                                        */
 /* ------------------------------------------------------------------ */
 
-/* Element i of section types[which]: span_of's checks, then i past the
- * count (RR_ERR_RANGE). */
-NOINLINE static rr_err item(const rr_room *room, unsigned which, uint32_t i, int ok,
-                            const void **p)
-{
-    span s;
-    rr_err e = span_of(room, which, ok, &s);
-    if (e)
-        return e;
-    if (i >= s.n)
-        return RR_ERR_RANGE;
-    *p = s.base + (size_t)shape[which][0] * i;
-    return RR_OK;
-}
+/* The accessors check, in this order: an open RMesh room and non-NULL
+ * outputs (RR_ERR_ARG), render data present (RR_ERR_MISSING, render
+ * accessors only), the record number (RR_ERR_RANGE). */
 
 rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
 {
-    span s;
-    rr_err e = span_of(room, 0, head != 0, &s);
-    if (!e)
-        *head = (const rr_rmesh_head *)(const void *)s.head;
-    return e;
+    if (!is_rmesh(room) || !head)
+        return RR_ERR_ARG;
+    *head = head_of(room);
+    return RR_OK;
 }
 
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          const rr_rmesh_vert *v[3])
 {
     const rr_rmesh_vert *vs;
-    const void *p;
-    rr_err e = item(room, 1, i, tri && v, &p);
     int k;
-    if (e)
-        return e;
-    *tri = p;
-    vs = sec(room, RR_SEC_RMESH_VERTS);
+    if (!is_rmesh(room) || !tri || !v)
+        return RR_ERR_ARG;
+    if (i >= rr__count(room, RR_RMESH_S_tris))
+        return RR_ERR_RANGE;
+    *tri = &tris_of(room)[i];
+    vs = verts_of(room);
     for (k = 0; k < 3; k++)
         v[k] = &vs[(*tri)->v[k]];
     return RR_OK;
@@ -1207,14 +1089,14 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
 /* Strictly inside on every axis, as the game's CheckTriggers. */
 rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index)
 {
-    span s;
-    uint32_t i;
+    const rr_rmesh_trigger *t;
+    uint32_t i, n;
     int k;
-    rr_err e = span_of(room, 4, p && index, &s);
-    if (e)
-        return e;
-    for (i = 0; i < s.n; i++) {
-        const rr_rmesh_trigger *t = (const rr_rmesh_trigger *)(const void *)s.base + i;
+    if (!is_rmesh(room) || !p || !index)
+        return RR_ERR_ARG;
+    t = triggers_of(room);
+    n = rr__count(room, RR_RMESH_S_triggers);
+    for (i = 0; i < n; i++, t++) {
         for (k = 0; k < 3 && p[k] > t->min[k] && p[k] < t->max[k]; k++)
             ;
         if (k == 3) {
@@ -1226,13 +1108,13 @@ rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *in
 }
 
 rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
-                        const char **name)
+                            const char **name)
 {
-    const void *p;
-    rr_err e = item(room, 4, i, box && name, &p);
-    if (e)
-        return e;
-    *box = p;
+    if (!is_rmesh(room) || !box || !name)
+        return RR_ERR_ARG;
+    if (i >= rr__count(room, RR_RMESH_S_triggers))
+        return RR_ERR_RANGE;
+    *box = &triggers_of(room)[i];
     *name = rr_string(room, (*box)->name);
     return RR_OK;
 }
@@ -1240,11 +1122,11 @@ rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trig
 rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
                         const char **tex0, const char **tex1)
 {
-    const void *p;
-    rr_err e = item(room, 3, s, surf && tex0 && tex1, &p);
-    if (e)
-        return e;
-    *surf = p;
+    if (!is_rmesh(room) || !surf || !tex0 || !tex1)
+        return RR_ERR_ARG;
+    if (s >= rr__count(room, RR_RMESH_S_surfs))
+        return RR_ERR_RANGE;
+    *surf = &surfs_of(room)[s];
     *tex0 = rr_string(room, (*surf)->tex[0]);
     *tex1 = rr_string(room, (*surf)->tex[1]);
     return RR_OK;
@@ -1252,23 +1134,24 @@ rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **s
 
 rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent)
 {
-    const void *p;
-    rr_err e = item(room, 5, i, ent != 0, &p);
-    if (e)
-        return e;
-    *ent = p;
+    if (!is_rmesh(room) || !ent)
+        return RR_ERR_ARG;
+    if (i >= rr__count(room, RR_RMESH_S_ents))
+        return RR_ERR_RANGE;
+    *ent = &ents_of(room)[i];
     return RR_OK;
 }
 
 rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 {
-    span s;
-    uint32_t k;
-    rr_err e = span_of(room, 5, i && cls <= RR_RMESH_NCLASSES, &s);
-    if (e)
-        return e;
-    for (k = *i; k < s.n; k++)
-        if (cls == RR_RMESH_NCLASSES || ((const rr_rmesh_ent *)(const void *)s.base)[k].cls == cls) {
+    const rr_rmesh_ent *t;
+    uint32_t k, n;
+    if (!is_rmesh(room) || !i || cls > RR_RMESH_NCLASSES)
+        return RR_ERR_ARG;
+    t = ents_of(room);
+    n = rr__count(room, RR_RMESH_S_ents);
+    for (k = *i; k < n; k++)
+        if (cls == RR_RMESH_NCLASSES || t[k].cls == cls) {
             *i = k;
             return RR_OK;
         }
@@ -1279,18 +1162,17 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
                                uint32_t *index)
 {
     const rr_rmesh_ent *t;
-    span s;
     uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
-    uint32_t k;
+    uint32_t k, n;
     int j;
-    rr_err e = span_of(room, 5, p && index && cls < RR_RMESH_NCLASSES, &s);
-    if (e)
-        return e;
+    if (!is_rmesh(room) || !p || !index || cls >= RR_RMESH_NCLASSES)
+        return RR_ERR_ARG;
     for (j = 0; j < 3; j++)
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
             return RR_ERR_RANGE;
-    t = (const rr_rmesh_ent *)(const void *)s.base;
-    for (k = 0; k < s.n; k++) {
+    t = ents_of(room);
+    n = rr__count(room, RR_RMESH_S_ents);
+    for (k = 0; k < n; k++) {
         int32_t d[3];
         uint64_t d2;
         if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
@@ -1305,27 +1187,33 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
     return best != ~(uint64_t)0 ? RR_OK : RR_ERR_NOTFOUND;
 }
 
-/* A NULL output is RR_ERR_ARG before missing render data: span_of of a
- * collision section (0) with ok == 0 makes only the room check first. */
+/* Render data is there when the blob has its render head (rr_open checked
+ * that the other render sections come with it). */
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 {
-    span s;
-    rr_err e = span_of(room, rhead ? 8 : 0, rhead != 0, &s);
-    if (e != RR_ERR_ARG)   /* NULL when RR_ERR_MISSING */
-        *rhead = (const rr_rmesh_rhead *)(const void *)s.head;
-    return e;
+    if (!is_rmesh(room) || !rhead)
+        return RR_ERR_ARG;
+    if (!rr__count(room, RR_RMESH_S_rhead)) {
+        *rhead = 0;
+        return RR_ERR_MISSING;
+    }
+    *rhead = rhead_of(room);
+    return RR_OK;
 }
 
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
                              const rr_rmesh_rvert **verts, const uint16_t **indices)
 {
-    const void *p;
     const rr_rmesh_rgroup *g;
-    rr_err e = item(room, 8, i, group && verts && indices, &p);
-    if (e)
-        return e;
-    *group = g = p;
-    *verts = (const rr_rmesh_rvert *)sec(room, RR_SEC_RMESH_RVERTS) + g->first_vert;
-    *indices = (const uint16_t *)sec(room, RR_SEC_RMESH_RINDEX) + g->first_index;
+    if (!is_rmesh(room) || !group || !verts || !indices)
+        return RR_ERR_ARG;
+    if (!rr__count(room, RR_RMESH_S_rhead))
+        return RR_ERR_MISSING;
+    if (i >= rr__count(room, RR_RMESH_S_rgroups))
+        return RR_ERR_RANGE;
+    *group = g = &rgroups_of(room)[i];
+    *verts = &rverts_of(room)[g->first_vert];
+    /* the index section is an array of u16 */
+    *indices = (const uint16_t *)rr__records(room, RR_RMESH_S_rindex) + g->first_index;
     return RR_OK;
 }

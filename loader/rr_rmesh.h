@@ -31,6 +31,14 @@
 
 /// Room ///
 
+/* Every function below returns RR_ERR_ARG for a room that is not an
+ * rr_open()ed RMesh room or a NULL pointer argument. The accessors of
+ * records then return RR_ERR_MISSING when the blob has no render data
+ * (render accessors only) and RR_ERR_RANGE for a record number past the
+ * count. Each reaches its sections in constant time (rr_open built the
+ * view); only the searches (trigger_at, entity_next, entity_nearest) walk
+ * their section. */
+
 /* The blob's head section (counts, bounds, flags). */
 rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
 

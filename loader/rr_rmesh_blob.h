@@ -1,28 +1,32 @@
 /* rr_rmesh_blob.h - the sections of an RMesh blob (format RR_FMT_RMESH),
- * shared by the baker (tools/rrb_rmesh_bake.c) and the runtime (rr_rmesh.c).
+ * shared by the baker (tools/rrb_rmesh_bake.c), the runtime (rr_rmesh.c) and
+ * the tools' schema registry (tools/rrb_schema.c): each record below is the
+ * one description of its bytes, its checks (rr_blobfmt.h, enum rr_kind), its
+ * byte swapping and its documentation (the doc strings).
  *
  * Coordinates are int32 "coords" with the blob's coord_frac fractional bits.
  * The baker picks the largest coord_frac (<= 16) for which every collision
  * vertex, trigger bound and entity position fits in |c| <= RR_RMESH_COORD_MAX,
  * and rejects rooms that do not fit even at coord_frac 0. rr_open checks the
- * bound again, because the queries' 64-bit arithmetic relies on it (see the
- * overflow budget in rr_rmesh.c).
+ * bound again (kind COORD), because the queries' 64-bit arithmetic relies on
+ * it (see the overflow budget in rr_rmesh.c).
  *
- *   section                 element            notes
- *   RR_SEC_RMESH_HEAD       rr_rmesh_head x 1  counts, bounds
- *   RR_SEC_RMESH_VERTS      rr_rmesh_vert      collision vertices (deduplicated)
- *   RR_SEC_RMESH_TRIS       rr_rmesh_tri       collision triangles in BVH leaf order
- *   RR_SEC_RMESH_NODES      rr_rmesh_node      BVH, pre-order: node 0 is the root,
- *                                              left child = parent + 1, right > left
- *   RR_SEC_RMESH_SURFS      rr_rmesh_surf      surface table (texture names)
- *   RR_SEC_RMESH_TRIGGERS   rr_rmesh_trigger   trigger boxes in file order
- *   RR_SEC_RMESH_ENTS       rr_rmesh_ent       entities in file order
- * Render data (optional sections; absent when baked with --collision-only):
- *   RR_SEC_RMESH_RHEAD      rr_rmesh_rhead x 1 quantization parameters
- *   RR_SEC_RMESH_RGROUPS    rr_rmesh_rgroup    one per visible / no-collision surface
- *   RR_SEC_RMESH_RVERTS     rr_rmesh_rvert     quantized vertices, by group
- *   RR_SEC_RMESH_RINDEX     uint16_t           triangle indices, local to the group
- * Every string is an offset into RR_SEC_STRINGS.
+ * The sections (RR_RMESH_SECTIONS below): the head (counts, bounds), the
+ * collision vertices (deduplicated), the collision triangles in BVH leaf
+ * order, the BVH in pre-order (node 0 is the root, left child = parent + 1,
+ * right child > left), the surface table (texture names), the trigger boxes
+ * and the entities in file order. Render data, optional (absent when baked
+ * with --collision-only): the render head (quantization parameters), one
+ * group per visible or no-collision surface, the quantized vertices by
+ * group and the 16-bit triangle indices, local to their group. Every string
+ * is an offset into RR_SEC_STRINGS.
+ *
+ * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
+ * (RR_RMESH_ARENA), unit triangle normals, the tree (pre-order, depth, node
+ * bounds min <= max, leaf triangle runs), the render head at most once and
+ * present whenever another render section is, and each render group's
+ * vertex count (<= 65536), index count (a multiple of 3) and indices
+ * (< its vertex count).
  */
 #ifndef RR_RMESH_BLOB_H
 #define RR_RMESH_BLOB_H
@@ -46,77 +50,93 @@
 /* Largest |coordinate| of any stored point, in coords (2^17). */
 #define RR_RMESH_COORD_MAX 131072
 
-/* Arena bytes an RMesh blob declares for tree depth d: the validator's
- * stack (8 bytes a level), which also holds the queries' stack (4 bytes a
- * level) followed by the work area of a sweep, ray cast or box query
- * (RR_RMESH_SWEEP_BYTES, sized by the sweep's, the largest). */
+/* Arena bytes an RMesh blob declares for tree depth d (after the section
+ * view, which rr_open places first): the validator's stack (8 bytes a
+ * level), which also holds the queries' stack (4 bytes a level) followed by
+ * the work area of a sweep, ray cast or box query (RR_RMESH_SWEEP_BYTES,
+ * sized by the sweep's, the largest). */
 #define RR_RMESH_SWEEP_BYTES 160u
 #define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
+/* 1.0 in Q16.16 (rr_fix): the bound of a unit normal's components. */
+#define RR_RMESH_FIX_ONE 0x10000
+
+/* ---- collision data ------------------------------------------------------ */
+
 /* Flags of rr_rmesh_head.flags. */
 #define RR_RMESH_ROOM_SCALE 1u   /* lengths were multiplied by RoomScale = 8/2048 */
+/* Writers of the source file (rr_rmesh_head.variant). */
+#define RR_RMESH_VARIANT_MAX 3u  /* 0 vanilla, 1 cbre, 2 scpcbredux, 3 vbp */
 
-typedef struct rr_rmesh_head {
-    uint32_t ntris, nverts, nnodes, nsurfs, ntriggers, nents;
-    uint32_t dropped;         /* zero-area triangles left out by the baker */
-    uint32_t alpha_tris;      /* alpha triangles of the source (no collision) */
-    uint32_t flags;           /* RR_RMESH_* */
-    uint32_t variant;         /* 0 vanilla, 1 cbre, 2 scpcbredux, 3 vbp */
-    int32_t bmin[3], bmax[3]; /* bounds of the collision vertices (coords) */
-} rr_rmesh_head;
-RR_STATIC_SIZE(rr_rmesh_head, 64);
-#define RR_LAYOUT_RMESH_HEAD "4444444444444444"
+#define RR_RMESH_HEAD(F, T)                                                                    \
+    F(T, ntris, U32, , COUNTOF, RR_RMESH_S_tris, "collision triangles")                         \
+    F(T, nverts, U32, , COUNTOF, RR_RMESH_S_verts, "collision vertices")                        \
+    F(T, nnodes, U32, , COUNTOF, RR_RMESH_S_nodes, "BVH nodes (0 only when there are no "        \
+      "triangles)")                                                                             \
+    F(T, nsurfs, U32, , COUNTOF, RR_RMESH_S_surfs, "surfaces")                                  \
+    F(T, ntriggers, U32, , COUNTOF, RR_RMESH_S_triggers, "trigger boxes")                       \
+    F(T, nents, U32, , COUNTOF, RR_RMESH_S_ents, "entities")                                    \
+    F(T, dropped, U32, , DATA, 0, "zero-area triangles left out by the baker")                  \
+    F(T, alpha_tris, U32, , DATA, 0, "alpha triangles of the source (no collision)")            \
+    F(T, flags, U32, , FLAGS, RR_RMESH_ROOM_SCALE, "RR_RMESH_ROOM_SCALE: lengths were "          \
+      "multiplied by RoomScale = 8/2048")                                                       \
+    F(T, variant, U32, , MAX, RR_RMESH_VARIANT_MAX, "writer of the source: 0 vanilla, 1 cbre, "  \
+      "2 scpcbredux, 3 vbp")                                                                    \
+    F(T, bmin, I32, [3], COORD, RR_RMESH_COORD_MAX, "bounds of the collision vertices, coords "  \
+      "(0 without triangles)")                                                                  \
+    F(T, bmax, I32, [3], COORD, RR_RMESH_COORD_MAX, "")
+RR_RECORD(rr_rmesh_head, RR_RMESH_HEAD, 64);
 
-typedef struct rr_rmesh_vert {
-    int32_t p[3];
-} rr_rmesh_vert;
-RR_STATIC_SIZE(rr_rmesh_vert, 12);
-#define RR_LAYOUT_RMESH_VERT "444"
+#define RR_RMESH_VERT(F, T) \
+    F(T, p, I32, [3], COORD, RR_RMESH_COORD_MAX, "collision vertex, coords")
+RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 12);
 
 /* Triangle flags. */
 #define RR_RMESH_TRI_INVISIBLE 1u  /* from an invisible collision mesh */
 
-typedef struct rr_rmesh_tri {
-    uint32_t v[3];      /* < nverts */
-    uint16_t surface;   /* < nsurfs */
-    uint16_t flags;     /* RR_RMESH_TRI_* */
-    int32_t n[3];       /* unit normal of (v1-v0) x (v2-v0), Q16.16 */
-    uint32_t src;       /* index in the source collision order (opaque surfaces
-                           in file order, then invisible meshes), before zero-area
-                           triangles were dropped */
-} rr_rmesh_tri;
-RR_STATIC_SIZE(rr_rmesh_tri, 32);
-#define RR_LAYOUT_RMESH_TRI "444224444"
+#define RR_RMESH_TRI(F, T)                                                                     \
+    F(T, v, U32, [3], INDEX, RR_RMESH_S_verts, "its vertices")                                  \
+    F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
+    F(T, flags, U16, , FLAGS, RR_RMESH_TRI_INVISIBLE, "RR_RMESH_TRI_INVISIBLE: from an "         \
+      "invisible collision mesh")                                                               \
+    F(T, n, I32, [3], FIX, RR_RMESH_FIX_ONE, "unit normal of (v1 - v0) x (v2 - v0), "           \
+      "Q16.16 (its length is checked too)")                                                     \
+    F(T, src, U32, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
+      "order, then invisible meshes), before zero-area triangles were dropped")
+RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 32);
 
 /* Node: a leaf when count has RR_RMESH_LEAF set: triangles [first, first + n).
  * Otherwise first = left child (= own index + 1) and count = right child. */
 #define RR_RMESH_LEAF 0x80000000u
-typedef struct rr_rmesh_node {
-    int32_t min[3], max[3];  /* bounds of every triangle below (coords) */
-    uint32_t first, count;
-} rr_rmesh_node;
-RR_STATIC_SIZE(rr_rmesh_node, 32);
-#define RR_LAYOUT_RMESH_NODE "44444444"
+#define RR_RMESH_NODE(F, T)                                                                    \
+    F(T, min, I32, [3], COORD, RR_RMESH_COORD_MAX, "bounds of every triangle below, coords "     \
+      "(min <= max)")                                                                           \
+    F(T, max, I32, [3], COORD, RR_RMESH_COORD_MAX, "")                                          \
+    F(T, first, U32, , SEMANTIC, 0, "leaf: first triangle; inner node: left child, the next "    \
+      "node")                                                                                   \
+    F(T, count, U32, , SEMANTIC, 0, "leaf: RR_RMESH_LEAF | triangles; inner node: right child, " \
+      "the node after the left subtree")
+RR_RECORD(rr_rmesh_node, RR_RMESH_NODE, 32);
 
 /* Surface kinds. */
 #define RR_RMESH_SURF_VISIBLE 0u
 #define RR_RMESH_SURF_INVISIBLE 1u
 #define RR_RMESH_SURF_NOCOLL 2u      /* .HasNoColl block: drawn, no collision */
-typedef struct rr_rmesh_surf {
-    uint32_t tex[2];    /* lightmap slot, diffuse slot names ("" when flag 0) */
-    uint8_t flag[2];    /* texture flags as stored */
-    uint8_t alpha;      /* 1 = alpha surface (has no collision triangles) */
-    uint8_t kind;       /* RR_RMESH_SURF_* */
-} rr_rmesh_surf;
-RR_STATIC_SIZE(rr_rmesh_surf, 12);
-#define RR_LAYOUT_RMESH_SURF "441111"
 
-typedef struct rr_rmesh_trigger {
-    int32_t min[3], max[3];  /* AABB of all vertices of the box's surfaces */
-    uint32_t name;
-} rr_rmesh_trigger;
-RR_STATIC_SIZE(rr_rmesh_trigger, 28);
-#define RR_LAYOUT_RMESH_TRIGGER "4444444"
+#define RR_RMESH_SURF(F, T)                                                                    \
+    F(T, tex, U32, [2], STRING, 0, "lightmap slot, diffuse slot names (\"\" when flag 0)")      \
+    F(T, flag, U8, [2], DATA, 0, "texture flags as stored")                                     \
+    F(T, alpha, U8, , MAX, 1, "1 = alpha surface (has no collision triangles)")                  \
+    F(T, kind, U8, , MAX, RR_RMESH_SURF_NOCOLL, "0 visible, 1 invisible, 2 no collision "         \
+      "(.HasNoColl: drawn, no collision)")
+RR_RECORD(rr_rmesh_surf, RR_RMESH_SURF, 12);
+
+#define RR_RMESH_TRIGGER(F, T)                                                                 \
+    F(T, min, I32, [3], DATA, 0, "AABB of all vertices of the box's surfaces, coords (a box "    \
+      "without vertices is empty: min INT32_MAX, max INT32_MIN)")                               \
+    F(T, max, I32, [3], DATA, 0, "")                                                            \
+    F(T, name, U32, , STRING, 0, "name of the trigger")
+RR_RECORD(rr_rmesh_trigger, RR_RMESH_TRIGGER, 28);
 
 /* Entity classes (rr_rmesh_ent.cls). */
 enum rr_rmesh_class {
@@ -126,21 +146,22 @@ enum rr_rmesh_class {
 /* Entity flags. */
 #define RR_RMESH_ENT_IGNORED 1u  /* light/spotlight/screen at (0,0,0): the game skips it */
 
-typedef struct rr_rmesh_ent {
-    uint16_t cls;        /* enum rr_rmesh_class */
-    uint16_t flags;      /* RR_RMESH_ENT_* */
-    int32_t pos[3];      /* coords */
-    uint32_t str;        /* screen: image; light/spotlight: colour "R G B";
-                            playerstart: angles; model: file name */
-    uint32_t str2;       /* spotlight: angles "pitch yaw roll"; else "" */
-    int32_t ival[2];     /* spotlight: inner, outer cone; soundemitter: sound, 0 */
-    int32_t range;       /* light, spotlight, soundemitter: range in coords */
-    int32_t intensity;   /* light, spotlight: Q16.16 */
-    int32_t rot[3];      /* model: pitch, yaw, roll in degrees, Q16.16 */
-    int32_t scale[3];    /* model: scale, Q16.16 */
-} rr_rmesh_ent;
-RR_STATIC_SIZE(rr_rmesh_ent, 64);
-#define RR_LAYOUT_RMESH_ENT "22444444444444444"
+#define RR_RMESH_ENT(F, T)                                                                     \
+    F(T, cls, U16, , MAX, RR_RMESH_NCLASSES - 1, "enum rr_rmesh_class")                         \
+    F(T, flags, U16, , FLAGS, RR_RMESH_ENT_IGNORED, "RR_RMESH_ENT_IGNORED: a light, spotlight "  \
+      "or screen at (0,0,0), which the game skips")                                             \
+    F(T, pos, I32, [3], COORD, RR_RMESH_COORD_MAX, "position, coords")                          \
+    F(T, str, U32, , STRING, 0, "screen: image; light/spotlight: colour \"R G B\"; "             \
+      "playerstart: angles; model: file name")                                                  \
+    F(T, str2, U32, , STRING, 0, "spotlight: angles \"pitch yaw roll\"; else \"\"")             \
+    F(T, ival, I32, [2], DATA, 0, "spotlight: inner, outer cone; soundemitter: sound, 0")       \
+    F(T, range, I32, , DATA, 0, "light, spotlight, soundemitter: range in coords")              \
+    F(T, intensity, I32, , DATA, 0, "light, spotlight: Q16.16")                                 \
+    F(T, rot, I32, [3], DATA, 0, "model: pitch, yaw, roll in degrees, Q16.16")                  \
+    F(T, scale, I32, [3], DATA, 0, "model: scale, Q16.16")
+RR_RECORD(rr_rmesh_ent, RR_RMESH_ENT, 64);
+
+/* ---- render data (optional) ---------------------------------------------- */
 
 /* Render quantization. A vertex position in coords is
  *   center[k] + pos[k] * 2^pos_shift
@@ -148,35 +169,65 @@ RR_STATIC_SIZE(rr_rmesh_ent, 64);
  * coords plus the coords' own rounding); a UV is uv / 2^uv_frac[set] of its group
  * (uv_frac the largest <= 15 that fits the group's UVs in int16; error
  * <= 2^-(uv_frac+1)). Colours are exact. */
-typedef struct rr_rmesh_rhead {
-    int32_t center[3];      /* coords */
-    uint32_t pos_shift;     /* 0..16 */
-    uint32_t uv_frac[2];    /* smallest group uv_frac of each set (0 = diffuse, 1 = lightmap) */
-    uint32_t ngroups, nverts, nindices;
-} rr_rmesh_rhead;
-RR_STATIC_SIZE(rr_rmesh_rhead, 36);
-#define RR_LAYOUT_RMESH_RHEAD "444444444"
+#define RR_RMESH_UV_FRAC_MAX 15
+#define RR_RMESH_RHEAD(F, T)                                                                   \
+    F(T, center, I32, [3], COORD, RR_RMESH_COORD_MAX, "centre of the render vertices, coords")   \
+    F(T, pos_shift, U32, , MAX, 16, "vertex position = center + pos << pos_shift")              \
+    F(T, uv_frac, U32, [2], MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac of each set "     \
+      "(0 = diffuse, 1 = lightmap)")                                                            \
+    F(T, ngroups, U32, , COUNTOF, RR_RMESH_S_rgroups, "render groups")                          \
+    F(T, nverts, U32, , COUNTOF, RR_RMESH_S_rverts, "render vertices")                          \
+    F(T, nindices, U32, , COUNTOF, RR_RMESH_S_rindex, "render triangle indices")
+RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 36);
 
 /* Group flags. */
 #define RR_RMESH_GROUP_ALPHA 1u    /* alpha-blended: draw after the opaque groups */
 #define RR_RMESH_GROUP_NOCOLL 2u   /* from the .HasNoColl block */
 
-typedef struct rr_rmesh_rgroup {
-    uint32_t surface;       /* < head.nsurfs: texture names */
-    uint32_t first_vert, nverts;     /* nverts <= 65536 */
-    uint32_t first_index, nindices;  /* nindices a multiple of 3; each < nverts */
-    uint16_t flags;         /* RR_RMESH_GROUP_* */
-    uint8_t uv_frac[2];     /* 0..15: this group's UV = uv / 2^uv_frac[set] */
-} rr_rmesh_rgroup;
-RR_STATIC_SIZE(rr_rmesh_rgroup, 24);
-#define RR_LAYOUT_RMESH_RGROUP "44444211"
+#define RR_RMESH_RGROUP(F, T)                                                                  \
+    F(T, surface, U32, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
+    F(T, first_vert, U32, , FIRST, RR_RMESH_S_rverts, "its vertices")                           \
+    F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "at most 65536 (16-bit indices)")              \
+    F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices")                \
+    F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index < nverts")      \
+    F(T, flags, U16, , FLAGS, RR_RMESH_GROUP_ALPHA | RR_RMESH_GROUP_NOCOLL,                      \
+      "RR_RMESH_GROUP_ALPHA: alpha-blended, draw after the opaque groups; "                     \
+      "RR_RMESH_GROUP_NOCOLL: from the .HasNoColl block")                                       \
+    F(T, uv_frac, U8, [2], MAX, RR_RMESH_UV_FRAC_MAX, "this group's UV = uv / 2^uv_frac[set]")
+RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 24);
 
-typedef struct rr_rmesh_rvert {
-    int16_t pos[3];
-    int16_t uv0[2], uv1[2];
-    uint8_t rgb[3], pad;
-} rr_rmesh_rvert;
-RR_STATIC_SIZE(rr_rmesh_rvert, 18);
-#define RR_LAYOUT_RMESH_RVERT "22222221111"
+#define RR_RMESH_RVERT(F, T)                                                                   \
+    F(T, pos, I16, [3], DATA, 0, "position: rhead.center + pos << rhead.pos_shift")             \
+    F(T, uv0, I16, [2], DATA, 0, "diffuse UV: uv0 / 2^group.uv_frac[0]")                        \
+    F(T, uv1, I16, [2], DATA, 0, "lightmap UV: uv1 / 2^group.uv_frac[1]")                       \
+    F(T, rgb, U8, [3], DATA, 0, "vertex colour")                                                \
+    F(T, pad, U8, , ZERO, 0, "")
+RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 18);
+
+/* One 16-bit triangle index: a vertex of its group (checked per group). */
+#define RR_RMESH_RINDEX(F, T) \
+    F(T, i, U16, , SEMANTIC, 0, "vertex of the group, < group.nverts")
+RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
+
+/* ---- the sections -------------------------------------------------------- */
+
+#define RR_RMESH_SECTIONS(S)                                                      \
+    S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
+    S(verts, RR_SEC_RMESH_VERTS, rr_rmesh_vert, RR_RMESH_VERT, REQ)              \
+    S(tris, RR_SEC_RMESH_TRIS, rr_rmesh_tri, RR_RMESH_TRI, REQ)                  \
+    S(nodes, RR_SEC_RMESH_NODES, rr_rmesh_node, RR_RMESH_NODE, REQ)              \
+    S(surfs, RR_SEC_RMESH_SURFS, rr_rmesh_surf, RR_RMESH_SURF, REQ)              \
+    S(triggers, RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger, RR_RMESH_TRIGGER, REQ)  \
+    S(ents, RR_SEC_RMESH_ENTS, rr_rmesh_ent, RR_RMESH_ENT, REQ)                  \
+    S(rhead, RR_SEC_RMESH_RHEAD, rr_rmesh_rhead, RR_RMESH_RHEAD, OPT)            \
+    S(rgroups, RR_SEC_RMESH_RGROUPS, rr_rmesh_rgroup, RR_RMESH_RGROUP, OPT)      \
+    S(rverts, RR_SEC_RMESH_RVERTS, rr_rmesh_rvert, RR_RMESH_RVERT, OPT)          \
+    S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)
+
+/* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
+ * after the two common ones: the index kinds above name by its slot the
+ * section they point into. */
+#define RR_RMESH_SLOT(name, type, T, FIELDS, presence) RR_RMESH_S_##name,
+enum { RR_RMESH_S_BASE_ = RR_S_COMMON - 1, RR_RMESH_SECTIONS(RR_RMESH_SLOT) RR_RMESH_S_COUNT };
 
 #endif

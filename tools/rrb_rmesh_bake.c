@@ -292,10 +292,9 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, rr_rmesh_head *h)
         h->bmin[k] = b->nodes[0].min[k];
         h->bmax[k] = b->nodes[0].max[k];
     }
-    rrb_blob_add(blob, RR_SEC_RMESH_VERTS, v, h->nverts, sizeof *v, RR_LAYOUT_RMESH_VERT);
-    rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, RR_LAYOUT_RMESH_TRI);
-    rrb_blob_add(blob, RR_SEC_RMESH_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes,
-                 RR_LAYOUT_RMESH_NODE);
+    rrb_blob_add(blob, RR_SEC_RMESH_VERTS, v, h->nverts, sizeof *v, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes, NULL);
     free(v);
     free(tri);
 }
@@ -327,7 +326,7 @@ static void add_surfaces(rrb_blob *blob, const rrb_rmesh *m, rr_rmesh_head *h)
         t->kind = RR_RMESH_SURF_NOCOLL;
     }
     h->nsurfs = m->nsurf + m->ninvis + m->nnocoll;
-    rrb_blob_add(blob, RR_SEC_RMESH_SURFS, s, h->nsurfs, sizeof *s, RR_LAYOUT_RMESH_SURF);
+    rrb_blob_add(blob, RR_SEC_RMESH_SURFS, s, h->nsurfs, sizeof *s, NULL);
     free(s);
 }
 
@@ -351,7 +350,7 @@ static void add_triggers(rrb_blob *blob, const rrb_rmesh *m, double scale, int f
                 }
         t[i].name = rrb_blob_string(blob, m->trig[i].name.s);
     }
-    rrb_blob_add(blob, RR_SEC_RMESH_TRIGGERS, t, m->ntrig, sizeof *t, RR_LAYOUT_RMESH_TRIGGER);
+    rrb_blob_add(blob, RR_SEC_RMESH_TRIGGERS, t, m->ntrig, sizeof *t, NULL);
     free(t);
 }
 
@@ -376,7 +375,7 @@ static void add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, int f
         e[i].range = q((double)s->range * scale, frac);
         e[i].intensity = qfix((double)s->intensity);
     }
-    rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, m->nents, sizeof *e, RR_LAYOUT_RMESH_ENT);
+    rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, m->nents, sizeof *e, NULL);
     free(e);
 }
 
@@ -511,10 +510,10 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac
     rh.ngroups = ng;
     rh.nverts = nv;
     rh.nindices = ni;
-    rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, RR_LAYOUT_RMESH_RHEAD);
-    rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, RR_LAYOUT_RMESH_RGROUP);
-    rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, RR_LAYOUT_RMESH_RVERT);
-    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ix, ni, sizeof *ix, "2");
+    rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ix, ni, sizeof *ix, NULL);
     free(g);
     free(gr);
     free(rv);
@@ -592,7 +591,7 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
         return NULL;
     }
     add_info(blob, m, path, &h);
-    rrb_blob_add(blob, RR_SEC_RMESH_HEAD, &h, 1, sizeof h, RR_LAYOUT_RMESH_HEAD);
+    rrb_blob_add(blob, RR_SEC_RMESH_HEAD, &h, 1, sizeof h, NULL);
     rrb_blob_set_depth(blob, b.depth);
     rrb_blob_set_arena(blob, RR_RMESH_ARENA(b.depth));
     free(b.t);

@@ -64,38 +64,50 @@ typedef struct evil {
     const char *name;
     uint32_t sec;      /* section type */
     uint32_t elem;     /* element index (elements of the section's struct) */
-    uint32_t field;    /* byte offset in the element */
-    uint32_t value;    /* RR_EVIL_* or a literal */
+    uint32_t field;    /* byte offset in the element of the 32-bit word written */
+    uint32_t value;    /* V_* or a literal */
+    uint32_t keep;     /* bits of the old word kept (narrow fields) */
     rr_err want;
+    uint32_t at;       /* the diag names the field at word + at (same element) */
 } evil;
 
 #define V_NNODES 0xfffffff0u    /* replaced by the node count */
 #define V_NVERTS 0xfffffff1u    /* replaced by the vertex count */
 #define V_NTRIS 0xfffffff2u     /* replaced by the triangle count */
+#define V_LESS1 0xfffffff3u     /* the old value minus 1 */
 #define FIRST_LEAF 0xffffffffu  /* element: the first leaf node */
 
 static const evil cases[] = {
-    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 28, V_NNODES, RR_ERR_CYCLE},
-    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 28, 0, RR_ERR_CYCLE},
-    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 24, 2, RR_ERR_CYCLE},
-    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 24, V_NTRIS, RR_ERR_INDEX},
-    {"node-bounds-out-of-range", RR_SEC_RMESH_NODES, 0, 0, 0x7fffffff, RR_ERR_RANGE},
-    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 12, 0xfffe0000u, RR_ERR_RANGE},
-    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, RR_ERR_INDEX},
-    {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, RR_ERR_INDEX},
-    {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, RR_ERR_RANGE},
-    {"normal-length", RR_SEC_RMESH_TRIS, 0, 16, 0xb505, RR_ERR_RANGE},  /* n.x = 0.707 */
-    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, RR_ERR_RANGE},
-    {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, RR_ERR_INDEX},
-    {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, RR_ERR_RANGE},
-    {"entity-string", RR_SEC_RMESH_ENTS, 0, 16, 0x7fffffff, RR_ERR_INDEX},
-    {"surface-name", RR_SEC_RMESH_SURFS, 0, 4, 0x7fffffff, RR_ERR_INDEX},
-    {"head-ntris", RR_SEC_RMESH_HEAD, 0, 0, 1, RR_ERR_SECTION},
-    {"head-nnodes", RR_SEC_RMESH_HEAD, 0, 8, 1, RR_ERR_SECTION},
-    {"render-index", RR_SEC_RMESH_RINDEX, 0, 0, 0xffffffffu, RR_ERR_INDEX},
-    {"render-group-surface", RR_SEC_RMESH_RGROUPS, 0, 0, 0xffffffu, RR_ERR_INDEX},
-    {"render-group-range", RR_SEC_RMESH_RGROUPS, 0, 8, 0x7fffffffu, RR_ERR_INDEX},
-    {"render-shift", RR_SEC_RMESH_RHEAD, 0, 12, 17, RR_ERR_RANGE},
+    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 28, V_NNODES, 0, RR_ERR_CYCLE, 0},
+    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 28, 0, 0, RR_ERR_CYCLE, 0},
+    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 24, 2, 0, RR_ERR_CYCLE, 0},
+    /* first = ntris is a valid run start: its count is what breaks the run */
+    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 24, V_NTRIS, 0, RR_ERR_INDEX, 4},
+    {"node-bounds-out-of-range", RR_SEC_RMESH_NODES, 0, 0, 0x7fffffff, 0, RR_ERR_RANGE, 0},
+    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 12, 0xfffe0000u, 0, RR_ERR_RANGE, 0},
+    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0, RR_ERR_INDEX, 0},
+    {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, 0, RR_ERR_INDEX, 0},
+    {"triangle-flags", RR_SEC_RMESH_TRIS, 0, 12, 0x20000, 0xffff, RR_ERR_RANGE, 2},
+    {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, 0, RR_ERR_RANGE, 0},
+    {"normal-length", RR_SEC_RMESH_TRIS, 0, 16, 0xb505, 0, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
+    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
+    {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, 0, RR_ERR_INDEX, 0},
+    {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, 0xffff0000u, RR_ERR_RANGE, 0},
+    {"entity-flags", RR_SEC_RMESH_ENTS, 0, 0, 0x40000, 0xffff, RR_ERR_RANGE, 2},
+    {"entity-string", RR_SEC_RMESH_ENTS, 0, 16, 0x7fffffff, 0, RR_ERR_INDEX, 0},
+    {"surface-name", RR_SEC_RMESH_SURFS, 0, 4, 0x7fffffff, 0, RR_ERR_INDEX, 0},
+    {"surface-kind", RR_SEC_RMESH_SURFS, 0, 8, 0x03000000u, 0x00ffffffu, RR_ERR_RANGE, 3},
+    {"head-ntris", RR_SEC_RMESH_HEAD, 0, 0, 1, 0, RR_ERR_SECTION, 0},
+    {"head-nnodes", RR_SEC_RMESH_HEAD, 0, 8, 1, 0, RR_ERR_SECTION, 0},
+    {"head-flags", RR_SEC_RMESH_HEAD, 0, 32, 2, 0, RR_ERR_RANGE, 0},
+    {"head-variant", RR_SEC_RMESH_HEAD, 0, 36, 4, 0, RR_ERR_RANGE, 0},
+    {"render-index", RR_SEC_RMESH_RINDEX, 0, 0, 0xffffffffu, 0, RR_ERR_INDEX, 0},
+    {"render-group-surface", RR_SEC_RMESH_RGROUPS, 0, 0, 0xffffffu, 0, RR_ERR_INDEX, 0},
+    {"render-group-range", RR_SEC_RMESH_RGROUPS, 0, 8, 0x7fffffffu, 0, RR_ERR_INDEX, 0},
+    {"render-group-triangles", RR_SEC_RMESH_RGROUPS, 0, 16, V_LESS1, 0, RR_ERR_RANGE, 0},
+    {"render-shift", RR_SEC_RMESH_RHEAD, 0, 12, 17, 0, RR_ERR_RANGE, 0},
+    /* vertex 0's pad byte (byte 17), between its colour and vertex 1 */
+    {"render-vertex-pad", RR_SEC_RMESH_RVERTS, 0, 16, 0xab00, 0xffff00ffu, RR_ERR_RANGE, 1},
 };
 
 static uint32_t elem_size(uint32_t sec)
@@ -134,13 +146,23 @@ static void run_evil(const uint8_t *good, size_t size)
         if (v == V_NNODES) v = h->nnodes;
         if (v == V_NVERTS) v = h->nverts;
         if (v == V_NTRIS) v = h->ntris;   /* first = ntris with a non-zero count */
-        if (c->sec == RR_SEC_RMESH_ENTS && c->field == 0)
-            v = (get32(b + off) & 0xffff0000u) | v;
-        put32(b + off, v);
+        if (v == V_LESS1) v = get32(b + off) - 1;
+        put32(b + off, (get32(b + off) & c->keep) | v);
         reseal(b, size);
         snprintf(id, sizeof id, "rmesh.evil.%s", c->name);
         RT_EXPECT_EQ(id, rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &room, &d), c->want);
+        /* the diagnostic names the damaged field: its section, record and offset */
+        snprintf(id, sizeof id, "rmesh.evil.%s.diag", c->name);
+        RT_EXPECT(id, d.section == c->sec && d.record == el && d.offset == off + c->at);
     }
+    /* render sections without the render head: its type made an unknown optional one */
+    memcpy(b, good, size);
+    for (i = 0; i < get32(b + 36); i++)
+        if (get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) == RR_SEC_RMESH_RHEAD)
+            put32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES, RR_SEC_OPTIONAL | 0x0fffu);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.evil.render-head-missing",
+                 rr_open(b, (uint32_t)size, arena, sizeof arena, &(rr_room){0}), RR_ERR_MISSING);
     /* declared depth one less than the tree: RR_ERR_DEPTH (arena still large) */
     memcpy(b, good, size);
     put32(b + 32, get32(b + 32) - 1);
