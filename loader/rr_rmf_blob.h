@@ -1,8 +1,8 @@
 /* rr_rmf_blob.h - the sections of an RMF room blob (types 0x0200-0x02ff),
  * shared by the loader (rr_rmf.c) and the baker (tools/rrb_rmf_bake.c).
  * Each record is written once as an X-macro (rr_blobfmt.h): the structs,
- * the checks rr_open makes of every field, the baker's byte swapping and
- * `rrbake dump --json` all come from it.
+ * the checks rr_open makes of every field and the baker's byte swapping
+ * (tools/rrb_schema.c) all come from it.
  *
  * Units: coordinates are int32 with the blob's coord_frac fractional bits
  * ("coords"), within +-RR_RMF_MAX_COORD; normals are rr_fix Q16.16 unit
