@@ -1,429 +1,271 @@
 /* rr_rmf.c - RMF room runtime: blob validation, point contents, ray and box
  * traces through the baked brush BSP, entity lookup.
  *
- * Arena layout (sizes from RR_RMF_ARENA in rr_rmf_blob.h):
- *   [0, RR_RMF_CTX_BYTES)   ctx: section pointers and counts, set by rr_open;
- *                           then the trace work (per-query state)
+ * Sections are reached through the view rr_open builds (rr__records,
+ * rr__count: O(1)), with one typed accessor per section below.
+ *
+ * Arena layout after the view (sizes from RR_RMF_ARENA in rr_rmf_blob.h):
+ *   [0, RR_RMF_WORK_BYTES)  the trace's work (per-query state), at the
+ *                           first 8-byte boundary
  *   u32 stamp               the current query's stamp (1..255)
- *   u32 pad
- *   u8  stamps[nbrushes]    last query that tested each brush, padded to 4
- *                           (one byte a brush keeps the arena of the largest
- *                           corpus map under 4 KB; every 255 queries the
- *                           array is cleared once)
- *   i32 stack[3 (depth + 1)] tree walk: pending far parts {node, t0, t1}
- * While validating, the bytes after the ctx hold one byte per node (its depth).
+ *   u8  marks[nbrushes]     last query that tested each brush, padded to 4
+ *                           (one byte a brush keeps the arena small; every
+ *                           255 queries the array is cleared once)
+ *   part stack[depth + 1]   tree walk: pending far parts {node, t0, t1}
+ * While validating, the arena holds one byte per node instead (its depth).
  *
  * Fixed point: a side test is s = n.p - (dist << 16) in int64 (Q16 coords,
  * |s| < 2^39). Fractions along a trace are Q2.30 from d = s >> 8, so the
  * numerator d * 2^30 stays below 2^62; the result is reported in Q16.16.
  */
 #define RR_INTERNAL
-#include <stddef.h>
-
 #include "rr_int.h"
 #include "rr_rmf.h"
 
 #define FRAC_ONE ((int32_t)1 << 30)
 
-/* The section pointers in section order (HEADER .. PATHNODES), then their
- * counts in the same order: section k's pointer and count are entry k of
- * each run (load_sections and get_record index them so). */
-typedef struct ctx {
-    const rr_rmf_header *h;
-    const rr_rmf_plane *planes;
-    const uint32_t *sides;
-    const rr_rmf_brush *brushes;
-    const rr_rmf_node *nodes;
-    const rr_rmf_leaf *leaves;
-    const uint32_t *refs;
-    const rr_rmf_entity *ents;
-    const rr_rmf_keyvalue *kv;
-    const rr_rmf_camera *cams;
-    const rr_rmf_path *paths;
-    const rr_rmf_pathnode *pnodes;
-    uint32_t nheader, nplanes, nsides, nbrushes, nnodes, nleaves, nrefs, nents, nkv, ncams,
-        npaths, npnodes;
-} ctx;
-/* Indices of the counts in ctx (from nplanes on), for rr__check_fields. */
-enum { N_PLANES, N_SIDES, N_BRUSHES, N_NODES, N_LEAVES, N_REFS, N_ENTS, N_KV, N_CAMS, N_PATHS,
-       N_PNODES };
-#define COUNTS(c) (&(c)->nplanes)
-#define NSECS 12
-typedef char rr__rmf_ctx_order[(offsetof(ctx, pnodes) == 11 * sizeof(const void *) &&
-                                offsetof(ctx, nheader) == NSECS * sizeof(const void *) &&
-                                offsetof(ctx, npnodes) == offsetof(ctx, nheader) + 44)
-                                   ? 1 : -1];
+/* The loader's tables of the schema in rr_rmf_blob.h. */
+RR_SCHEMA_TABLES(rmf_schema, RR_RMF_SECTIONS);
 
-/* Section k's pointer and count (k: 0 = HEADER .. 11 = PATHNODES). */
-static const void **sec_ptr(const ctx *c, uint32_t k)
+/* The records of each section of an open room: rmf_header(room),
+ * rmf_planes(room), ... rmf_pathnodes(room); counts by rr__count. */
+#define RMF_ACCESSOR(name, type, T, FIELDS, presence)                 \
+    static inline const T *rmf_##name(const rr_room *room)            \
+    {                                                                 \
+        return (const T *)rr__records(room, RR_RMF_S_##name);         \
+    }
+RR_RMF_SECTIONS(RMF_ACCESSOR)
+
+/* A room the RMF queries accept: every public function's first check. */
+static int is_rmf(const rr_room *room)
 {
-    return (const void **)(uintptr_t)c + k;
+    return room && room->format == RR_FMT_RMF;
 }
 
-static uint32_t *sec_count(const ctx *c, uint32_t k)
+/* ---- the arena ------------------------------------------------------------ */
+
+/* A part of the trace waiting to be walked: a node or leaf and the
+ * segment [t0, t1] (Q2.30 of the whole trace) that reaches it. */
+typedef struct part {
+    int32_t node, t0, t1;
+} part;
+
+/* Per-query state, filled once (like Quake III's traceWork_t). It lives in
+ * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
+ * memory; the stack bound is 512 bytes). */
+typedef struct work {
+    const rr_room *room;
+    int32_t start[3], end[3], half[3];
+    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
+                                  the box of a box query */
+    uint8_t *seen;             /* the brush stamps */
+    uint32_t cur;              /* this query's stamp */
+    rr_rmf_list *list;         /* a box query's list; NULL for a trace */
+    int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
+    int32_t eps_d;             /* ... in fraction units (side >> 8) */
+    int32_t margin;            /* eps + 1 coord: widening of the swept box */
+    uint32_t mask;
+    int32_t best;              /* Q2.30 fraction of the nearest hit */
+    int32_t plane, brush;
+    uint8_t start_solid, all_solid;
+} work;
+/* The work is placed at the arena's first 8-byte boundary (the arena is
+ * only 4-byte aligned; pointers and int64 may need 8): 4 bytes of slack. */
+typedef char rr__rmf_work_fits[(4 + sizeof(work) <= RR_RMF_WORK_BYTES) ? 1 : -1];
+
+static work *work_of(const rr_room *room)
 {
-    return (uint32_t *)(uintptr_t)&c->nheader + k;
+    uintptr_t at = ((uintptr_t)room->arena + 7u) & ~(uintptr_t)7u;
+    return (work *)(void *)at;
 }
 
-/* The ctx sits at the first 8-byte boundary of the arena (arenas are only
- * guaranteed 4-byte aligned; pointers may need 8), the trace work after it. */
-
-static ctx *ctx_at(uint8_t *arena)
+static uint32_t *stamp_of(const rr_room *room)
 {
-    return (ctx *)(void *)(arena + ((8u - ((uintptr_t)arena & 7u)) & 7u));
+    return (uint32_t *)(void *)(room->arena + RR_RMF_WORK_BYTES);
 }
 
-static const ctx *get_ctx(const rr_room *room)
+static uint8_t *marks_of(const rr_room *room)
 {
-    return ctx_at(room->arena);
+    return room->arena + RR_RMF_WORK_BYTES + 4;
 }
 
-/* The ctx of an open RMF room, or NULL for a NULL or other room: every
- * public function's first check, in one place. */
-static __attribute__((noinline)) const ctx *rmf_ctx(const rr_room *room)
+static part *stack_of(const rr_room *room)
 {
-    return room && room->format == RR_FMT_RMF ? get_ctx(room) : 0;
-}
-
-static uint32_t *stamps(const rr_room *room)
-{
-    return (uint32_t *)(void *)(room->arena + RR_RMF_CTX_BYTES);
-}
-
-static uint8_t *seen_marks(const rr_room *room)
-{
-    return room->arena + RR_RMF_CTX_BYTES + 8;
-}
-
-static int32_t *tree_stack(const rr_room *room)
-{
-    return (int32_t *)(void *)(seen_marks(room) + ((get_ctx(room)->nbrushes + 3u) & ~3u));
+    uint32_t marks = (rr__count(room, RR_RMF_S_brushes) + 3u) & ~3u;
+    return (part *)(void *)(marks_of(room) + marks);
 }
 
 /* No brush seen yet (at open, and when the stamp wraps). */
 static __attribute__((noinline)) void clear_marks(const rr_room *room)
 {
-    uint8_t *seen = seen_marks(room);
-    uint32_t i, n = get_ctx(room)->nbrushes;
+    uint8_t *seen = marks_of(room);
+    uint32_t i, n = rr__count(room, RR_RMF_S_brushes);
     for (i = 0; i < n; i++)
         seen[i] = 0;
 }
 
-/* ---- validation ---------------------------------------------------------- */
+/* ---- validation ------------------------------------------------------------
+ * rr__schema_open has checked every field the schema can (indices, runs,
+ * strings, coordinate ranges, zero pads, the header count); what follows
+ * are the checks that need more than one field. Each is out of line so that
+ * rr__rmf_validate's own frame stays small: its call of rr__schema_open is
+ * the deepest chain of rr_open on Cortex-M0 (512-byte stack bound). */
 
-/* Section k of an RMF blob has type RR_SEC_RMF_HEADER + k and elements of
- * sec_size[k] bytes. */
-static const uint32_t sec_types[NSECS] = {
-    RR_SEC_RMF_HEADER, RR_SEC_RMF_PLANES, RR_SEC_RMF_SIDES, RR_SEC_RMF_BRUSHES,
-    RR_SEC_RMF_NODES, RR_SEC_RMF_LEAVES, RR_SEC_RMF_LEAFBRUSHES, RR_SEC_RMF_ENTITIES,
-    RR_SEC_RMF_KEYVALUES, RR_SEC_RMF_CAMERAS, RR_SEC_RMF_PATHS, RR_SEC_RMF_PATHNODES};
-static const uint8_t sec_size[NSECS] = {
-    sizeof(rr_rmf_header), sizeof(rr_rmf_plane), 4, sizeof(rr_rmf_brush), sizeof(rr_rmf_node),
-    sizeof(rr_rmf_leaf), 4, sizeof(rr_rmf_entity), sizeof(rr_rmf_keyvalue),
-    sizeof(rr_rmf_camera), sizeof(rr_rmf_path), sizeof(rr_rmf_pathnode)};
-
-/* What the checks below share: fewer arguments per call. */
-typedef struct vstate {
-    const rr_room *room;
-    rr_diag *diag;
-    const ctx *c;            /* set once load_sections has filled it */
-} vstate;
-
-/* The validator's own failures (the field tables report theirs through
- * rr__check_fields): the error code and section of each (one byte, see FES)
- * and its diag->what, by F_ index. One call with an index costs a third of
- * an inlined rr__fail. */
-enum { F_HEADER_COUNT, F_TREE_DEPTH, F_ARENA, F_WORLDSPAWN, F_CAMERA, F_ROOT, F_PLANE,
-       F_BOUNDS, F_UNREACHABLE, F_NODE_PLANE, F_AXIAL, F_LEAF_CHILD, F_ORDER_CYCLE,
-       F_ORDER_INDEX, F_TWO_PARENTS, F_NODE_DEPTH, F_COUNT };
-#define ES_BASE RR_ES(0, RR_SEC_RMF_HEADER)
-/* One byte each: the section less RMF_HEADER in the top 3 bits (every F_
- * failure is in sections 0-7), -code (< 32) below; fail makes it RR_ES. */
-#define FES(e, type) (uint8_t)(((type) - RR_SEC_RMF_HEADER) << 5 | (uint32_t) - (e))
-typedef char rr__rmf_fes_fits[(RR_SEC_RMF_ENTITIES - RR_SEC_RMF_HEADER < 8 &&
-                               -RR_ERR_NOTFOUND < 32) ? 1 : -1];
-static const uint8_t fail_es[F_COUNT] = {
-    FES(RR_ERR_SECTION, RR_SEC_RMF_HEADER), FES(RR_ERR_DEPTH, RR_SEC_RMF_HEADER),
-    FES(RR_ERR_ARENA, RR_SEC_RMF_HEADER), FES(RR_ERR_MISSING, RR_SEC_RMF_ENTITIES),
-    FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER), FES(RR_ERR_INDEX, RR_SEC_RMF_HEADER),
-    FES(RR_ERR_RANGE, RR_SEC_RMF_PLANES), FES(RR_ERR_RANGE, RR_SEC_RMF_BRUSHES),
-    FES(RR_ERR_INDEX, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
-    FES(RR_ERR_RANGE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
-    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_INDEX, RR_SEC_RMF_NODES),
-    FES(RR_ERR_CYCLE, RR_SEC_RMF_NODES), FES(RR_ERR_DEPTH, RR_SEC_RMF_NODES)};
-/* The messages in one block (no pointer table, no padding between them),
- * each a member of fail_texts so that the compiler computes its offset; the
- * longest goes last so every offset fits a byte. The two order failures
- * share one text. */
-#define RMF_TEXTS(T)                                                   \
-    T(t_header_count, "header count")                                  \
-    T(t_tree_depth, "tree depth")                                      \
-    T(t_arena, "declared arena bytes")                                 \
-    T(t_worldspawn, "worldspawn entity")                               \
-    T(t_camera, "active camera")                                       \
-    T(t_root, "root")                                                  \
-    T(t_plane, "plane type, signbits or dist")                         \
-    T(t_bounds, "brush bounds")                                        \
-    T(t_unreachable, "unreachable node")                               \
-    T(t_node_plane, "node plane")                                      \
-    T(t_leaf_child, "leaf child")                                      \
-    T(t_order, "child node must follow its parent")                    \
-    T(t_two_parents, "node with two parents")                          \
-    T(t_node_depth, "node depth")                                      \
-    T(t_axial, "node plane must be axial and positive")
-#define TEXT_MEMBER(id, s) char id[sizeof(s)];
-#define TEXT_INIT(id, s) s,
-static const struct fail_texts {
-    RMF_TEXTS(TEXT_MEMBER)
-} fail_text = {RMF_TEXTS(TEXT_INIT)};
-#define TEXT_AT(id) (uint8_t)offsetof(struct fail_texts, id)
-typedef char rr__rmf_text_at_fits[offsetof(struct fail_texts, t_axial) < 256 ? 1 : -1];
-/* Offset of each F_ message in fail_text, in F_ order. */
-static const uint8_t fail_at[F_COUNT] = {
-    TEXT_AT(t_header_count), TEXT_AT(t_tree_depth), TEXT_AT(t_arena), TEXT_AT(t_worldspawn),
-    TEXT_AT(t_camera),       TEXT_AT(t_root),       TEXT_AT(t_plane), TEXT_AT(t_bounds),
-    TEXT_AT(t_unreachable),  TEXT_AT(t_node_plane), TEXT_AT(t_axial), TEXT_AT(t_leaf_child),
-    TEXT_AT(t_order),        TEXT_AT(t_order),      TEXT_AT(t_two_parents),
-    TEXT_AT(t_node_depth)};
-
-/* Failure f at the field at (its blob offset goes to diag). */
-static __attribute__((cold, noinline)) rr_err fail(const vstate *v, uint32_t f, const void *at,
-                                                   uint32_t value, uint32_t limit)
+/* The tree depth, then the declared arena against what the queries (and the
+ * tree check below) will use. */
+static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
 {
-    uint32_t es = ES_BASE + ((uint32_t)(fail_es[f] >> 5) << 8) + (fail_es[f] & 31u);
-    return rr__fail_at(v->diag, es, rr__offset(v->room, at),
-                       (const char *)&fail_text + fail_at[f], value, limit);
-}
-
-/* The field table t on element elem, or on its whole section (elem NULL). */
-static __attribute__((noinline)) rr_err fields(const vstate *v, const rr_field *t,
-                                               const void *elem)
-{
-    return rr__check_fields(v->room, t, elem, COUNTS(v->c), v->diag);
-}
-
-/* The header count needs no check here: check_arena, which runs first, has
- * already failed unless it is 1. */
-static __attribute__((noinline)) rr_err load_sections(const vstate *v, ctx *c)
-{
-    uint32_t k;
-    rr_err e = rr__sections_known(v->room, sec_types, NSECS, v->diag);
-    for (k = 0; k < NSECS && !e; k++)
-        e = rr__section(v->room, sec_types[k], sec_size[k], sec_ptr(c, k), sec_count(c, k),
-                        v->diag);
-    if (!e && c->nents == 0)
-        e = fail(v, F_WORLDSPAWN, c->ents, 0, 1);
-    return e;
-}
-
-/* Before anything is written to the arena: the tree depth and the declared
- * arena size, from the header, brush and node sections alone. */
-static __attribute__((noinline)) rr_err check_arena(const vstate *v)
-{
-    const rr_room *room = v->room;
-    const void *p;
-    const rr_rmf_header *h;
-    uint32_t n, nb, nn, need;
-    rr_err e = rr__section(room, RR_SEC_RMF_HEADER, sizeof(rr_rmf_header), &p, &n, v->diag);
-    if (!e && n != 1)
-        e = fail(v, F_HEADER_COUNT, p, n, 1);
-    h = p;
-    if (!e)
-        e = rr__section(room, RR_SEC_RMF_BRUSHES, sizeof(rr_rmf_brush), &p, &nb, v->diag);
-    if (!e)
-        e = rr__section(room, RR_SEC_RMF_NODES, sizeof(rr_rmf_node), &p, &nn, v->diag);
-    if (e)
-        return e;
-    if (h->tree_depth > room->max_depth || h->tree_depth > RR_MAX_DEPTH)
-        return fail(v, F_TREE_DEPTH, &h->tree_depth, h->tree_depth, room->max_depth);
-    need = RR_RMF_ARENA(nb, h->tree_depth, nn);
-    if (nb > 0x1000000u || nn > 0x1000000u || room->arena_need < need)
-        return fail(v, F_ARENA, h, room->arena_need, need);
+    const rr_rmf_header *h = rmf_header(room);
+    const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
+    uint32_t view = RR_VIEW_BYTES(rmf_schema.nsections), need;
+    /* rr_open has checked max_depth <= RR_MAX_DEPTH (64): a node's depth
+     * fits the byte check_nodes keeps for it. */
+    if (h->tree_depth > room->max_depth)
+        return rr__fail(room, diag, RR_ERR_DEPTH, &h->tree_depth, "tree depth", h->tree_depth,
+                        room->max_depth);
+    /* No overflow: records of 12 bytes or more in a blob of < 2^32 bytes
+     * make both counts < 2^29. */
+    need = RR_RMF_ARENA(rr__count(room, RR_RMF_S_brushes), h->tree_depth,
+                        rr__count(room, RR_RMF_S_nodes));
+    if (room->arena_need < need)
+        return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "declared arena bytes", bh->arena,
+                        view + need);
     return RR_OK;
 }
 
-/* active_camera in [-1, ncams), root node 0 or a leaf. */
-static rr_err check_header(const vstate *v)
+/* Worldspawn exists; the root is node 0 or a leaf. */
+static __attribute__((noinline)) rr_err check_header(const rr_room *room, rr_diag *diag)
 {
-    const ctx *c = v->c;
-    const rr_rmf_header *h = c->h;
-    const int32_t *at;
-    uint32_t f, limit;
-    if ((uint32_t)h->active_camera + 1u > c->ncams)
-        f = F_CAMERA, at = &h->active_camera, limit = c->ncams;
-    else if (h->root >= 0 ? (uint32_t)h->root != 0 || c->nnodes == 0
-                          : (uint32_t)(-1 - h->root) >= c->nleaves)
-        f = F_ROOT, at = &h->root, limit = c->nnodes;
-    else
-        return RR_OK;
-    return fail(v, f, at, (uint32_t)*at, limit);   /* one call for both */
+    const rr_rmf_header *h = rmf_header(room);
+    uint32_t nnodes = rr__count(room, RR_RMF_S_nodes), nleaves = rr__count(room, RR_RMF_S_leaves);
+    if (rr__count(room, RR_RMF_S_entities) == 0)
+        return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES,
+                           room->view[RR_RMF_S_entities].offset, "worldspawn entity", 0, 1);
+    if (h->root >= 0 && (h->root != 0 || nnodes == 0))
+        return rr__fail(room, diag, RR_ERR_INDEX, &h->root, "root node must be node 0",
+                        (uint32_t)h->root, nnodes);
+    if (h->root < 0 && (uint32_t)(-1 - h->root) >= nleaves)
+        return rr__fail(room, diag, RR_ERR_INDEX, &h->root, "root leaf", (uint32_t)(-1 - h->root),
+                        nleaves);
+    return RR_OK;
 }
 
-/* Every plane check gives RR_ERR_RANGE, so the table pass may come first. */
-static const rr_field plane_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_PLANES, rr_rmf_plane),
-    RR_FIELDS(rr_rmf_plane, normal, 3, RR_F_ABS, RR_ERR_RANGE, RR_FIX_ONE, "normal component"),
-    RR_FIELD(rr_rmf_plane, dist, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
-             "plane dist")};
-
-static __attribute__((noinline)) rr_err check_planes(const vstate *v)
+/* A plane's type and signbits agree with its normal (|normal[k]| <= 1: the
+ * schema checked it). */
+static __attribute__((noinline)) rr_err check_planes(const rr_room *room, rr_diag *diag)
 {
-    const ctx *c = v->c;
-    uint32_t i, k;
-    rr_err e = fields(v, plane_fields, 0);
-    for (i = 0; i < c->nplanes && !e; i++) {
-        const rr_rmf_plane *p = &c->planes[i];
-        uint32_t sb = 0, axial = 3;
-        for (k = 0; k < 3; k++) {   /* |normal| <= 1: the table pass checked it */
-            int32_t n = p->normal[k];
-            sb |= (uint32_t)n >> 31 << k;
-            if ((n < 0 ? -n : n) == RR_FIX_ONE)
-                axial = k;
+    const rr_rmf_plane *planes = rmf_planes(room);
+    uint32_t i, k, n = rr__count(room, RR_RMF_S_planes);
+    for (i = 0; i < n; i++) {
+        const rr_rmf_plane *p = &planes[i];
+        uint32_t signbits = 0, type = 3;
+        for (k = 0; k < 3; k++) {
+            if (p->normal[k] < 0)
+                signbits |= 1u << k;
+            if (p->normal[k] == RR_FIX_ONE || p->normal[k] == -RR_FIX_ONE)
+                type = k;
         }
-        if (p->signbits != sb || p->type != axial)
-            return fail(v, F_PLANE, p, p->type, axial);
+        if (p->type != type)
+            return rr__fail(room, diag, RR_ERR_RANGE, &p->type, "plane type", p->type, type);
+        if (p->signbits != signbits)
+            return rr__fail(room, diag, RR_ERR_RANGE, &p->signbits, "plane signbits",
+                            p->signbits, signbits);
     }
-    return e;
+    return RR_OK;
 }
 
-static const rr_field side_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_SIDES, uint32_t),
-    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_PLANES /* "side plane" */}};
-static const rr_field brush_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_BRUSHES, rr_rmf_brush),
-    RR_FIELD(rr_rmf_brush, first_side, RR_F_RUN | RR_F_NZ, RR_ERR_INDEX, N_SIDES, "brush sides"),
-    RR_FIELD(rr_rmf_brush, entity, RR_F_IDX, RR_ERR_INDEX, N_ENTS, "brush entity"),
-    RR_FIELDS(rr_rmf_brush, mins, 6, RR_F_ABS | RR_F_END, RR_ERR_RANGE, RR_RMF_MAX_COORD,
-              "brush bounds")};
-
-static rr_err check_brushes(const vstate *v)
+/* Every brush has a side (a brush without sides would contain every point)
+ * and bounds with mins <= maxs. */
+static __attribute__((noinline)) rr_err check_brushes(const rr_room *room, rr_diag *diag)
 {
-    const ctx *c = v->c;
-    uint32_t i, k;
-    rr_err e = fields(v, side_fields, 0);
-    for (i = 0; i < c->nbrushes && !e; i++) {
-        const rr_rmf_brush *b = &c->brushes[i];
-        if ((e = fields(v, brush_fields, b)))
-            return e;
+    const rr_rmf_brush *brushes = rmf_brushes(room);
+    uint32_t i, k, n = rr__count(room, RR_RMF_S_brushes);
+    for (i = 0; i < n; i++) {
+        const rr_rmf_brush *b = &brushes[i];
+        if (b->nsides == 0)
+            return rr__fail(room, diag, RR_ERR_INDEX, &b->nsides, "brush without sides", 0, 1);
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
-                return fail(v, F_BOUNDS, &b->mins[k], (uint32_t)b->mins[k],
-                            (uint32_t)b->maxs[k]);
+                return rr__fail(room, diag, RR_ERR_RANGE, &b->mins[k], "brush bounds",
+                                (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
     }
-    return e;
+    return RR_OK;
 }
 
-/* One child link of node i: a later node seen for the first time, or a leaf.
- * The failures share one fail call (f, value and limit picked first). */
-static rr_err check_child(const vstate *v, uint8_t *depth, uint32_t i, uint32_t k)
+/* Child k of node i: a leaf, or a later node seen for the first time whose
+ * depth stays within the declared tree depth. */
+static rr_err check_child(const rr_room *room, rr_diag *diag, uint8_t *depth, uint32_t i,
+                          uint32_t k)
 {
-    const ctx *c = v->c;
-    const int32_t *at = &c->nodes[i].child[k];
-    int32_t ch = *at;
-    uint32_t f, value = (uint32_t)ch, limit = i;
-    if (ch < 0) {
-        value = (uint32_t)(-1 - ch), limit = c->nleaves;
-        if (value < limit)
-            return RR_OK;
-        f = F_LEAF_CHILD;
-    } else if ((uint32_t)ch <= i) {
-        f = F_ORDER_CYCLE;
-    } else if ((uint32_t)ch >= c->nnodes) {
-        f = F_ORDER_INDEX;
-    } else if (depth[ch]) {
-        f = F_TWO_PARENTS, limit = 0;
-    } else if ((uint32_t)depth[i] + 1 > c->h->tree_depth) {
-        f = F_NODE_DEPTH, value = (uint32_t)depth[i] + 1, limit = c->h->tree_depth;
-    } else {
-        depth[ch] = (uint8_t)(depth[i] + 1);
+    const int32_t *at = &rmf_nodes(room)[i].child[k];
+    uint32_t nnodes = rr__count(room, RR_RMF_S_nodes);
+    uint32_t tree_depth = rmf_header(room)->tree_depth;
+    if (*at < 0) {
+        uint32_t leaf = (uint32_t)(-1 - *at), nleaves = rr__count(room, RR_RMF_S_leaves);
+        if (leaf >= nleaves)
+            return rr__fail(room, diag, RR_ERR_INDEX, at, "leaf child", leaf, nleaves);
         return RR_OK;
     }
-    return fail(v, f, at, value, limit);
+    if ((uint32_t)*at <= i)
+        return rr__fail(room, diag, RR_ERR_CYCLE, at, "child node must follow its parent",
+                        (uint32_t)*at, i);
+    if ((uint32_t)*at >= nnodes)
+        return rr__fail(room, diag, RR_ERR_INDEX, at, "child node", (uint32_t)*at, nnodes);
+    if (depth[*at] != 0)
+        return rr__fail(room, diag, RR_ERR_CYCLE, at, "node with two parents", (uint32_t)*at, 0);
+    if (depth[i] + 1u > tree_depth)
+        return rr__fail(room, diag, RR_ERR_DEPTH, at, "node depth", depth[i] + 1u, tree_depth);
+    depth[*at] = (uint8_t)(depth[i] + 1u);
+    return RR_OK;
 }
 
 /* Nodes in index order: every child comes later and has one parent, so the
- * tree has no cycle and each node's depth is known before its children's. */
-static __attribute__((noinline)) rr_err check_nodes(const vstate *v, uint8_t *depth)
+ * tree has no cycle and each node's depth is known before its children's.
+ * depth: one byte per node (0 = not reached yet; node 0 is the root). */
+static __attribute__((noinline)) rr_err check_nodes(const rr_room *room, rr_diag *diag, uint8_t *depth)
 {
-    const ctx *c = v->c;
-    uint32_t i, k;
+    const rr_rmf_node *nodes = rmf_nodes(room);
+    const rr_rmf_plane *planes = rmf_planes(room);
+    uint32_t i, k, n = rr__count(room, RR_RMF_S_nodes);
     rr_err e;
-    for (i = 0; i < c->nnodes; i++)
+    for (i = 0; i < n; i++)
         depth[i] = 0;
-    if (c->nnodes)
+    if (n)
         depth[0] = 1;
-    for (i = 0; i < c->nnodes; i++) {
-        const rr_rmf_node *n = &c->nodes[i];
-        const rr_rmf_plane *p;
+    for (i = 0; i < n; i++) {
+        const rr_rmf_node *nd = &nodes[i];
+        const rr_rmf_plane *p = &planes[nd->plane];
         if (!depth[i])
-            return fail(v, F_UNREACHABLE, n, i, 0);
-        if (n->plane >= c->nplanes)
-            return fail(v, F_NODE_PLANE, n, n->plane, c->nplanes);
-        p = &c->planes[n->plane];
+            return rr__fail(room, diag, RR_ERR_INDEX, nd, "unreachable node", i, 0);
         if (p->type > 2 || p->normal[p->type] != RR_FIX_ONE)
-            return fail(v, F_AXIAL, n, n->plane, p->type);
+            return rr__fail(room, diag, RR_ERR_RANGE, &nd->plane,
+                            "node plane must be axial and positive", nd->plane, p->type);
         for (k = 0; k < 2; k++)
-            if ((e = check_child(v, depth, i, k)) != RR_OK)
+            if ((e = check_child(room, diag, depth, i, k)) != RR_OK)
                 return e;
     }
     return RR_OK;
 }
 
-static const rr_field leaf_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_LEAVES, rr_rmf_leaf),
-    RR_FIELD(rr_rmf_leaf, first, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_REFS, "leaf brush range")};
-static const rr_field ref_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_LEAFBRUSHES, uint32_t),
-    {0, RR_F_IDX | RR_F_END, (uint8_t)-RR_ERR_INDEX, 0, N_BRUSHES /* "leaf brush" */}};
-static const rr_field kv_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue),
-    RR_FIELDS(rr_rmf_keyvalue, key, 2, RR_F_STR | RR_F_END, RR_ERR_INDEX, 0, "string offset")};
-static const rr_field ent_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_ENTITIES, rr_rmf_entity),
-    RR_FIELDS(rr_rmf_entity, classname, 2, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
-    RR_FIELD(rr_rmf_entity, first_kv, RR_F_RUN, RR_ERR_INDEX, N_KV, "key/value range"),
-    RR_FIELD(rr_rmf_entity, first_brush, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_BRUSHES,
-             "entity brush range")};
-static const rr_field path_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_PATHS, rr_rmf_path),
-    RR_FIELDS(rr_rmf_path, name, 2, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
-    RR_FIELD(rr_rmf_path, first_node, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_PNODES,
-             "path node range")};
-static const rr_field pnode_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_RMF_PATHNODES, rr_rmf_pathnode),
-    RR_FIELD(rr_rmf_pathnode, name, RR_F_STR, RR_ERR_INDEX, 0, "string offset"),
-    RR_FIELD(rr_rmf_pathnode, first_kv, RR_F_RUN | RR_F_END, RR_ERR_INDEX, N_KV,
-             "key/value range")};
-
-/* Whole-section field tables, in check order; the node tree goes between
- * the leaf tables and the key/value ones (NULL marks the place). */
-static const rr_field *const section_tables[] = {
-    leaf_fields, ref_fields, 0, kv_fields, ent_fields, path_fields, pnode_fields};
-
-/* The ctx is built in the arena once check_arena has shown the arena is big
- * enough; the node depths go after it (RR_RMF_ARENA counts both). */
+/* The schema first (it writes the view at the start of the arena and moves
+ * room->arena past it), then the checks above; the node depths use the
+ * arena after the view, which check_arena has shown is big enough. */
 rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 {
-    vstate v;
-    ctx *c = ctx_at(room->arena);
-    uint32_t i;
-    rr_err e;
-    v.room = room, v.diag = diag, v.c = c;
-    e = check_arena(&v);
+    rr_err e = rr__schema_open(room, &rmf_schema, diag);
     if (!e)
-        e = load_sections(&v, c);
+        e = check_arena(room, diag);
     if (!e)
-        e = check_header(&v);
+        e = check_header(room, diag);
     if (!e)
-        e = check_planes(&v);
+        e = check_planes(room, diag);
     if (!e)
-        e = check_brushes(&v);
-    for (i = 0; i < sizeof section_tables / sizeof section_tables[0] && !e; i++)
-        e = section_tables[i] ? fields(&v, section_tables[i], 0)
-                              : check_nodes(&v, room->arena + RR_RMF_CTX_BYTES);
+        e = check_brushes(room, diag);
+    if (!e)
+        e = check_nodes(room, diag, room->arena);
     if (e)
         return e;
-    stamps(room)[0] = stamps(room)[1] = 0;
+    *stamp_of(room) = 0;
     clear_marks(room);
     return RR_OK;
 }
@@ -444,11 +286,13 @@ static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const 
  * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
  * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
  * the other sides take the 64-bit side_dist (out of line: one copy). */
-static int brush_contains(const ctx *c, const rr_rmf_brush *b, const int32_t p[3])
+static int brush_contains(const rr_room *room, const rr_rmf_brush *b, const int32_t p[3])
 {
+    const rr_rmf_side *sides = rmf_sides(room) + b->first_side;
+    const rr_rmf_plane *planes = rmf_planes(room);
     uint32_t i;
     for (i = 0; i < b->nsides; i++) {
-        const rr_rmf_plane *pl = &c->planes[c->sides[b->first_side + i]];
+        const rr_rmf_plane *pl = &planes[sides[i].plane];
         if (pl->type < 3) {
             int32_t v = p[pl->type];
             if ((pl->normal[pl->type] < 0 ? -v : v) > pl->dist)
@@ -474,15 +318,17 @@ static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b
 }
 
 /* The leaf containing p. */
-static const rr_rmf_leaf *find_leaf(const ctx *c, const int32_t p[3])
+static const rr_rmf_leaf *find_leaf(const rr_room *room, const int32_t p[3])
 {
-    int32_t n = c->h->root;
+    const rr_rmf_node *nodes = rmf_nodes(room);
+    const rr_rmf_plane *planes = rmf_planes(room);
+    int32_t n = rmf_header(room)->root;
     while (n >= 0) {
-        const rr_rmf_node *nd = &c->nodes[n];
-        const rr_rmf_plane *pl = &c->planes[nd->plane];
+        const rr_rmf_node *nd = &nodes[n];
+        const rr_rmf_plane *pl = &planes[nd->plane];
         n = nd->child[p[pl->type] >= pl->dist ? 0 : 1];
     }
-    return &c->leaves[-1 - n];
+    return &rmf_leaves(room)[-1 - n];
 }
 
 /* Out of line (point and box queries share it); callers skip it without a
@@ -499,20 +345,23 @@ static __attribute__((noinline)) void list_add(rr_rmf_list *l, uint32_t v)
 static __attribute__((noinline)) rr_err point_query(const rr_room *room, const int32_t p[3],
                                                    uint32_t *contents, rr_rmf_list *list)
 {
-    const ctx *c;
     const rr_rmf_leaf *lf;
+    const rr_rmf_leafbrush *refs;
+    const rr_rmf_brush *brushes;
     uint32_t i, acc = 0;
-    /* rmf_ctx inline here: this is the most frequent query */
-    if (!room || room->format != RR_FMT_RMF || !pair_ok(p, p, -RR_RMF_MAX_COORD))
-        return p && room ? RR_ERR_RANGE : RR_ERR_ARG;
-    c = get_ctx(room);
-    lf = find_leaf(c, p);
+    if (!is_rmf(room))
+        return RR_ERR_ARG;
+    if (!pair_ok(p, p, -RR_RMF_MAX_COORD))
+        return p ? RR_ERR_RANGE : RR_ERR_ARG;
+    lf = find_leaf(room, p);
+    refs = rmf_leafbrushes(room) + lf->first;
+    brushes = rmf_brushes(room);
     if (list)
         list->count = list->total = 0;
     for (i = 0; i < lf->count; i++) {
-        uint32_t b = c->refs[lf->first + i];
-        if (brush_contains(c, &c->brushes[b], p)) {
-            acc |= c->brushes[b].contents;
+        uint32_t b = refs[i].brush;
+        if (brush_contains(room, &brushes[b], p)) {
+            acc |= brushes[b].contents;
             if (list)
                 list_add(list, b);
         }
@@ -537,33 +386,6 @@ rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list
 }
 
 /* ---- traces -------------------------------------------------------------- */
-
-/* Per-query state, filled once (like Quake III's traceWork_t). */
-typedef struct work {
-    const ctx *c;
-    int32_t start[3], end[3], half[3];
-    int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
-                                  the box of a box query */
-    uint8_t *seen;             /* the brush stamps and this query's stamp */
-    uint32_t cur;
-    rr_rmf_list *list;         /* a box query's list; NULL for a trace */
-    int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
-    int32_t eps_d;             /* ... in fraction units (side >> 8) */
-    int32_t margin;            /* eps + 1 coord: widening of the swept box */
-    uint32_t mask;
-    int32_t best;              /* Q2.30 fraction of the nearest hit */
-    int32_t plane, brush;
-    uint8_t start_solid, all_solid;
-} work;
-#define CTX_ROUNDED ((sizeof(ctx) + 7u) & ~(size_t)7u)
-typedef char rr__rmf_ctx_fits[(4 + CTX_ROUNDED + sizeof(work) <= RR_RMF_CTX_BYTES) ? 1 : -1];
-
-/* The trace's work lives in the arena, not on the C stack (Cortex-M0 keeps
- * every 64-bit temporary in memory; the stack bound is 512 bytes). */
-static work *work_at(const rr_room *room)
-{
-    return (work *)(void *)((uint8_t *)ctx_at(room->arena) + CTX_ROUNDED);
-}
 
 /* floor(s / 256): both trace ends use the same rounding. GCC's >> on a
  * negative value is arithmetic, i.e. floor (rr_rmesh relies on it too). */
@@ -621,14 +443,16 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 /* Quake III's CM_TraceThroughBrush in fixed point. */
 static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 {
-    const rr_rmf_brush *b = &w->c->brushes[bi];
+    const rr_rmf_brush *b = &rmf_brushes(w->room)[bi];
+    const rr_rmf_side *sides = rmf_sides(w->room) + b->first_side;
+    const rr_rmf_plane *planes = rmf_planes(w->room);
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     int startout = 0, getout = 0;
     int64_t near_s1 = INT64_MIN, near_s2 = 0;
     uint32_t i;
     for (i = 0; i < b->nsides; i++) {
-        uint32_t pi = w->c->sides[b->first_side + i];
-        const rr_rmf_plane *p = &w->c->planes[pi];
+        uint32_t pi = sides[i].plane;
+        const rr_rmf_plane *p = &planes[pi];
         int64_t s2, s1 = side_pair(w, p, &s2);
         int32_t f;
         /* A start exactly on a side (s1 == 0: a box resting on a floor)
@@ -674,48 +498,43 @@ static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int3
 /* A new stamp: brushes stamped with it were seen by this query. */
 static uint32_t next_stamp(const rr_room *room)
 {
-    uint32_t *st = stamps(room);
-    if (++st[0] > 255u) {
+    uint32_t *stamp = stamp_of(room);
+    if (++*stamp > 255u) {
         clear_marks(room);
-        st[0] = 1;
+        *stamp = 1;
     }
-    return st[0];
+    return *stamp;
 }
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
 static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
 {
-    const ctx *c = w->c;
-    const rr_rmf_leaf *lf = &c->leaves[-1 - n];
+    const rr_rmf_leaf *lf = &rmf_leaves(w->room)[-1 - n];
+    const rr_rmf_leafbrush *refs = rmf_leafbrushes(w->room) + lf->first;
+    const rr_rmf_brush *brushes = rmf_brushes(w->room);
     uint32_t i;
     for (i = 0; i < lf->count; i++) {
-        uint32_t b = c->refs[lf->first + i];
-        if (w->seen[b] == w->cur || !bounds_overlap(&c->brushes[b], w->lo, w->hi))
+        uint32_t b = refs[i].brush;
+        if (w->seen[b] == w->cur || !bounds_overlap(&brushes[b], w->lo, w->hi))
             continue;
         w->seen[b] = (uint8_t)w->cur;
         if (w->list)
             list_add(w->list, b);
-        else if (c->brushes[b].contents & w->mask)
+        else if (brushes[b].contents & w->mask)
             trace_brush(w, b);
     }
 }
 
-/* The work of a query: its ctx and a new stamp. */
+/* The work of a query: its room and a new stamp. */
 static work *start_work(const rr_room *room)
 {
-    work *w = work_at(room);
-    w->c = get_ctx(room);
-    w->seen = seen_marks(room);
+    work *w = work_of(room);
+    w->room = room;
+    w->seen = marks_of(room);
     w->cur = next_stamp(room);
     return w;
 }
-
-/* A part of the trace waiting to be walked: a node or leaf and the
- * segment [t0, t1] (Q2.30 of the whole trace) that reaches it. */
-typedef struct part {
-    int32_t node, t0, t1;
-} part;
 
 /* Part p at its node: which children it reaches and over which parts,
  * near child first. Along the node's axis the swept box spans P(t) +- r
@@ -764,14 +583,16 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
  * it never hits: best stays 1, all_solid 0). */
 static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
-    part *stack = (part *)(void *)tree_stack(room);   /* {node, t0, t1} per level */
+    part *stack = stack_of(room);   /* {node, t0, t1} per level */
+    const rr_rmf_node *nodes = rmf_nodes(room);
+    const rr_rmf_plane *planes = rmf_planes(room);
     uint32_t sp = 0;
     part p;
-    p.node = w->c->h->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    p.node = rmf_header(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
-            const rr_rmf_node *nd = &w->c->nodes[p.node];
-            sp += (uint32_t)split_segment(w, nd, &w->c->planes[nd->plane], &p, &stack[sp]);
+            const rr_rmf_node *nd = &nodes[p.node];
+            sp += (uint32_t)split_segment(w, nd, &planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
             visit_leaf(w, p.node);
@@ -819,7 +640,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 {
     work *w;
     int k;
-    if (!rmf_ctx(room) || !out || !start || !end)
+    if (!is_rmf(room) || !out || !start || !end)
         return RR_ERR_ARG;
     if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
@@ -833,10 +654,10 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     out->brush = w->brush;
     out->normal.x = out->normal.y = out->normal.z = 0;
     if (w->plane >= 0) {
-        const rr_rmf_plane *p = &w->c->planes[w->plane];
+        const rr_rmf_plane *p = &rmf_planes(room)[w->plane];
         out->normal.x = p->normal[0], out->normal.y = p->normal[1], out->normal.z = p->normal[2];
     }
-    out->contents = w->brush >= 0 ? w->c->brushes[w->brush].contents : 0;
+    out->contents = w->brush >= 0 ? rmf_brushes(room)[w->brush].contents : 0;
     out->start_solid = w->start_solid;
     out->all_solid = w->all_solid;
     out->pad = 0;
@@ -848,7 +669,7 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 {
     work *w;
     int k;
-    if (!rmf_ctx(room) || !list || (list->max && !list->items))
+    if (!is_rmf(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
@@ -867,43 +688,47 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
 
 rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 {
-    const ctx *c;
-    uint32_t k;
-    c = rmf_ctx(room);
-    if (!c || !out)
+    if (!is_rmf(room) || !out)
         return RR_ERR_ARG;
-    for (k = 0; k < 9; k++)   /* planes .. paths: the counts of sections 1-5 and 7-10 */
-        (&out->planes)[k] = (&c->nplanes)[k + (k >= 5)];
-    out->version = c->h->version, out->tree_depth = c->h->tree_depth;
+    out->planes = rr__count(room, RR_RMF_S_planes);
+    out->sides = rr__count(room, RR_RMF_S_sides);
+    out->brushes = rr__count(room, RR_RMF_S_brushes);
+    out->nodes = rr__count(room, RR_RMF_S_nodes);
+    out->leaves = rr__count(room, RR_RMF_S_leaves);
+    out->entities = rr__count(room, RR_RMF_S_entities);
+    out->keyvalues = rr__count(room, RR_RMF_S_keyvalues);
+    out->cameras = rr__count(room, RR_RMF_S_cameras);
+    out->paths = rr__count(room, RR_RMF_S_paths);
+    out->version = rmf_header(room)->version;
+    out->tree_depth = rmf_header(room)->tree_depth;
     return RR_OK;
 }
 
-/* The record getters share one body: record i of section k. */
-static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t i,
-                                                  const void **out, uint32_t k)
+/* The record getters share one body: record i of section slot k, whose
+ * records are size bytes. */
+static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t k, uint32_t size,
+                                                  uint32_t i, const void **out)
 {
-    const ctx *c;
-    c = rmf_ctx(room);
-    if (!c || !out)
+    if (!is_rmf(room) || !out)
         return RR_ERR_ARG;
-    if (i >= *sec_count(c, k))
+    if (i >= rr__count(room, k))
         return RR_ERR_NOTFOUND;
-    *out = (const uint8_t *)*sec_ptr(c, k) + i * sec_size[k];
+    *out = (const uint8_t *)rr__records(room, k) + i * size;
     return RR_OK;
 }
 
-#define GETTER(name, type, k)                                            \
-    rr_err name(const rr_room *room, uint32_t i, const type **out)      \
-    {                                                                   \
-        return get_record(room, i, (const void **)(void *)out, k);      \
+#define GETTER(fn, T, slot)                                                               \
+    rr_err fn(const rr_room *room, uint32_t i, const T **out)                             \
+    {                                                                                     \
+        return get_record(room, slot, (uint32_t)sizeof(T), i, (const void **)(void *)out); \
     }
-GETTER(rr_rmf_get_plane, rr_rmf_plane, 1)
-GETTER(rr_rmf_get_brush, rr_rmf_brush, 3)
-GETTER(rr_rmf_get_entity, rr_rmf_entity, 7)
-GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, 8)
-GETTER(rr_rmf_get_camera, rr_rmf_camera, 9)
-GETTER(rr_rmf_get_path, rr_rmf_path, 10)
-GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, 11)
+GETTER(rr_rmf_get_plane, rr_rmf_plane, RR_RMF_S_planes)
+GETTER(rr_rmf_get_brush, rr_rmf_brush, RR_RMF_S_brushes)
+GETTER(rr_rmf_get_entity, rr_rmf_entity, RR_RMF_S_entities)
+GETTER(rr_rmf_get_keyvalue, rr_rmf_keyvalue, RR_RMF_S_keyvalues)
+GETTER(rr_rmf_get_camera, rr_rmf_camera, RR_RMF_S_cameras)
+GETTER(rr_rmf_get_path, rr_rmf_path, RR_RMF_S_paths)
+GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, RR_RMF_S_pathnodes)
 
 static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 {
@@ -917,14 +742,14 @@ static __attribute__((noinline)) int str_eq(const char *a, const char *b)
 
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
-    const ctx *c;
+    const rr_rmf_entity *en;
     const rr_rmf_keyvalue *kv;
     uint32_t k;
-    c = rmf_ctx(room);
-    if (!c || !key || i >= c->nents)
+    if (!is_rmf(room) || !key || i >= rr__count(room, RR_RMF_S_entities))
         return 0;
-    kv = &c->kv[c->ents[i].first_kv];
-    for (k = 0; k < c->ents[i].nkv; k++)
+    en = &rmf_entities(room)[i];
+    kv = rmf_keyvalues(room) + en->first_kv;
+    for (k = 0; k < en->nkv; k++)
         if (str_eq(rr_string(room, kv[k].key), key))
             return rr_string(room, kv[k].value);
     return 0;
@@ -935,15 +760,14 @@ const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key
 rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *value,
                           uint32_t from, uint32_t *index)
 {
-    const ctx *c;
-    uint32_t i;
+    uint32_t i, n;
     int field;
-    c = rmf_ctx(room);
-    if (!c || !key || !value || !index)
+    if (!is_rmf(room) || !key || !value || !index)
         return RR_ERR_ARG;
+    n = rr__count(room, RR_RMF_S_entities);
     field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
-    for (i = from; i < c->nents; i++) {
-        const rr_rmf_entity *en = &c->ents[i];
+    for (i = from; i < n; i++) {
+        const rr_rmf_entity *en = &rmf_entities(room)[i];
         const char *v = field ? rr_string(room, field == 1 ? en->classname : en->targetname)
                               : rr_rmf_entity_value(room, i, key);
         if (v && str_eq(v, value)) {

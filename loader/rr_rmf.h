@@ -22,12 +22,14 @@
  *   (RR_ERR_RANGE otherwise). Queries walk the baked brush BSP with a stack
  *   in the arena (12 bytes per tree level, depth <= RR_MAX_DEPTH) and mark
  *   tested brushes with a per-query stamp in the arena: a room is not
- *   re-entrant (one query at a time per arena). Arena: RR_RMF_ARENA() in
- *   rr_rmf_blob.h (about 4 bytes per brush; 7 KB for a 1,669-brush map).
+ *   re-entrant (one query at a time per arena). Arena (rr_arena_size): the
+ *   section view (112 bytes), then RR_RMF_ARENA() in rr_rmf_blob.h: 148
+ *   bytes of query state, one byte per brush and 12 per tree level; 276 to
+ *   2,172 bytes for the corpus maps (`make size`).
  *   C stack (gcc -O2 -fcallgraph-info, worst chain rr_rmf_trace, `make size`):
- *   464 bytes on Cortex-M0 (128 per libgcc call), 296 on Cortex-M3, 324 on
- *   ARM926, 360 on MIPS32, 304 on x86-64 (the trace's state lives in the arena); nothing
- *   recurses; no floating point.
+ *   488 bytes on Cortex-M0 (128 per libgcc call), 336 on Cortex-M3, 348 on
+ *   ARM926, 384 on MIPS32, 344 on x86-64 (the trace's state lives in the
+ *   arena); nothing recurses; no floating point.
  *
  * TRACES (learned from Quake III's cm_trace.c)
  *   The trace walks the tree like CM_TraceThroughTree: each node splits the

@@ -685,12 +685,9 @@ static void add_cameras_paths(baker *b, rrb_blob *blob, ents *E)
             add_kvs(blob, E, p->nodes[j].kv, p->nodes[j].nkv, &pn->first_kv, &pn->nkv);
         }
     }
-    rrb_blob_add(blob, RR_SEC_RMF_CAMERAS, cams, (uint32_t)m->ncameras, sizeof *cams,
-                 RR_LAYOUT_RMF_CAMERA);
-    rrb_blob_add(blob, RR_SEC_RMF_PATHS, paths, (uint32_t)m->npaths, sizeof *paths,
-                 RR_LAYOUT_RMF_PATH);
-    rrb_blob_add(blob, RR_SEC_RMF_PATHNODES, nodes, (uint32_t)nn, sizeof *nodes,
-                 RR_LAYOUT_RMF_PATHNODE);
+    rrb_blob_add(blob, RR_SEC_RMF_CAMERAS, cams, (uint32_t)m->ncameras, sizeof *cams, NULL);
+    rrb_blob_add(blob, RR_SEC_RMF_PATHS, paths, (uint32_t)m->npaths, sizeof *paths, NULL);
+    rrb_blob_add(blob, RR_SEC_RMF_PATHNODES, nodes, (uint32_t)nn, sizeof *nodes, NULL);
     free(cams);
     free(paths);
     free(nodes);
@@ -725,7 +722,7 @@ static void add_geometry(baker *b, rrb_blob *blob, ents *E, const rrb_opts *o,
     h.active_camera = b->m->active_camera >= 0 && b->m->active_camera < b->m->ncameras
                           ? b->m->active_camera : -1;
     h.nvisgroups = (uint32_t)b->m->nvisgroups;
-    h.flags = o && o->skip_hidden ? 1u : 0u;
+    h.flags = o && o->skip_hidden ? RR_RMF_SKIPPED_HIDDEN : 0u;
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;
     info.source_name = rrb_blob_string(blob, strrchr(b->path, '/') ? strrchr(b->path, '/') + 1
@@ -734,19 +731,21 @@ static void add_geometry(baker *b, rrb_blob *blob, ents *E, const rrb_opts *o,
     for (a = 0; a < 3; a++)
         info.bbox_min[a] = h.mins[a], info.bbox_max[a] = h.maxs[a];
     rrb_blob_add(blob, RR_SEC_INFO, &info, 1, sizeof info, NULL);
-    rrb_blob_add(blob, RR_SEC_RMF_HEADER, &h, 1, sizeof h, RR_LAYOUT_RMF_HEADER);
+    rrb_blob_add(blob, RR_SEC_RMF_HEADER, &h, 1, sizeof h, NULL);
     rrb_blob_add(blob, RR_SEC_RMF_PLANES, b->planes, (uint32_t)b->nplanes, sizeof *b->planes,
-                 RR_LAYOUT_RMF_PLANE);
-    rrb_blob_add(blob, RR_SEC_RMF_SIDES, b->sides, (uint32_t)b->nsides, 4, "4");
+                 NULL);
+    /* sides and refs are plane and brush indices: the one u32 field of
+     * rr_rmf_side and rr_rmf_leafbrush */
+    rrb_blob_add(blob, RR_SEC_RMF_SIDES, b->sides, (uint32_t)b->nsides, sizeof(rr_rmf_side),
+                 NULL);
     rrb_blob_add(blob, RR_SEC_RMF_BRUSHES, b->brushes, (uint32_t)b->nbrushes,
-                 sizeof *b->brushes, RR_LAYOUT_RMF_BRUSH);
-    rrb_blob_add(blob, RR_SEC_RMF_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes,
-                 RR_LAYOUT_RMF_NODE);
+                 sizeof *b->brushes, NULL);
+    rrb_blob_add(blob, RR_SEC_RMF_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes, NULL);
     rrb_blob_add(blob, RR_SEC_RMF_LEAVES, b->leaves, (uint32_t)b->nleaves, sizeof *b->leaves,
-                 RR_LAYOUT_RMF_LEAF);
-    rrb_blob_add(blob, RR_SEC_RMF_LEAFBRUSHES, b->refs, (uint32_t)b->nrefs, 4, "4");
-    rrb_blob_add(blob, RR_SEC_RMF_ENTITIES, E->e, (uint32_t)E->n, sizeof *E->e,
-                 RR_LAYOUT_RMF_ENTITY);
+                 NULL);
+    rrb_blob_add(blob, RR_SEC_RMF_LEAFBRUSHES, b->refs, (uint32_t)b->nrefs,
+                 sizeof(rr_rmf_leafbrush), NULL);
+    rrb_blob_add(blob, RR_SEC_RMF_ENTITIES, E->e, (uint32_t)E->n, sizeof *E->e, NULL);
     rrb_blob_set_depth(blob, h.tree_depth);
     rrb_blob_set_arena(blob, RR_RMF_ARENA((uint32_t)b->nbrushes, h.tree_depth,
                                           (uint32_t)b->nnodes));
@@ -778,8 +777,7 @@ rrb_blob *rrb_rmf_bake_map(const rrb_rmf_map *m, size_t source_size, const char 
         if (add_entities(&b, blob, &E, opts) == 0) {
             add_cameras_paths(&b, blob, &E);
             add_geometry(&b, blob, &E, opts, source_size);
-            rrb_blob_add(blob, RR_SEC_RMF_KEYVALUES, E.kv, (uint32_t)E.nkv, sizeof *E.kv,
-                         RR_LAYOUT_RMF_KEYVALUE);
+            rrb_blob_add(blob, RR_SEC_RMF_KEYVALUES, E.kv, (uint32_t)E.nkv, sizeof *E.kv, NULL);
         } else {
             rrb_blob_free(blob);
             blob = NULL;

@@ -625,6 +625,8 @@ static uint32_t *sec(uint8_t *b, uint32_t type, uint32_t *count)
     return NULL;
 }
 
+/* Damage one word of a valid blob: rr_open must fail with the code and name
+ * the damaged field exactly (its section, record and blob offset). */
 static void evil(const uint8_t *blob, size_t n, const char *fn)
 {
     static uint8_t arena[1 << 20] __attribute__((aligned(8)));
@@ -632,24 +634,65 @@ static void evil(const uint8_t *blob, size_t n, const char *fn)
     uint32_t cnt, *p;
     rr_room room;
     int k;
-    for (k = 0; k < 7; k++) {
+    for (k = 0; k < 10; k++) {
         rr_err want = RR_OK;
+        uint32_t *at = NULL, section = 0, record = 0;
         char what[64];
+        rr_diag dg;
         memcpy(b, blob, n);
         switch (k) {
-        case 0: p = sec(b, RR_SEC_RMF_NODES, &cnt); if (cnt) p[1] = 0, want = RR_ERR_CYCLE; break;
-        case 1: p = sec(b, RR_SEC_RMF_NODES, &cnt); if (cnt) p[2] = 0x7fffff, want = RR_ERR_INDEX; break;
-        case 2: p = sec(b, RR_SEC_RMF_SIDES, &cnt); p[0] = 0xffffff; want = RR_ERR_INDEX; break;
-        case 3: p = sec(b, RR_SEC_RMF_LEAVES, &cnt); p[1] = 0xfffffff; want = RR_ERR_INDEX; break;
-        case 4: p = sec(b, RR_SEC_RMF_ENTITIES, &cnt); p[0] = 0xfffffff; want = RR_ERR_INDEX; break;
-        case 5: p = sec(b, RR_SEC_RMF_HEADER, &cnt); p[2] += 1; want = RR_ERR_DEPTH; break;
-        case 6: p = (uint32_t *)(void *)b; p[7] = 64; want = RR_ERR_ARENA; break;
+        case 0: /* node 0's front child points back at node 0 */
+            p = sec(b, section = RR_SEC_RMF_NODES, &cnt);
+            if (cnt) at = &p[1], *at = 0, want = RR_ERR_CYCLE;
+            break;
+        case 1: /* node 0's back child past the last node */
+            p = sec(b, section = RR_SEC_RMF_NODES, &cnt);
+            if (cnt) at = &p[2], *at = 0x7fffff, want = RR_ERR_INDEX;
+            break;
+        case 2: /* side 0's plane */
+            p = sec(b, section = RR_SEC_RMF_SIDES, &cnt);
+            at = &p[0], *at = 0xffffff, want = RR_ERR_INDEX;
+            break;
+        case 3: /* leaf 0's brush count runs past the leaf brushes */
+            p = sec(b, section = RR_SEC_RMF_LEAVES, &cnt);
+            at = &p[1], *at = 0xfffffff, want = RR_ERR_INDEX;
+            break;
+        case 4: /* entity 0's classname string */
+            p = sec(b, section = RR_SEC_RMF_ENTITIES, &cnt);
+            at = &p[0], *at = 0xfffffff, want = RR_ERR_INDEX;
+            break;
+        case 5: /* tree depth beyond the blob's max depth */
+            p = sec(b, section = RR_SEC_RMF_HEADER, &cnt);
+            at = &p[2], *at += 1, want = RR_ERR_DEPTH;
+            break;
+        case 6: /* declared arena (blob header) too small */
+            p = (uint32_t *)(void *)b;
+            at = &p[7], *at = 64, want = RR_ERR_ARENA, record = RR_NO_RECORD;
+            break;
+        case 7: /* brush 0 without sides */
+            p = sec(b, section = RR_SEC_RMF_BRUSHES, &cnt);
+            at = &p[1], *at = 0, want = RR_ERR_INDEX;
+            break;
+        case 8: /* an unknown header flag */
+            p = sec(b, section = RR_SEC_RMF_HEADER, &cnt);
+            at = &p[11], *at = 2, want = RR_ERR_RANGE;
+            break;
+        case 9: /* plane 0's pad not zero: bytes 18-19 of the record, the high half of
+                 * the little-endian word at 16 (type, signbits, pad) */
+            p = sec(b, section = RR_SEC_RMF_PLANES, &cnt);
+            at = &p[4], *at |= 0x10000u, want = RR_ERR_RANGE;
+            break;
         }
         if (want == RR_OK)
             continue;
         refresh_crc(b, n);
         snprintf(what, sizeof what, "evil.%d", k);
-        RT_EXPECT_EQ(cid(fn, what), rr_open(b, (uint32_t)n, arena, sizeof arena, &room), want);
+        RT_EXPECT_EQ(cid(fn, what), rr_open_diag(b, (uint32_t)n, arena, sizeof arena, &room, &dg),
+                     want);
+        snprintf(what, sizeof what, "evil.%d.diag", k);
+        RT_EXPECT(cid(fn, what), dg.section == section && dg.record == record &&
+                                     dg.offset == (uint32_t)((uint8_t *)at - b) +
+                                                      (k == 9 ? 2u : 0u));
     }
     free(b);
 }
