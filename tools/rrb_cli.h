@@ -10,6 +10,9 @@
  *
  * A source file (any format rrbake reads) is baked in memory with the
  * default options and opened the same way, so every command takes either.
+ * What a command does for one format lives in that format's room hooks
+ * (rrb_format.h, tools/rrb_<fmt>_cli.c); the helpers at the end of this
+ * file are what those hooks share.
  * Errors: "path:0xOFFSET: expected ..., found ..." (rrb_util.h style).
  */
 #ifndef RRB_CLI_H
@@ -42,6 +45,8 @@ void rrb_cli_close(rrb_cli_room *r);
 int rrb_cli_to_coord(double v, unsigned frac, int32_t *out);
 /* Strict number parse of a whole argument; -1 when it is not a number. */
 int rrb_cli_num(const char *s, double *v);
+/* Coords -> source units. */
+double rrb_cli_unit(int32_t c, unsigned frac);
 
 /* Subcommands: argv excludes the command name; out/errf receive the output
  * and error messages. Return 0 ok, 1 failure, 2 usage error. */
@@ -58,16 +63,101 @@ int rrb_cli_manifest(const uint8_t *d, size_t n, const char *path, const rrb_for
 /* The format-specific part of `rrbake info` for an opened blob. */
 int rrb_cli_room_info(const rr_room *room, FILE *out, int json);
 
-extern const char rrb_cli_usage_query[], rrb_cli_usage_preview[], rrb_cli_usage_convert[];
+extern const char rrb_cli_usage_preview[], rrb_cli_usage_convert[];
+/* `rrbake query --help`: the shared part and every format's commands. The
+ * macro keeps callers of the former constant string (rrbake.c) unchanged. */
+const char *rrb_cli_query_usage(void);
+#define rrb_cli_usage_query (rrb_cli_query_usage())
 
-/* Geometry export shared by preview and convert (rrb_cli_geom.c). */
+/* Geometry export shared by preview and convert: through the room format's
+ * write_obj / write_svg hook (rrb_format.h). */
 int rrb_cli_write_obj(const rrb_cli_room *r, const char *out_path, int render, FILE *log,
                       char *err, size_t errcap);
 int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
                       size_t errcap);
-int rrb_cli_write_map(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
-                      size_t errcap);
-int rrb_cli_write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
-                       size_t errcap);
+
+/* ---- for the formats' hooks (tools/rrb_<fmt>_cli.c) ---- */
+
+/* A query being run (rrb_cli_query.c): the numeric arguments converted. */
+typedef struct rrb_query {
+    const rr_room *room;
+    FILE *out, *errf;
+    const char *path;
+    unsigned frac;
+    int32_t c[12];          /* the coordinate arguments, converted */
+    double v[12];           /* the numeric arguments as given */
+} rrb_query;
+
+/* Results: a coordinate as "source units [coords]", a labelled point
+ * "label: x y z [cx cy cz]", a 16.16 value "label: f [0xhex]", a 16.16
+ * vector; rrb_query_fail prints "path: what: error" and returns 1. */
+void rrb_put_coord(FILE *o, int32_t c, unsigned frac);
+void rrb_put_point(FILE *o, const char *label, const int32_t *c, int n, unsigned frac);
+void rrb_put_fix(FILE *o, const char *label, rr_fix f);
+void rrb_put_vec(FILE *o, const char *label, rr_vec3 v);
+int rrb_query_fail(rrb_query *q, rr_err e, const char *what);
+/* A plain number as 16.16 (rounded, saturated). */
+rr_fix rrb_cli_to_fix(double v);
+
+/* An OBJ being written (rrb_cli_geom.c): positions in source units. */
+typedef struct rrb_obj {
+    FILE *f, *mtl;
+    unsigned frac;
+    uint32_t nv, nf;            /* vertices written, faces written */
+    char **mats;                /* material names written to the MTL */
+    size_t nmats, cap;
+} rrb_obj;
+
+extern const float rrb_obj_grey[3];
+/* Coords -> source units. */
+double rrb_obj_unit(const rrb_obj *o, int32_t c);
+void rrb_obj_vertex(rrb_obj *o, double x, double y, double z);
+/* usemtl NAME, adding NAME (with its texture, if any) to the MTL once. */
+void rrb_obj_material(rrb_obj *o, const char *name, const char *tex, const float rgb[3]);
+/* A material name without spaces (OBJ splits on blanks). */
+void rrb_obj_mat_name(char *dst, size_t cap, const char *prefix, const char *tex);
+
+/* An SVG plan being written (rrb_cli_svg.c). */
+typedef struct rrb_svg {
+    FILE *f;
+    double x0, y0, x1, y1;      /* drawn area, source units */
+    double zmin, zmax;          /* height range for the ramp */
+    double sw;                  /* stroke width for 1 "pixel" */
+} rrb_svg;
+
+/* The colour of height z on the ramp from blue (zmin) to red (zmax). */
+void rrb_svg_ramp(char *dst, size_t cap, const rrb_svg *s, double z);
+/* Pads the drawn area and writes the header, title and background. */
+void rrb_svg_head(rrb_svg *s, const char *title);
+void rrb_svg_legend(rrb_svg *s, const char *text);
+
+/* glTF 2.0 (rrb_cli_gltf.c): a binary buffer of accessors, one buffer view
+ * each, written after the JSON as a base64 data URI. */
+typedef struct rrb_gltf_acc {
+    size_t off, len;            /* byte range in the buffer (one view each) */
+    int ctype;                  /* 5126 float, 5123 u16, 5125 u32 */
+    uint32_t count;
+    const char *type;           /* SCALAR, VEC3, ... */
+    int target;                 /* 34962 vertex data, 34963 indices, 0 none */
+    int minmax;                 /* write min/max (VEC3 positions, SCALAR times) */
+    double mn[3], mx[3];
+} rrb_gltf_acc;
+
+typedef struct rrb_gltf {
+    rrb_buf buf;
+    rrb_gltf_acc *a;
+    size_t na, cap;
+} rrb_gltf;
+
+/* Start an accessor (4-byte aligned); its index. */
+uint32_t rrb_gltf_begin(rrb_gltf *g, int ctype, const char *type, int target);
+/* n floats, tracking min/max of the first three. */
+void rrb_gltf_floats(rrb_gltf *g, uint32_t a, const double *v, int n);
+void rrb_gltf_end(rrb_gltf *g, uint32_t a, uint32_t count, int minmax);
+/* ,"accessors":[..],"bufferViews":[..],"buffers":[{..,"uri":"data:...base64, */
+void rrb_gltf_tables(FILE *jf, const rrb_gltf *g);
+/* The JSON, with "%IBM%" replaced by ibm, then the buffer in base64. */
+int rrb_gltf_save(const char *out_path, const char *json, uint32_t ibm, const rrb_gltf *g);
+void rrb_gltf_free(rrb_gltf *g);
 
 #endif

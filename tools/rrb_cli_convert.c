@@ -1,16 +1,10 @@
-/* rrb_cli_convert.c - `rrbake preview` and `rrbake convert`, and the RMF ->
- * Valve-220 .map writer.
- *
- * The .map keeps every number of the source: plane points, texture axes,
- * shifts, rotation and scales are written with %.9g, which reads back with
- * strtof to the very same float (9 significant digits identify any float).
- * The RMF stores each face's three plane points; they are written as stored,
- * and in the same order (Hammer's own .map export does the same). */
-#include <stdlib.h>
+/* rrb_cli_convert.c - `rrbake preview` and `rrbake convert`: arguments and
+ * the output kind; the geometry comes from the room format's hooks (.obj
+ * and .svg through rrb_cli_geom.c / rrb_cli_svg.c, other convert targets
+ * such as RMF -> .map or EMI -> .gltf from rrb_room_hooks.convert). */
 #include <string.h>
 
 #include "rrb_cli.h"
-#include "rrb_rmf.h"
 
 const char rrb_cli_usage_preview[] =
     "usage: rrbake preview FILE -o OUT.obj|OUT.svg [--render]\n"
@@ -41,107 +35,6 @@ static const char *ext(const char *p)
 {
     const char *d = strrchr(p, '.'), *s = strrchr(p, '/');
     return d && (!s || d > s) ? d + 1 : "";
-}
-
-static void map_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++)
-        fputc(*s == '"' ? '\'' : *s, f);
-    fputc('"', f);
-}
-
-static void map_face(FILE *f, const rrb_rmf_face *fc)
-{
-    int k;
-    char tex[262];
-    size_t i;
-    for (k = 0; k < 3; k++)
-        fprintf(f, "( %.9g %.9g %.9g ) ", (double)fc->plane[k][0], (double)fc->plane[k][1],
-                (double)fc->plane[k][2]);
-    snprintf(tex, sizeof tex, "%s", fc->tex[0] ? fc->tex : "NULL");
-    for (i = 0; tex[i]; i++)
-        if (tex[i] == ' ' || tex[i] == '\t')
-            tex[i] = '_';
-    fprintf(f, "%s [ %.9g %.9g %.9g %.9g ] [ %.9g %.9g %.9g %.9g ] %.9g %.9g %.9g\n", tex,
-            (double)fc->uaxis[0], (double)fc->uaxis[1], (double)fc->uaxis[2],
-            (double)fc->shift_x, (double)fc->vaxis[0], (double)fc->vaxis[1],
-            (double)fc->vaxis[2], (double)fc->shift_y, (double)fc->rotation,
-            (double)fc->scale_x, (double)fc->scale_y);
-}
-
-static void map_entity(FILE *f, const rrb_rmf_map *m, int e, int *nbrush)
-{
-    const rrb_rmf_obj *ob = &m->objs[e];
-    int i, k, has_origin = 0;
-    fprintf(f, "// entity %d\n{\n\"classname\" ", e ? ob->kind_index + 1 : 0);
-    map_str(f, ob->ent.classname.s && *ob->ent.classname.s ? ob->ent.classname.s
-                                                           : "worldspawn");
-    fprintf(f, "\n");
-    if (e == 0)
-        fprintf(f, "\"mapversion\" \"220\"\n");
-    if (ob->ent.spawnflags)
-        fprintf(f, "\"spawnflags\" \"%d\"\n", ob->ent.spawnflags);
-    for (i = 0; i < ob->ent.nkv; i++) {
-        const char *key = ob->ent.kv[i].key.s ? ob->ent.kv[i].key.s : "";
-        if (!strcmp(key, "classname") || !strcmp(key, "mapversion") ||
-            (!strcmp(key, "spawnflags") && ob->ent.spawnflags))
-            continue;
-        has_origin |= !strcmp(key, "origin");
-        map_str(f, key);
-        fputc(' ', f);
-        map_str(f, ob->ent.kv[i].value.s);
-        fputc('\n', f);
-    }
-    if (e && ob->nchildren == 0 && !has_origin)
-        fprintf(f, "\"origin\" \"%.9g %.9g %.9g\"\n", (double)ob->origin[0],
-                (double)ob->origin[1], (double)ob->origin[2]);
-    for (i = 0; i < m->nobjs; i++) {
-        if (m->objs[i].kind != RRB_RMF_SOLID || rrb_rmf_owner(m, i) != e)
-            continue;
-        fprintf(f, "// brush %d\n{\n", (*nbrush)++);
-        for (k = 0; k < m->objs[i].nfaces; k++)
-            map_face(f, &m->faces[m->objs[i].first_face + k]);
-        fprintf(f, "}\n");
-    }
-    fprintf(f, "}\n");
-}
-
-int rrb_cli_write_map(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
-                      size_t cap)
-{
-    rrb_rmf_map m;
-    FILE *f;
-    int i, nbrush = 0, nent = 0, rc = 0;
-    if (r->room.format != RR_FMT_RMF || !r->src) {
-        snprintf(err, cap, "%s:0x0: expected an .rmf source file for a .map, found %s", r->path,
-                 r->src ? "another format" : "a blob (the blob has no plane points)");
-        return -1;
-    }
-    if (rrb_rmf_read(r->src, r->src_size, r->path, &m, err, cap))
-        return -1;
-    f = fopen(out_path, "w");
-    if (!f) {
-        rrb_rmf_free(&m);
-        snprintf(err, cap, "%s: cannot create the output file", out_path);
-        return -1;
-    }
-    fprintf(f, "// Valve 220 map converted by rrbake from %s (RMF v%.1f)\n", r->path,
-            m.version / 10.0);
-    for (i = 0; i < m.nobjs; i++)
-        if (i == 0 || m.objs[i].kind == RRB_RMF_ENTITY) {
-            map_entity(f, &m, i, &nbrush);
-            nent++;
-        }
-    if (fclose(f)) {
-        snprintf(err, cap, "%s: write error", out_path);
-        rc = -1;
-    }
-    if (!rc && log)
-        fprintf(log, "%s: %d entities, %d brushes, %d faces\n", out_path, nent, nbrush,
-                m.nfaces);
-    rrb_rmf_free(&m);
-    return rc;
 }
 
 static int parse_out(int argc, char **argv, const char **in, const char **out, int *render,
@@ -197,6 +90,7 @@ int rrb_cli_convert(int argc, char **argv, FILE *out, FILE *errf)
     const char *in, *o, *e;
     int rc;
     rrb_cli_room r;
+    const rrb_room_hooks *h;
     char err[RRB_ERR_MAX];
     if (parse_out(argc, argv, &in, &o, NULL, rrb_cli_usage_convert, errf))
         return 2;
@@ -205,17 +99,15 @@ int rrb_cli_convert(int argc, char **argv, FILE *out, FILE *errf)
         return 1;
     }
     e = ext(o);
-    if (r.room.format == RR_FMT_RMF && !strcmp(e, "map"))
-        rc = rrb_cli_write_map(&r, o, out, err, sizeof err);
-    else if (r.room.format == RR_FMT_EMI && !strcmp(e, "gltf"))
-        rc = rrb_cli_write_gltf(&r, o, out, err, sizeof err);
+    h = rrb_room_hooks_of(r.room.format);
+    if (h && h->convert && !strcmp(e, h->convert_ext))
+        rc = h->convert(&r, o, out, err, sizeof err);
     else if (!strcmp(e, "obj"))
         rc = rrb_cli_write_obj(&r, o, 0, out, err, sizeof err);
     else {
-        snprintf(err, sizeof err, "%s: expected %s, found '.%s'", o,
-                 r.room.format == RR_FMT_RMF ? "an output ending in .map or .obj"
-                 : r.room.format == RR_FMT_EMI ? "an output ending in .gltf or .obj"
-                                               : "an output ending in .obj", e);
+        snprintf(err, sizeof err, "%s: expected an output ending in %s%s%s.obj, found '.%s'", o,
+                 h && h->convert ? "." : "", h && h->convert ? h->convert_ext : "",
+                 h && h->convert ? " or " : "", e);
         rc = -1;
     }
     if (rc)

@@ -124,3 +124,8 @@ int rrb_cli_to_coord(double v, unsigned frac, int32_t *out)
     *out = (int32_t)c;
     return 0;
 }
+
+double rrb_cli_unit(int32_t c, unsigned frac)
+{
+    return ldexp((double)c, -(int)frac);
+}

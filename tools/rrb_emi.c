@@ -872,4 +872,5 @@ const rrb_format rrb_format_emi = {
     "Escape from Monkey Island .meshb/.sklb/.animb (bake: .sklb or .emi figure manifest)",
     emi_probe, emi_info, emi_info_json, emi_verify, emi_dump_json, rrb_emi_bake,
     rrb_emi_sample,
+    &rrb_emi_room,
 };

@@ -36,6 +36,48 @@ typedef struct rrb_opts {
 typedef int (*rrb_text_fn)(const uint8_t *data, size_t size, const char *path,
                            FILE *out, char *err, size_t errcap);
 
+/* The CLI's view of one format's blobs (rrb_cli.h): what `rrbake info`,
+ * `query`, `preview` and `convert` do with an opened room of that format.
+ * A module defines them in tools/rrb_<fmt>_cli.c; the command files
+ * (rrb_cli_*.c) only dispatch through them, so a new format needs no edit
+ * there. Any pointer may be NULL: the commands then say the format has no
+ * such output. Hooks that fail write the message to err and return non-zero. */
+struct rrb_cli_room;
+struct rrb_query;
+struct rrb_obj;
+struct rrb_svg;
+
+/* One `rrbake query` command. The shared parser checks the argument count
+ * and converts numeric arguments (source units -> coords, rrb_query.c/v)
+ * before run() is called with the raw arguments; --help shows "name args"
+ * and help, whose further lines ('\n') are indented. */
+typedef struct rrb_query_cmd {
+    const char *name;
+    int nmin, nmax;         /* argument counts; negative: not numbers (run() parses them) */
+    uint32_t plain;         /* bit i set: numeric argument i is a plain number, no coordinate */
+    int (*run)(struct rrb_query *q, int argc, char **argv);   /* 0 ok, 1 failed, 2 usage */
+    const char *args;       /* "X Y" */
+    const char *help;       /* what it gives */
+} rrb_query_cmd;
+
+typedef struct rrb_room_hooks {
+    uint32_t format;        /* the enum rr_format of the blobs these hooks read */
+    /* The format's part of `rrbake info` for a blob (text lines, or JSON fields). */
+    void (*summary)(const rr_room *room, FILE *out, int json);
+    const rrb_query_cmd *queries;   /* ends with {0} */
+    const char *query_title;        /* "roo (Meridian 59)": heads its commands in --help */
+    /* OBJ geometry (rrb_cli_geom.c opens the files and writes the header). */
+    int (*write_obj)(struct rrb_obj *o, const struct rrb_cli_room *r, int render, char *err,
+                     size_t errcap);
+    /* SVG plan: sets the drawn area, then rrb_svg_head(), then draws. */
+    int (*write_svg)(struct rrb_svg *s, const struct rrb_cli_room *r, char *err, size_t errcap);
+    /* The format's own `rrbake convert` target besides .obj (which write_obj
+     * gives): the output name's ending without the dot ("map"), its writer. */
+    const char *convert_ext;
+    int (*convert)(const struct rrb_cli_room *r, const char *out_path, FILE *log, char *err,
+                   size_t errcap);
+} rrb_room_hooks;
+
 typedef struct rrb_format {
     const char *name;        /* short id: "rmesh", "rmf", "roo", "emi" */
     const char *desc;        /* one line for --help */
@@ -50,7 +92,11 @@ typedef struct rrb_format {
                       const rrb_opts *opts, char *err, size_t errcap);
     /* Write the project's own sample file(s) of this format into directory dir. */
     int (*sample)(const char *dir, char *err, size_t errcap);
+    const rrb_room_hooks *room;     /* the CLI commands on its blobs */
 } rrb_format;
+
+/* The modules' room hooks (tools/rrb_<fmt>_cli.c). */
+extern const rrb_room_hooks rrb_rmesh_room, rrb_rmf_room, rrb_roo_room, rrb_emi_room;
 
 /* The modules, by slot; a slot is NULL while its module is not linked in. */
 #define RRB_NFORMATS 4
@@ -59,5 +105,19 @@ extern const rrb_format *const rrb_formats[RRB_NFORMATS];
 const rrb_format *rrb_detect(const uint8_t *data, size_t size, const char *path);
 /* Module by name, or NULL. */
 const rrb_format *rrb_format_by_name(const char *name);
+/* The module whose blobs have this enum rr_format (rr_room.format), or NULL
+ * (RR_FMT_RAW, or a module without room hooks). */
+const rrb_format *rrb_format_of_room(uint32_t room_format);
+/* Its room hooks, or NULL. */
+const rrb_room_hooks *rrb_room_hooks_of(uint32_t room_format);
+/* "rmesh", ... for a room format; "raw" and "unknown" for the others. */
+const char *rrb_room_format_name(uint32_t room_format);
+
+/* The modules in the order help and messages list them (the order the formats
+ * were added: roo, rmesh, rmf, emi); rrb_formats[] is the detection order. */
+extern const rrb_format *const rrb_formats_listed[RRB_NFORMATS];
+/* "roo, rmesh or rmf": the names of the listed formats whose room hooks pass
+ * has(), written to dst. */
+void rrb_format_names(char *dst, size_t cap, int (*has)(const rrb_room_hooks *h));
 
 #endif

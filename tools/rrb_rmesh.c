@@ -882,4 +882,5 @@ static int probe(const uint8_t *data, size_t size, const char *path)
 const rrb_format rrb_format_rmesh = {
     "rmesh",
     "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
-    probe, info_text, info_json, verify, dump_json, rrb_rmesh_bake, rrb_rmesh_sample};
+    probe, info_text, info_json, verify, dump_json, rrb_rmesh_bake, rrb_rmesh_sample,
+    &rrb_rmesh_room};

@@ -1,0 +1,375 @@
+/* rrb_rmesh_cli.c - the rrbake commands on an RMesh room blob (SCP-CB /
+ * CBRE-EX): queries (ray, sweep, trigger, box, nearest), the info summary,
+ * the OBJ (collision triangles, or the render groups with UVs) and the SVG
+ * plan (floors by height, walls, trigger boxes, entities). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_blobfmt.h"
+#include "rr_rmesh.h"
+#include "rrb_cli.h"
+
+/* ---- query ---- */
+
+static int q_ray(rrb_query *q, int argc, char **argv)
+{
+    rr_rmesh_ray ray;
+    rr_rmesh_hit hit;
+    const char *t0 = "", *t1 = "";
+    const rr_rmesh_surf *surf;
+    rr_err e;
+    (void)argc, (void)argv;
+    memcpy(ray.origin, q->c, sizeof ray.origin);
+    ray.dir.x = rrb_cli_to_fix(q->v[3]), ray.dir.y = rrb_cli_to_fix(q->v[4]),
+    ray.dir.z = rrb_cli_to_fix(q->v[5]);
+    ray.max_dist = q->c[6];
+    e = rr_rmesh_raycast(q->room, &ray, &hit);
+    if (e)
+        return rrb_query_fail(q, e, "ray");
+    fprintf(q->out, "hit: %d\n", hit.hit);
+    if (!hit.hit)
+        return 0;
+    rr_rmesh_surface(q->room, hit.surface, &surf, &t0, &t1);
+    fprintf(q->out, "triangle: %u\nsource_triangle: %u\nsurface: %u (%s%s%s)\n", hit.tri,
+            hit.src, hit.surface, t1, *t0 ? ", lightmap " : "", t0);
+    fprintf(q->out, "distance: ");
+    rrb_put_coord(q->out, hit.dist, q->frac);
+    fprintf(q->out, "\n");
+    rrb_put_fix(q->out, "fraction", hit.frac);
+    rrb_put_point(q->out, "point", hit.point, 3, q->frac);
+    rrb_put_vec(q->out, "normal", hit.normal);
+    return 0;
+}
+
+static int q_sweep(rrb_query *q, int argc, char **argv)
+{
+    rr_rmesh_sweep s;
+    rr_rmesh_sweep_out o;
+    rr_err e;
+    (void)argv;
+    memcpy(s.from, q->c, sizeof s.from);
+    memcpy(s.to, q->c + 3, sizeof s.to);
+    memcpy(s.radius, q->c + 6, sizeof s.radius);
+    s.max_slides = argc > 9 ? (uint32_t)q->v[9] : RR_RMESH_MAX_SLIDES;
+    e = rr_rmesh_sweep_move(q->room, &s, &o);
+    if (e)
+        return rrb_query_fail(q, e, "sweep");
+    rrb_put_point(q->out, "position", o.pos, 3, q->frac);
+    fprintf(q->out, "hit: %d\nslides: %u\n", o.hit, o.slides);
+    if (o.hit) {
+        fprintf(q->out, "triangle: %u\n", o.tri);
+        rrb_put_vec(q->out, "normal", o.normal);
+    }
+    return 0;
+}
+
+static int q_trigger(rrb_query *q, int argc, char **argv)
+{
+    uint32_t i;
+    const rr_rmesh_trigger *box;
+    const char *name = "";
+    rr_err e = rr_rmesh_trigger_at(q->room, q->c, &i);
+    (void)argc, (void)argv;
+    if (e == RR_ERR_NOTFOUND) {
+        fprintf(q->out, "trigger: none\n");
+        return 0;
+    }
+    if (e || (e = rr_rmesh_trigger_get(q->room, i, &box, &name)) != RR_OK)
+        return rrb_query_fail(q, e, "trigger");
+    fprintf(q->out, "trigger: %u\nname: %s\n", i, name);
+    rrb_put_point(q->out, "min", box->min, 3, q->frac);
+    rrb_put_point(q->out, "max", box->max, 3, q->frac);
+    return 0;
+}
+
+static int q_box(rrb_query *q, int argc, char **argv)
+{
+    uint32_t items[64], k;
+    rr_rmesh_list l;
+    rr_err e;
+    (void)argc, (void)argv;
+    l.items = items, l.cap = 64, l.count = 0, l.truncated = 0;
+    e = rr_rmesh_box_tris(q->room, q->c, q->c + 3, &l);
+    if (e)
+        return rrb_query_fail(q, e, "box");
+    fprintf(q->out, "triangles: %u%s\n", l.count, l.truncated ? " (list full: more touch)" : "");
+    for (k = 0; k < l.count; k++)
+        fprintf(q->out, "%s%u", k ? " " : "", items[k]);
+    if (l.count)
+        fprintf(q->out, "\n");
+    return 0;
+}
+
+static const char *const rmesh_classes[RR_RMESH_NCLASSES] = {
+    "screen", "waypoint", "light", "spotlight", "soundemitter", "playerstart", "model"};
+
+static int q_nearest(rrb_query *q, int argc, char **argv)
+{
+    uint32_t cls, i;
+    const rr_rmesh_ent *ent;
+    int32_t p[3];
+    rr_err e;
+    (void)argc;
+    for (cls = 0; cls < RR_RMESH_NCLASSES && strcmp(argv[0], rmesh_classes[cls]); cls++)
+        ;
+    if (strcmp(argv[0], "any") && cls == RR_RMESH_NCLASSES) {
+        fprintf(q->errf, "%s: query nearest: expected an entity class (screen waypoint light "
+                "spotlight soundemitter playerstart model any), found '%s'\n", q->path, argv[0]);
+        return 2;
+    }
+    for (i = 0; i < 3; i++) {
+        double v;
+        if (rrb_cli_num(argv[1 + i], &v) || rrb_cli_to_coord(v, q->frac, &p[i])) {
+            fprintf(q->errf, "%s: query nearest: argument %u: expected a coordinate, found "
+                    "'%s'\n", q->path, i + 2, argv[1 + i]);
+            return 2;
+        }
+    }
+    e = rr_rmesh_entity_nearest(q->room, cls, p, &i);
+    if (e == RR_ERR_NOTFOUND) {
+        fprintf(q->out, "entity: none\n");
+        return 0;
+    }
+    if (e || (e = rr_rmesh_entity(q->room, i, &ent)) != RR_OK)
+        return rrb_query_fail(q, e, "nearest");
+    fprintf(q->out, "entity: %u\nclass: %s\n", i,
+            ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
+    rrb_put_point(q->out, "position", ent->pos, 3, q->frac);
+    return 0;
+}
+
+static const rrb_query_cmd queries[] = {
+    /* plain: the ray's direction (arguments 3-5) and the sweep's slide count
+     * (argument 9) are no coordinates */
+    {"ray", 7, 7, 0x38, q_ray, "OX OY OZ DX DY DZ MAXDIST", "first collision triangle along a ray"},
+    {"sweep", 9, 10, 0x200, q_sweep, "FX FY FZ TX TY TZ RX RY RZ [SLIDES]",
+     "ellipsoid move with sliding"},
+    {"trigger", 3, 3, 0, q_trigger, "X Y Z", "trigger box containing a point"},
+    {"box", 6, 6, 0, q_box, "X0 Y0 Z0 X1 Y1 Z1", "collision triangles touching a box"},
+    {"nearest", -4, -4, 0, q_nearest, "CLASS X Y Z",
+     "nearest entity of a class (light, model,\nplayerstart, waypoint, ... or any)"},
+    {0},
+};
+
+/* ---- info ---- */
+
+static void rmesh_summary(const rr_room *room, FILE *o, int json)
+{
+    unsigned f = room->coord_frac;
+    static const char *const var[] = {"vanilla", "cbre", "scpcbredux", "vbp"};
+    const rr_rmesh_head *h;
+    const rr_rmesh_rhead *rh = NULL;
+    const char *v;
+    if (rr_rmesh_head_get(room, &h))
+        return;
+    v = h->variant < 4 ? var[h->variant] : "?";
+    rr_rmesh_render_head(room, &rh);
+    if (json) {
+        fprintf(o, "\"variant_name\":\"%s\",\"triangles\":%u,\"vertices\":%u,\"bvh_nodes\":%u,"
+                "\"surfaces\":%u,\"triggers\":%u,\"entities\":%u,\"dropped\":%u,"
+                "\"alpha_triangles\":%u,\"room_scale\":%s,\"bounds\":[%.6g,%.6g,%.6g,%.6g,%.6g,"
+                "%.6g],\"render\":",
+                v, h->ntris, h->nverts, h->nnodes, h->nsurfs, h->ntriggers, h->nents, h->dropped,
+                h->alpha_tris, h->flags & RR_RMESH_ROOM_SCALE ? "true" : "false",
+                rrb_cli_unit(h->bmin[0], f), rrb_cli_unit(h->bmin[1], f),
+                rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
+                rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
+        if (rh)
+            fprintf(o, "{\"groups\":%u,\"vertices\":%u,\"indices\":%u}", rh->ngroups,
+                    rh->nverts, rh->nindices);
+        else
+            fprintf(o, "null");
+        return;
+    }
+    fprintf(o, "  RMesh (%s%s): %u collision triangles, %u vertices, %u BVH nodes,\n"
+            "  %u surfaces, %u trigger boxes, %u entities; %u zero-area triangles dropped,\n"
+            "  %u alpha triangles (no collision)\n", v,
+            h->flags & RR_RMESH_ROOM_SCALE ? ", room scale" : "", h->ntris, h->nverts,
+            h->nnodes, h->nsurfs, h->ntriggers, h->nents, h->dropped, h->alpha_tris);
+    fprintf(o, "  bounds %.6g %.6g %.6g .. %.6g %.6g %.6g\n", rrb_cli_unit(h->bmin[0], f),
+            rrb_cli_unit(h->bmin[1], f), rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
+            rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
+    if (rh)
+        fprintf(o, "  render data: %u groups, %u vertices, %u triangles\n", rh->ngroups,
+                rh->nverts, rh->nindices / 3);
+    else
+        fprintf(o, "  render data: none (baked --collision-only)\n");
+}
+
+/* ---- OBJ ---- */
+
+/* The render groups (quantized positions, diffuse UVs), one material each. */
+static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhead *rh)
+{
+    uint32_t i;
+    char name[300];
+    for (i = 0; i < rh->ngroups; i++) {
+        const rr_rmesh_rgroup *g;
+        const rr_rmesh_rvert *rv;
+        const uint16_t *ix;
+        const rr_rmesh_surf *sf;
+        const char *t0, *t1;
+        uint32_t k, base = o->nv;
+        rr_rmesh_render_group(room, i, &g, &rv, &ix);
+        rr_rmesh_surface(room, g->surface, &sf, &t0, &t1);
+        for (k = 0; k < g->nverts; k++) {
+            double c[3];
+            int a;
+            for (a = 0; a < 3; a++)
+                c[a] = rrb_obj_unit(o, rh->center[a]) +
+                       ldexp((double)rv[k].pos[a], (int)rh->pos_shift - (int)o->frac);
+            rrb_obj_vertex(o, c[0], c[1], -c[2]);
+            fprintf(o->f, "vt %.6f %.6f\n", ldexp(rv[k].uv0[0], -(int)g->uv_frac[0]),
+                    1.0 - ldexp(rv[k].uv0[1], -(int)g->uv_frac[0]));
+        }
+        rrb_obj_mat_name(name, sizeof name, "", t1);
+        rrb_obj_material(o, name, t1, rrb_obj_grey);
+        for (k = 0; k + 2 < g->nindices; k += 3) {
+            uint32_t a = base + ix[k] + 1u, b = base + ix[k + 1] + 1u, c = base + ix[k + 2] + 1u;
+            fprintf(o->f, "f %u/%u %u/%u %u/%u\n", c, c, b, b, a, a);
+            o->nf++;
+        }
+    }
+}
+
+static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_head *h;
+    const rr_rmesh_rhead *rh;
+    const void *p;
+    uint32_t nv = 0, i, s;
+    char name[300];
+    (void)err, (void)cap;
+    rr_rmesh_head_get(room, &h);
+    if (render && rr_rmesh_render_head(room, &rh) == RR_OK) {
+        rmesh_render_obj(o, room, rh);
+        return 0;
+    }
+    rr_section(room, RR_SEC_RMESH_VERTS, &p, &nv);
+    for (i = 0; i < nv; i++) {
+        const rr_rmesh_vert *v = (const rr_rmesh_vert *)p + i;
+        rrb_obj_vertex(o, rrb_obj_unit(o, v->p[0]), rrb_obj_unit(o, v->p[1]),
+                       -rrb_obj_unit(o, v->p[2]));
+    }
+    for (s = 0; s < h->nsurfs; s++) {
+        const rr_rmesh_surf *sf;
+        const char *t0, *t1;
+        int first = 1;
+        rr_rmesh_surface(room, s, &sf, &t0, &t1);
+        for (i = 0; i < h->ntris; i++) {
+            const rr_rmesh_tri *t;
+            const rr_rmesh_vert *v3[3];
+            rr_rmesh_triangle(room, i, &t, v3);
+            if (t->surface != s)
+                continue;
+            if (first) {
+                rrb_obj_mat_name(name, sizeof name,
+                                 sf->kind == RR_RMESH_SURF_INVISIBLE ? "invisible_" : "", t1);
+                rrb_obj_material(o, name, t1, rrb_obj_grey);
+                first = 0;
+            }
+            fprintf(o->f, "f %u %u %u\n", t->v[2] + 1, t->v[1] + 1, t->v[0] + 1);
+            o->nf++;
+        }
+    }
+    return 0;
+}
+
+/* ---- SVG ---- */
+
+typedef struct ftri { double z; double p[3][2]; } ftri;
+
+static int by_z(const void *a, const void *b)
+{
+    double d = ((const ftri *)a)->z - ((const ftri *)b)->z;
+    return d < 0 ? -1 : d > 0;
+}
+
+/* Trigger boxes (dashed) and entities (dots coloured by class). */
+static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
+{
+    uint32_t i;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    static const char *const ecol[] = {"#ff0", "#0ff", "#ffa", "#fa0", "#f0f", "#0f0", "#88f"};
+    for (i = 0; i < h->ntriggers; i++) {
+        const rr_rmesh_trigger *b;
+        const char *name;
+        rr_rmesh_trigger_get(room, i, &b, &name);
+        fprintf(s->f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" fill=\"none\" "
+                "stroke=\"#f80\" stroke-dasharray=\"%.4f\" stroke-width=\"%.4f\"/>\n",
+                b->min[0] * f, -b->max[2] * f, (b->max[0] - b->min[0]) * f,
+                (b->max[2] - b->min[2]) * f, s->sw * 6, s->sw * 1.5);
+    }
+    for (i = 0; i < h->nents; i++) {
+        const rr_rmesh_ent *e;
+        rr_rmesh_entity(room, i, &e);
+        fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\"/>\n", e->pos[0] * f,
+                -e->pos[2] * f, s->sw * 4, ecol[e->cls < 7 ? e->cls : 6]);
+    }
+}
+
+static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_head *h;
+    ftri *ft;
+    uint32_t i, nf = 0, k;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    char col[64], text[256];
+    (void)err, (void)cap;
+    rr_rmesh_head_get(room, &h);
+    s->x0 = h->bmin[0] * f, s->x1 = h->bmax[0] * f;
+    s->y0 = -h->bmax[2] * f, s->y1 = -h->bmin[2] * f;
+    s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
+    snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
+             h->ntris, h->ntriggers, h->nents);
+    rrb_svg_head(s, text);
+    ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
+    for (i = 0; i < h->ntris; i++) {
+        const rr_rmesh_tri *t;
+        const rr_rmesh_vert *v[3];
+        rr_rmesh_triangle(room, i, &t, v);
+        if (t->n[1] > 26214 || t->n[1] < -26214) {   /* |ny| > 0.4: floor or ceiling */
+            if (t->n[1] < 0)
+                continue;
+            ft[nf].z = -1e300;
+            for (k = 0; k < 3; k++) {
+                ft[nf].p[k][0] = v[k]->p[0] * f, ft[nf].p[k][1] = -v[k]->p[2] * f;
+                ft[nf].z = fmax(ft[nf].z, v[k]->p[1] * f);
+            }
+            nf++;
+        }
+    }
+    qsort(ft, nf, sizeof *ft, by_z);
+    for (i = 0; i < nf; i++) {
+        rrb_svg_ramp(col, sizeof col, s, ft[i].z);
+        fprintf(s->f, "<polygon fill=\"%s\" stroke=\"%s\" stroke-width=\"%.4f\" points=\"%.4f,%.4f "
+                "%.4f,%.4f %.4f,%.4f\"/>\n", col, col, s->sw * 0.5, ft[i].p[0][0], ft[i].p[0][1],
+                ft[i].p[1][0], ft[i].p[1][1], ft[i].p[2][0], ft[i].p[2][1]);
+    }
+    free(ft);
+    for (i = 0; i < h->ntris; i++) {
+        const rr_rmesh_tri *t;
+        const rr_rmesh_vert *v[3];
+        rr_rmesh_triangle(room, i, &t, v);
+        if (t->n[1] > 26214 || t->n[1] < -26214)
+            continue;
+        fprintf(s->f, "<polygon fill=\"none\" stroke=\"#fff\" stroke-width=\"%.4f\" "
+                "points=\"%.4f,%.4f %.4f,%.4f %.4f,%.4f\"/>\n", s->sw * 0.8, v[0]->p[0] * f,
+                -v[0]->p[2] * f, v[1]->p[0] * f, -v[1]->p[2] * f, v[2]->p[0] * f, -v[2]->p[2] * f);
+    }
+    rmesh_marks(s, room, h);
+    snprintf(text, sizeof text, "top view (x right, z up); fill: floor height %.4g (blue) .. "
+             "%.4g (red); white: walls; orange dashed: triggers; dots: entities", s->zmin, s->zmax);
+    rrb_svg_legend(s, text);
+    return 0;
+}
+
+/* ---- the hooks ---- */
+
+const rrb_room_hooks rrb_rmesh_room = {
+    RR_FMT_RMESH, rmesh_summary, queries, "rmesh (SCP-CB / CBRE-EX)",
+    rmesh_obj, rmesh_svg, NULL, NULL,
+};

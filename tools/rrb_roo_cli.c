@@ -1,0 +1,345 @@
+/* rrb_roo_cli.c - the rrbake commands on a Meridian 59 room blob: queries
+ * (locate, height, move, slide, sight, grid), the info summary, the OBJ
+ * (floors, ceilings and walls extruded from floor to ceiling) and the SVG
+ * plan (leaves by floor height, walls by passability). */
+#include <math.h>
+#include <string.h>
+
+#include "rr_roo.h"
+#include "rr_roo_blob.h"
+#include "rrb_cli.h"
+
+/* ---- query ---- */
+
+static int q_locate(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_where w;
+    rr_err e = rr_roo_locate(q->room, q->c[0], q->c[1], &w);
+    (void)argc, (void)argv;
+    if (e && e != RR_ERR_NOTFOUND)
+        return rrb_query_fail(q, e, "locate");
+    rrb_put_point(q->out, "point", q->c, 2, q->frac);
+    if (e == RR_ERR_NOTFOUND)
+        fprintf(q->out, "outside (walk ended at node %d)\n", w.node);
+    else
+        fprintf(q->out, "sector: %d\nleaf: %d\nnode: %d\n", w.sector, w.leaf, w.node);
+    return 0;
+}
+
+static int q_height(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_heights h;
+    rr_err e = rr_roo_height(q->room, q->c[0], q->c[1], &h);
+    (void)argc, (void)argv;
+    if (e && e != RR_ERR_NOTFOUND)
+        return rrb_query_fail(q, e, "height");
+    rrb_put_point(q->out, "point", q->c, 2, q->frac);
+    if (e == RR_ERR_NOTFOUND) {
+        fprintf(q->out, "outside\n");
+        return 0;
+    }
+    fprintf(q->out, "sector: %d\nflags: 0x%x\nfloor: ", h.sector, h.flags);
+    rrb_put_coord(q->out, h.floor, q->frac);
+    fprintf(q->out, "\nfloor_surface: ");
+    rrb_put_coord(q->out, h.floor_surface, q->frac);
+    fprintf(q->out, "\nceiling: ");
+    rrb_put_coord(q->out, h.ceiling, q->frac);
+    fprintf(q->out, "\n");
+    return 0;
+}
+
+static const char *block_name(int32_t b)
+{
+    static const char *const n[] = {"free", "wall", "step", "ceiling", "nomove"};
+    return b >= 0 && b < 5 ? n[b] : "?";
+}
+
+static void put_move(rrb_query *q, const char *pre, const rr_roo_move *m)
+{
+    int32_t p[2];
+    char label[32];
+    p[0] = m->x, p[1] = m->y;
+    fprintf(q->out, "%sblock: %s\n%swall: %d\n", pre, block_name(m->block), pre, m->wall);
+    snprintf(label, sizeof label, "%sfraction", pre);
+    rrb_put_fix(q->out, label, m->fraction);
+    snprintf(label, sizeof label, "%sstop", pre);
+    rrb_put_point(q->out, label, p, 2, q->frac);
+}
+
+static int q_move(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_move m;
+    const int32_t *c = q->c;
+    rr_err e = rr_roo_can_move(q->room, c[0], c[1], c[2], c[3], c[4], c[5], c[6], &m);
+    (void)argc, (void)argv;
+    if (e)
+        return rrb_query_fail(q, e, "move");
+    put_move(q, "", &m);
+    return 0;
+}
+
+static int q_slide(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_move a, b;
+    const int32_t *c = q->c;
+    rr_err e = rr_roo_slide(q->room, c[0], c[1], c[2], c[3], c[4], c[5], c[6], &a, &b);
+    (void)argc, (void)argv;
+    if (e)
+        return rrb_query_fail(q, e, "slide");
+    put_move(q, "first ", &a);
+    put_move(q, "slide ", &b);
+    return 0;
+}
+
+static int q_sight(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_sight s;
+    rr_err e = rr_roo_line_of_sight(q->room, q->c, q->c + 3, &s);
+    (void)argc, (void)argv;
+    if (e)
+        return rrb_query_fail(q, e, "sight");
+    fprintf(q->out, "visible: %d\nwall: %d\n", s.visible, s.wall);
+    rrb_put_fix(q->out, "fraction", s.fraction);
+    return 0;
+}
+
+static int q_grid(rrb_query *q, int argc, char **argv)
+{
+    rr_roo_cell cell;
+    rr_err e = rr_roo_grid_at(q->room, q->c[0], q->c[1], &cell);
+    (void)argc, (void)argv;
+    if (e == RR_ERR_MISSING || e == RR_ERR_NOTFOUND) {
+        fprintf(q->out, "%s\n", e == RR_ERR_MISSING ? "no grids (v15 room)" : "outside the grids");
+        return 0;
+    }
+    if (e)
+        return rrb_query_fail(q, e, "grid");
+    fprintf(q->out, "grid: %d\nmove: 0x%02x\nflags: 0x%02x\nmonster: 0x%02x\n", cell.has_grid,
+            cell.move, cell.flags, cell.monster);
+    fprintf(q->out, "hires: %d\nhires_cell: 0x%08x\n", cell.has_hires, cell.hires);
+    return 0;
+}
+
+static const rrb_query_cmd queries[] = {
+    {"locate", 2, 2, 0, q_locate, "X Y", "BSP leaf and sector under a point"},
+    {"height", 2, 2, 0, q_height, "X Y", "floor and ceiling at a point"},
+    {"move", 7, 7, 0, q_move, "AX AY BX BY RADIUS STEP HEIGHT", "can a mover go from A to B"},
+    {"slide", 7, 7, 0, q_slide, "AX AY BX BY RADIUS STEP HEIGHT",
+     "move, then slide along the wall hit"},
+    {"sight", 6, 6, 0, q_sight, "AX AY AZ BX BY BZ", "line of sight between two 3D points"},
+    {"grid", 2, 2, 0, q_grid, "X Y", "server grid cells under a point"},
+    {0},
+};
+
+/* ---- info ---- */
+
+static void roo_summary(const rr_room *room, FILE *o, int json)
+{
+    unsigned f = room->coord_frac;
+    rr_roo_info i;
+    if (rr_roo_get_info(room, &i))
+        return;
+    if (json) {
+        fprintf(o, "\"version\":%u,\"nodes\":%u,\"leaves\":%u,\"sectors\":%u,\"slopes\":%u,"
+                "\"walls\":%u,\"sidedefs\":%u,\"bsp_depth\":%u,\"rect\":[%.6g,%.6g,%.6g,%.6g],"
+                "\"grid\":[%d,%d],\"hires_grid\":[%d,%d],\"security_ok\":%s",
+                i.version, i.nodes, i.leaves, i.sectors, i.slopes, i.walls, i.sidedefs, i.bsp_depth,
+                rrb_cli_unit(i.rect[0], f), rrb_cli_unit(i.rect[1], f), rrb_cli_unit(i.rect[2], f),
+                rrb_cli_unit(i.rect[3], f), i.grid_rows, i.grid_cols, i.hires_rows, i.hires_cols,
+                i.security_ok ? "true" : "false");
+        return;
+    }
+    fprintf(o, "  Meridian 59 room v%u: %u nodes (depth %u), %u leaves, %u sectors, %u slopes,\n"
+            "  %u walls, %u sidedefs; rectangle %.6g,%.6g .. %.6g,%.6g client units\n",
+            i.version, i.nodes, i.bsp_depth, i.leaves, i.sectors, i.slopes, i.walls, i.sidedefs,
+            rrb_cli_unit(i.rect[0], f), rrb_cli_unit(i.rect[1], f), rrb_cli_unit(i.rect[2], f),
+            rrb_cli_unit(i.rect[3], f));
+    fprintf(o, "  grids %d x %d, high-res %d x %d; source checksum %s\n", i.grid_rows,
+            i.grid_cols, i.hires_rows, i.hires_cols, i.security_ok ? "matched" : "did NOT match");
+}
+
+/* ---- SVG ---- */
+
+/* Walls by passability: white one-sided, red impassable two-sided (a middle
+ * texture without the passable flag on either side), thin green passable. */
+static void roo_walls(rrb_svg *s, const rr_room *room, const rr_roo_wall_rec *w, uint32_t nw)
+{
+    const rr_roo_sidedef_rec *sd;
+    const void *p;
+    uint32_t nsd = 0, i, k;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    rr_section(room, RR_SEC_ROO_SIDEDEFS, &p, &nsd);
+    sd = p;
+    for (i = 0; i < nw; i++) {
+        int one = w[i].pos_sector == RR_ROO_NONE || w[i].neg_sector == RR_ROO_NONE;
+        int solid = 0;
+        uint16_t sds[2];
+        const char *c;
+        double width = 2.5;
+        sds[0] = w[i].pos_sidedef, sds[1] = w[i].neg_sidedef;
+        for (k = 0; k < 2; k++)
+            if (sds[k] < nsd && sd[sds[k]].normal_bitmap && !(sd[sds[k]].flags & 0x4u))
+                solid = 1;
+        c = one ? "#ffffff" : solid ? "#ff4040" : "#60ff60";
+        if (!one && !solid)
+            width = 1.0;
+        fprintf(s->f, "<line x1=\"%.4f\" y1=\"%.4f\" x2=\"%.4f\" y2=\"%.4f\" stroke=\"%s\" "
+                "stroke-width=\"%.4f\" stroke-linecap=\"round\"><title>wall %u</title></line>\n",
+                w[i].x0 * f, w[i].y0 * f, w[i].x1 * f, w[i].y1 * f, c, s->sw * width, i);
+    }
+}
+
+static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_roo_wall_rec *w;
+    const rr_roo_leaf_rec *lf;
+    const rr_roo_point_rec *pt;
+    const void *p;
+    uint32_t nw = 0, nl = 0, np = 0, i, k;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    char col[64], text[256];
+    rr_roo_info info;
+    (void)err, (void)cap;
+    rr_roo_get_info(room, &info);
+    rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
+    w = p;
+    rr_section(room, RR_SEC_ROO_LEAVES, &p, &nl);
+    lf = p;
+    rr_section(room, RR_SEC_ROO_POINTS, &p, &np);
+    pt = p;
+    s->x0 = s->y0 = 1e300, s->x1 = s->y1 = -1e300, s->zmin = 1e300, s->zmax = -1e300;
+    for (i = 0; i < np; i++) {
+        s->x0 = fmin(s->x0, pt[i].x * f), s->x1 = fmax(s->x1, pt[i].x * f);
+        s->y0 = fmin(s->y0, pt[i].y * f), s->y1 = fmax(s->y1, pt[i].y * f);
+    }
+    for (i = 0; i < nl; i++) {
+        rr_roo_heights h;
+        rr_roo_sector_height(room, lf[i].sector, 0, 0, &h);
+        s->zmin = fmin(s->zmin, h.floor_surface * f), s->zmax = fmax(s->zmax, h.floor_surface * f);
+    }
+    if (np == 0)
+        s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
+    snprintf(text, sizeof text, "Meridian 59 room v%u: %u leaves, %u walls", info.version, nl, nw);
+    rrb_svg_head(s, text);
+    for (i = 0; i < nl; i++) {
+        double cx = 0, cy = 0;
+        rr_roo_heights h;
+        for (k = 0; k < lf[i].npoints; k++)
+            cx += pt[lf[i].first_point + k].x, cy += pt[lf[i].first_point + k].y;
+        cx /= lf[i].npoints ? lf[i].npoints : 1, cy /= lf[i].npoints ? lf[i].npoints : 1;
+        rr_roo_sector_height(room, lf[i].sector, (int32_t)cx, (int32_t)cy, &h);
+        rrb_svg_ramp(col, sizeof col, s, h.floor_surface * f);
+        fprintf(s->f, "<polygon fill=\"%s\" stroke=\"%s\" stroke-width=\"%.4f\" points=\"", col,
+                col, s->sw * 0.5);
+        for (k = 0; k < lf[i].npoints; k++)
+            fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", pt[lf[i].first_point + k].x * f,
+                    pt[lf[i].first_point + k].y * f);
+        fprintf(s->f, "\"><title>leaf %u sector %u floor %.6g</title></polygon>\n", i,
+                lf[i].sector, h.floor_surface * f);
+    }
+    roo_walls(s, room, w, nw);
+    snprintf(text, sizeof text, "white: one-sided wall, red: impassable two-sided, green: "
+             "passable; fill: floor %.4g (blue) .. %.4g (red)", s->zmin, s->zmax);
+    rrb_svg_legend(s, text);
+    return 0;
+}
+
+/* ---- OBJ ---- */
+
+static int32_t roo_z(const rr_room *room, uint32_t sector, int32_t x, int32_t y, int ceil)
+{
+    rr_roo_heights h;
+    if (rr_roo_sector_height(room, (int32_t)sector, x, y, &h))
+        return 0;
+    return ceil ? h.ceiling : h.floor_surface;
+}
+
+static void roo_quad(rrb_obj *o, const rr_roo_wall_rec *w, int32_t za0, int32_t za1,
+                     int32_t zb0, int32_t zb1)
+{
+    /* za = bottom at ends 0/1, zb = top at ends 0/1; skip when empty. */
+    if (za0 >= zb0 && za1 >= zb1)
+        return;
+    rrb_obj_vertex(o, rrb_obj_unit(o, w->x0), rrb_obj_unit(o, za0), rrb_obj_unit(o, w->y0));
+    rrb_obj_vertex(o, rrb_obj_unit(o, w->x1), rrb_obj_unit(o, za1), rrb_obj_unit(o, w->y1));
+    rrb_obj_vertex(o, rrb_obj_unit(o, w->x1), rrb_obj_unit(o, zb1), rrb_obj_unit(o, w->y1));
+    rrb_obj_vertex(o, rrb_obj_unit(o, w->x0), rrb_obj_unit(o, zb0), rrb_obj_unit(o, w->y0));
+    fprintf(o->f, "f %u %u %u %u\n", o->nv - 3, o->nv - 2, o->nv - 1, o->nv);
+    o->nf++;
+}
+
+static const float col_floor[3] = {0.6f, 0.55f, 0.45f}, col_ceil[3] = {0.5f, 0.5f, 0.6f},
+                   col_wall[3] = {0.75f, 0.7f, 0.65f}, col_step[3] = {0.8f, 0.6f, 0.4f};
+
+static int roo_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_roo_wall_rec *w;
+    const rr_roo_leaf_rec *lf;
+    const rr_roo_point_rec *pt;
+    const void *p;
+    uint32_t nw = 0, nl = 0, np = 0, i, k, side;
+    (void)render, (void)err, (void)cap;
+    rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
+    w = p;
+    rr_section(room, RR_SEC_ROO_LEAVES, &p, &nl);
+    lf = p;
+    rr_section(room, RR_SEC_ROO_POINTS, &p, &np);
+    pt = p;
+    (void)np;
+    for (side = 0; side < 2; side++) {
+        fprintf(o->f, "g %s\n", side ? "ceilings" : "floors");
+        rrb_obj_material(o, side ? "ceiling" : "floor", NULL, side ? col_ceil : col_floor);
+        for (i = 0; i < nl; i++) {
+            for (k = 0; k < lf[i].npoints; k++) {
+                /* leaves are clockwise seen from above (y south): reverse for
+                 * floors so their normal points up in the OBJ's axes */
+                uint32_t j = side ? k : lf[i].npoints - 1 - k;
+                const rr_roo_point_rec *q = &pt[lf[i].first_point + j];
+                rrb_obj_vertex(o, rrb_obj_unit(o, q->x),
+                               rrb_obj_unit(o, roo_z(room, lf[i].sector, q->x, q->y, (int)side)),
+                               rrb_obj_unit(o, q->y));
+            }
+            fprintf(o->f, "f");
+            for (k = 0; k < lf[i].npoints; k++)
+                fprintf(o->f, " %u", o->nv - lf[i].npoints + 1 + k);
+            fprintf(o->f, "\n");
+            o->nf++;
+        }
+    }
+    fprintf(o->f, "g walls\n");
+    for (i = 0; i < nw; i++) {
+        uint32_t sa = w[i].pos_sector, sb = w[i].neg_sector;
+        if (sa == RR_ROO_NONE && sb == RR_ROO_NONE)
+            continue;
+        if (sa == RR_ROO_NONE || sb == RR_ROO_NONE) {
+            uint32_t s = sa == RR_ROO_NONE ? sb : sa;
+            rrb_obj_material(o, "wall", NULL, col_wall);
+            roo_quad(o, &w[i], roo_z(room, s, w[i].x0, w[i].y0, 0),
+                     roo_z(room, s, w[i].x1, w[i].y1, 0), roo_z(room, s, w[i].x0, w[i].y0, 1),
+                     roo_z(room, s, w[i].x1, w[i].y1, 1));
+            continue;
+        }
+        rrb_obj_material(o, "step", NULL, col_step);
+        {
+            int32_t fa0 = roo_z(room, sa, w[i].x0, w[i].y0, 0), fa1 = roo_z(room, sa, w[i].x1, w[i].y1, 0);
+            int32_t fb0 = roo_z(room, sb, w[i].x0, w[i].y0, 0), fb1 = roo_z(room, sb, w[i].x1, w[i].y1, 0);
+            int32_t ca0 = roo_z(room, sa, w[i].x0, w[i].y0, 1), ca1 = roo_z(room, sa, w[i].x1, w[i].y1, 1);
+            int32_t cb0 = roo_z(room, sb, w[i].x0, w[i].y0, 1), cb1 = roo_z(room, sb, w[i].x1, w[i].y1, 1);
+            /* lower part: between the two floors; upper: between the ceilings */
+            roo_quad(o, &w[i], fa0 < fb0 ? fa0 : fb0, fa1 < fb1 ? fa1 : fb1,
+                     fa0 < fb0 ? fb0 : fa0, fa1 < fb1 ? fb1 : fa1);
+            roo_quad(o, &w[i], ca0 < cb0 ? ca0 : cb0, ca1 < cb1 ? ca1 : cb1,
+                     ca0 < cb0 ? cb0 : ca0, ca1 < cb1 ? cb1 : ca1);
+        }
+    }
+    return 0;
+}
+
+/* ---- the hooks ---- */
+
+const rrb_room_hooks rrb_roo_room = {
+    RR_FMT_ROO, roo_summary, queries, "roo (Meridian 59)",
+    roo_obj, roo_svg, NULL, NULL,
+};
