@@ -64,10 +64,8 @@ int rrb_cli_manifest(const uint8_t *d, size_t n, const char *path, const rrb_for
 int rrb_cli_room_info(const rr_room *room, FILE *out, int json);
 
 extern const char rrb_cli_usage_preview[], rrb_cli_usage_convert[];
-/* `rrbake query --help`: the shared part and every format's commands. The
- * macro keeps callers of the former constant string (rrbake.c) unchanged. */
+/* `rrbake query --help`: the shared part and every format's commands. */
 const char *rrb_cli_query_usage(void);
-#define rrb_cli_usage_query (rrb_cli_query_usage())
 
 /* Geometry export shared by preview and convert: through the room format's
  * write_obj / write_svg hook (rrb_format.h). */

@@ -865,7 +865,7 @@ int main(int argc, char **argv)
         return has_help(sub, sv) ? (fputs(usage_dump, stdout), 0)
                                  : cmd_text(sub, sv, usage_dump, 2);
     if (!strcmp(cmd, "query"))
-        return has_help(sub, sv) ? (fputs(rrb_cli_usage_query, stdout), 0)
+        return has_help(sub, sv) ? (fputs(rrb_cli_query_usage(), stdout), 0)
                                  : rrb_cli_query(sub, sv, stdout, stderr);
     if (!strcmp(cmd, "preview"))
         return has_help(sub, sv) ? (fputs(rrb_cli_usage_preview, stdout), 0)
