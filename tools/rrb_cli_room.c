@@ -9,27 +9,24 @@
 #include "rrb_schema.h"
 #include "rrb_util.h"
 
-static uint32_t rd32le(const uint8_t *p)
-{
-    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
 static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, size_t cap)
 {
     rr_diag diag;
     rr_err e;
     int32_t need;
-    if (n >= 8 && rd32le(d + 4) != RR_ENDIAN_PROBE) {
-        snprintf(err, cap, "%s:0x4: expected a little-endian blob (queries run on the host), "
-                 "found the other byte order; bake it again with --endian little", r->path);
-        return -1;
-    }
+    int be;
     if (n > 0x7fffffffu) {
         snprintf(err, cap, "%s:0x0: expected a blob below 2 GB, found %zu bytes", r->path, n);
         return -1;
     }
-    r->blob = rrb_xmalloc(n + 4);
-    memcpy(r->blob, d, n);
+    /* A big-endian blob (for malta-be) is swapped to host order through its
+     * format's schema, so it is queried exactly as the board would. */
+    r->blob = (uint32_t *)(void *)rrb_blob_host_copy(d, n, &be);
+    if (!r->blob) {
+        snprintf(err, cap, "%s:0x0: expected a %u-byte blob header, found %zu bytes (the file "
+                 "looks truncated)", r->path, RR_HEADER_BYTES, n);
+        return -1;
+    }
     r->size = n;
     memset(&diag, 0, sizeof diag);
     need = rr_arena_size(r->blob, (uint32_t)n);

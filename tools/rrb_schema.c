@@ -2,6 +2,7 @@
 #include "rrb_schema.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../loader/rr_emi_blob.h"
@@ -151,6 +152,40 @@ int rrb_swap_blob(uint8_t *d, size_t n, int from_be)
     if (!from_be)
         rrb_swap_records(&rrb_header_record, d, 1);
     return 0;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A blob in host order: an aligned copy, byte-swapped through the schema
+ * when it was baked big-endian (*be set). The checksum of a swapped copy is
+ * recomputed when the original's was right and left wrong when it was not,
+ * so rr_open reports what the big-endian board would. NULL when the buffer
+ * is shorter than a header. */
+uint8_t *rrb_blob_host_copy(const uint8_t *d, size_t n, int *be)
+{
+    uint8_t *c;
+    rr_blob_header *h;
+    int crc_ok;
+    *be = 0;
+    if (n < RR_HEADER_BYTES)
+        return NULL;
+    c = malloc(n + 4);
+    if (!c)
+        return NULL;
+    memcpy(c, d, n);
+    h = (rr_blob_header *)(void *)c;
+    if (h->endian != RR_ENDIAN_SWAPPED)
+        return c;
+    *be = 1;
+    crc_ok = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ==
+             be32(d + offsetof(rr_blob_header, checksum));
+    rrb_swap_blob(c, n, 1);
+    h->checksum = rr_crc32(0, c + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ^
+                  (crc_ok ? 0u : 1u);
+    return c;
 }
 
 /* ---- naming a place in a blob ------------------------------------------- */

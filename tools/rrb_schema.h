@@ -60,6 +60,13 @@ void rrb_swap_records(const rrb_section *sec, uint8_t *p, size_t n);
  * Returns 0, or -1 when the buffer is shorter than a header. */
 int rrb_swap_blob(uint8_t *d, size_t n, int from_be);
 
+/* A blob in host order: a 4-byte aligned malloc'd copy, byte-swapped
+ * through the schema when it was baked big-endian (*be set). The checksum
+ * of a swapped copy is recomputed when the original's was right and left
+ * wrong when it was not, so rr_open reports what the big-endian board would.
+ * NULL when the buffer is shorter than a header (or out of memory). */
+uint8_t *rrb_blob_host_copy(const uint8_t *d, size_t n, int *be);
+
 /* Where a blob offset is: section (NULL: header or section table, then
  * rec is that record), record index and field (NULL: between fields).
  * d is a little-endian (host order) blob. */

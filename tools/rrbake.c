@@ -138,50 +138,21 @@ static const char *format_name(uint32_t f)
     return f < 5 ? names[f] : "unknown";
 }
 
-/* The format's own summary, read through the runtime (little-endian blobs;
- * a big-endian one is described by its container only). */
-static void blob_room_info(const char *path, int be, int json)
+/* The format's own summary, read through the runtime (a big-endian blob
+ * swapped to host order through its schema). */
+static void blob_room_info(const char *path, int json)
 {
     rrb_cli_room r;
     char err[RRB_ERR_MAX];
-    if (be || rrb_cli_open(path, &r, err, sizeof err)) {
+    if (rrb_cli_open(path, &r, err, sizeof err)) {
         if (json)
             printf("null");
-        else if (be)
-            printf("  (room summary: open a little-endian twin; rr_open runs on the host)\n");
         else
             printf("  room summary unavailable: %s\n", err);
         return;
     }
     rrb_cli_room_info(&r.room, stdout, json);
     rrb_cli_close(&r);
-}
-
-/* A blob in host order: an aligned copy, byte-swapped through the schema
- * when it was baked big-endian (*be set). The checksum of a swapped copy is
- * recomputed when the original's was right and left wrong when it was not,
- * so rr_open reports what the big-endian board would. NULL when the buffer
- * is shorter than a header. */
-static uint8_t *host_copy(const uint8_t *d, size_t n, int *be)
-{
-    uint8_t *c;
-    rr_blob_header *h;
-    int crc_ok;
-    *be = 0;
-    if (n < RR_HEADER_BYTES)
-        return NULL;
-    c = rrb_xmalloc(n + 4);
-    memcpy(c, d, n);
-    h = (rr_blob_header *)(void *)c;
-    if (h->endian != RR_ENDIAN_SWAPPED)
-        return c;
-    *be = 1;
-    crc_ok = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ==
-             rd32(d + offsetof(rr_blob_header, checksum), 1);
-    rrb_swap_blob(c, n, 1);
-    h->checksum = rr_crc32(0, c + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) ^
-                  (crc_ok ? 0u : 1u);
-    return c;
 }
 
 /* Name of a section type in a blob of format fmt. */
@@ -196,7 +167,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
 {
     int be;
     uint32_t i;
-    uint8_t *c = host_copy(d, n, &be);
+    uint8_t *c = rrb_blob_host_copy(d, n, &be);
     const rr_blob_header *h = (const rr_blob_header *)(const void *)c;
     const rr_section_entry *t;
     if (!c) {
@@ -223,7 +194,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
                    i ? "," : "", section_name(h->format, t[i].type), t[i].type, t[i].offset,
                    t[i].size, t[i].count);
         printf("],\"room\":");
-        blob_room_info(path, be, 1);
+        blob_room_info(path, 1);
         printf("}\n");
         free(c);
         return 0;
@@ -237,7 +208,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
     for (i = 0; i < h->nsections; i++)
         printf("    %-12s type 0x%04x  offset %8u  size %8u  count %8u\n",
                section_name(h->format, t[i].type), t[i].type, t[i].offset, t[i].size, t[i].count);
-    blob_room_info(path, be, 0);
+    blob_room_info(path, 0);
     free(c);
     return 0;
 }
@@ -252,7 +223,7 @@ static int blob_open_check(const uint8_t *d, size_t n, const char *path, int ver
     rr_err e;
     int32_t need;
     int be;
-    uint8_t *c = host_copy(d, n, &be);
+    uint8_t *c = rrb_blob_host_copy(d, n, &be);
     void *arena;
     char text[256];
     memset(&diag, 0, sizeof diag);
@@ -313,7 +284,7 @@ static int blob_verify(const uint8_t *d, size_t n, const char *path)
 static int blob_dump(const uint8_t *d, size_t n, const char *path)
 {
     int be;
-    uint8_t *c = host_copy(d, n, &be);
+    uint8_t *c = rrb_blob_host_copy(d, n, &be);
     if (!c) {
         fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
         return 1;
