@@ -3,7 +3,8 @@
  * fixed point into caller buffers.
  *
  * USAGE
- *   rr_room room;  rr_open(blob, size, 0, 0, &room);     // EMI blobs need no arena
+ *   static uint32_t arena[RR_EMI_ARENA_BYTES / 4];       // the section view only
+ *   rr_room room;  rr_open(blob, size, arena, sizeof arena, &room);
  *   rr_emi_info info;  rr_emi_get_info(&room, &info);
  *   rr_emi_local local[N];  rr_emi_xform model[N], skin[N];   // N >= info.njoints
  *   rr_emi_sample_job s = {&room, anim, time, RR_EMI_LOOP, local, N, NULL};
@@ -35,8 +36,10 @@
  *   0.016 rad for 90 (table in docs/emi.md).
  *
  * COST  sample: O(tracks * log keys); model and skinning matrices: O(joints);
- *   skin: O(vertices * influences). Stack: deepest chain of any job <= 448
- *   bytes on every board (tests/check_stack.py); no arena.
+ *   skin: O(vertices * influences); every section is reached in O(1). Stack
+ *   per job: `make size` (docs/footprint.md). ARENA: rr_open keeps the view
+ *   of the blob's sections in it (RR_EMI_ARENA_BYTES, what rr_arena_size
+ *   says for every EMI blob); the jobs use none.
  */
 #ifndef RR_EMI_H
 #define RR_EMI_H
@@ -44,6 +47,10 @@
 #include "rr.h"
 
 /// Figure ///
+
+/* Arena bytes an EMI room needs (rr_arena_size() of any EMI blob): one
+ * {offset, count} pair per section of the format, common ones included. */
+#define RR_EMI_ARENA_BYTES 96u
 
 typedef struct rr_emi_info {
     uint32_t njoints, nverts, ntris, nanims;

@@ -1,5 +1,8 @@
 /* rr_emi_blob.h - blob sections of a baked EMI figure (skeleton + skinned
  * mesh + animations), shared by loader/rr_emi.c and tools/rrb_emi_bake.c.
+ * Each record is written in the schema vocabulary of rr_blobfmt.h: the
+ * structs, the checks rr_open makes of each field, the baker's byte swapping
+ * and the format doc all come from the lists below.
  *
  * Number formats (the blob header's coord_frac applies to "coords"):
  *   coords  int32, coord_frac fractional bits (the baker picks the largest
@@ -9,7 +12,10 @@
  *           matrix entries (|x| <= 1)
  *   rr_fix  Q16.16: normals, weights, times (seconds)
  *
- * Sections (all required when their count is > 0):
+ * Sections: FIGURE (exactly one record) holds the count of every other
+ * section, and JOINTS is required (a figure has at least one joint). Every
+ * other section is present exactly when the figure's count for it is > 0
+ * (VATTR, which has no count of its own, holds one record per vertex):
  *   FIGURE  1 x rr_emi_figure: the counts of every other section
  *   JOINTS  parent-before-child order: parent < index (or -1), depth checked
  *   VERTS   bind-pose positions and normals, each with a run of influences
@@ -18,7 +24,7 @@
  *   ANIMS   each a run of TRACKS
  *   TRACKS  each a run of PKEYS (op 3) or RKEYS (op 4), times non-decreasing
  *   PKEYS   translation keys (absolute local values, coords)
- *   RKEYS   rotation keys, 48-bit smallest-three (see rr_emi_rkey)
+ *   RKEYS   rotation keys, 48-bit smallest-three (see RR_EMI_RKEY)
  *   TRIS    optional (0x8408): triangles for drawing, with their face group
  *   VATTR   optional (0x8409): UVs (rr_fix) and RGBA colours per vertex
  */
@@ -47,106 +53,126 @@
 /* Largest magnitude of a stored coordinate (bind, inverse bind, vertex, key). */
 #define RR_EMI_COORD_MAX (1L << 24)
 #define RR_EMI_Q30_ONE (1L << 30)
+/* Largest magnitude of a stored Q30 entry: 1 and the baker's rounding. */
+#define RR_EMI_Q30_MAX (RR_EMI_Q30_ONE + 64)
+/* Largest magnitude of a stored normal component (rr_fix): 1 and rounding. */
+#define RR_EMI_NORMAL_MAX ((1L << 16) + 1)
+/* Largest weight of one influence (rr_fix 1). */
+#define RR_EMI_WEIGHT_MAX (1L << 16)
 /* Smallest-three: components in [-1/sqrt2, 1/sqrt2] on 15 bits. */
 #define RR_EMI_RKEY_STEPS 32767
+/* Track operations. */
+#define RR_EMI_OP_POS 3
+#define RR_EMI_OP_ROT 4
+/* Track priorities (NOTES §4.4). */
+#define RR_EMI_MAX_PRIORITY 7
 
 /* rr_emi_figure.flags */
 #define RR_EMI_HAS_MESH 1u
 #define RR_EMI_HAS_NORMALS 2u
 
-typedef struct rr_emi_figure {
-    uint32_t njoints, nverts, ninfl, nanims, ntracks, npkeys, nrkeys;
-    uint32_t max_infl;     /* largest influence run of any vertex */
-    uint32_t flags;        /* RR_EMI_HAS_* */
-    uint32_t name;         /* string offset: the figure (mesh or skeleton) name */
-    uint32_t ntris;        /* triangles in RR_SEC_EMI_TRIS (0 if absent) */
-    uint32_t source_layout;/* the .meshb vertex layout (19, 18, 3) or 0 */
-} rr_emi_figure;
-RR_STATIC_SIZE(rr_emi_figure, 48);
-#define RR_LAYOUT_EMI_FIGURE "444444444444"
+/* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
+#define RR_EMI_SECTIONS(S)                                                     \
+    S(figure, RR_SEC_EMI_FIGURE, rr_emi_figure, RR_EMI_FIGURE, ONE)            \
+    S(joints, RR_SEC_EMI_JOINTS, rr_emi_joint, RR_EMI_JOINT, REQ)              \
+    S(verts, RR_SEC_EMI_VERTS, rr_emi_vert, RR_EMI_VERT, OPT)                  \
+    S(infl, RR_SEC_EMI_INFL, rr_emi_infl, RR_EMI_INFL, OPT)                    \
+    S(anims, RR_SEC_EMI_ANIMS, rr_emi_anim, RR_EMI_ANIM, OPT)                  \
+    S(tracks, RR_SEC_EMI_TRACKS, rr_emi_track, RR_EMI_TRACK, OPT)              \
+    S(pkeys, RR_SEC_EMI_PKEYS, rr_emi_pkey, RR_EMI_PKEY, OPT)                  \
+    S(rkeys, RR_SEC_EMI_RKEYS, rr_emi_rkey, RR_EMI_RKEY, OPT)                  \
+    S(tris, RR_SEC_EMI_TRIS, rr_emi_tri, RR_EMI_TRI, OPT)                      \
+    S(vattr, RR_SEC_EMI_VATTR, rr_emi_vattr, RR_EMI_VATTR, OPT)
+#define RR_EMI_SLOT(name, type, T, FIELDS, presence) RR_EMI_S_##name,
+enum { RR_EMI_S_BASE_ = RR_S_COMMON - 1, RR_EMI_SECTIONS(RR_EMI_SLOT) RR_EMI_S_COUNT };
 
-typedef struct rr_emi_joint {
-    uint32_t name;         /* string offset; lookups are case-insensitive */
-    int16_t parent;        /* < own index, or -1 for a root */
-    uint16_t depth;        /* 0 for a root, parent's depth + 1 otherwise */
-    int32_t bind_t[3];     /* local bind translation, coords */
-    int32_t bind_q[4];     /* local bind rotation x, y, z, w, Q30, unit */
-    int32_t inv_r[9];      /* inverse of the model-space bind matrix: rotation, Q30, row-major */
-    int32_t inv_t[3];      /*   and translation, coords */
-} rr_emi_joint;
-RR_STATIC_SIZE(rr_emi_joint, 84);
-#define RR_LAYOUT_EMI_JOINT "4224444444444444444444"
+#define RR_EMI_FIGURE(F, T)                                                                  \
+    F(T, njoints, U32, , COUNTOF, RR_EMI_S_joints, "joints: 1..RR_EMI_MAX_JOINTS (1024)")    \
+    F(T, nverts, U32, , COUNTOF, RR_EMI_S_verts, "mesh vertices (0: no VERTS section)")      \
+    F(T, ninfl, U32, , COUNTOF, RR_EMI_S_infl, "influences of all vertices")                \
+    F(T, nanims, U32, , COUNTOF, RR_EMI_S_anims, "animations")                              \
+    F(T, ntracks, U32, , COUNTOF, RR_EMI_S_tracks, "tracks of all animations")              \
+    F(T, npkeys, U32, , COUNTOF, RR_EMI_S_pkeys, "translation keys of all tracks")          \
+    F(T, nrkeys, U32, , COUNTOF, RR_EMI_S_rkeys, "rotation keys of all tracks")             \
+    F(T, max_infl, U32, , MAX, RR_EMI_MAX_INFL, "largest influence run of any vertex")      \
+    F(T, flags, U32, , FLAGS, RR_EMI_HAS_MESH | RR_EMI_HAS_NORMALS,                        \
+      "RR_EMI_HAS_MESH 1, RR_EMI_HAS_NORMALS 2")                                             \
+    F(T, name, U32, , STRING, 0, "the figure (mesh or skeleton) name")                      \
+    F(T, ntris, U32, , COUNTOF, RR_EMI_S_tris, "triangles in TRIS (0: no TRIS section)")    \
+    F(T, source_layout, U32, , DATA, 0, "the .meshb vertex layout (19, 18, 3) or 0")
+RR_RECORD(rr_emi_figure, RR_EMI_FIGURE, 48);
 
-typedef struct rr_emi_vert {
-    int32_t pos[3];        /* bind-pose model-space position, coords */
-    int32_t nrm[3];        /* unit normal, rr_fix (0,0,0 without normals) */
-    uint32_t infl_first;   /* first entry in INFL */
-    uint16_t infl_count;   /* 0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose) */
-    uint16_t reserved;
-} rr_emi_vert;
-RR_STATIC_SIZE(rr_emi_vert, 32);
-#define RR_LAYOUT_EMI_VERT "444444422"
+#define RR_EMI_JOINT(F, T)                                                                   \
+    F(T, name, U32, , STRING, 0, "lookups are case-insensitive")                            \
+    F(T, parent, I16, , INDEX_OPT, RR_EMI_S_joints, "< own index, or -1 for a root")         \
+    F(T, depth, U16, , SEMANTIC, 0, "0 for a root, parent's depth + 1 otherwise; "           \
+      "<= the header's max_depth")                                                           \
+    F(T, bind_t, I32, [3], COORD, RR_EMI_COORD_MAX, "local bind translation, coords")        \
+    F(T, bind_q, I32, [4], ABS, RR_EMI_Q30_MAX, "local bind rotation x, y, z, w, Q30, unit") \
+    F(T, inv_r, I32, [9], ABS, RR_EMI_Q30_MAX,                                               \
+      "inverse of the model-space bind matrix: rotation, Q30, row-major")                   \
+    F(T, inv_t, I32, [3], COORD, RR_EMI_COORD_MAX, "  and translation, coords")
+RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
 
-typedef struct rr_emi_infl {
-    uint16_t joint;
-    uint16_t reserved;
-    int32_t weight;        /* rr_fix, > 0 */
-} rr_emi_infl;
-RR_STATIC_SIZE(rr_emi_infl, 8);
-#define RR_LAYOUT_EMI_INFL "224"
+#define RR_EMI_VERT(F, T)                                                                    \
+    F(T, pos, I32, [3], COORD, RR_EMI_COORD_MAX, "bind-pose model-space position, coords")   \
+    F(T, nrm, I32, [3], FIX, RR_EMI_NORMAL_MAX, "unit normal, rr_fix (0,0,0 without normals)") \
+    F(T, infl_first, U32, , FIRST, RR_EMI_S_infl, "first entry in INFL")                     \
+    F(T, infl_count, U16, , COUNT, RR_EMI_S_infl,                                            \
+      "0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose)")                            \
+    F(T, reserved, U16, , ZERO, 0, "0")
+RR_RECORD(rr_emi_vert, RR_EMI_VERT, 32);
 
-typedef struct rr_emi_anim {
-    uint32_t name;         /* string offset */
-    int32_t duration;      /* rr_fix seconds, > 0 */
-    uint32_t first_track, ntracks;
-} rr_emi_anim;
-RR_STATIC_SIZE(rr_emi_anim, 16);
-#define RR_LAYOUT_EMI_ANIM "4444"
+#define RR_EMI_INFL(F, T)                                                                    \
+    F(T, joint, U16, , INDEX, RR_EMI_S_joints, "the joint that moves the vertex")            \
+    F(T, reserved, U16, , ZERO, 0, "0")                                                      \
+    F(T, weight, I32, , FIX, RR_EMI_WEIGHT_MAX, "rr_fix, > 0; a vertex's weights sum to "    \
+      "exactly RR_FIX_ONE")
+RR_RECORD(rr_emi_infl, RR_EMI_INFL, 8);
+
+#define RR_EMI_ANIM(F, T)                                                                    \
+    F(T, name, U32, , STRING, 0, "lookups are case-insensitive")                            \
+    F(T, duration, I32, , SEMANTIC, 0, "rr_fix seconds, > 0")                                \
+    F(T, first_track, U32, , FIRST, RR_EMI_S_tracks, "its tracks")                           \
+    F(T, ntracks, U32, , COUNT, RR_EMI_S_tracks, "")
+RR_RECORD(rr_emi_anim, RR_EMI_ANIM, 16);
 
 /* One track per (joint, op) in an animation: the baker keeps the one with the
- * highest priority (NOTES §4.4) and reports the others. */
-typedef struct rr_emi_track {
-    uint16_t joint;
-    uint8_t op;            /* 3 translation, 4 rotation */
-    uint8_t priority;      /* 0..7, informational after the bake */
-    uint32_t first_key;    /* in PKEYS (op 3) or RKEYS (op 4) */
-    uint32_t nkeys;        /* >= 1 */
-} rr_emi_track;
-RR_STATIC_SIZE(rr_emi_track, 12);
-#define RR_LAYOUT_EMI_TRACK "21144"
+ * highest priority (NOTES §4.4) and reports the others. Its keys are in PKEYS
+ * or RKEYS by op, so their run is checked by the validator. */
+#define RR_EMI_TRACK(F, T)                                                                   \
+    F(T, joint, U16, , INDEX, RR_EMI_S_joints, "the joint it drives")                        \
+    F(T, op, U8, , MAX, RR_EMI_OP_ROT, "3 translation, 4 rotation")                          \
+    F(T, priority, U8, , MAX, RR_EMI_MAX_PRIORITY, "0..7, informational after the bake")     \
+    F(T, first_key, U32, , SEMANTIC, 0, "first key in PKEYS (op 3) or RKEYS (op 4)")         \
+    F(T, nkeys, U32, , SEMANTIC, 0, ">= 1, times non-decreasing")
+RR_RECORD(rr_emi_track, RR_EMI_TRACK, 12);
 
-typedef struct rr_emi_pkey {
-    int32_t time;          /* rr_fix seconds */
-    int32_t p[3];          /* coords */
-} rr_emi_pkey;
-RR_STATIC_SIZE(rr_emi_pkey, 16);
-#define RR_LAYOUT_EMI_PKEY "4444"
+#define RR_EMI_PKEY(F, T)                                                                    \
+    F(T, time, I32, , SEMANTIC, 0, "rr_fix seconds, >= the previous key's of its track")     \
+    F(T, p, I32, [3], COORD, RR_EMI_COORD_MAX, "local translation, coords")
+RR_RECORD(rr_emi_pkey, RR_EMI_PKEY, 16);
 
 /* Rotation key, 48-bit smallest-three. The quaternion (sign chosen so the
  * largest-magnitude component is positive) drops that component; the other
  * three, in x,y,z,w order, are c = round((v + 1/sqrt2) * 32767 / sqrt2) in
  * 0..32767, stored as q[i] = c << 1 | bit. The index (0..3) of the dropped
  * component is q[0] bit 0 (low) and q[1] bit 0 (high); q[2] bit 0 is 0. */
-typedef struct rr_emi_rkey {
-    int32_t time;          /* rr_fix seconds */
-    uint16_t q[3];
-    uint16_t reserved;
-} rr_emi_rkey;
-RR_STATIC_SIZE(rr_emi_rkey, 12);
-#define RR_LAYOUT_EMI_RKEY "42222"
+#define RR_EMI_RKEY(F, T)                                                                    \
+    F(T, time, I32, , SEMANTIC, 0, "rr_fix seconds, >= the previous key's of its track")     \
+    F(T, q, U16, [3], SEMANTIC, 0, "smallest-three: c << 1 | bit; q[0], q[1] bits 0: the "   \
+      "dropped component; q[2] bit 0 is 0")                                                  \
+    F(T, reserved, U16, , ZERO, 0, "0")
+RR_RECORD(rr_emi_rkey, RR_EMI_RKEY, 12);
 
-typedef struct rr_emi_tri {
-    uint16_t v[3];         /* vertex indices */
-    uint16_t group;        /* face group, in source order */
-} rr_emi_tri;
-RR_STATIC_SIZE(rr_emi_tri, 8);
-#define RR_LAYOUT_EMI_TRI "2222"
+#define RR_EMI_TRI(F, T)                                                                     \
+    F(T, v, U16, [3], INDEX, RR_EMI_S_verts, "vertex indices")                               \
+    F(T, group, U16, , DATA, 0, "face group, in source order")
+RR_RECORD(rr_emi_tri, RR_EMI_TRI, 8);
 
-typedef struct rr_emi_vattr {
-    int32_t uv[2];         /* rr_fix (0 without UVs) */
-    uint8_t rgba[4];
-} rr_emi_vattr;
-RR_STATIC_SIZE(rr_emi_vattr, 12);
-#define RR_LAYOUT_EMI_VATTR "441111"
+#define RR_EMI_VATTR(F, T)                                                                   \
+    F(T, uv, I32, [2], DATA, 0, "rr_fix (0 without UVs)")                                    \
+    F(T, rgba, U8, [4], DATA, 0, "colour")
+RR_RECORD(rr_emi_vattr, RR_EMI_VATTR, 12);
 
 #endif

@@ -172,7 +172,7 @@ static int bake_joints(const rrb_emi_skel *s, rrb_blob *b, double scale, uint32_
         return -1;
     }
     *depth_out = maxd;
-    rrb_blob_add(b, RR_SEC_EMI_JOINTS, out, s->njoints, sizeof *out, RR_LAYOUT_EMI_JOINT);
+    rrb_blob_add(b, RR_SEC_EMI_JOINTS, out, s->njoints, sizeof *out, NULL);
     free(out);
     return 0;
 }
@@ -258,7 +258,7 @@ static void bake_faces(const rrb_emi_mesh *m, rrb_blob *b, uint32_t *ntris)
             t[n].group = (uint16_t)g;
         }
     if (n)
-        rrb_blob_add(b, RR_SEC_EMI_TRIS, t, n, sizeof *t, RR_LAYOUT_EMI_TRI);
+        rrb_blob_add(b, RR_SEC_EMI_TRIS, t, n, sizeof *t, NULL);
     *ntris = n;
     free(t);
 }
@@ -275,7 +275,7 @@ static void bake_vattr(const rrb_emi_mesh *m, rrb_blob *b)
         memcpy(a[v].rgba, m->rgba + 4 * v, 4);
     }
     if (m->nverts)
-        rrb_blob_add(b, RR_SEC_EMI_VATTR, a, m->nverts, sizeof *a, RR_LAYOUT_EMI_VATTR);
+        rrb_blob_add(b, RR_SEC_EMI_VATTR, a, m->nverts, sizeof *a, NULL);
     free(a);
 }
 
@@ -317,9 +317,9 @@ static int bake_mesh(const rrb_emi_skel *s, const rrb_emi_mesh *m, rrb_blob *b, 
     fig->flags |= RR_EMI_HAS_MESH | (m->nrm ? RR_EMI_HAS_NORMALS : 0u);
     fig->source_layout = m->layout;
     if (m->nverts)
-        rrb_blob_add(b, RR_SEC_EMI_VERTS, vs, m->nverts, sizeof *vs, RR_LAYOUT_EMI_VERT);
+        rrb_blob_add(b, RR_SEC_EMI_VERTS, vs, m->nverts, sizeof *vs, NULL);
     if (fig->ninfl)
-        rrb_blob_add(b, RR_SEC_EMI_INFL, in, fig->ninfl, sizeof *in, RR_LAYOUT_EMI_INFL);
+        rrb_blob_add(b, RR_SEC_EMI_INFL, in, fig->ninfl, sizeof *in, NULL);
     bake_faces(m, b, &fig->ntris);
     bake_vattr(m, b);
     rc = 0;
@@ -443,17 +443,13 @@ static int bake_anim(const rrb_emi_skel *s, const rrb_emi_anim *a, const int *tj
 static void add_anim_sections(rrb_blob *b, anim_out *o, unsigned nanims)
 {
     if (nanims)
-        rrb_blob_add(b, RR_SEC_EMI_ANIMS, o->anims.data, nanims, sizeof(rr_emi_anim),
-                     RR_LAYOUT_EMI_ANIM);
+        rrb_blob_add(b, RR_SEC_EMI_ANIMS, o->anims.data, nanims, sizeof(rr_emi_anim), NULL);
     if (o->ntracks)
-        rrb_blob_add(b, RR_SEC_EMI_TRACKS, o->tracks.data, o->ntracks, sizeof(rr_emi_track),
-                     RR_LAYOUT_EMI_TRACK);
+        rrb_blob_add(b, RR_SEC_EMI_TRACKS, o->tracks.data, o->ntracks, sizeof(rr_emi_track), NULL);
     if (o->npkeys)
-        rrb_blob_add(b, RR_SEC_EMI_PKEYS, o->pkeys.data, o->npkeys, sizeof(rr_emi_pkey),
-                     RR_LAYOUT_EMI_PKEY);
+        rrb_blob_add(b, RR_SEC_EMI_PKEYS, o->pkeys.data, o->npkeys, sizeof(rr_emi_pkey), NULL);
     if (o->nrkeys)
-        rrb_blob_add(b, RR_SEC_EMI_RKEYS, o->rkeys.data, o->nrkeys, sizeof(rr_emi_rkey),
-                     RR_LAYOUT_EMI_RKEY);
+        rrb_blob_add(b, RR_SEC_EMI_RKEYS, o->rkeys.data, o->nrkeys, sizeof(rr_emi_rkey), NULL);
     rrb_buf_free(&o->anims);
     rrb_buf_free(&o->tracks);
     rrb_buf_free(&o->pkeys);
@@ -534,7 +530,7 @@ rrb_blob *rrb_emi_bake_models(const rrb_emi_skel *s, const rrb_emi_mesh *m,
     fig.npkeys = ao.npkeys;
     fig.nrkeys = ao.nrkeys;
     add_anim_sections(b, &ao, nanims);
-    rrb_blob_add(b, RR_SEC_EMI_FIGURE, &fig, 1, sizeof fig, RR_LAYOUT_EMI_FIGURE);
+    rrb_blob_add(b, RR_SEC_EMI_FIGURE, &fig, 1, sizeof fig, NULL);
     rrb_blob_set_depth(b, depth);
     rrb_blob_set_arena(b, 0);
     free_tj(tj, nanims);

@@ -557,7 +557,8 @@ static void bench_figure(const rr_test_blob *b)
     rr_fix dur;
     uint32_t i, ninfl = 0;
     const rr_emi_vert *vt;
-    rr_err e = rr_open(b->data, b->size, 0, 0, &room);
+    static uint32_t arena[RR_EMI_ARENA_BYTES / 4];   /* the room's section view */
+    rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &room);
     if (e || rr_emi_get_info(&room, &info) || info.nanims < 1 || info.njoints > MAXJ ||
         info.nverts > MAXV) {
         plat_printf("%s: cannot open or too big for this bench (%s)\n", b->name, rr_strerror(e));

@@ -29,6 +29,7 @@ typedef struct baked {
     uint8_t *bytes;
     size_t size;
     rr_room room;
+    uint32_t arena[RR_EMI_ARENA_BYTES / 4];   /* the room's section view */
     rrb_emi_bake_report rep;
     rrb_emi_warns w;
 } baked;
@@ -54,7 +55,9 @@ static int bake(const rrb_emi_skel *s, const rrb_emi_mesh *m, const rrb_emi_anim
         return -1;
     }
     rrb_blob_free(b);
-    return rr_open(out->bytes, (uint32_t)out->size, 0, 0, &out->room) == RR_OK ? 0 : -2;
+    if (rr_open(out->bytes, (uint32_t)out->size, out->arena, sizeof out->arena, &out->room))
+        return -2;
+    return 0;
 }
 
 /* ------------------------------------------------------------ double reference */
@@ -723,57 +726,90 @@ static uint8_t *section_at(uint8_t *blob, uint32_t type)
     return NULL;
 }
 
-typedef struct evil { const char *name; uint32_t sec; size_t off; int size; int32_t val; rr_err want; } evil;
+/* One corruption: the value val (size bytes) at byte off of section sec, the
+ * code rr_open must return, and where its diagnostic must point: the
+ * corrupted field itself, or (at_sec != 0) the field at_off of section
+ * at_sec that the failed check judges. */
+typedef struct evil {
+    const char *name;
+    uint32_t sec;
+    size_t off;
+    int size;
+    int32_t val;
+    rr_err want;
+    uint32_t at_sec;
+    size_t at_off;
+} evil;
 
 static void evil_blobs(const baked *bk)
 {
+    static uint32_t arena[RR_EMI_ARENA_BYTES / 4];
     static const evil cases[] = {
-        {"parent_self", RR_SEC_EMI_JOINTS, 84 + 4, 2, 1, RR_ERR_CYCLE},
-        {"parent_later", RR_SEC_EMI_JOINTS, 84 + 4, 2, 5, RR_ERR_CYCLE},
-        {"parent_neg", RR_SEC_EMI_JOINTS, 84 + 4, 2, -2, RR_ERR_INDEX},
-        {"depth", RR_SEC_EMI_JOINTS, 84 + 6, 2, 7, RR_ERR_DEPTH},
-        {"joint_name", RR_SEC_EMI_JOINTS, 0, 4, 0x7fffff, RR_ERR_INDEX},
-        {"bind_coord", RR_SEC_EMI_JOINTS, 8, 4, 0x7fffffff, RR_ERR_RANGE},
-        {"infl_joint", RR_SEC_EMI_INFL, 0, 2, 15, RR_ERR_INDEX},
-        {"infl_weight", RR_SEC_EMI_INFL, 4, 4, 65535, RR_ERR_RANGE},
-        {"infl_run", RR_SEC_EMI_VERTS, 28, 2, 5, RR_ERR_INDEX},
-        {"infl_first", RR_SEC_EMI_VERTS, 24, 4, 1000000, RR_ERR_INDEX},
-        {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX},
-        {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE},
-        {"track_keys", RR_SEC_EMI_TRACKS, 4, 4, 1000000, RR_ERR_INDEX},
-        {"track_nokeys", RR_SEC_EMI_TRACKS, 8, 4, 0, RR_ERR_INDEX},
-        {"key_order", RR_SEC_EMI_PKEYS, 16, 4, -1, RR_ERR_RANGE},
-        {"rkey_flag", RR_SEC_EMI_RKEYS, 8, 2, 1, RR_ERR_RANGE},
-        {"duration", RR_SEC_EMI_ANIMS, 4, 4, 0, RR_ERR_RANGE},
-        {"anim_tracks", RR_SEC_EMI_ANIMS, 12, 4, 100, RR_ERR_INDEX},
-        {"fig_joints", RR_SEC_EMI_FIGURE, 0, 4, 16, RR_ERR_SECTION},
-        {"tri_vertex", RR_SEC_EMI_TRIS, 0, 2, 120, RR_ERR_INDEX},
+        {"parent_self", RR_SEC_EMI_JOINTS, 84 + 4, 2, 1, RR_ERR_CYCLE, 0, 0},
+        {"parent_later", RR_SEC_EMI_JOINTS, 84 + 4, 2, 5, RR_ERR_CYCLE, 0, 0},
+        {"parent_neg", RR_SEC_EMI_JOINTS, 84 + 4, 2, -2, RR_ERR_INDEX, 0, 0},
+        {"parent_past", RR_SEC_EMI_JOINTS, 84 + 4, 2, 15, RR_ERR_INDEX, 0, 0},
+        {"depth", RR_SEC_EMI_JOINTS, 84 + 6, 2, 7, RR_ERR_DEPTH, 0, 0},
+        {"joint_name", RR_SEC_EMI_JOINTS, 0, 4, 0x7fffff, RR_ERR_INDEX, 0, 0},
+        {"bind_coord", RR_SEC_EMI_JOINTS, 8, 4, 0x7fffffff, RR_ERR_RANGE, 0, 0},
+        {"infl_joint", RR_SEC_EMI_INFL, 0, 2, 15, RR_ERR_INDEX, 0, 0},
+        {"infl_reserved", RR_SEC_EMI_INFL, 2, 2, 1, RR_ERR_RANGE, 0, 0},
+        /* the vertex's weights no longer sum to 1: reported at its run */
+        {"infl_weight", RR_SEC_EMI_INFL, 4, 4, 65535, RR_ERR_RANGE, RR_SEC_EMI_VERTS, 24},
+        {"infl_weight_neg", RR_SEC_EMI_INFL, 4, 4, -1, RR_ERR_RANGE, 0, 0},
+        {"infl_run", RR_SEC_EMI_VERTS, 28, 2, 5, RR_ERR_INDEX, 0, 0},
+        {"infl_first", RR_SEC_EMI_VERTS, 24, 4, 1000000, RR_ERR_INDEX, 0, 0},
+        {"vert_reserved", RR_SEC_EMI_VERTS, 30, 2, 1, RR_ERR_RANGE, 0, 0},
+        {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
+        {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
+        {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
+        {"track_priority", RR_SEC_EMI_TRACKS, 3, 1, 8, RR_ERR_RANGE, 0, 0},
+        {"track_keys", RR_SEC_EMI_TRACKS, 4, 4, 1000000, RR_ERR_INDEX, 0, 0},
+        {"track_nokeys", RR_SEC_EMI_TRACKS, 8, 4, 0, RR_ERR_INDEX, 0, 0},
+        {"key_order", RR_SEC_EMI_PKEYS, 16, 4, -1, RR_ERR_RANGE, 0, 0},
+        {"key_coord", RR_SEC_EMI_PKEYS, 4, 4, -0x1000001, RR_ERR_RANGE, 0, 0},
+        {"rkey_flag", RR_SEC_EMI_RKEYS, 8, 2, 1, RR_ERR_RANGE, 0, 0},
+        {"rkey_reserved", RR_SEC_EMI_RKEYS, 10, 2, 1, RR_ERR_RANGE, 0, 0},
+        {"duration", RR_SEC_EMI_ANIMS, 4, 4, 0, RR_ERR_RANGE, 0, 0},
+        {"anim_tracks", RR_SEC_EMI_ANIMS, 12, 4, 100, RR_ERR_INDEX, 0, 0},
+        {"fig_joints", RR_SEC_EMI_FIGURE, 0, 4, 16, RR_ERR_SECTION, 0, 0},
+        {"fig_max_infl", RR_SEC_EMI_FIGURE, 28, 4, 5, RR_ERR_RANGE, 0, 0},
+        {"fig_flags", RR_SEC_EMI_FIGURE, 32, 4, 4, RR_ERR_RANGE, 0, 0},
+        {"fig_name", RR_SEC_EMI_FIGURE, 36, 4, 0x7fffff, RR_ERR_INDEX, 0, 0},
+        {"fig_tris", RR_SEC_EMI_FIGURE, 40, 4, 0, RR_ERR_SECTION, 0, 0},
+        {"tri_vertex", RR_SEC_EMI_TRIS, 0, 2, 120, RR_ERR_INDEX, 0, 0},
     };
     unsigned i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const evil *c = &cases[i];
         uint8_t *b = malloc(bk->size);
-        uint8_t *sec;
+        uint8_t *sec, *at;
         rr_room r;
         rr_diag d;
         uint32_t crc;
         memcpy(b, bk->bytes, bk->size);
-        sec = section_at(b, cases[i].sec);
-        RT_EXPECT(ID("evil.%s.section", cases[i].name), sec != NULL);
+        sec = section_at(b, c->sec);
+        at = c->at_sec ? section_at(b, c->at_sec) + c->at_off : sec + c->off;
+        RT_EXPECT(ID("evil.%s.section", c->name), sec != NULL);
         if (!sec) {
             free(b);
             continue;
         }
-        if (cases[i].size == 1)
-            sec[cases[i].off] = (uint8_t)cases[i].val;
-        else if (cases[i].size == 2) {
-            uint16_t v = (uint16_t)cases[i].val;
-            memcpy(sec + cases[i].off, &v, 2);
+        if (c->size == 1)
+            sec[c->off] = (uint8_t)c->val;
+        else if (c->size == 2) {
+            uint16_t v = (uint16_t)c->val;
+            memcpy(sec + c->off, &v, 2);
         } else
-            memcpy(sec + cases[i].off, &cases[i].val, 4);
+            memcpy(sec + c->off, &c->val, 4);
         crc = rr_crc32(0, b + 24, (uint32_t)bk->size - 24);
         memcpy(b + 20, &crc, 4);
-        RT_EXPECT_EQ(ID("evil.%s", cases[i].name),
-                     rr_open_diag(b, (uint32_t)bk->size, 0, 0, &r, &d), cases[i].want);
+        RT_EXPECT_EQ(ID("evil.%s", c->name),
+                     rr_open_diag(b, (uint32_t)bk->size, arena, sizeof arena, &r, &d), c->want);
+        /* the diagnostic names the field that failed its check */
+        RT_EXPECT_EQ(ID("evil.%s.diag_section", c->name), d.section,
+                     c->at_sec ? c->at_sec : c->sec);
+        RT_EXPECT_EQ(ID("evil.%s.diag_offset", c->name), d.offset, (uint32_t)(at - b));
         free(b);
     }
 }
@@ -785,6 +821,7 @@ static void random_blobs(const baked *bk)
     static rr_emi_local loc[RR_EMI_MAX_JOINTS];
     static rr_emi_xform x[RR_EMI_MAX_JOINTS];
     static rr_vec3 pos[256], nrm[256];
+    static uint32_t arena[RR_EMI_ARENA_BYTES / 4];
     uint64_t r = 0x243f6a8885a308d3ull;
     unsigned it, opened = 0, ran = 0;
     for (it = 0; it < 3000; it++) {
@@ -801,7 +838,7 @@ static void random_blobs(const baked *bk)
         }
         crc = rr_crc32(0, b + 24, (uint32_t)bk->size - 24);
         memcpy(b + 20, &crc, 4);
-        if (rr_open(b, (uint32_t)bk->size, 0, 0, &room) == RR_OK &&
+        if (rr_open(b, (uint32_t)bk->size, arena, sizeof arena, &room) == RR_OK &&
             rr_emi_get_info(&room, &info) == RR_OK) {
             opened++;
             for (a = 0; a < info.nanims && info.njoints <= RR_EMI_MAX_JOINTS; a++) {
@@ -844,7 +881,8 @@ static int bake_file(const char *path, baked *out, int big)
     }
     rrb_blob_finish(b, big, &out->bytes, &out->size);
     rrb_blob_free(b);
-    return big ? 0 : rr_open(out->bytes, (uint32_t)out->size, 0, 0, &out->room);
+    return big ? 0 : rr_open(out->bytes, (uint32_t)out->size, out->arena, sizeof out->arena,
+                             &out->room);
 }
 
 /* The walking figure in bind pose: inside its 0.62 x 2.12 x 0.62 box, and skinning
@@ -894,9 +932,17 @@ static void sample_figure(void)
     RT_EXPECT_EQ("sample.max_infl", info.max_infl, 2);
     printf("# sample figure: %zu bytes baked, coord_frac %u\n", bk.size, info.coord_frac);
     sample_bind_pose(&bk.room, &info);
+    /* the arena holds the section view and nothing else */
+    RT_EXPECT_EQ("sample.arena", rr_arena_size(bk.bytes, (uint32_t)bk.size),
+                 (int32_t)RR_EMI_ARENA_BYTES);
+    RT_EXPECT_EQ("sample.arena.short",
+                 rr_open(bk.bytes, (uint32_t)bk.size, raw.arena, RR_EMI_ARENA_BYTES - 4,
+                         &raw.room),
+                 RR_ERR_ARENA);
     snprintf(path, sizeof path, "%s/figure.emi", dir);
     RT_EXPECT_EQ("sample.bake_be", bake_file(path, &be, 1), 0);
-    RT_EXPECT_EQ("sample.endian", rr_open(be.bytes, (uint32_t)be.size, 0, 0, &raw.room),
+    RT_EXPECT_EQ("sample.endian",
+                 rr_open(be.bytes, (uint32_t)be.size, be.arena, sizeof be.arena, &raw.room),
                  RR_ERR_ENDIAN);
     free(be.bytes);
     snprintf(path, sizeof path, "%s/emi_gen1.sklb", dir);

@@ -23,6 +23,7 @@ static rr_emi_xform model[MAXJ];   /* model matrices, then skinning matrices in 
 static rr_vec3 pos[CHUNK], nrm[CHUNK];
 static uint32_t mask[RR_EMI_MASK_WORDS(MAXJ)];
 static uint32_t ram[4096 / 4];
+static uint32_t arena[RR_EMI_ARENA_BYTES / 4];   /* the open room's section view */
 
 static uint32_t fnv(uint32_t h, int32_t v)
 {
@@ -134,7 +135,7 @@ void q_emi_room(const rr_test_blob *tb)
     const char *an = "";
     rr_fix dur = 0;
     uint32_t k, idx = 0;
-    rr_err e = rr_open(tb->data, tb->size, 0, 0, &room);
+    rr_err e = rr_open(tb->data, tb->size, arena, sizeof arena, &room);
     plat_printf("emi %s: open %d\n", tb->name, (int)e);
     RT_EXPECT_EQ("emi.open", e, RR_OK);
     if (e || rr_emi_get_info(&room, &info) != RR_OK)
@@ -167,7 +168,7 @@ static void corrupt(const rr_test_blob *tb, uint32_t sec, uint32_t off, uint32_t
     uint32_t n, at, crc;
     unsigned char *b = (unsigned char *)ram;
     unsigned i;
-    if (tb->size > sizeof ram || rr_open(tb->data, tb->size, 0, 0, &room) != RR_OK ||
+    if (tb->size > sizeof ram || rr_open(tb->data, tb->size, arena, sizeof arena, &room) != RR_OK ||
         rr_section(&room, sec, &p, &n) != RR_OK)
         return;
     at = (uint32_t)((const unsigned char *)p - tb->data) + off;
@@ -179,8 +180,8 @@ static void corrupt(const rr_test_blob *tb, uint32_t sec, uint32_t off, uint32_t
         *(uint32_t *)(void *)(b + at) = val;
     crc = rr_crc32(0, b + 24, tb->size - 24);
     *(uint32_t *)(void *)(b + 20) = crc;
-    plat_printf("corrupt %s = %d\n", id, (int)rr_open(b, tb->size, 0, 0, &room));
-    RT_EXPECT_EQ(id, rr_open(b, tb->size, 0, 0, &room), want);
+    plat_printf("corrupt %s = %d\n", id, (int)rr_open(b, tb->size, arena, sizeof arena, &room));
+    RT_EXPECT_EQ(id, rr_open(b, tb->size, arena, sizeof arena, &room), want);
 }
 
 int q_emi_evil(const rr_test_blob *tb)
