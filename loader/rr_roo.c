@@ -597,7 +597,7 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &roo_nodes(q->room)[q->node - 1];
+    const rr_roo_node_rec *p = &roo_nodes(room)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
     if (p->kind == RR_ROO_NODE_LEAF) {
@@ -616,12 +616,12 @@ static uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
-        return q->wall < rr__count(q->room, RR_ROO_S_walls) ? q->wall++ : RR_ROO_NONE;
+        return q->wall < rr__count(room, RR_ROO_S_walls) ? q->wall++ : RR_ROO_NONE;
     while (q->wall == RR_ROO_NONE && q->node)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
-        q->wall = roo_walls(q->room)[w].next; /* validated: next > w, so lists end */
+        q->wall = roo_walls(room)[w].next; /* validated: next > w, so lists end */
     return w;
 }
 
@@ -633,8 +633,8 @@ static void sight_visit(qstate *q, uint32_t i);
 static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
 {
     uint32_t i;
-    q->brute = brute || (roo_room(q->room)->flags & RR_ROO_ROOM_NO_WALL_TREE);
-    q->node = rr__count(q->room, RR_ROO_S_nodes) ? 1u : 0u;
+    q->brute = brute || (roo_room(room)->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
     q->sp = 0;
     q->wall = q->brute ? 0u : RR_ROO_NONE;
     while ((i = walk_next(room, q)) != RR_ROO_NONE) {
@@ -776,7 +776,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->width = m->radius + roo_room(q->room)->wall_slack; /* both < 2^29 */
+    q->width = m->radius + roo_room(room)->wall_slack; /* both < 2^29 */
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -859,7 +859,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&roo_walls(q->room)[first->wall], st, bx, by);
+    slide_target(&roo_walls(room)[first->wall], st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
@@ -909,7 +909,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
         return RR_ERR_RANGE;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b;
-    q->width = roo_room(q->room)->wall_slack;
+    q->width = roo_room(room)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }
