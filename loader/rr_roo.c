@@ -14,14 +14,16 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Two uses, both measured (make size, make stack):
+/* Three uses, all measured (make size, make stack):
  * - keeps a helper's 64-bit temporaries out of its caller's frame: on
  *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
  *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
  *   per libgcc call); with these, 472 at 128 per call;
  * - one copy of a helper that -O2 would otherwise inline at every call
  *   (orient, near_seg, ratio_lerp, ...). The hot tests that call orient
- *   stop as early as they can (cross_wall, straddles). */
+ *   stop as early as they can (cross_wall, straddles);
+ * - the validator's relational checks out of rr__roo_validate's frame
+ *   (check_relations). */
 #define NOINLINE __attribute__((noinline))
 
 /* The loader's tables of the ROO schema (rr_roo_blob.h). */
@@ -218,12 +220,13 @@ static rr_err check_grids(const rr_room *room, rr_diag *diag)
     return e;
 }
 
-rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
+/* Out of line (NOINLINE): rr__schema_open's chain is the deepest of
+ * rr_open, so rr__roo_validate's own frame must stay small (inlined, these
+ * checks put rr_open at 552 bytes of stack on Cortex-M0). */
+static NOINLINE rr_err check_relations(const rr_room *room, rr_diag *diag)
 {
     uint32_t i;
-    rr_err e = rr__schema_open(room, &roo_schema, diag);
-    if (!e)
-        e = check_room(room, diag);
+    rr_err e = check_room(room, diag);
     for (i = 0; !e && i < rr__count(room, RR_ROO_S_nodes); i++)
         e = check_node(room, diag, i);
     if (!e)
@@ -235,6 +238,12 @@ rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
     if (!e)
         e = check_grids(room, diag);
     return e;
+}
+
+rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
+{
+    rr_err e = rr__schema_open(room, &roo_schema, diag);
+    return e ? e : check_relations(room, diag);
 }
 
 /// Queries ///
