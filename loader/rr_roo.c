@@ -1,17 +1,20 @@
-/* rr_roo.c - Meridian 59 rooms: blob validation, point location and heights.
+/* rr_roo.c - Meridian 59 rooms: blob validation, point location, heights,
+ * movement, line of sight, render order and the server grids.
  *
  * Data (rr_roo_blob.h): nodes in pre-order with the root first; a child's
  * number is always greater than its parent's and its depth is the parent's
  * plus one (checked by the validator), so the BSP walk is a forward loop
  * that ends after at most bsp_depth nodes. Everything else is an index that
- * the validator range-checks once; the queries trust it.
+ * rr_open range-checks once (the schema, then the semantic checks below);
+ * the queries trust it and reach every section through the view rr_open
+ * built in the arena.
  */
 #define RR_INTERNAL
 #include "rr_int.h"
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 
-/* Three uses, all measured (make size, make bench):
+/* Three uses, all measured (make size, make stack):
  * - keeps a helper's 64-bit temporaries out of its caller's frame: on
  *   Cortex-M0 (8 low registers, no long multiply) inlining them into the
  *   wall walk made rr_roo_slide need 712 bytes of stack (static bound, 64
@@ -19,115 +22,52 @@
  * - one copy of a helper that -O2 would otherwise inline at every call
  *   (orient, near_seg, ratio_lerp, ...). The hot tests that call orient
  *   stop as early as they can (cross_wall, straddles);
- * - a validator step out of rr__roo_validate's loop (check_node,
- *   check_room): inlined, they cost 64 + 9 more bytes of Thumb-2 code. */
+ * - the validator's relational checks out of rr__roo_validate's frame
+ *   (check_relations). */
 #define NOINLINE __attribute__((noinline))
 
-/* The sections of an open room; n[S_x] counts the records of section S_x
- * (the section types are RR_SEC_ROO_ROOM + S_x). */
-enum { S_ROOM, S_NODES, S_LEAVES, S_POINTS, S_SECTORS, S_SLOPES, S_WALLS, S_SIDEDEFS, S_N };
-typedef struct view {
-    const void *sec[S_N]; /* section data, in the same order */
-    uint32_t n[S_N];
-} view;
-/* Typed access to a view's sections. */
-#define ROOM(v) ((const rr_roo_room_rec *)(v)->sec[S_ROOM])
-#define NODES(v) ((const rr_roo_node_rec *)(v)->sec[S_NODES])
-#define LEAVES(v) ((const rr_roo_leaf_rec *)(v)->sec[S_LEAVES])
-#define SECTORS(v) ((const rr_roo_sector_rec *)(v)->sec[S_SECTORS])
-#define SLOPES(v) ((const rr_roo_slope_rec *)(v)->sec[S_SLOPES])
-#define WALLS(v) ((const rr_roo_wall_rec *)(v)->sec[S_WALLS])
-#define SIDEDEFS(v) ((const rr_roo_sidedef_rec *)(v)->sec[S_SIDEDEFS])
+/* The loader's tables of the ROO schema (rr_roo_blob.h). */
+RR_SCHEMA_TABLES(roo_schema, RR_ROO_SECTIONS);
 
-/* Sections a ROO blob may carry besides the common and optional ones. */
-static const uint32_t known_types[] = {
-    RR_SEC_ROO_ROOM, RR_SEC_ROO_NODES, RR_SEC_ROO_LEAVES, RR_SEC_ROO_POINTS,
-    RR_SEC_ROO_SECTORS, RR_SEC_ROO_SLOPES, RR_SEC_ROO_WALLS, RR_SEC_ROO_SIDEDEFS};
+/* The sections of an open room, through its view: O(1). */
+static const rr_roo_room_rec *roo_room(const rr_room *room)
+{
+    return (const rr_roo_room_rec *)rr__records(room, RR_ROO_S_room);
+}
+static const rr_roo_node_rec *roo_nodes(const rr_room *room)
+{
+    return (const rr_roo_node_rec *)rr__records(room, RR_ROO_S_nodes);
+}
+static const rr_roo_leaf_rec *roo_leaves(const rr_room *room)
+{
+    return (const rr_roo_leaf_rec *)rr__records(room, RR_ROO_S_leaves);
+}
+static const rr_roo_sector_rec *roo_sectors(const rr_room *room)
+{
+    return (const rr_roo_sector_rec *)rr__records(room, RR_ROO_S_sectors);
+}
+static const rr_roo_slope_rec *roo_slopes(const rr_room *room)
+{
+    return (const rr_roo_slope_rec *)rr__records(room, RR_ROO_S_slopes);
+}
+static const rr_roo_wall_rec *roo_walls(const rr_room *room)
+{
+    return (const rr_roo_wall_rec *)rr__records(room, RR_ROO_S_walls);
+}
+static const rr_roo_sidedef_rec *roo_sidedefs(const rr_room *room)
+{
+    return (const rr_roo_sidedef_rec *)rr__records(room, RR_ROO_S_sidedefs);
+}
+/* Is the optional section of slot k in the blob? (A view entry's offset
+ * is 0 only for an absent section: sections follow the header.) */
+static int present(const rr_room *room, uint32_t k)
+{
+    return room->view[k].offset != 0;
+}
 
 static int64_t join64(uint32_t lo, int32_t hi)
 {
     return (int64_t)(((uint64_t)(uint32_t)hi << 32) | (uint64_t)lo);
-}
-
-/* Element size of each section, in type order from RR_SEC_ROO_ROOM (the
- * section types are consecutive, and so are the view's pointers). */
-static const uint8_t elem_size[8] = {
-    sizeof(rr_roo_room_rec), sizeof(rr_roo_node_rec), sizeof(rr_roo_leaf_rec),
-    sizeof(rr_roo_point_rec), sizeof(rr_roo_sector_rec), sizeof(rr_roo_slope_rec),
-    sizeof(rr_roo_wall_rec), sizeof(rr_roo_sidedef_rec)};
-
-/* The eight sections in one loop; the room record must be exactly one. */
-static NOINLINE rr_err get_view(const rr_room *room, view *v, rr_diag *diag)
-{
-    uint32_t k;
-    for (k = 0; k < S_N; k++) {
-        rr_err e = rr__section(room, RR_SEC_ROO_ROOM + k, elem_size[k], &v->sec[k], &v->n[k],
-                               diag);
-        if (e)
-            return e;
-        if (v->n[S_ROOM] != 1)
-            return rr__fail_at(diag, RR_ES(RR_ERR_SECTION, RR_SEC_ROO_ROOM),
-                               rr__offset(room, v->sec[0]), "room record count", v->n[S_ROOM], 1);
-    }
-    return RR_OK;
-}
-
-/* The validator's faults: id, error code, section (S_x, or HDR(o) for the
- * blob header's word at byte o) and what. Each failure path is then one
- * call bad(s, id, value, limit) with the record under check in s->rec: four
- * arguments in registers instead of six, two of them pushed, and one
- * rr__offset call in bad (make size: about 16 bytes less per failure path). */
-#define HDR(o) (0x80u | (o))
-#define ROO_FAULTS(X)                                                        \
-    X(F_ROOM_COUNTS, SECTION, S_ROOM, "room counts")                         \
-    X(F_RECORD_COUNT, RANGE, S_ROOM, "record count")                         \
-    X(F_BSP_DEPTH, DEPTH, S_ROOM, "bsp depth")                               \
-    X(F_ARENA, ARENA, HDR(28), "roo arena (query state + walk stack)")           \
-    X(F_WALL_SLACK, RANGE, S_ROOM, "wall slack")                             \
-    X(F_COORD_FRAC, FIXED, HDR(12), "roo coord_frac")                        \
-    X(F_NODE_DEPTH, DEPTH, S_NODES, "node depth")                            \
-    X(F_LEAF_SECTOR, INDEX, S_NODES, "leaf sector")                          \
-    X(F_LEAF_RECORD, INDEX, S_NODES, "leaf record")                          \
-    X(F_NODE_KIND, RANGE, S_NODES, "node kind")                              \
-    X(F_SEPARATOR, RANGE, S_NODES, "separator coefficient")                  \
-    X(F_FIRST_WALL, INDEX, S_NODES, "first wall")                            \
-    X(F_CHILD_NODE, INDEX, S_NODES, "child node")                            \
-    X(F_CHILD_ORDER, CYCLE, S_NODES, "child not after its parent")           \
-    X(F_CHILD_DEPTH, DEPTH, S_NODES, "child depth")                          \
-    X(F_LEAF_NODE, INDEX, S_LEAVES, "leaf node")                             \
-    X(F_SLOPE_C, RANGE, S_SLOPES, "slope coefficient")                       \
-    X(F_WALL_NEXT, CYCLE, S_WALLS, "wall next not after the wall")
-#define FAULT_ID(id, code, sec, what) id,
-#define FAULT_TEXT(id, code, sec, what) char id[sizeof(what)];
-#define FAULT_INIT(id, code, sec, what) what,
-#define FAULT_REC(id, code, sec, what) \
-    {(uint8_t)-RR_ERR_##code, (uint8_t)(sec), (uint16_t)offsetof(struct fault_texts, id)},
-enum { ROO_FAULTS(FAULT_ID) F_N };
-/* The texts in one block, so a fault names its text by a 16-bit offset. */
-static const struct fault_texts {
-    ROO_FAULTS(FAULT_TEXT)
-} fault_text = {ROO_FAULTS(FAULT_INIT)};
-static const struct fault {
-    uint8_t code, sec;
-    uint16_t what;
-} faults[F_N] = {ROO_FAULTS(FAULT_REC)};
-
-/* What every validator step needs. */
-typedef struct vstate {
-    view v;
-    const rr_room *room;
-    rr_diag *diag;
-    const void *rec; /* the record under check */
-    uint32_t cells;  /* check_grids: the cells of the grid under check */
-} vstate;
-
-static NOINLINE rr_err bad(const vstate *s, uint32_t id, uint32_t value, uint32_t limit)
-{
-    const struct fault *f = &faults[id];
-    uint32_t hdr = f->sec & 0x80u, type = hdr ? 0u : RR_SEC_ROO_ROOM + f->sec;
-    return rr__fail_at(s->diag, type << 8 | f->code,
-                       hdr ? f->sec & 0x7fu : rr__offset(s->room, s->rec),
-                       (const char *)&fault_text + f->what, value, limit);
 }
 
 static int coord_ok(int32_t v)
@@ -135,247 +75,188 @@ static int coord_ok(int32_t v)
     return v > -RR_ROO_COORD_LIMIT && v < RR_ROO_COORD_LIMIT;
 }
 
-/* Counts in the room record (words 8..14, nnodes on, in section order) must
- * match the sections; 16-bit indices need counts below RR_ROO_NONE. */
-typedef char rr__roo_room_counts[(offsetof(rr_roo_room_rec, nnodes) == 32) ? 1 : -1];
-static NOINLINE rr_err check_room(vstate *s)
+/// Validation ///
+/* rr__schema_open has checked presence, sizes, the room's counts
+ * (COUNTOF) and every field's own range and index (rr_roo_blob.h); what
+ * follows are the checks that relate records to each other. Each failure
+ * names the field it judges. */
+
+/* The room record: 16-bit indices can address every section they point
+ * into, the BSP is no deeper than the blob says, the arena holds the query
+ * state and the walk stack, the coordinate scale is one the baker picks. */
+static rr_err check_room(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_room_rec *r = ROOM(&s->v);
-    const uint32_t *counts = (const uint32_t *)(const void *)r + 7; /* [S_NODES] = nnodes */
-    const rr_room *room = s->room;
+    const rr_roo_room_rec *r = roo_room(room);
+    const uint32_t *const counts16[6] = {&r->nnodes, &r->nleaves, &r->nsectors,
+                                          &r->nslopes, &r->nwalls, &r->nsidedefs};
     uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
-    s->rec = r;
-    for (k = S_NODES; k < S_N; k++)
-        if (counts[k] != s->v.n[k])
-            return bad(s, F_ROOM_COUNTS, r->nnodes, s->v.n[S_NODES]);
-    for (k = S_NODES; k < S_N; k++)
-        if (k != S_POINTS && s->v.n[k] >= RR_ROO_NONE)
-            return bad(s, F_RECORD_COUNT, s->v.n[S_NODES], RR_ROO_NONE - 1);
-    if (r->bsp_depth > room->max_depth || r->bsp_depth > RR_MAX_DEPTH)
-        return bad(s, F_BSP_DEPTH, r->bsp_depth, room->max_depth);
+    for (k = 0; k < 6; k++)
+        if (*counts16[k] >= RR_ROO_NONE)
+            return rr__fail(room, diag, RR_ERR_RANGE, counts16[k],
+                            "record count (16-bit indices)", *counts16[k], RR_ROO_NONE - 1);
+    if (r->bsp_depth > room->max_depth)
+        return rr__fail(room, diag, RR_ERR_DEPTH, &r->bsp_depth, "bsp depth", r->bsp_depth,
+                        room->max_depth);
+    /* The header declares the view too; rr_open has taken it off arena_need. */
     if (room->arena_need < need)
-        return bad(s, F_ARENA, room->arena_need, need);
-    if (r->wall_slack < 0 || !coord_ok(r->wall_slack))
-        return bad(s, F_WALL_SLACK, (uint32_t)r->wall_slack, RR_ROO_COORD_LIMIT);
+        return rr__fail_in(diag, RR_ERR_ARENA, 0, (uint32_t)offsetof(rr_blob_header, arena),
+                           "roo arena (view + query state + walk stack)",
+                           room->arena_need + RR_VIEW_BYTES(RR_ROO_S_COUNT),
+                           need + RR_VIEW_BYTES(RR_ROO_S_COUNT));
     if (room->coord_frac > RR_ROO_MAX_FRAC)
-        return bad(s, F_COORD_FRAC, room->coord_frac, RR_ROO_MAX_FRAC);
+        return rr__fail_in(diag, RR_ERR_FIXED, 0, (uint32_t)offsetof(rr_blob_header, fixed),
+                           "roo coord_frac", room->coord_frac, RR_ROO_MAX_FRAC);
     return RR_OK;
 }
 
-static int coef_ok(int32_t a)
+/* A child link of node i (0-based): 0, or a later node whose depth is one
+ * more than the parent's (the schema has checked it is a node number). */
+static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const uint16_t *child)
 {
-    return a > -RR_ROO_COEF_LIMIT && a < RR_ROO_COEF_LIMIT;
-}
-
-static int const_ok(int32_t hi)
-{
-    return hi > -RR_ROO_CONST_LIMIT_HI && hi < RR_ROO_CONST_LIMIT_HI;
-}
-
-/* A child link of node i: 0, or a later node whose depth is one more
- * than the parent's (out of line: one copy for pos and neg). */
-static NOINLINE rr_err check_child(const vstate *s, uint32_t i, uint32_t child)
-{
-    uint32_t depth = NODES(&s->v)[i].depth + 1u;
-    if (child == 0)
+    const rr_roo_node_rec *nodes = roo_nodes(room);
+    uint32_t depth = nodes[i].depth + 1u;
+    if (*child == 0)
         return RR_OK;
-    if (child > s->v.n[S_NODES])
-        return bad(s, F_CHILD_NODE, child, s->v.n[S_NODES]);
-    if (child <= i + 1)
-        return bad(s, F_CHILD_ORDER, child, i + 1);
-    if (NODES(&s->v)[child - 1].depth != depth)
-        return bad(s, F_CHILD_DEPTH, NODES(&s->v)[child - 1].depth, depth);
+    if (*child <= i + 1)
+        return rr__fail(room, diag, RR_ERR_CYCLE, child, "child not after its parent", *child,
+                        i + 1);
+    if (nodes[*child - 1].depth != depth)
+        return rr__fail(room, diag, RR_ERR_DEPTH, &nodes[*child - 1].depth, "child depth",
+                        nodes[*child - 1].depth, depth);
     return RR_OK;
 }
 
-static NOINLINE rr_err check_node(vstate *s, uint32_t i)
+/* Node i: its depth; a leaf names a sector and the leaf record that names
+ * it back; an internal node's norm bounds its separator's length, and its
+ * children come after it, one level deeper. */
+static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 {
-    const view *v = &s->v;
-    const rr_roo_node_rec *n = &NODES(v)[i];
+    const rr_roo_node_rec *n = &roo_nodes(room)[i];
+    uint32_t bsp_depth = roo_room(room)->bsp_depth;
     rr_err e;
-    s->rec = n;
-    if (n->depth < 1 || n->depth > ROOM(v)->bsp_depth || (i == 0 && n->depth != 1))
-        return bad(s, F_NODE_DEPTH, n->depth, ROOM(v)->bsp_depth);
+    if (n->depth < 1 || n->depth > bsp_depth || (i == 0 && n->depth != 1))
+        return rr__fail(room, diag, RR_ERR_DEPTH, &n->depth, "node depth", n->depth, bsp_depth);
     if (n->kind == RR_ROO_NODE_LEAF) {
-        if (n->sector >= v->n[S_SECTORS])
-            return bad(s, F_LEAF_SECTOR, n->sector, v->n[S_SECTORS]);
-        if (n->leaf >= v->n[S_LEAVES] || LEAVES(v)[n->leaf].node != i)
-            return bad(s, F_LEAF_RECORD, n->leaf, v->n[S_LEAVES]);
+        if (n->sector == RR_ROO_NONE)
+            return rr__fail(room, diag, RR_ERR_INDEX, &n->sector, "leaf sector", n->sector,
+                            rr__count(room, RR_ROO_S_sectors));
+        if (n->leaf == RR_ROO_NONE || roo_leaves(room)[n->leaf].node != i)
+            return rr__fail(room, diag, RR_ERR_INDEX, &n->leaf, "leaf record", n->leaf,
+                            rr__count(room, RR_ROO_S_leaves));
         return RR_OK;
     }
     if (n->kind != RR_ROO_NODE_INTERNAL)
-        return bad(s, F_NODE_KIND, n->kind, 2);
-    if (!coef_ok(n->a) || !coef_ok(n->b) || !const_ok(n->c_hi) || n->norm >= 0x80000000u ||
-        (uint64_t)n->norm * n->norm <
-            (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
-        return bad(s, F_SEPARATOR, (uint32_t)n->a, RR_ROO_COEF_LIMIT);
-    if (n->first_wall != RR_ROO_NONE && n->first_wall >= v->n[S_WALLS])
-        return bad(s, F_FIRST_WALL, n->first_wall, v->n[S_WALLS]);
-    e = check_child(s, i, n->pos);
-    return e ? e : check_child(s, i, n->neg);
+        return rr__fail(room, diag, RR_ERR_RANGE, &n->kind, "node kind", n->kind,
+                        RR_ROO_NODE_LEAF);
+    if ((uint64_t)n->norm * n->norm < (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
+        return rr__fail(room, diag, RR_ERR_RANGE, &n->norm, "separator norm < sqrt(a^2 + b^2)",
+                        n->norm, 0);
+    e = check_child(room, diag, i, &n->pos);
+    return e ? e : check_child(room, diag, i, &n->neg);
 }
 
-/* Field tables for rr__check_fields: counts are the view's n[S_x]. */
-#define COORD_MAX (RR_ROO_COORD_LIMIT - 1)
-#define IDX16(member, n, what) \
-    RR_FIELD(rr_roo_wall_rec, member, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX, n, what)
-
-/* Every leaf check gives RR_ERR_INDEX, so the table pass may come first. */
-static const rr_field leaf_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_ROO_LEAVES, rr_roo_leaf_rec),
-    RR_FIELD(rr_roo_leaf_rec, sector, RR_F_IDX | RR_F_U16, RR_ERR_INDEX, S_SECTORS,
-             "leaf sector"),
-    RR_FIELD(rr_roo_leaf_rec, first_point, RR_F_RUN | RR_F_END, RR_ERR_INDEX, S_POINTS,
-             "leaf points")};
-
-/* rr__check_fields on the validator's view and diag. */
-static NOINLINE rr_err fields(const vstate *s, const rr_field *t, const void *elem)
+/* Each leaf record's node is a leaf node that names it back. */
+static rr_err check_leaves(const rr_room *room, rr_diag *diag)
 {
-    return rr__check_fields(s->room, t, elem, s->v.n, s->diag);
-}
-
-static rr_err check_leaves(vstate *s)
-{
-    const view *v = &s->v;
+    const rr_roo_leaf_rec *leaves = roo_leaves(room);
     uint32_t i;
-    rr_err e = fields(s, leaf_fields, 0);
-    for (i = 0; i < v->n[S_LEAVES] && !e; i++) {
-        const rr_roo_leaf_rec *l = &LEAVES(v)[i];
-        if (l->node >= v->n[S_NODES] || NODES(v)[l->node].kind != RR_ROO_NODE_LEAF ||
-            NODES(v)[l->node].leaf != i) {
-            s->rec = l;
-            return bad(s, F_LEAF_NODE, l->node, v->n[S_NODES]);
-        }
-    }
-    return e;
-}
-
-static const rr_field sector_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_ROO_SECTORS, rr_roo_sector_rec),
-    RR_FIELD(rr_roo_sector_rec, floor_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             S_SLOPES, "sector slope"),
-    RR_FIELD(rr_roo_sector_rec, ceiling_slope, RR_F_IDX | RR_F_U16 | RR_F_NONE, RR_ERR_INDEX,
-             S_SLOPES, "sector slope"),
-    RR_FIELD(rr_roo_sector_rec, depth, RR_F_MAX | RR_F_U8, RR_ERR_RANGE, 3, "sector depth"),
-    RR_FIELDS(rr_roo_sector_rec, floor_z, 2, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
-              "sector height")};
-/* Every slope check gives RR_ERR_RANGE, so the table pass may come first. */
-static const rr_field slope_fields[] = {
-    RR_SECTION_CHECK(RR_SEC_ROO_SLOPES, rr_roo_slope_rec),
-    RR_FIELDS(rr_roo_slope_rec, a, 3, RR_F_ABS, RR_ERR_RANGE, RR_ROO_COEF_LIMIT - 1,
-              "slope coefficient"),
-    RR_FIELD(rr_roo_slope_rec, d_hi, RR_F_ABS | RR_F_END, RR_ERR_RANGE,
-             RR_ROO_CONST_LIMIT_HI - 1, "slope constant")};
-
-static rr_err check_sectors(vstate *s)
-{
-    const view *v = &s->v;
-    uint32_t i;
-    rr_err e = fields(s, sector_fields, 0);
-    if (!e)
-        e = fields(s, slope_fields, 0);
-    for (i = 0; i < v->n[S_SLOPES] && !e; i++) {
-        const rr_roo_slope_rec *p = &SLOPES(v)[i];
-        if (p->c == 0) {
-            s->rec = p;
-            return bad(s, F_SLOPE_C, (uint32_t)p->c, RR_ROO_COEF_LIMIT);
-        }
-    }
-    return e;
-}
-
-static const rr_field wall_links[] = {
-    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
-    IDX16(pos_sidedef, S_SIDEDEFS, "wall sidedef"), IDX16(neg_sidedef, S_SIDEDEFS, "wall sidedef"),
-    IDX16(pos_sector, S_SECTORS, "wall sector"), IDX16(neg_sector, S_SECTORS, "wall sector"),
-    RR_FIELD(rr_roo_wall_rec, next, RR_F_IDX | RR_F_U16 | RR_F_NONE | RR_F_END, RR_ERR_INDEX,
-             S_WALLS, "wall next")};
-static const rr_field wall_coords[] = {
-    RR_SECTION_CHECK(RR_SEC_ROO_WALLS, rr_roo_wall_rec),
-    RR_FIELDS(rr_roo_wall_rec, x0, 4, RR_F_ABS | RR_F_END, RR_ERR_RANGE, COORD_MAX,
-              "wall coordinate")};
-
-static rr_err check_walls(vstate *s)
-{
-    uint32_t i;
-    rr_err e = RR_OK;
-    for (i = 0; i < s->v.n[S_WALLS] && !e; i++) {
-        const rr_roo_wall_rec *w = &WALLS(&s->v)[i];
-        if ((e = fields(s, wall_links, w)))
-            return e;
-        if (w->next != RR_ROO_NONE && w->next <= i) {
-            s->rec = w;
-            return bad(s, F_WALL_NEXT, w->next, i);
-        }
-        e = fields(s, wall_coords, w);
-    }
-    return e;
-}
-
-/* The optional grids: the three byte grids of grid_rows x grid_cols, then
- * the u32 high-res grid of hires_rows x hires_cols. */
-static const uint32_t grid_types[4] = {RR_SEC_ROO_MOVE_GRID, RR_SEC_ROO_FLAG_GRID,
-                                       RR_SEC_ROO_MONSTER_GRID, RR_SEC_ROO_HIRES_GRID};
-
-typedef char rr__roo_grid_dims[(offsetof(rr_roo_room_rec, hires_cols) ==
-                                offsetof(rr_roo_room_rec, grid_rows) + 12) ? 1 : -1];
-/* Each optional grid present must hold rows * cols cells of its size (the
- * section lands in s->rec and s->cells, off the stack). */
-static NOINLINE rr_err check_grids(vstate *s)
-{
-    const int32_t *dims = (const int32_t *)(const void *)((const uint8_t *)ROOM(&s->v) +
-        offsetof(rr_roo_room_rec, grid_rows)); /* grid rows, cols, hires rows, cols */
-    uint32_t k;
-    for (k = 0; k < 4; k++) {
-        uint32_t hires = (k + 1) >> 2; /* 1 for k = 3 */
-        int32_t rows = dims[2 * hires], cols = dims[2 * hires + 1];
-        rr_err e = rr__section(s->room, grid_types[k], 1u + 3u * hires, &s->rec, &s->cells,
-                               s->diag);
-        if (e == RR_ERR_MISSING)
-            continue;
-        if (e)
-            return e;
-        if (rows < 0 || cols < 0 || (uint64_t)(uint32_t)rows * (uint32_t)cols != s->cells)
-            return rr__fail_at(s->diag, RR_ES(RR_ERR_SECTION, grid_types[k]),
-                               rr__offset(s->room, s->rec), "grid cells", s->cells,
-                               (uint32_t)rows);
+    for (i = 0; i < rr__count(room, RR_ROO_S_leaves); i++) {
+        const rr_roo_node_rec *n = &roo_nodes(room)[leaves[i].node];
+        if (n->kind != RR_ROO_NODE_LEAF || n->leaf != i)
+            return rr__fail(room, diag, RR_ERR_INDEX, &leaves[i].node, "leaf node",
+                            leaves[i].node, rr__count(room, RR_ROO_S_nodes));
     }
     return RR_OK;
+}
+
+/* A slope plane is not vertical: its height divides by c. */
+static rr_err check_slopes(const rr_room *room, rr_diag *diag)
+{
+    const rr_roo_slope_rec *slopes = roo_slopes(room);
+    uint32_t i;
+    for (i = 0; i < rr__count(room, RR_ROO_S_slopes); i++)
+        if (slopes[i].c == 0)
+            return rr__fail(room, diag, RR_ERR_RANGE, &slopes[i].c, "slope c (vertical plane)",
+                            0, 0);
+    return RR_OK;
+}
+
+/* A wall's next comes after it, so every wall list ends. */
+static rr_err check_walls(const rr_room *room, rr_diag *diag)
+{
+    const rr_roo_wall_rec *walls = roo_walls(room);
+    uint32_t i;
+    for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++)
+        if (walls[i].next != RR_ROO_NONE && walls[i].next <= i)
+            return rr__fail(room, diag, RR_ERR_CYCLE, &walls[i].next,
+                            "wall next not after the wall", walls[i].next, i);
+    return RR_OK;
+}
+
+/* A server grid that is present holds rows x cols cells (the room record's
+ * dimensions). */
+static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const int32_t *rows,
+                         const int32_t *cols)
+{
+    uint32_t cells = rr__count(room, k);
+    if (!present(room, k))
+        return RR_OK;
+    if (*rows < 0 || *cols < 0 || (uint64_t)(uint32_t)*rows * (uint32_t)*cols != cells)
+        return rr__fail(room, diag, RR_ERR_SECTION, rows, "grid rows x cols vs the grid's cells",
+                        (uint32_t)*rows, cells);
+    return RR_OK;
+}
+
+static rr_err check_grids(const rr_room *room, rr_diag *diag)
+{
+    const rr_roo_room_rec *r = roo_room(room);
+    rr_err e = check_grid(room, diag, RR_ROO_S_move_grid, &r->grid_rows, &r->grid_cols);
+    if (!e)
+        e = check_grid(room, diag, RR_ROO_S_flag_grid, &r->grid_rows, &r->grid_cols);
+    if (!e)
+        e = check_grid(room, diag, RR_ROO_S_monster_grid, &r->grid_rows, &r->grid_cols);
+    if (!e)
+        e = check_grid(room, diag, RR_ROO_S_hires_grid, &r->hires_rows, &r->hires_cols);
+    return e;
+}
+
+/* Out of line (NOINLINE): rr__schema_open's chain is the deepest of
+ * rr_open, so rr__roo_validate's own frame must stay small (inlined, these
+ * checks put rr_open at 552 bytes of stack on Cortex-M0). */
+static NOINLINE rr_err check_relations(const rr_room *room, rr_diag *diag)
+{
+    uint32_t i;
+    rr_err e = check_room(room, diag);
+    for (i = 0; !e && i < rr__count(room, RR_ROO_S_nodes); i++)
+        e = check_node(room, diag, i);
+    if (!e)
+        e = check_leaves(room, diag);
+    if (!e)
+        e = check_slopes(room, diag);
+    if (!e)
+        e = check_walls(room, diag);
+    if (!e)
+        e = check_grids(room, diag);
+    return e;
 }
 
 rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
-    vstate s;
-    uint32_t i;
-    rr_err e = rr__sections_known(room, known_types,
-                                  sizeof known_types / sizeof known_types[0], diag);
-    s.room = room, s.diag = diag;
-    if (!e)
-        e = get_view(room, &s.v, diag);
-    if (!e)
-        e = check_room(&s);
-    for (i = 0; !e && i < s.v.n[S_NODES]; i++)
-        e = check_node(&s, i);
-    if (!e)
-        e = check_leaves(&s);
-    if (!e)
-        e = check_sectors(&s);
-    if (!e)
-        e = check_walls(&s);
-    if (!e)
-        e = check_grids(&s); /* out of line: x86-64 rr_open stays within 512 bytes */
-    return e;
+    rr_err e = rr__schema_open(room, &roo_schema, diag);
+    return e ? e : check_relations(room, diag);
 }
 
 /// Queries ///
 
-/* Every query starts here: RR_ERR_ARG when its own argument check failed
- * (ok == 0) or room is not an open ROO room, else the room's view. */
-static NOINLINE rr_err query_view(const rr_room *room, view *v, int ok)
+/* Every query starts here: false when its own argument check failed
+ * (ok == 0) or room is not a ROO room (RR_ERR_ARG). A ROO room that
+ * rr_open did not fill in has no view: a caller bug. */
+static int query_ok(const rr_room *room, int ok)
 {
     if (!ok || !room || room->format != RR_FMT_ROO)
-        return RR_ERR_ARG;
-    return get_view(room, v, 0);
+        return 0;
+    RR_ASSERT(room->view != 0);
+    return 1;
 }
 
 /* a*x + b*y + c of node p's separator: > 0 on its + side. */
@@ -384,15 +265,16 @@ static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
     return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
 }
 
-static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *out)
+static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
+    const rr_roo_node_rec *nodes = roo_nodes(room);
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
     out->node = -1;
-    if (v->n[S_NODES] == 0)
+    if (rr__count(room, RR_ROO_S_nodes) == 0)
         return RR_ERR_NOTFOUND;
     for (;;) {
-        const rr_roo_node_rec *p = &NODES(v)[n - 1];
+        const rr_roo_node_rec *p = &nodes[n - 1];
         int64_t s;
         uint32_t next;
         out->node = (int32_t)(n - 1);
@@ -416,9 +298,9 @@ static NOINLINE rr_err walk(const view *v, int32_t x, int32_t y, rr_roo_where *o
 
 rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
-    view v;
-    rr_err e = query_view(room, &v, out != 0);
-    return e ? e : walk(&v, x, y, out);
+    if (!query_ok(room, out != 0))
+        return RR_ERR_ARG;
+    return walk(room, x, y, out);
 }
 
 /* z = -(a*x + b*y + d) / c, rounded half away from zero and saturated to
@@ -429,32 +311,31 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
     return rr__sat32(rr__div_round64(num, p->c));
 }
 
-/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1], each its
- * slope's height or else its flat height. */
-typedef char rr__roo_sector_pairs[(offsetof(rr_roo_sector_rec, ceiling_z) == 4 &&
-                                   offsetof(rr_roo_sector_rec, ceiling_slope) ==
-                                       offsetof(rr_roo_sector_rec, floor_slope) + 2) ? 1 : -1];
-static void floor_ceiling(const view *v, uint32_t sector, int32_t x, int32_t y, int32_t fc[2])
+/* A sector's floor surface or ceiling at (x, y): its slope's height, or
+ * else its flat height. */
+static int32_t surface_z(const rr_room *room, uint32_t slope, int32_t flat, int32_t x, int32_t y)
 {
-    const rr_roo_sector_rec *s = &SECTORS(v)[sector];
-    const uint8_t *b = (const uint8_t *)s;
-    const uint16_t *slope = (const uint16_t *)(const void *)(
-        b + offsetof(rr_roo_sector_rec, floor_slope)); /* floor_slope, ceiling_slope */
-    const int32_t *flat = (const int32_t *)(const void *)b; /* floor_z, ceiling_z */
-    uint32_t k;
-    for (k = 0; k < 2; k++)
-        fc[k] = slope[k] != RR_ROO_NONE ? slope_z(&SLOPES(v)[slope[k]], x, y) : flat[k];
+    return slope != RR_ROO_NONE ? slope_z(&roo_slopes(room)[slope], x, y) : flat;
+}
+
+/* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
+static void floor_ceiling(const rr_room *room, uint32_t sector, int32_t x, int32_t y,
+                          int32_t fc[2])
+{
+    const rr_roo_sector_rec *s = &roo_sectors(room)[sector];
+    fc[0] = surface_z(room, s->floor_slope, s->floor_z, x, y);
+    fc[1] = surface_z(room, s->ceiling_slope, s->ceiling_z, x, y);
 }
 
 /* The heights of a sector at (x, y); sector -1 (outside: what walk gives
  * when it fails) zeroes them and returns RR_ERR_NOTFOUND. */
-static NOINLINE rr_err sector_heights(const view *v, int32_t sector, int32_t x, int32_t y,
+static NOINLINE rr_err sector_heights(const rr_room *room, int32_t sector, int32_t x, int32_t y,
                                       rr_roo_heights *out)
 {
     int32_t fc[2] = {0, 0};
-    const rr_roo_sector_rec *s = sector >= 0 ? &SECTORS(v)[sector] : 0;
+    const rr_roo_sector_rec *s = sector >= 0 ? &roo_sectors(room)[sector] : 0;
     if (s)
-        floor_ceiling(v, (uint32_t)sector, x, y, fc);
+        floor_ceiling(room, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
     out->floor = s ? rr__sat32((int64_t)fc[0] - s->depth_z) : 0;
     out->ceiling = fc[1];
@@ -466,42 +347,44 @@ static NOINLINE rr_err sector_heights(const view *v, int32_t sector, int32_t x, 
 rr_err rr_roo_sector_height(const rr_room *room, int32_t sector, int32_t x, int32_t y,
                             rr_roo_heights *out)
 {
-    view v;
-    rr_err e = query_view(room, &v, out != 0);
-    if (e)
-        return e;
-    if (sector < 0 || (uint32_t)sector >= v.n[S_SECTORS])
+    if (!query_ok(room, out != 0))
         return RR_ERR_ARG;
-    return sector_heights(&v, sector, x, y, out);
+    if (sector < 0 || (uint32_t)sector >= rr__count(room, RR_ROO_S_sectors))
+        return RR_ERR_ARG;
+    return sector_heights(room, sector, x, y, out);
 }
 
 rr_err rr_roo_height(const rr_room *room, int32_t x, int32_t y, rr_roo_heights *out)
 {
-    view v;
     rr_roo_where w;
-    rr_err e = query_view(room, &v, out != 0);
-    if (e)
-        return e;
-    walk(&v, x, y, &w); /* RR_ERR_NOTFOUND leaves w.sector = -1 */
-    return sector_heights(&v, w.sector, x, y, out);
+    if (!query_ok(room, out != 0))
+        return RR_ERR_ARG;
+    walk(room, x, y, &w); /* RR_ERR_NOTFOUND leaves w.sector = -1 */
+    return sector_heights(room, w.sector, x, y, out);
 }
-
-/* rr_roo_info word k is room record word info_src[k] (version, the counts
- * but npoints, bsp_depth, rect, grid sizes); security_ok follows. */
-static const uint8_t info_src[16] = {0, 8, 9, 11, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19};
-typedef char rr__roo_info_words[(offsetof(rr_roo_info, security_ok) == 64 &&
-                                 offsetof(rr_roo_room_rec, hires_cols) == 76) ? 1 : -1];
 
 rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
 {
-    view v;
+    const rr_roo_room_rec *r;
     uint32_t k;
-    rr_err e = query_view(room, &v, out != 0);
-    if (e)
-        return e;
-    for (k = 0; k < 16; k++)
-        ((uint32_t *)(void *)out)[k] = ((const uint32_t *)(const void *)ROOM(&v))[info_src[k]];
-    out->security_ok = (ROOM(&v)->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
+    if (!query_ok(room, out != 0))
+        return RR_ERR_ARG;
+    r = roo_room(room);
+    out->version = r->version;
+    out->nodes = r->nnodes;
+    out->leaves = r->nleaves;
+    out->sectors = r->nsectors;
+    out->slopes = r->nslopes;
+    out->walls = r->nwalls;
+    out->sidedefs = r->nsidedefs;
+    out->bsp_depth = r->bsp_depth;
+    for (k = 0; k < 4; k++)
+        out->rect[k] = r->rect[k];
+    out->grid_rows = r->grid_rows;
+    out->grid_cols = r->grid_cols;
+    out->hires_rows = r->hires_rows;
+    out->hires_cols = r->hires_cols;
+    out->security_ok = (r->flags & RR_ROO_ROOM_SECURITY_OK) != 0;
     return RR_OK;
 }
 
@@ -673,7 +556,7 @@ typedef struct sighter {
 } sighter;
 
 typedef struct qstate {
-    view v;
+    const rr_room *room;  /* the room queried */
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
@@ -723,7 +606,7 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &NODES(&q->v)[q->node - 1];
+    const rr_roo_node_rec *p = &roo_nodes(room)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
     if (p->kind == RR_ROO_NODE_LEAF) {
@@ -742,12 +625,12 @@ static uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
     if (q->brute)
-        return q->wall < q->v.n[S_WALLS] ? q->wall++ : RR_ROO_NONE;
+        return q->wall < rr__count(room, RR_ROO_S_walls) ? q->wall++ : RR_ROO_NONE;
     while (q->wall == RR_ROO_NONE && q->node)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
-        q->wall = WALLS(&q->v)[w].next; /* validated: next > w, so lists end */
+        q->wall = roo_walls(room)[w].next; /* validated: next > w, so lists end */
     return w;
 }
 
@@ -759,8 +642,8 @@ static void sight_visit(qstate *q, uint32_t i);
 static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
 {
     uint32_t i;
-    q->brute = brute || (ROOM(&q->v)->flags & RR_ROO_ROOM_NO_WALL_TREE);
-    q->node = q->v.n[S_NODES] ? 1u : 0u;
+    q->brute = brute || (roo_room(room)->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    q->node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
     q->sp = 0;
     q->wall = q->brute ? 0u : RR_ROO_NONE;
     while ((i = walk_next(room, q)) != RR_ROO_NONE) {
@@ -774,10 +657,10 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
 /// Movement ///
 
 /* The sidedef of w facing a point on side `side`, or NULL. */
-static const rr_roo_sidedef_rec *facing(const view *v, const rr_roo_wall_rec *w, int side)
+static const rr_roo_sidedef_rec *facing(const rr_room *room, const rr_roo_wall_rec *w, int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
-    return sd == RR_ROO_NONE ? 0 : &SIDEDEFS(v)[sd];
+    return sd == RR_ROO_NONE ? 0 : &roo_sidedefs(room)[sd];
 }
 
 static int one_sided(const rr_roo_wall_rec *w)
@@ -825,8 +708,8 @@ static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
                                    const crossing *c, int32_t h[4])
 {
     int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
-    floor_ceiling(&q->v, w->pos_sector, x, y, h);
-    floor_ceiling(&q->v, w->neg_sector, x, y, h + 2);
+    floor_ceiling(q->room, w->pos_sector, x, y, h);
+    floor_ceiling(q->room, w->neg_sector, x, y, h + 2);
 }
 
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
@@ -839,7 +722,7 @@ static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const cro
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (SECTORS(&q->v)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
+    if (roo_sectors(q->room)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
@@ -879,9 +762,9 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
+    const rr_roo_wall_rec *w = &roo_walls(q->room)[i];
     int side = orient(wall_line(w), q->seg) >= 0;
-    const rr_roo_sidedef_rec *sd = facing(&q->v, w, side);
+    const rr_roo_sidedef_rec *sd = facing(q->room, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(q, w);
@@ -902,7 +785,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->width = m->radius + ROOM(&q->v)->wall_slack; /* both < 2^29 */
+    q->width = m->radius + roo_room(room)->wall_slack; /* both < 2^29 */
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -915,11 +798,10 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
                                     int32_t bx, int32_t by)
 {
     qstate *q;
-    if (!out || !room || room->format != RR_FMT_ROO)
+    if (!query_ok(room, out != 0))
         return 0;
     q = query_state(room);
-    if (get_view(room, &q->v, 0))
-        return 0;
+    q->room = room;
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
@@ -986,7 +868,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&WALLS(&q->v)[first->wall], st, bx, by);
+    slide_target(&roo_walls(room)[first->wall], st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
@@ -999,7 +881,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
 static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
     const sighter *s = &q->u.s;
-    const rr_roo_sidedef_rec *sd = facing(&q->v, w, c->side);
+    const rr_roo_sidedef_rec *sd = facing(q->room, w, c->side);
     int32_t h[4], z;
     if (one_sided(w))
         return 1;
@@ -1012,7 +894,7 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossi
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &WALLS(&q->v)[i];
+    const rr_roo_wall_rec *w = &roo_walls(q->room)[i];
     rr_roo_sight *out;
     crossing c;
     rr_fix t;
@@ -1028,8 +910,7 @@ static NOINLINE void sight_visit(qstate *q, uint32_t i)
 static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
                     rr_roo_sight *out, int brute)
 {
-    /* the 2D sight line in q->seg (get_view, which cannot fail on an open
-       room, now comes before the range check) */
+    /* the 2D sight line in q->seg */
     qstate *q = a && b ? query_setup(room, out, a[0], a[1], b[0], b[1]) : 0;
     if (!q)
         return RR_ERR_ARG;
@@ -1037,7 +918,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
         return RR_ERR_RANGE;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b;
-    q->width = ROOM(&q->v)->wall_slack;
+    q->width = roo_room(room)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }
@@ -1059,16 +940,16 @@ rr_err rr_roo_line_of_sight_all(const rr_room *room, const int32_t a[3], const i
 rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *out,
                          uint32_t cap, uint32_t *count)
 {
-    view v;
+    const rr_roo_node_rec *nodes;
     uint16_t *stack;
     uint32_t sp = 0, n = 0, node;
-    rr_err e = query_view(room, &v, count && (out || cap == 0));
-    if (e)
-        return e;
+    if (!query_ok(room, count && (out || cap == 0)))
+        return RR_ERR_ARG;
+    nodes = roo_nodes(room);
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
-    node = v.n[S_NODES] ? 1u : 0u;
+    node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
     while (node) {
-        const rr_roo_node_rec *p = &NODES(&v)[node - 1];
+        const rr_roo_node_rec *p = &nodes[node - 1];
         uint32_t near, far;
         if (p->kind == RR_ROO_NODE_LEAF) {
             if (n < cap)
@@ -1085,6 +966,7 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     return RR_OK;
 }
 
+
 /// Server grids ///
 
 /* Cell index of (x, y) in a grid of squares of 2^shift coords (row 0 at
@@ -1098,32 +980,33 @@ static int32_t cell_of(int32_t x, int32_t y, uint32_t shift, int32_t rows, int32
 
 rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *out)
 {
-    view v;
-    const void *g[4]; /* move, flag, monster, hires (as grid_types) */
-    uint32_t k, n;
+    const rr_roo_room_rec *r;
     int32_t c;
-    rr_err e = query_view(room, &v, out != 0);
-    if (e)
-        return e;
-    for (k = 0; k < 4; k++)
-        if (rr_section(room, grid_types[k], &g[k], &n) != RR_OK) {
-            if (k < 3)
-                return RR_ERR_MISSING; /* the hires grid alone is optional */
-            g[k] = 0;
-        }
+    if (!query_ok(room, out != 0))
+        return RR_ERR_ARG;
+    /* the three byte grids come together; the high-res grid alone is optional */
+    if (!present(room, RR_ROO_S_move_grid) || !present(room, RR_ROO_S_flag_grid) ||
+        !present(room, RR_ROO_S_monster_grid))
+        return RR_ERR_MISSING;
+    r = roo_room(room);
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
-    c = cell_of(x, y, room->coord_frac + 10, ROOM(&v)->grid_rows, ROOM(&v)->grid_cols);
+    /* validated: each grid present holds rows x cols cells */
+    c = cell_of(x, y, room->coord_frac + 10, r->grid_rows, r->grid_cols);
     if (c >= 0) {
         out->has_grid = 1;
-        out->move = ((const uint8_t *)g[0])[c], out->flags = ((const uint8_t *)g[1])[c];
-        out->monster = ((const uint8_t *)g[2])[c];
+        out->move = ((const rr_roo_move_cell *)rr__records(room, RR_ROO_S_move_grid))[c].move;
+        out->flags = ((const rr_roo_flag_cell *)rr__records(room, RR_ROO_S_flag_grid))[c].flags;
+        out->monster =
+            ((const rr_roo_monster_cell *)rr__records(room, RR_ROO_S_monster_grid))[c].monster;
     }
-    c = g[3] ? cell_of(x, y, room->coord_frac + 8, ROOM(&v)->hires_rows, ROOM(&v)->hires_cols) : -1;
+    c = present(room, RR_ROO_S_hires_grid)
+            ? cell_of(x, y, room->coord_frac + 8, r->hires_rows, r->hires_cols)
+            : -1;
     if (c >= 0) {
         out->has_hires = 1;
-        out->hires = ((const uint32_t *)g[3])[c];
+        out->hires = ((const rr_roo_hires_cell *)rr__records(room, RR_ROO_S_hires_grid))[c].hires;
     }
     return out->has_grid || out->has_hires ? RR_OK : RR_ERR_NOTFOUND;
 }

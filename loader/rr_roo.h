@@ -1,7 +1,9 @@
 /* rr_roo.h - queries on a baked Meridian 59 room (RR_FMT_ROO).
  *
  * USAGE
- *   rr_room room;                        // opened with rr_open (arena: 0 bytes)
+ *   rr_room room;                        // opened with rr_open, with an arena of
+ *                                        // rr_arena_size() bytes (the section view,
+ *                                        // the query state, the BSP walk stack)
  *   rr_roo_where w;
  *   if (rr_roo_locate(&room, x, y, &w) == RR_OK) ... w.sector ...
  *   rr_roo_heights h;
@@ -40,7 +42,10 @@ typedef struct rr_roo_where {
  * s > 0 goes to the + child, s < 0 to the - child, s == 0 to the + child if
  * it exists, else the - child. A missing child (or an empty tree) means
  * "outside": RR_ERR_NOTFOUND with sector = leaf = -1.
- * room must have been opened with rr_open (RR_ASSERT otherwise).
+ * Every query of this header takes a room that rr_open filled in: a room
+ * of another format gets RR_ERR_ARG; a ROO room that rr_open did not fill
+ * in (no section view) is a caller bug, trapped by RR_ASSERT in RR_DEBUG
+ * builds.
  * Returns RR_OK, RR_ERR_NOTFOUND or RR_ERR_ARG. */
 rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out);
 

@@ -1,5 +1,8 @@
 /* rr_roo_blob.h - the sections of a baked Meridian 59 room (RR_FMT_ROO),
- * shared by the loader (rr_roo.c) and the baker (tools/rrb_roo_bake.c).
+ * shared by the loader (rr_roo.c) and the baker (tools/rrb_roo_bake.c), in
+ * the schema vocabulary of rr_blobfmt.h: every record below is the one
+ * definition of its struct, of rr_open's per-field checks, of the baker's
+ * byte swapping and of its lines in docs/blob-format.md.
  *
  * Units. World coordinates are client units (1024 per server grid square,
  * x east, y SOUTH, z up) stored as int32 with the blob's coord_frac
@@ -19,9 +22,13 @@
  *   v12/13; for v14/15 up to the 2^-30 relative rounding of the coefficients).
  * Slopes the same way with max(|a|,|b|,|c|) and D = rnd(d*2^(k+coord_frac));
  * v12/13 planes are stored unscaled (A=a, B=b, C=c, D=d*2^coord_frac).
+ * |A|, |B| (and a slope's |C|) < 2^30 and |C| (|D|) < 2^61, so
+ * A*X + B*Y + C never overflows an int64 for any int32 point.
  *
  * Indices: node children are 1-based node numbers with 0 = none (as in the
- * file); every other index is 0-based with 0xffff = none unless noted.
+ * file); every other index is 0-based with RR_ROO_NONE (0xffff) = none
+ * where the field says so. 16-bit indices need fewer than 0xffff records in
+ * the section they point into (the validator checks the room's counts).
  */
 #ifndef RR_ROO_BLOB_H
 #define RR_ROO_BLOB_H
@@ -30,19 +37,19 @@
 
 #include "rr_blobfmt.h"
 
-#define RR_SEC_ROO_ROOM     0x0300u /* rr_roo_room_rec x 1 */
-#define RR_SEC_ROO_NODES    0x0301u /* rr_roo_node_rec, root first, pre-order */
-#define RR_SEC_ROO_LEAVES   0x0302u /* rr_roo_leaf_rec */
-#define RR_SEC_ROO_POINTS   0x0303u /* rr_roo_point_rec: leaf polygons */
-#define RR_SEC_ROO_SECTORS  0x0304u /* rr_roo_sector_rec */
-#define RR_SEC_ROO_SLOPES   0x0305u /* rr_roo_slope_rec */
-#define RR_SEC_ROO_WALLS    0x0306u /* rr_roo_wall_rec (client walls) */
-#define RR_SEC_ROO_SIDEDEFS 0x0307u /* rr_roo_sidedef_rec */
-/* Server grids (v12-14), optional: u8 cells row-major, row 0 = north. */
+#define RR_SEC_ROO_ROOM     0x0300u
+#define RR_SEC_ROO_NODES    0x0301u
+#define RR_SEC_ROO_LEAVES   0x0302u
+#define RR_SEC_ROO_POINTS   0x0303u
+#define RR_SEC_ROO_SECTORS  0x0304u
+#define RR_SEC_ROO_SLOPES   0x0305u
+#define RR_SEC_ROO_WALLS    0x0306u
+#define RR_SEC_ROO_SIDEDEFS 0x0307u
+/* Server grids (v12-14), optional: cells row-major, row 0 = north. */
 #define RR_SEC_ROO_MOVE_GRID    (RR_SEC_OPTIONAL | 0x0308u)
 #define RR_SEC_ROO_FLAG_GRID    (RR_SEC_OPTIONAL | 0x0309u)
 #define RR_SEC_ROO_MONSTER_GRID (RR_SEC_OPTIONAL | 0x030au)
-#define RR_SEC_ROO_HIRES_GRID   (RR_SEC_OPTIONAL | 0x030bu) /* u32 cells */
+#define RR_SEC_ROO_HIRES_GRID   (RR_SEC_OPTIONAL | 0x030bu)
 
 #define RR_ROO_NONE 0xffffu
 #define RR_ROO_NODE_INTERNAL 1u
@@ -52,12 +59,19 @@
 #define RR_ROO_COEF_LIMIT (1L << 30)  /* |A|, |B| (and slope |C|) bound */
 /* |C| (lines) and |D| (slopes) bound: 2^61, so A*X + B*Y + C fits int64. */
 #define RR_ROO_CONST_LIMIT_HI (1L << 29) /* bound on the high word: |hi| < 2^29 */
+/* The same bounds as the largest value allowed (the schema's arg). */
+#define RR_ROO_COORD_MAX (RR_ROO_COORD_LIMIT - 1)
+#define RR_ROO_COEF_MAX (RR_ROO_COEF_LIMIT - 1)
+#define RR_ROO_CONST_HI_MAX (RR_ROO_CONST_LIMIT_HI - 1)
 
-/* Arena: the first RR_ROO_ARENA_STATE bytes hold the state of a can-move or
- * line-of-sight query, then 2 bytes per BSP level (+1) are the stack of the
- * BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth + 1),
- * rounded up to 4; the validator refuses less. */
-#define RR_ROO_ARENA_STATE 256u
+/* Arena (after the section view rr_open puts first): the first
+ * RR_ROO_ARENA_STATE bytes hold the state of a can-move or line-of-sight
+ * query (rr_roo.c checks at compile time that it fits, pointers of a
+ * 64-bit host included), then 2 bytes per BSP level (+1) are the stack of
+ * the BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth +
+ * 1), rounded up to 4 (rrb_blob_finish adds the view); the validator
+ * refuses less. */
+#define RR_ROO_ARENA_STATE 96u
 
 /* Room flags (rr_roo_room_rec.flags). */
 #define RR_ROO_ROOM_SECURITY_OK 1u  /* the file's security value matched */
@@ -66,91 +80,174 @@
  * next), or the lists are not forward chains: can-move and line of sight
  * then test every wall instead of walking the BSP. */
 #define RR_ROO_ROOM_NO_WALL_TREE 4u
+#define RR_ROO_ROOM_FLAGS \
+    (RR_ROO_ROOM_SECURITY_OK | RR_ROO_ROOM_HAS_ROOM_ID | RR_ROO_ROOM_NO_WALL_TREE)
 
-typedef struct rr_roo_room_rec {
-    uint32_t version;       /* source .roo version 12..15 */
-    uint32_t flags;         /* RR_ROO_ROOM_* */
-    int32_t security;       /* as stored in the file */
-    int32_t room_id;
-    int32_t rect[4];        /* room rectangle x0, y0, x1, y1 in coords (0,0,W,H) */
-    uint32_t nnodes, nleaves, npoints, nsectors, nslopes, nwalls, nsidedefs;
-    uint32_t bsp_depth;     /* deepest node, root = 1; <= blob max_depth */
-    int32_t grid_rows, grid_cols, hires_rows, hires_cols; /* 0 when absent */
-    int32_t wall_slack;     /* coords: how far any wall reaches outside the BSP cell
-                               of the node that lists it, rounded up, + 1 client unit
-                               (the BSP wall walk widens its corridor by this) */
-} rr_roo_room_rec;
-RR_STATIC_SIZE(rr_roo_room_rec, 84);
-#define RR_LAYOUT_ROO_ROOM "444444444444444444444"
+/* ---- the records ---------------------------------------------------------
+ * F(T, name, type, dim, kind, arg, doc): see rr_blobfmt.h. The slots
+ * RR_ROO_S_* named as args come from the section list at the end. */
 
-typedef struct rr_roo_node_rec {
-    int32_t a, b;           /* scaled separator (see top) */
-    uint32_t c_lo;          /* C, int64 split in two words */
-    int32_t c_hi;
-    uint32_t norm;          /* internal: >= sqrt(a^2 + b^2) (checked), < 2^31 */
-    uint16_t pos, neg;      /* 1-based child node, 0 = none ("outside") */
-    uint16_t sector;        /* leaf: 0-based sector; internal: RR_ROO_NONE */
-    uint16_t first_wall;    /* internal: 0-based first wall on this line, or NONE;
-                               the list goes on through rr_roo_wall_rec.next */
-    uint16_t leaf;          /* leaf: 0-based leaf record; internal: NONE */
-    uint8_t kind;           /* RR_ROO_NODE_INTERNAL / _LEAF */
-    uint8_t depth;          /* root = 1; a child is its parent's depth + 1 */
-} rr_roo_node_rec;
-RR_STATIC_SIZE(rr_roo_node_rec, 32);
-#define RR_LAYOUT_ROO_NODE "444442222211"
+/* RR_SEC_ROO_ROOM, exactly one: the room as a whole. */
+#define RR_ROO_ROOM(F, T)                                                              \
+    F(T, version, U32, , DATA, 0, "source .roo version 12..15")                        \
+    F(T, flags, U32, , FLAGS, RR_ROO_ROOM_FLAGS, "RR_ROO_ROOM_*: 1 security value "    \
+      "matched, 2 has a room id, 4 no wall tree (can-move and sight test every wall)") \
+    F(T, security, I32, , DATA, 0, "security value as stored in the file")            \
+    F(T, room_id, I32, , DATA, 0, "room id as stored in the file (flag 2)")           \
+    F(T, rect, I32, [4], COORD, RR_ROO_COORD_MAX, "room rectangle x0, y0, x1, y1 in "  \
+      "coords: (0, 0, width, height)")                                                 \
+    F(T, nnodes, U32, , COUNTOF, RR_ROO_S_nodes, "records of each section, in "        \
+      "section order; all but npoints below 0xffff (16-bit indices)")                  \
+    F(T, nleaves, U32, , COUNTOF, RR_ROO_S_leaves, "")                                 \
+    F(T, npoints, U32, , COUNTOF, RR_ROO_S_points, "")                                 \
+    F(T, nsectors, U32, , COUNTOF, RR_ROO_S_sectors, "")                               \
+    F(T, nslopes, U32, , COUNTOF, RR_ROO_S_slopes, "")                                 \
+    F(T, nwalls, U32, , COUNTOF, RR_ROO_S_walls, "")                                   \
+    F(T, nsidedefs, U32, , COUNTOF, RR_ROO_S_sidedefs, "")                             \
+    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest node, root = 1; at most the blob's "  \
+      "max_depth; the arena holds a walk stack of 2 * (bsp_depth + 1) bytes")          \
+    F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: each byte grid present "    \
+      "holds grid_rows x grid_cols cells (0 when absent)")                             \
+    F(T, grid_cols, I32, , SEMANTIC, 0, "")                                            \
+    F(T, hires_rows, I32, , SEMANTIC, 0, "high-res grid rows: the high-res grid, if "  \
+      "present, holds hires_rows x hires_cols cells (0 when absent)")                  \
+    F(T, hires_cols, I32, , SEMANTIC, 0, "")                                           \
+    F(T, wall_slack, I32, , MAX, RR_ROO_COORD_MAX, "coords, 0..2^29-1: how far any "   \
+      "wall reaches outside the BSP cell of the node that lists it, rounded up, + 1 "  \
+      "client unit (the BSP wall walk widens its corridor by this)")
+RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 84);
 
-typedef struct rr_roo_leaf_rec {
-    uint16_t node;          /* 0-based node of this leaf */
-    uint16_t sector;        /* 0-based */
-    uint32_t first_point;   /* into RR_SEC_ROO_POINTS */
-    uint32_t npoints;       /* convex, clockwise seen from above (x east, y south) */
-} rr_roo_leaf_rec;
-RR_STATIC_SIZE(rr_roo_leaf_rec, 12);
-#define RR_LAYOUT_ROO_LEAF "2244"
+/* RR_SEC_ROO_NODES: the BSP, root first, in pre-order. A child's number is
+ * greater than its parent's and its depth is the parent's + 1 (checked),
+ * so the BSP walk is a forward loop of at most bsp_depth nodes. */
+#define RR_ROO_NODE(F, T)                                                              \
+    F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "internal: scaled separator A*x + B*y + C "   \
+      "(see rr_roo_blob.h), |A|, |B| < 2^30; leaf: 0")                                 \
+    F(T, b, I32, , ABS, RR_ROO_COEF_MAX, "")                                           \
+    F(T, c_lo, U32, , DATA, 0, "C, an int64 in two words: low word")                   \
+    F(T, c_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |c_hi| < 2^29")            \
+    F(T, norm, U32, , MAX, 0x7fffffffu, "internal: >= sqrt(A^2 + B^2) (checked), "     \
+      "< 2^31: scales the wall walk's corridor to the line's units")                   \
+    F(T, pos, U16, , INDEX1, RR_ROO_S_nodes, "internal: 1-based child node on the + "  \
+      "side (s > 0), 0 = none (outside); later than this node (checked)")              \
+    F(T, neg, U16, , INDEX1, RR_ROO_S_nodes, "the same on the - side")                 \
+    F(T, sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "leaf: its sector; internal: "    \
+      "none")                                                                          \
+    F(T, first_wall, U16, , INDEX_OPT, RR_ROO_S_walls, "internal: first wall on this " \
+      "line, or none; the list goes on through the walls' next")                       \
+    F(T, leaf, U16, , INDEX_OPT, RR_ROO_S_leaves, "leaf: its leaf record, whose node " \
+      "is this one (checked); internal: none")                                         \
+    F(T, kind, U8, , MAX, RR_ROO_NODE_LEAF, "1 internal, 2 leaf")                      \
+    F(T, depth, U8, , SEMANTIC, 0, "root = 1; a child is its parent's depth + 1, "     \
+      "at most bsp_depth")
+RR_RECORD(rr_roo_node_rec, RR_ROO_NODE, 32);
 
-typedef struct rr_roo_point_rec { int32_t x, y; } rr_roo_point_rec;
-RR_STATIC_SIZE(rr_roo_point_rec, 8);
-#define RR_LAYOUT_ROO_POINT "44"
+/* RR_SEC_ROO_LEAVES: one per leaf node, in node order. */
+#define RR_ROO_LEAF(F, T)                                                              \
+    F(T, node, U16, , INDEX, RR_ROO_S_nodes, "its leaf node, whose leaf is this "      \
+      "record (checked)")                                                              \
+    F(T, sector, U16, , INDEX, RR_ROO_S_sectors, "its sector")                         \
+    F(T, first_point, U32, , FIRST, RR_ROO_S_points, "its polygon: convex, clockwise " \
+      "seen from above (x east, y south)")                                             \
+    F(T, npoints, U32, , COUNT, RR_ROO_S_points, "")
+RR_RECORD(rr_roo_leaf_rec, RR_ROO_LEAF, 12);
 
-typedef struct rr_roo_sector_rec {
-    int32_t floor_z;        /* flat floor, coords (file height * 16) */
-    int32_t ceiling_z;      /* flat ceiling, coords */
-    int32_t depth_z;        /* {0, 204, 409, 614} client units by depth, in coords */
-    uint32_t flags;         /* file sector flags (depth bits 0-1, 0x2000 no-move, ...) */
-    uint16_t id;            /* server id */
-    uint16_t floor_slope;   /* 0-based slope, or NONE = flat */
-    uint16_t ceiling_slope;
-    uint8_t light;
-    uint8_t depth;          /* 0..3 */
-} rr_roo_sector_rec;
-RR_STATIC_SIZE(rr_roo_sector_rec, 24);
-#define RR_LAYOUT_ROO_SECTOR "444422211"
+/* RR_SEC_ROO_POINTS: the leaf polygons' corners. */
+#define RR_ROO_POINT(F, T)                                                             \
+    F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
+    F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
+RR_RECORD(rr_roo_point_rec, RR_ROO_POINT, 8);
 
-typedef struct rr_roo_slope_rec {
-    int32_t a, b, c;        /* scaled plane; c != 0, z = -(a*x + b*y + d) / c */
-    uint32_t d_lo;
-    int32_t d_hi;
-} rr_roo_slope_rec;
-RR_STATIC_SIZE(rr_roo_slope_rec, 20);
-#define RR_LAYOUT_ROO_SLOPE "44444"
+/* RR_SEC_ROO_SECTORS. */
+#define RR_ROO_SECTOR(F, T)                                                            \
+    F(T, floor_z, I32, , COORD, RR_ROO_COORD_MAX, "flat floor, coords (file height "   \
+      "* 16 client units)")                                                            \
+    F(T, ceiling_z, I32, , COORD, RR_ROO_COORD_MAX, "flat ceiling, coords")            \
+    F(T, depth_z, I32, , COORD, RR_ROO_COORD_MAX, "how far an object sinks: {0, 204, " \
+      "409, 614} client units by depth, in coords")                                    \
+    F(T, flags, U32, , DATA, 0, "file sector flags (depth bits 0-1, 0x400 sloped "     \
+      "floor, 0x800 sloped ceiling, 0x2000 no-move, ...)")                             \
+    F(T, id, U16, , DATA, 0, "server id")                                              \
+    F(T, floor_slope, U16, , INDEX_OPT, RR_ROO_S_slopes, "floor plane, or none = "     \
+      "flat")                                                                          \
+    F(T, ceiling_slope, U16, , INDEX_OPT, RR_ROO_S_slopes, "ceiling plane, or none = " \
+      "flat")                                                                          \
+    F(T, light, U8, , DATA, 0, "light level")                                          \
+    F(T, depth, U8, , MAX, 3, "depth 0..3 (flags bits 0-1)")
+RR_RECORD(rr_roo_sector_rec, RR_ROO_SECTOR, 24);
 
-typedef struct rr_roo_wall_rec {
-    int32_t x0, y0, x1, y1; /* coords; + side is on the right going 0 -> 1 */
-    uint16_t pos_sidedef, neg_sidedef; /* 0-based or NONE */
-    uint16_t pos_sector, neg_sector;   /* 0-based or NONE */
-    uint16_t next;          /* next wall on the same line, 0-based or NONE; always
-                               greater than this wall's index (checked) */
-    uint16_t pad;
-} rr_roo_wall_rec;
-RR_STATIC_SIZE(rr_roo_wall_rec, 28);
-#define RR_LAYOUT_ROO_WALL "4444222222"
+/* RR_SEC_ROO_SLOPES: z = -(A*x + B*y + D) / C. */
+#define RR_ROO_SLOPE(F, T)                                                             \
+    F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "scaled plane (see rr_roo_blob.h), "          \
+      "|A|, |B|, |C| < 2^30")                                                          \
+    F(T, b, I32, , ABS, RR_ROO_COEF_MAX, "")                                           \
+    F(T, c, I32, , ABS, RR_ROO_COEF_MAX, "not 0 (checked): the plane is not vertical") \
+    F(T, d_lo, U32, , DATA, 0, "D, an int64 in two words: low word")                   \
+    F(T, d_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |d_hi| < 2^29")
+RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
 
-typedef struct rr_roo_sidedef_rec {
-    uint32_t flags;         /* wall flags: 0x4 passable, 0x2 transparent, 0x20 no look-through */
-    uint16_t id;            /* server id */
-    uint16_t normal_bitmap; /* 0 = no middle texture */
-} rr_roo_sidedef_rec;
-RR_STATIC_SIZE(rr_roo_sidedef_rec, 8);
-#define RR_LAYOUT_ROO_SIDEDEF "422"
+/* RR_SEC_ROO_WALLS: the client walls. */
+#define RR_ROO_WALL(F, T)                                                              \
+    F(T, x0, I32, , COORD, RR_ROO_COORD_MAX, "from (x0, y0) to (x1, y1), coords; the " \
+      "+ side is on the right going from 0 to 1")                                      \
+    F(T, y0, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
+    F(T, x1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
+    F(T, y1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
+    F(T, pos_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the + side, "   \
+      "or none")                                                                       \
+    F(T, neg_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the - side, "   \
+      "or none")                                                                       \
+    F(T, pos_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the + side, or "   \
+      "none (then the wall is solid)")                                                 \
+    F(T, neg_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the - side, or "   \
+      "none")                                                                          \
+    F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
+      "none; greater than this wall's index (checked), so every list ends")            \
+    F(T, pad, U16, , ZERO, 0, "0")
+RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 28);
+
+/* RR_SEC_ROO_SIDEDEFS. */
+#define RR_ROO_SIDEDEF(F, T)                                                           \
+    F(T, flags, U32, , DATA, 0, "file wall flags: 0x4 passable, 0x2 transparent, "     \
+      "0x20 no look-through, ...")                                                     \
+    F(T, id, U16, , DATA, 0, "server id")                                              \
+    F(T, normal_bitmap, U16, , DATA, 0, "middle texture, 0 = none")
+RR_RECORD(rr_roo_sidedef_rec, RR_ROO_SIDEDEF, 8);
+
+/* The server grids, one cell per record: the three byte grids of
+ * grid_rows x grid_cols 1024-unit squares, the u32 high-res grid of
+ * hires_rows x hires_cols 256-unit squares. */
+#define RR_ROO_MOVE_CELL(F, T)                                                         \
+    F(T, move, U8, , DATA, 0, "player move bits N, NE, E, SE, S, SW, W, NW (bit 0 = N)")
+RR_RECORD(rr_roo_move_cell, RR_ROO_MOVE_CELL, 1);
+#define RR_ROO_FLAG_CELL(F, T)                                                         \
+    F(T, flags, U8, , DATA, 0, "bit 0: a floor covers the square's centre")
+RR_RECORD(rr_roo_flag_cell, RR_ROO_FLAG_CELL, 1);
+#define RR_ROO_MONSTER_CELL(F, T)                                                      \
+    F(T, monster, U8, , DATA, 0, "monster move bits, as the move grid's")
+RR_RECORD(rr_roo_monster_cell, RR_ROO_MONSTER_CELL, 1);
+#define RR_ROO_HIRES_CELL(F, T)                                                        \
+    F(T, hires, U32, , DATA, 0, "bit 0 walkable, bits 1-8 move, bits 9-31 floor "      \
+      "height / 256 client units")
+RR_RECORD(rr_roo_hires_cell, RR_ROO_HIRES_CELL, 4);
+
+/* ---- the sections --------------------------------------------------------
+ * The room record first (its counts are checked against the others). */
+#define RR_ROO_SECTIONS(S)                                                              \
+    S(room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
+    S(nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
+    S(leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
+    S(points, RR_SEC_ROO_POINTS, rr_roo_point_rec, RR_ROO_POINT, REQ)                    \
+    S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
+    S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
+    S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
+    S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
+    S(move_grid, RR_SEC_ROO_MOVE_GRID, rr_roo_move_cell, RR_ROO_MOVE_CELL, OPT)          \
+    S(flag_grid, RR_SEC_ROO_FLAG_GRID, rr_roo_flag_cell, RR_ROO_FLAG_CELL, OPT)          \
+    S(monster_grid, RR_SEC_ROO_MONSTER_GRID, rr_roo_monster_cell, RR_ROO_MONSTER_CELL,   \
+      OPT)                                                                               \
+    S(hires_grid, RR_SEC_ROO_HIRES_GRID, rr_roo_hires_cell, RR_ROO_HIRES_CELL, OPT)
+#define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
+enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };
 
 #endif

@@ -126,9 +126,9 @@ static int bake_nodes(const rrb_roo *r, int f, rrb_blob *bl, const char *path, c
         pts[i].y = to_coord(r->points[2 * i + 1], f);
     }
     if (!rc) {
-        rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, r->nnodes, sizeof *nodes, RR_LAYOUT_ROO_NODE);
-        rrb_blob_add(bl, RR_SEC_ROO_LEAVES, leaves, nl, sizeof *leaves, RR_LAYOUT_ROO_LEAF);
-        rrb_blob_add(bl, RR_SEC_ROO_POINTS, pts, r->npoints, sizeof *pts, RR_LAYOUT_ROO_POINT);
+        rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, r->nnodes, sizeof *nodes, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_LEAVES, leaves, nl, sizeof *leaves, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_POINTS, pts, r->npoints, sizeof *pts, NULL);
     }
     free(nodes), free(leaves), free(pts), free(depth);
     return rc;
@@ -183,9 +183,8 @@ static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path,
         }
     }
     if (!rc) {
-        rrb_blob_add(bl, RR_SEC_ROO_SECTORS, sec, r->nsectors, sizeof *sec,
-                     RR_LAYOUT_ROO_SECTOR);
-        rrb_blob_add(bl, RR_SEC_ROO_SLOPES, sl, ns, sizeof *sl, RR_LAYOUT_ROO_SLOPE);
+        rrb_blob_add(bl, RR_SEC_ROO_SECTORS, sec, r->nsectors, sizeof *sec, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_SLOPES, sl, ns, sizeof *sl, NULL);
     }
     free(sec), free(sl);
     return rc;
@@ -214,8 +213,8 @@ static void bake_walls(const rrb_roo *r, int f, rrb_blob *bl)
         sd[i].id = r->sidedefs[i].id;
         sd[i].normal_bitmap = r->sidedefs[i].normal;
     }
-    rrb_blob_add(bl, RR_SEC_ROO_WALLS, w, r->nwalls, sizeof *w, RR_LAYOUT_ROO_WALL);
-    rrb_blob_add(bl, RR_SEC_ROO_SIDEDEFS, sd, r->nsidedefs, sizeof *sd, RR_LAYOUT_ROO_SIDEDEF);
+    rrb_blob_add(bl, RR_SEC_ROO_WALLS, w, r->nwalls, sizeof *w, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_SIDEDEFS, sd, r->nsidedefs, sizeof *sd, NULL);
     free(w), free(sd);
 }
 
@@ -296,16 +295,16 @@ static void bake_room(const rrb_roo *r, int f, rrb_blob *bl)
         o.flags |= RR_ROO_ROOM_NO_WALL_TREE;
     }
     free(owner);
-    rrb_blob_add(bl, RR_SEC_ROO_ROOM, &o, 1, sizeof o, RR_LAYOUT_ROO_ROOM);
+    rrb_blob_add(bl, RR_SEC_ROO_ROOM, &o, 1, sizeof o, NULL);
     if (r->has_grids && r->rows * r->cols > 0) {
         uint32_t n = (uint32_t)(r->rows * r->cols);
-        rrb_blob_add(bl, RR_SEC_ROO_MOVE_GRID, r->move_grid, n, 1, "1");
-        rrb_blob_add(bl, RR_SEC_ROO_FLAG_GRID, r->flag_grid, n, 1, "1");
-        rrb_blob_add(bl, RR_SEC_ROO_MONSTER_GRID, r->monster_grid, n, 1, "1");
+        rrb_blob_add(bl, RR_SEC_ROO_MOVE_GRID, r->move_grid, n, 1, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_FLAG_GRID, r->flag_grid, n, 1, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_MONSTER_GRID, r->monster_grid, n, 1, NULL);
     }
     if (r->has_hires && r->rows_hr * r->cols_hr > 0)
         rrb_blob_add(bl, RR_SEC_ROO_HIRES_GRID, r->hires_grid,
-                     (uint32_t)(r->rows_hr * r->cols_hr), 4, "4");
+                     (uint32_t)(r->rows_hr * r->cols_hr), 4, NULL);
 }
 
 rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *path,
