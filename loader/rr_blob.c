@@ -106,14 +106,6 @@ __attribute__((cold, noinline)) rr_err rr__fail(const rr_room *room, rr_diag *di
     return e;
 }
 
-__attribute__((cold, noinline)) rr_err rr__fail_at(rr_diag *diag, uint32_t es,
-                                                   uint32_t offset, const char *what,
-                                                   uint32_t value, uint32_t limit)
-{
-    return rr__fail_in(diag, (rr_err) - (int32_t)(es & 0xffu), es >> 8, offset, what, value,
-                       limit);
-}
-
 static const rr_blob_header *header_of(const void *blob)
 {
     return (const rr_blob_header *)blob;
@@ -382,130 +374,34 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     return RR_OK;
 }
 
-/* ---- the legacy section access (runtimes not yet on the schema) ---------- */
-
-rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
-                   const void **data, uint32_t *count, rr_diag *diag)
+/* RAW blobs (tests, user data) have no schema and no view: their common
+ * sections are checked here, every other section must be optional. */
+static rr_err raw_validate(rr_room *room, rr_diag *diag)
 {
-    const rr_section_entry *s = entry(room, type);
-    if (!s) {
-        *data = 0;
-        *count = 0;
-        return rr__fail_in(diag, RR_ERR_MISSING, type, 0, "section", type, 0);
-    }
-    if (elem == 0 || s->size / elem != s->count || s->size % elem != 0)
-        return rr__fail_in(diag, RR_ERR_SECTION, type, rr__offset(room, &s->count),
-                           "element count vs size", s->count, elem ? s->size / elem : 0);
-    *data = room->blob + s->offset;
-    *count = s->count;
-    return RR_OK;
-}
-
-static const char *const field_what[8] = {
-    "", "index field", "run (first, count)", "value range", "value limit", "string offset", "",
-    ""};
-
-/* Runs once per element of a validated section: compiled for size. */
-__attribute__((cold)) rr_err rr__check_fields(const rr_room *room, const rr_field *t,
-                                              const void *elem, const uint32_t *counts,
-                                              rr_diag *diag)
-{
-    const uint8_t *data = elem;
-    const rr_section_entry *s = entry(room, RR_SEC_STRINGS);
-    /* String offsets index the string table, which ends with a NUL (as in
-     * rr__string_ok); no call inside the loop keeps this frame small. */
-    uint32_t n = 1, nstr = s ? s->count : 0, i;
-    if (!elem) {
-        s = entry(room, t->arg);
-        n = s ? s->count : 0;
-        data = s ? room->blob + s->offset : 0;
-    }
-    for (i = 0; i < n; i++) {
-        const rr_field *f = t;
-        do {
-            const uint8_t *p = data + i * t->off + (++f)->off;
-            unsigned k = f->kind, r = 0;
-            do {
-                uint32_t v = k & RR_F_U8    ? *p
-                             : k & RR_F_U16 ? *(const uint16_t *)(const void *)p
-                                            : *(const uint32_t *)(const void *)p;
-                uint32_t lim = f->arg;
-                int ok;
-                if ((k & 7u) <= RR_F_RUN)
-                    lim = counts[lim];
-                if ((k & 7u) == RR_F_STR)
-                    lim = nstr;
-                switch (k & 7u) {
-                case RR_F_IDX:
-                case RR_F_STR: ok = v < lim || ((k & RR_F_NONE) && v == 0xffffu); break;
-                case RR_F_RUN:
-                    ok = v <= lim && ((const uint32_t *)(const void *)p)[1] <= lim - v &&
-                         (!(k & RR_F_NZ) || ((const uint32_t *)(const void *)p)[1]);
-                    break;
-                case RR_F_ABS: ok = v + lim <= 2 * lim; break;
-                default: ok = v <= lim; break;
-                }
-                if (!ok)
-                    return rr__fail_at(diag, t->arg << 8 | f->code, rr__offset(room, p),
-                                       field_what[k & 7u], v, lim);
-                p += k & RR_F_U8 ? 1 : k & RR_F_U16 ? 2 : 4;
-            } while (r++ < f->rep);
-        } while (!(f->kind & RR_F_END));
-    }
-    return RR_OK;
-}
-
-/* Common sections every format may carry (checked again by the schema of
- * the formats that have one). */
-static rr_err check_common(rr_room *room, rr_diag *diag)
-{
-    const void *p;
-    uint32_t n;
-    rr_err e = rr__section(room, RR_SEC_STRINGS, 1, &p, &n, diag);
-    if (e == RR_OK) {
-        if (n == 0 || ((const uint8_t *)p)[n - 1] != 0)
-            return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, rr__offset(room, p),
-                               "string table must end with NUL", n, 0);
-    } else if (e != RR_ERR_MISSING) {
-        return e;
-    }
-    e = rr__section(room, RR_SEC_INFO, sizeof(rr_blob_info), &p, &n, diag);
-    if (e == RR_OK) {
-        const rr_blob_info *bi = p;
-        if (n != 1)
-            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, rr__offset(room, p),
-                               "info count", n, 1);
+    const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
+    const rr_section_entry *s;
+    uint32_t i;
+    for (i = 0; i < room->nsections; i++)
+        if (t[i].type != RR_SEC_STRINGS && t[i].type != RR_SEC_INFO &&
+            !(t[i].type & RR_SEC_OPTIONAL))
+            return rr__fail_in(diag, RR_ERR_SECTION, t[i].type,
+                               RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
+                               "unknown required section type", t[i].type, 0);
+    s = entry(room, RR_SEC_STRINGS);
+    if (s && (s->size != s->count || s->count == 0 || room->blob[s->offset + s->count - 1] != 0))
+        return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, s->offset,
+                           "string table must end with NUL", s->count, 0);
+    s = entry(room, RR_SEC_INFO);
+    if (s) {
+        const rr_blob_info *bi = (const rr_blob_info *)(const void *)(room->blob + s->offset);
+        if (s->count != 1 || s->size != sizeof(rr_blob_info))
+            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, s->offset, "record count",
+                               s->count, 1);
         if (!rr__string_ok(room, bi->source_name))
             return rr__fail(room, diag, RR_ERR_INDEX, &bi->source_name, "string offset",
                             bi->source_name, 0);
-    } else if (e != RR_ERR_MISSING) {
-        return e;
     }
     return RR_OK;
-}
-
-rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t ntypes,
-                          rr_diag *diag)
-{
-    const rr_section_entry *s = (const rr_section_entry *)(const void *)room->sections;
-    uint32_t i, j;
-    for (i = 0; i < room->nsections; i++) {
-        uint32_t t = s[i].type;
-        int known = t == RR_SEC_STRINGS || t == RR_SEC_INFO || (t & RR_SEC_OPTIONAL);
-        for (j = 0; j < ntypes && !known; j++)
-            known = types[j] == t;
-        if (!known)
-            return rr__fail_in(diag, RR_ERR_SECTION, t,
-                               RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
-                               "unknown required section type", t, 0);
-    }
-    return RR_OK;
-}
-
-/* RAW blobs know only the common sections. */
-static rr_err raw_validate(rr_room *room, rr_diag *diag)
-{
-    return rr__sections_known(room, 0, 0, diag);
 }
 
 /* Direct calls (no function pointers), so the static call graph that the
@@ -559,9 +455,6 @@ rr_err rr_open_diag(const void *blob, uint32_t size, void *arena, uint32_t arena
     r.view = 0;
     r.arena = arena;
     r.arena_size = arena_size;
-    e = check_common(&r, diag);
-    if (e)
-        return e;
     e = run_validator(&r, diag);
     if (e)
         return e;

@@ -167,10 +167,6 @@ typedef struct rr_view_entry {
 } rr_view_entry;
 #define RR_VIEW_BYTES(nslots) (8u * (uint32_t)(nslots))
 
-/* Size check of a struct not (yet) written as a record. */
-#define RR_STATIC_SIZE(type, n) \
-    typedef char rr__size_check_##type[(sizeof(type) == (n)) ? 1 : -1]
-
 /* ---- the header ---------------------------------------------------------- */
 
 #define RR_MAGIC0 'R'

@@ -59,50 +59,8 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
     return room->view[k].count;
 }
 
-/* ---- the legacy section access (runtimes not yet on the schema) ---------- */
-
-/* Section lookup with the element size the caller expects: RR_ERR_MISSING if
- * absent, RR_ERR_SECTION if size != count * elem (or not a multiple). */
-rr_err rr__section(const rr_room *room, uint32_t type, uint32_t elem,
-                   const void **data, uint32_t *count, rr_diag *diag);
-/* rr__fail_in with the code and the section in one argument (RR_ES). */
-#define RR_ES(e, type) (((uint32_t)(type) << 8) | (uint32_t) - (e))
-rr_err rr__fail_at(rr_diag *diag, uint32_t es, uint32_t offset, const char *what,
-                   uint32_t value, uint32_t limit);
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
-
-/* Table-driven per-field checks shared by the validators (one switch, no
- * function pointers). A descriptor checks the field at byte off of an
- * element, or rep + 1 consecutive fields of its width:
- *   RR_F_IDX  value < counts[arg] (RR_F_NONE: or the 16-bit NONE 0xffff)
- *   RR_F_RUN  u32 first at off, u32 count after it: a run inside counts[arg]
- *             (RR_F_NZ: and the count is not 0)
- *   RR_F_ABS  int32 within [-arg, arg]
- *   RR_F_MAX  value <= arg
- *   RR_F_STR  a string offset (rr__string_ok)
- * Width of IDX and MAX values: RR_F_U16, RR_F_U8 (default 32 bits). The
- * last descriptor of a table carries RR_F_END. */
-typedef struct rr_field {
-    uint8_t off, kind, code, rep;
-    uint32_t arg;
-} rr_field;
-enum {
-    RR_F_IDX = 1, RR_F_RUN = 2, RR_F_ABS = 3, RR_F_MAX = 4, RR_F_STR = 5,
-    RR_F_U16 = 8, RR_F_U8 = 16, RR_F_NONE = 32, RR_F_NZ = 64, RR_F_END = 128
-};
-#define RR_FIELD(type, member, kind, err, arg, what) \
-    {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), 0, (uint32_t)(arg)}
-#define RR_FIELDS(type, member, n, kind, err, arg, what) \
-    {(uint8_t)offsetof(type, member), (uint8_t)(kind), (uint8_t)-(err), (uint8_t)((n) - 1), \
-     (uint32_t)(arg)}
-#define RR_SECTION_CHECK(type, elem) \
-    {(uint8_t)(sizeof(elem) + 0 * sizeof(char[sizeof(elem) <= 255 ? 1 : -1])), 0, 0, 0, \
-     (uint32_t)(type)}
-rr_err rr__check_fields(const rr_room *room, const rr_field *t, const void *elem,
-                        const uint32_t *counts, rr_diag *diag);
-rr_err rr__sections_known(const rr_room *room, const uint32_t *types, uint32_t ntypes,
-                          rr_diag *diag);
 
 /* Fixed-point helpers of rr_fix.c shared by the runtimes. rr__sat32 clamps
  * to int32. rr__div_round64 is n / d rounded half away from zero (the

@@ -8,10 +8,11 @@
  *   rrb_blob_finish(b, big_endian, &bytes, &size);   // malloc'd bytes
  *
  * A section is swapped for a big-endian target by its format's schema
- * (loader/rr_<fmt>_blob.h, tools/rrb_schema.h): layout NULL. Formats not yet
- * described by a schema pass a layout string, each field's width in order,
- * one character per field: '1' u8/i8, '2' u16/i16, '4' u32/i32; its sum must
- * equal elem_size. Either mismatch is a baker bug and aborts.
+ * (loader/rr_<fmt>_blob.h, tools/rrb_schema.h): layout NULL. Only the
+ * sections of a RAW blob (user data, tests), which no schema describes, pass
+ * a layout string: each field's width in order, one character per field,
+ * '1' u8/i8, '2' u16/i16, '4' u32/i32; its sum must equal elem_size. Either
+ * mismatch is a baker bug and aborts.
  */
 #ifndef RRB_BLOB_H
 #define RRB_BLOB_H

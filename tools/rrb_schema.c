@@ -44,34 +44,18 @@ const rrb_section rrb_entry_record = {
 RR_COMMON_SECTIONS(RRB_NAMES)
 static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION)};
 
-#ifdef RR_ROO_SECTIONS
 RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS)
-#endif
-#ifdef RR_RMF_SECTIONS
 RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS)
-#endif
-#ifdef RR_RMESH_SECTIONS
 RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS)
-#endif
-#ifdef RR_EMI_SECTIONS
 RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS)
-#endif
 
 const rrb_schema *rrb_schema_of(uint32_t format)
 {
     switch (format) {
-#ifdef RR_ROO_SECTIONS
     case RR_FMT_ROO: return &roo_schema;
-#endif
-#ifdef RR_RMF_SECTIONS
     case RR_FMT_RMF: return &rmf_schema;
-#endif
-#ifdef RR_RMESH_SECTIONS
     case RR_FMT_RMESH: return &rmesh_schema;
-#endif
-#ifdef RR_EMI_SECTIONS
     case RR_FMT_EMI: return &emi_schema;
-#endif
     default: return NULL;
     }
 }

@@ -43,7 +43,7 @@ typedef struct rrb_schema {
 
 /* The blob header and the section table entry, as records. */
 extern const rrb_section rrb_header_record, rrb_entry_record;
-/* Schema of a format (enum rr_format), or NULL (RAW, or not described yet). */
+/* Schema of a format (enum rr_format), or NULL (RAW has none). */
 const rrb_schema *rrb_schema_of(uint32_t format);
 /* The section of a schema by type id, or NULL. Common sections are found
  * for any format, even one without a schema (s may be NULL). */

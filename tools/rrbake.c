@@ -232,19 +232,6 @@ static int blob_open_check(const uint8_t *d, size_t n, const char *path, int ver
                         "(the file looks truncated)\n", path, RR_HEADER_BYTES, n);
         return 1;
     }
-    if (be && !rrb_schema_of(((const rr_blob_header *)(const void *)c)->format)) {
-        /* A format without a schema cannot be swapped: its container only. */
-        int bad = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM)) !=
-                  rd32(d + offsetof(rr_blob_header, checksum), 1) || rd32(d + offsetof(rr_blob_header, total_size), 1) != n;
-        if (bad)
-            fprintf(stderr, "%s:0x%x: blob rejected: size or checksum of the big-endian blob\n",
-                    path, (unsigned)offsetof(rr_blob_header, total_size));
-        else if (verbose)
-            printf("%s: big-endian blob: header, size and checksum ok (this format has no "
-                   "schema yet: full validation runs on a big-endian target)\n", path);
-        free(c);
-        return bad;
-    }
     need = rr_arena_size(c, (uint32_t)n);
     if (need < 0) {
         e = rr_open_diag(c, (uint32_t)n, NULL, 0, &room, &diag);
@@ -383,8 +370,8 @@ static int write_c_array(const char *out, const char *name, const uint8_t *d, si
 /* Bake one file; returns 0 or 1 (the reason is printed). */
 static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
 {
-    uint8_t *d, *le = NULL, *final = NULL;
-    size_t n, len, flen = 0;
+    uint8_t *d, *final = NULL;
+    size_t n, flen = 0;
     char err[RRB_ERR_MAX];
     const rrb_format *f;
     rrb_blob *b;
@@ -410,20 +397,15 @@ static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
         return 1;
     }
     /* Check the blob as written with the real loader: a big-endian one is
-     * swapped back to host order through its format's schema (a format
-     * without a schema yet is checked through its little-endian twin). */
-    if (cfg->opts.big_endian && !rrb_schema_of(rrb_blob_format(b))) {
-        if (rrb_blob_finish(b, 0, &le, &len) == 0 && blob_open_check(le, len, in, 0) == 0)
-            rc = rrb_blob_finish(b, 1, &final, &flen) ? 1 : 0;
-    } else if (rrb_blob_finish(b, cfg->opts.big_endian, &final, &flen) == 0) {
+     * swapped back to host order through its format's schema first, so it
+     * gets the validation the board would give it. */
+    if (rrb_blob_finish(b, cfg->opts.big_endian, &final, &flen) == 0)
         rc = blob_open_check(final, flen, in, 0);
-    }
     if (rc == 0)
         rc = cfg->c_array ? write_c_array(out, cfg->c_array, final, flen)
                           : rrb_save_file(out, final, flen, err, sizeof err) ? 1 : 0;
     if (rc && !cfg->c_array && err[0] && final)
         fprintf(stderr, "%s\n", err);
-    free(le);
     free(final);
     rrb_blob_free(b);
     return rc;
