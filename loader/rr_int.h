@@ -61,6 +61,8 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
+/* The section table entry of a type, or NULL. */
+const rr_section_entry *rr__entry(const rr_room *room, uint32_t type);
 
 /* Fixed-point helpers of rr_fix.c shared by the runtimes. rr__sat32 clamps
  * to int32. rr__div_round64 is n / d rounded half away from zero (the

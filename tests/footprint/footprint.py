@@ -9,7 +9,7 @@ For each board and each program below, writes BUILD/footprint/<board>/fp_<name>.
 rr_open / rr_section / rr_string / rr_strerror), links it with the board's
 compiler and flags against BUILD/<board>/librr.a with --gc-sections and a map
 file, and sums the sizes of the input sections that survived the link, by
-object: the runtime (rr_<fmt>.o), the core (rr_blob.o + rr_fix.o) and the
+object: the runtime (rr_<fmt>.o), the core (rr_open.o + rr_schema.o + rr_fix.o) and the
 compiler's helper library (libgcc: 64-bit multiply / divide / shifts).
 
   core   rr_open & co. only (a RAW-blob program)
@@ -185,9 +185,9 @@ def main(argv):
             small, _ = link(b, name, build, oslib, "_Os")
             code = lambda o, z=sizes: z.get(o, {}).get("code", 0)
             rt = sum(code("rr_" + f) for f in FORMATS)
-            core = code("rr_blob") + code("rr_fix")
+            core = code("rr_open") + code("rr_schema") + code("rr_fix")
             rt_os = sum(code("rr_" + f, small) for f in FORMATS)
-            core_os = code("rr_blob", small) + code("rr_fix", small)
+            core_os = code("rr_open", small) + code("rr_schema", small) + code("rr_fix", small)
             data = sum(v["data"] for k, v in sizes.items() if k.startswith("rr_"))
             bss = sum(v["bss"] for k, v in sizes.items() if k.startswith("rr_"))
             rows.append("%s,%s,%d,%d,%d,%d,%d,%d,%d,%d" % (b, name, nfun, rt, core,
@@ -206,7 +206,7 @@ def main(argv):
     with open(os.path.join(build, "footprint", "size.csv"), "w") as fh:
         fh.write("\n".join(rows) + "\n")
     print("code: .text + .rodata of the objects as linked (--gc-sections); "
-          "runtime = rr_<fmt>.o, core = rr_blob.o + rr_fix.o; csv: %s/footprint/size.csv" % build)
+          "runtime = rr_<fmt>.o, core = rr_open.o + rr_schema.o + rr_fix.o; csv: %s/footprint/size.csv" % build)
     return 0
 
 
