@@ -557,12 +557,17 @@ typedef struct sighter {
 
 typedef struct qstate {
     const rr_room *room;  /* the room queried */
+    /* The two sections every visited wall reads, taken from the room's view
+     * once per query (query_setup); the others, read once per node or per
+     * crossing, go through the view. (Two pointers more would not fit the
+     * 96 bytes of state with 64-bit pointers.) */
+    const rr_roo_wall_rec *walls;
+    const rr_roo_sidedef_rec *sidedefs;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
     uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
-    int32_t brute;        /* 1: hand out every wall in index order */
     void *out;            /* the caller's rr_roo_move or rr_roo_sight */
     union {
         mover m;
@@ -624,43 +629,51 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
 static uint32_t walk_next(const rr_room *room, qstate *q)
 {
     uint32_t w;
-    if (q->brute)
-        return q->wall < rr__count(room, RR_ROO_S_walls) ? q->wall++ : RR_ROO_NONE;
     while (q->wall == RR_ROO_NONE && q->node)
         walk_node(room, q);
     w = q->wall;
     if (w != RR_ROO_NONE)
-        q->wall = roo_walls(room)[w].next; /* validated: next > w, so lists end */
+        q->wall = q->walls[w].next; /* validated: next > w, so lists end */
     return w;
 }
 
 static void move_visit(qstate *q, uint32_t i);
 static void sight_visit(qstate *q, uint32_t i);
 
-/* Hand every wall of the walk to the query's visitor (direct calls, so the
- * static call graph of tests/check_stack.py stays exact). */
+/* Wall i to the query's visitor (direct calls, so the static call graph of
+ * tests/check_stack.py stays exact). */
+static void visit(qstate *q, uint32_t i, int sight)
+{
+    if (sight)
+        sight_visit(q, i);
+    else
+        move_visit(q, i);
+}
+
+/* Hand every wall of the walk to the query's visitor; brute force, every
+ * wall in index order. */
 static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
 {
-    uint32_t i;
-    q->brute = brute || (roo_room(room)->flags & RR_ROO_ROOM_NO_WALL_TREE);
+    uint32_t i, nwalls = rr__count(room, RR_ROO_S_walls);
+    if (brute || (roo_room(room)->flags & RR_ROO_ROOM_NO_WALL_TREE)) {
+        for (i = 0; i < nwalls; i++)
+            visit(q, i, sight);
+        return;
+    }
     q->node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
     q->sp = 0;
-    q->wall = q->brute ? 0u : RR_ROO_NONE;
-    while ((i = walk_next(room, q)) != RR_ROO_NONE) {
-        if (sight)
-            sight_visit(q, i);
-        else
-            move_visit(q, i);
-    }
+    q->wall = RR_ROO_NONE;
+    while ((i = walk_next(room, q)) != RR_ROO_NONE)
+        visit(q, i, sight);
 }
 
 /// Movement ///
 
 /* The sidedef of w facing a point on side `side`, or NULL. */
-static const rr_roo_sidedef_rec *facing(const rr_room *room, const rr_roo_wall_rec *w, int side)
+static const rr_roo_sidedef_rec *facing(const qstate *q, const rr_roo_wall_rec *w, int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
-    return sd == RR_ROO_NONE ? 0 : &roo_sidedefs(room)[sd];
+    return sd == RR_ROO_NONE ? 0 : &q->sidedefs[sd];
 }
 
 static int one_sided(const rr_roo_wall_rec *w)
@@ -762,9 +775,9 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &roo_walls(q->room)[i];
+    const rr_roo_wall_rec *w = &q->walls[i];
     int side = orient(wall_line(w), q->seg) >= 0;
-    const rr_roo_sidedef_rec *sd = facing(q->room, w, side);
+    const rr_roo_sidedef_rec *sd = facing(q, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(q, w);
@@ -802,6 +815,8 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
         return 0;
     q = query_state(room);
     q->room = room;
+    q->walls = roo_walls(room);
+    q->sidedefs = roo_sidedefs(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
@@ -881,7 +896,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
 static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
 {
     const sighter *s = &q->u.s;
-    const rr_roo_sidedef_rec *sd = facing(q->room, w, c->side);
+    const rr_roo_sidedef_rec *sd = facing(q, w, c->side);
     int32_t h[4], z;
     if (one_sided(w))
         return 1;
@@ -894,7 +909,7 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossi
 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &roo_walls(q->room)[i];
+    const rr_roo_wall_rec *w = &q->walls[i];
     rr_roo_sight *out;
     crossing c;
     rr_fix t;
