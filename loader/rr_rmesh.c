@@ -108,6 +108,27 @@ static void *work_area(const rr_room *room)
     return (void *)((p + 7u) & ~(uintptr_t)7u);
 }
 
+/* The query stack of the tree walks: 4 bytes a level at the start of the
+ * arena, before the work area. */
+static uint32_t *query_stack(const rr_room *room)
+{
+    return (uint32_t *)(void *)room->arena;
+}
+
+/* The arrays the per-triangle tests read (ray, box, sweep), taken from the
+ * view once per query (once per step in the sweep), not at every triangle.
+ * The tree walks take the nodes from the view once per call. */
+typedef struct mesh {
+    const rr_rmesh_vert *verts;
+    const rr_rmesh_tri *tris;
+} mesh;
+
+static void mesh_of(const rr_room *room, mesh *m)
+{
+    m->verts = verts_of(room);
+    m->tris = tris_of(room);
+}
+
 NOINLINE static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
@@ -354,11 +375,10 @@ NOINLINE static uint32_t len3(const int32_t v[3])
 
 /* Moeller-Trumbore in exact integers, double-sided. On a hit at fraction
  * *t / det in [0, 1], returns det > 0; 0 on a miss. */
-NOINLINE static uint64_t ray_tri(const ray_work *w, const rr_room *room, uint32_t ti,
-                                 uint64_t *t)
+NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, uint64_t *t)
 {
-    const rr_rmesh_vert *vs = verts_of(room);
-    const rr_rmesh_tri *tr = &tris_of(room)[ti];
+    const rr_rmesh_vert *vs = m->verts;
+    const rr_rmesh_tri *tr = &m->tris[ti];
     const int32_t *v0 = vs[tr->v[0]].p;
     int32_t e1[3], e2[3], s[3];
     int64_t p[3], a, u, v, tn;
@@ -405,13 +425,13 @@ NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rme
            (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
 }
 
-NOINLINE static void ray_leaf(ray_work *w, const rr_room *room, const rr_rmesh_node *nd)
+NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
     uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!(det = ray_tri(w, room, i, &t)) || !take(&w->b, t, det, i))
+        if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i))
             continue;
         nt = t;
         nd2 = det;
@@ -428,29 +448,30 @@ NOINLINE static void ray_leaf(ray_work *w, const rr_room *room, const rr_rmesh_n
  * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
  * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
  * of the walk's frame, which stays small under the leaf test. */
-NOINLINE static int left_first(const ray_work *w, const rr_room *room, uint32_t l, uint32_t r)
+NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
+                               const rr_rmesh_node *r)
 {
-    const rr_rmesh_node *a = &nodes_of(room)[l], *b = &nodes_of(room)[r];
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += (int64_t)(a->min[k] + a->max[k] - b->min[k] - b->max[k]) * w->d[k];
+        s += (int64_t)(l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
     return s <= 0;
 }
 
-static void ray_walk(const rr_room *room, ray_work *w)
+static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
 {
-    uint32_t *stack = (uint32_t *)(void *)room->arena, sp = 0, node = 0;
+    const rr_rmesh_node *nodes = nodes_of(room);
+    uint32_t *stack = query_stack(room), sp = 0, node = 0;
     if (!rr__count(room, RR_RMESH_S_nodes))
         return;
     for (;;) {
-        const rr_rmesh_node *nd = &nodes_of(room)[node];
+        const rr_rmesh_node *nd = &nodes[node];
         if (seg_box(w->o, w->end, nd)) {
             if (nd->count & RR_RMESH_LEAF) {
-                ray_leaf(w, room, nd);
+                ray_leaf(w, m, nd);
             } else {
                 uint32_t l = nd->first, r = nd->count;
-                int lf = left_first(w, room, l, r);
+                int lf = left_first(w, &nodes[l], &nodes[r]);
                 stack[sp++] = lf ? r : l;
                 node = lf ? l : r;
                 continue;
@@ -468,9 +489,8 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
-    const rr_rmesh_tri *t = &tris_of(room)[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
@@ -521,6 +541,7 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
     ray_work *w;
+    mesh m;
     int32_t max_dist;
     rr_err e;
     if (!hit || !ray)
@@ -534,9 +555,10 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     if (e)
         return e;
     hit->dist = max_dist;
-    ray_walk(room, w);
+    mesh_of(room, &m);
+    ray_walk(room, &m, w);
     if (w->b.d)
-        ray_result(room, w, max_dist, hit);
+        ray_result(&m.tris[w->b.i], w, max_dist, hit);
     return RR_OK;
 }
 
@@ -571,12 +593,12 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
  * x x y = z), then the triangle normal f0 x f1, then u x f_i for each edge
  * f_i and unit axis u = y, z, x. Any axis that separates rejects, so the
  * order only matters for speed: the cheap box axes first. */
-NOINLINE static int tri_box(const box_work *b, const rr_room *room, uint32_t ti)
+NOINLINE static int tri_box(const box_work *b, const mesh *m, uint32_t ti)
 {
     static const uint8_t axes[13] = {0x45, 0x53, 0x34, 0x01, 0x40, 0x50, 0x30,
                                      0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
-    const rr_rmesh_vert *vs = verts_of(room);
-    const rr_rmesh_tri *t = &tris_of(room)[ti];
+    const rr_rmesh_vert *vs = m->verts;
+    const rr_rmesh_tri *t = &m->tris[ti];
     int32_t p[3][3], f[6][3];
     int64_t l[3];
     int i, a, k;
@@ -603,9 +625,10 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
                                                uint32_t *node, const int32_t lo[3],
                                                const int32_t hi[3])
 {
-    uint32_t *stack = (uint32_t *)(void *)room->arena, n = rr__count(room, RR_RMESH_S_nodes);
+    const rr_rmesh_node *nodes = nodes_of(room);
+    uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
     while (*node < n) {
-        const rr_rmesh_node *nd = &nodes_of(room)[*node];
+        const rr_rmesh_node *nd = &nodes[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
             in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
@@ -622,12 +645,12 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
 }
 
 /* Returns 0 when the output is full. */
-static int box_leaf(const box_work *b, const rr_room *room, const rr_rmesh_node *nd,
+static int box_leaf(const box_work *b, const mesh *m, const rr_rmesh_node *nd,
                     rr_rmesh_list *out)
 {
     uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
     for (i = nd->first; i < end; i++) {
-        if (!tri_box(b, room, i))
+        if (!tri_box(b, m, i))
             continue;
         if (out->count >= out->cap) {
             out->truncated = 1;
@@ -642,6 +665,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
                          rr_rmesh_list *out)
 {
     box_work *b;
+    mesh m;
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
@@ -656,8 +680,9 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
     }
+    mesh_of(room, &m);
     while ((nd = next_leaf(room, &sp, &node, min, max)) != 0)
-        if (!box_leaf(b, room, nd, out))
+        if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
 }
@@ -864,9 +889,9 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
 /* Is p (coords) inside triangle t, edges included? The edge and offset
  * vectors go in w's edge scratch (bv, e; the edge tests have not started),
  * which keeps this frame, under the sweep's, small. */
-static int inside(sweep_work *w, const rr_room *room, const rr_rmesh_tri *t, const int32_t p[3])
+static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int32_t p[3])
 {
-    const rr_rmesh_vert *vs = verts_of(room);
+    const rr_rmesh_vert *vs = m->verts;
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
         const int32_t *a = vs[t->v[i]].p, *b = vs[t->v[i == 2 ? 0 : i + 1]].p;
@@ -889,10 +914,10 @@ static int inside(sweep_work *w, const rr_room *room, const rr_rmesh_tri *t, con
  * edges and vertices must be tried. Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
-static int sweep_face(sweep_work *w, const rr_room *room, uint32_t ti)
+static int sweep_face(sweep_work *w, const mesh *m, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &tris_of(room)[ti];
-    const int32_t *v0 = verts_of(room)[t->v[0]].p;
+    const rr_rmesh_tri *t = &m->tris[ti];
+    const int32_t *v0 = m->verts[t->v[0]].p;
     int64_t d0, rn;
     int32_t p[3], vn, num, sg;
     int k;
@@ -916,7 +941,7 @@ static int sweep_face(sweep_work *w, const rr_room *room, uint32_t ti)
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
-    if (!inside(w, room, t, p))
+    if (!inside(w, m, t, p))
         return 0;
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
@@ -924,14 +949,14 @@ static int sweep_face(sweep_work *w, const rr_room *room, uint32_t ti)
 
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). */
-static void sweep_tri(sweep_work *w, const rr_room *room, uint32_t ti)
+static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
 {
-    const rr_rmesh_vert *vs = verts_of(room);
-    const rr_rmesh_tri *t = &tris_of(room)[ti];
+    const rr_rmesh_vert *vs = m->verts;
+    const rr_rmesh_tri *t = &m->tris[ti];
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (sweep_face(w, room, ti))
+    if (sweep_face(w, m, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
@@ -946,6 +971,7 @@ static void sweep_tri(sweep_work *w, const rr_room *room, uint32_t ti)
 static void sweep_step(const rr_room *room, sweep_work *w)
 {
     const rr_rmesh_node *nd;
+    mesh m;
     uint32_t sp = 0, node = 0, i;
     int k;
     for (k = 0; k < 3; k++) {
@@ -955,9 +981,10 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     }
     w->bd = 0;
+    mesh_of(room, &m);
     while ((nd = next_leaf(room, &sp, &node, w->lo, w->hi)) != 0)
         for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-            sweep_tri(w, room, i);
+            sweep_tri(w, &m, i);
 }
 
 /* End the step: without a contact, make the whole step (tq = 1.0 moves by
