@@ -386,7 +386,7 @@ static rr_err check_vattr(const rr_room *room, rr_diag *diag)
 /* The format's own checks, in one function out of line: rr_open's deepest
  * chain runs through rr__schema_open, and the caller's frame adds to it (on
  * Cortex-M0 the 512-byte bound leaves rr__emi_validate a few words). */
-static NOINLINE rr_err check_semantics(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION NOINLINE rr_err check_semantics(const rr_room *room, rr_diag *diag)
 {
     rr_err e = check_figure(room, diag);
     if (!e)
@@ -402,7 +402,7 @@ static NOINLINE rr_err check_semantics(const rr_room *room, rr_diag *diag)
     return e;
 }
 
-rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION rr_err rr__emi_validate(rr_room *room, rr_diag *diag)
 {
     rr_err e = rr__schema_open(room, &emi_schema, diag);
     if (e)

@@ -24,6 +24,11 @@
 #endif
 
 
+/* Run-once validation code (a runtime's checks after the schema's): GCC's
+ * cold attribute optimises it for size, as -Os would, while the queries
+ * keep the build's optimisation level. */
+#define RR_VALIDATION __attribute__((cold))
+
 /* ---- one failure mechanism ----------------------------------------------
  * Every failure of rr_open goes through rr__fail or rr__fail_in: the code,
  * the section type, the record index, the blob offset of the field, a short

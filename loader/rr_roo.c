@@ -223,7 +223,7 @@ static rr_err check_grids(const rr_room *room, rr_diag *diag)
 /* Out of line (NOINLINE): rr__schema_open's chain is the deepest of
  * rr_open, so rr__roo_validate's own frame must stay small (inlined, these
  * checks put rr_open at 552 bytes of stack on Cortex-M0). */
-static NOINLINE rr_err check_relations(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_diag *diag)
 {
     uint32_t i;
     rr_err e = check_room(room, diag);
@@ -240,7 +240,7 @@ static NOINLINE rr_err check_relations(const rr_room *room, rr_diag *diag)
     return e;
 }
 
-rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
     rr_err e = rr__schema_open(room, &roo_schema, diag);
     return e ? e : check_relations(room, diag);
