@@ -32,8 +32,6 @@
 /* Keep the big helpers out of their callers: merged frames add up, separate
  * ones are reused along the call chain (see the stack bound in rr.h). */
 #define NOINLINE __attribute__((noinline))
-/* Run once per rr_open: compiled for size rather than speed. */
-#define COLD __attribute__((cold))
 
 /* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
 RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS);
@@ -148,7 +146,7 @@ NOINLINE static int64_t abs64(int64_t a)
  * relies on |n| <= 1: a crafted normal of length sqrt(3) could grow the
  * motion left after a slide and overflow it. The components are within
  * [-1, 1] (the schema), so |n|^2 fits int64 in Q32. */
-NOINLINE COLD static rr_err check_normals(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
@@ -171,7 +169,7 @@ NOINLINE COLD static rr_err check_normals(const rr_room *room, rr_diag *diag)
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
  * formula, checked before). Each node's bounds have min <= max and a leaf's
  * triangles are a run of the triangle array. */
-NOINLINE COLD static rr_err check_tree(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_node *nodes = nodes_of(room);
@@ -234,7 +232,7 @@ NOINLINE COLD static rr_err check_tree(const rr_room *room, rr_diag *diag)
  * each group's surface, vertex and index runs and UV fractions). Each
  * group's vertices are addressed by 16-bit indices (at most 65536), its
  * indices make whole triangles, and each index is a vertex of the group. */
-NOINLINE COLD static rr_err check_render(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rindex *ix = rindex_of(room);
@@ -266,7 +264,7 @@ NOINLINE COLD static rr_err check_render(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-COLD rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
     rr_err e = rr__schema_open(room, &rmesh_schema, diag);
