@@ -286,11 +286,11 @@ static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const 
  * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
  * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
  * the other sides take the 64-bit side_dist (out of line: one copy). */
-static int brush_contains(const rr_room *room, const rr_rmf_brush *b, const int32_t p[3])
+static int brush_contains(const rr_rmf_plane *planes, const rr_rmf_side *sides,
+                          const rr_rmf_brush *b, const int32_t p[3])
 {
-    const rr_rmf_side *sides = rmf_sides(room) + b->first_side;
-    const rr_rmf_plane *planes = rmf_planes(room);
     uint32_t i;
+    sides += b->first_side;
     for (i = 0; i < b->nsides; i++) {
         const rr_rmf_plane *pl = &planes[sides[i].plane];
         if (pl->type < 3) {
@@ -317,18 +317,21 @@ static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b
     return 1;
 }
 
-/* The leaf containing p. */
-static const rr_rmf_leaf *find_leaf(const rr_room *room, const int32_t p[3])
+/* The index of the leaf containing p: at each node, the front child when p
+ * is on or in front of its plane, else the back one. Out of line, so that
+ * the descent indexes the pointers it is given (inlined into point_query,
+ * GCC rebuilds blob + offset + index at every node). */
+static __attribute__((noinline)) uint32_t find_leaf(const rr_rmf_node *nodes,
+                                                    const rr_rmf_plane *planes, int32_t root,
+                                                    const int32_t p[3])
 {
-    const rr_rmf_node *nodes = rmf_nodes(room);
-    const rr_rmf_plane *planes = rmf_planes(room);
-    int32_t n = rmf_header(room)->root;
+    int32_t n = root;
     while (n >= 0) {
         const rr_rmf_node *nd = &nodes[n];
         const rr_rmf_plane *pl = &planes[nd->plane];
-        n = nd->child[p[pl->type] >= pl->dist ? 0 : 1];
+        n = p[pl->type] >= pl->dist ? nd->child[0] : nd->child[1];
     }
-    return &rmf_leaves(room)[-1 - n];
+    return (uint32_t)(-1 - n);
 }
 
 /* Out of line (point and box queries share it); callers skip it without a
@@ -345,22 +348,26 @@ static __attribute__((noinline)) void list_add(rr_rmf_list *l, uint32_t v)
 static __attribute__((noinline)) rr_err point_query(const rr_room *room, const int32_t p[3],
                                                    uint32_t *contents, rr_rmf_list *list)
 {
+    const rr_rmf_plane *planes;
+    const rr_rmf_side *sides;
+    const rr_rmf_brush *brushes;
     const rr_rmf_leaf *lf;
     const rr_rmf_leafbrush *refs;
-    const rr_rmf_brush *brushes;
     uint32_t i, acc = 0;
     if (!is_rmf(room))
         return RR_ERR_ARG;
     if (!pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p ? RR_ERR_RANGE : RR_ERR_ARG;
-    lf = find_leaf(room, p);
-    refs = rmf_leafbrushes(room) + lf->first;
+    planes = rmf_planes(room);
+    sides = rmf_sides(room);
     brushes = rmf_brushes(room);
+    lf = &rmf_leaves(room)[find_leaf(rmf_nodes(room), planes, rmf_header(room)->root, p)];
+    refs = rmf_leafbrushes(room) + lf->first;
     if (list)
         list->count = list->total = 0;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = refs[i].brush;
-        if (brush_contains(room, &brushes[b], p)) {
+        if (brush_contains(planes, sides, &brushes[b], p)) {
             acc |= brushes[b].contents;
             if (list)
                 list_add(list, b);
