@@ -54,7 +54,6 @@ typedef struct part {
  * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
  * memory; the stack bound is 512 bytes). */
 typedef struct work {
-    const rr_room *room;
     int32_t start[3], end[3], half[3];
     int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
                                   the box of a box query */
@@ -394,6 +393,32 @@ rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list
 
 /* ---- traces -------------------------------------------------------------- */
 
+/* The sections a tree walk reads, as plain pointers: read from the view
+ * once per query (rr_rmf_trace, rr_rmf_box_brushes) and passed down to
+ * walk_tree, visit_leaf and trace_brush, which then index a pointer instead
+ * of reaching each record through blob + view offset (make bench:
+ * rmf.trace). */
+typedef struct sections {
+    const rr_rmf_node *nodes;
+    const rr_rmf_plane *planes;
+    const rr_rmf_leaf *leaves;
+    const rr_rmf_leafbrush *refs;
+    const rr_rmf_brush *brushes;
+    const rr_rmf_side *sides;
+    int32_t root;
+} sections;
+
+static void sections_of(const rr_room *room, sections *s)
+{
+    s->nodes = rmf_nodes(room);
+    s->planes = rmf_planes(room);
+    s->leaves = rmf_leaves(room);
+    s->refs = rmf_leafbrushes(room);
+    s->brushes = rmf_brushes(room);
+    s->sides = rmf_sides(room);
+    s->root = rmf_header(room)->root;
+}
+
 /* floor(s / 256): both trace ends use the same rounding. GCC's >> on a
  * negative value is arithmetic, i.e. floor (rr_rmesh relies on it too). */
 static int64_t shr8(int64_t s)
@@ -448,11 +473,11 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. */
-static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
+static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
 {
-    const rr_rmf_brush *b = &rmf_brushes(w->room)[bi];
-    const rr_rmf_side *sides = rmf_sides(w->room) + b->first_side;
-    const rr_rmf_plane *planes = rmf_planes(w->room);
+    const rr_rmf_brush *b = &s->brushes[bi];
+    const rr_rmf_side *sides = s->sides + b->first_side;
+    const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     int startout = 0, getout = 0;
     int64_t near_s1 = INT64_MIN, near_s2 = 0;
@@ -515,11 +540,11 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
-static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
+static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
 {
-    const rr_rmf_leaf *lf = &rmf_leaves(w->room)[-1 - n];
-    const rr_rmf_leafbrush *refs = rmf_leafbrushes(w->room) + lf->first;
-    const rr_rmf_brush *brushes = rmf_brushes(w->room);
+    const rr_rmf_leaf *lf = &s->leaves[-1 - n];
+    const rr_rmf_leafbrush *refs = s->refs + lf->first;
+    const rr_rmf_brush *brushes = s->brushes;
     uint32_t i;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = refs[i].brush;
@@ -529,15 +554,14 @@ static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
-            trace_brush(w, b);
+            trace_brush(w, s, b);
     }
 }
 
-/* The work of a query: its room and a new stamp. */
+/* The work of a query: a new stamp. */
 static work *start_work(const rr_room *room)
 {
     work *w = work_of(room);
-    w->room = room;
     w->seen = marks_of(room);
     w->cur = next_stamp(room);
     return w;
@@ -588,21 +612,21 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
  * it never hits: best stays 1, all_solid 0). */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
+static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    const rr_rmf_node *nodes = rmf_nodes(room);
-    const rr_rmf_plane *planes = rmf_planes(room);
+    const rr_rmf_node *nodes = s->nodes;
+    const rr_rmf_plane *planes = s->planes;
     uint32_t sp = 0;
     part p;
-    p.node = rmf_header(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    p.node = s->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &nodes[p.node];
             sp += (uint32_t)split_segment(w, nd, &planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, p.node);
+            visit_leaf(w, s, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
@@ -645,6 +669,7 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
                     const int32_t half[3], uint32_t mask, rr_rmf_trace_result *out)
 {
+    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !out || !start || !end)
@@ -653,7 +678,8 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = start_work(room);
     init_work(room, w, start, end, half, mask);
-    walk_tree(room, w);
+    sections_of(room, &s);
+    walk_tree(room, &s, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -674,6 +700,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
+    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !list || (list->max && !list->items))
@@ -687,7 +714,8 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    walk_tree(room, w);
+    sections_of(room, &s);
+    walk_tree(room, &s, w);
     return RR_OK;
 }
 
