@@ -50,10 +50,35 @@ typedef struct part {
     int32_t node, t0, t1;
 } part;
 
+/* The sections a tree walk reads, as plain pointers: read from the view
+ * once per query (rr_rmf_trace, rr_rmf_box_brushes, on their stack) and
+ * handed to walk_tree, which leaves them in the work for visit_leaf and
+ * trace_brush; these then index a pointer instead of reaching each record
+ * through blob + view offset (make bench: rmf.trace). */
+typedef struct sections {
+    const rr_rmf_node *nodes;
+    const rr_rmf_plane *planes;
+    const rr_rmf_leaf *leaves;
+    const rr_rmf_leafbrush *refs;
+    const rr_rmf_brush *brushes;
+    const rr_rmf_side *sides;
+} sections;
+
+static void sections_of(const rr_room *room, sections *s)
+{
+    s->nodes = rmf_nodes(room);
+    s->planes = rmf_planes(room);
+    s->leaves = rmf_leaves(room);
+    s->refs = rmf_leafbrushes(room);
+    s->brushes = rmf_brushes(room);
+    s->sides = rmf_sides(room);
+}
+
 /* Per-query state, filled once (like Quake III's traceWork_t). It lives in
  * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
  * memory; the stack bound is 512 bytes). */
 typedef struct work {
+    const sections *sec;       /* the walk's sections (on the query's stack) */
     int32_t start[3], end[3], half[3];
     int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
                                   the box of a box query */
@@ -393,32 +418,6 @@ rr_err rr_rmf_point_brushes(const rr_room *room, const int32_t p[3], rr_rmf_list
 
 /* ---- traces -------------------------------------------------------------- */
 
-/* The sections a tree walk reads, as plain pointers: read from the view
- * once per query (rr_rmf_trace, rr_rmf_box_brushes) and passed down to
- * walk_tree, visit_leaf and trace_brush, which then index a pointer instead
- * of reaching each record through blob + view offset (make bench:
- * rmf.trace). */
-typedef struct sections {
-    const rr_rmf_node *nodes;
-    const rr_rmf_plane *planes;
-    const rr_rmf_leaf *leaves;
-    const rr_rmf_leafbrush *refs;
-    const rr_rmf_brush *brushes;
-    const rr_rmf_side *sides;
-    int32_t root;
-} sections;
-
-static void sections_of(const rr_room *room, sections *s)
-{
-    s->nodes = rmf_nodes(room);
-    s->planes = rmf_planes(room);
-    s->leaves = rmf_leaves(room);
-    s->refs = rmf_leafbrushes(room);
-    s->brushes = rmf_brushes(room);
-    s->sides = rmf_sides(room);
-    s->root = rmf_header(room)->root;
-}
-
 /* floor(s / 256): both trace ends use the same rounding. GCC's >> on a
  * negative value is arithmetic, i.e. floor (rr_rmesh relies on it too). */
 static int64_t shr8(int64_t s)
@@ -473,8 +472,9 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. */
-static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
+static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 {
+    const sections *s = w->sec;
     const rr_rmf_brush *b = &s->brushes[bi];
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
@@ -540,8 +540,9 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
-static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
+static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
 {
+    const sections *s = w->sec;
     const rr_rmf_leaf *lf = &s->leaves[-1 - n];
     const rr_rmf_leafbrush *refs = s->refs + lf->first;
     const rr_rmf_brush *brushes = s->brushes;
@@ -554,7 +555,7 @@ static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
-            trace_brush(w, s, b);
+            trace_brush(w, b);
     }
 }
 
@@ -619,14 +620,15 @@ static __attribute__((noinline)) void walk_tree(const rr_room *room, const secti
     const rr_rmf_plane *planes = s->planes;
     uint32_t sp = 0;
     part p;
-    p.node = s->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    w->sec = s;
+    p.node = rmf_header(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &nodes[p.node];
             sp += (uint32_t)split_segment(w, nd, &planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, s, p.node);
+            visit_leaf(w, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
