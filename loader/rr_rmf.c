@@ -50,11 +50,35 @@ typedef struct part {
     int32_t node, t0, t1;
 } part;
 
+/* The sections a tree walk reads, as plain pointers: read from the view
+ * once per query (rr_rmf_trace, rr_rmf_box_brushes, on their stack) and
+ * handed to walk_tree, which leaves them in the work for visit_leaf and
+ * trace_brush; these then index a pointer instead of reaching each record
+ * through blob + view offset (make bench: rmf.trace). */
+typedef struct sections {
+    const rr_rmf_node *nodes;
+    const rr_rmf_plane *planes;
+    const rr_rmf_leaf *leaves;
+    const rr_rmf_leafbrush *refs;
+    const rr_rmf_brush *brushes;
+    const rr_rmf_side *sides;
+} sections;
+
+static void sections_of(const rr_room *room, sections *s)
+{
+    s->nodes = rmf_nodes(room);
+    s->planes = rmf_planes(room);
+    s->leaves = rmf_leaves(room);
+    s->refs = rmf_leafbrushes(room);
+    s->brushes = rmf_brushes(room);
+    s->sides = rmf_sides(room);
+}
+
 /* Per-query state, filled once (like Quake III's traceWork_t). It lives in
  * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
  * memory; the stack bound is 512 bytes). */
 typedef struct work {
-    const rr_room *room;
+    const sections *sec;       /* the walk's sections (on the query's stack) */
     int32_t start[3], end[3], half[3];
     int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
                                   the box of a box query */
@@ -286,11 +310,11 @@ static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const 
  * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
  * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
  * the other sides take the 64-bit side_dist (out of line: one copy). */
-static int brush_contains(const rr_room *room, const rr_rmf_brush *b, const int32_t p[3])
+static int brush_contains(const rr_rmf_plane *planes, const rr_rmf_side *sides,
+                          const rr_rmf_brush *b, const int32_t p[3])
 {
-    const rr_rmf_side *sides = rmf_sides(room) + b->first_side;
-    const rr_rmf_plane *planes = rmf_planes(room);
     uint32_t i;
+    sides += b->first_side;
     for (i = 0; i < b->nsides; i++) {
         const rr_rmf_plane *pl = &planes[sides[i].plane];
         if (pl->type < 3) {
@@ -317,18 +341,21 @@ static __attribute__((noinline)) int pair_ok(const int32_t a[3], const int32_t b
     return 1;
 }
 
-/* The leaf containing p. */
-static const rr_rmf_leaf *find_leaf(const rr_room *room, const int32_t p[3])
+/* The index of the leaf containing p: at each node, the front child when p
+ * is on or in front of its plane, else the back one. Out of line, so that
+ * the descent indexes the pointers it is given (inlined into point_query,
+ * GCC rebuilds blob + offset + index at every node). */
+static __attribute__((noinline)) uint32_t find_leaf(const rr_rmf_node *nodes,
+                                                    const rr_rmf_plane *planes, int32_t root,
+                                                    const int32_t p[3])
 {
-    const rr_rmf_node *nodes = rmf_nodes(room);
-    const rr_rmf_plane *planes = rmf_planes(room);
-    int32_t n = rmf_header(room)->root;
+    int32_t n = root;
     while (n >= 0) {
         const rr_rmf_node *nd = &nodes[n];
         const rr_rmf_plane *pl = &planes[nd->plane];
-        n = nd->child[p[pl->type] >= pl->dist ? 0 : 1];
+        n = p[pl->type] >= pl->dist ? nd->child[0] : nd->child[1];
     }
-    return &rmf_leaves(room)[-1 - n];
+    return (uint32_t)(-1 - n);
 }
 
 /* Out of line (point and box queries share it); callers skip it without a
@@ -345,22 +372,26 @@ static __attribute__((noinline)) void list_add(rr_rmf_list *l, uint32_t v)
 static __attribute__((noinline)) rr_err point_query(const rr_room *room, const int32_t p[3],
                                                    uint32_t *contents, rr_rmf_list *list)
 {
+    const rr_rmf_plane *planes;
+    const rr_rmf_side *sides;
+    const rr_rmf_brush *brushes;
     const rr_rmf_leaf *lf;
     const rr_rmf_leafbrush *refs;
-    const rr_rmf_brush *brushes;
     uint32_t i, acc = 0;
     if (!is_rmf(room))
         return RR_ERR_ARG;
     if (!pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p ? RR_ERR_RANGE : RR_ERR_ARG;
-    lf = find_leaf(room, p);
-    refs = rmf_leafbrushes(room) + lf->first;
+    planes = rmf_planes(room);
+    sides = rmf_sides(room);
     brushes = rmf_brushes(room);
+    lf = &rmf_leaves(room)[find_leaf(rmf_nodes(room), planes, rmf_header(room)->root, p)];
+    refs = rmf_leafbrushes(room) + lf->first;
     if (list)
         list->count = list->total = 0;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = refs[i].brush;
-        if (brush_contains(room, &brushes[b], p)) {
+        if (brush_contains(planes, sides, &brushes[b], p)) {
             acc |= brushes[b].contents;
             if (list)
                 list_add(list, b);
@@ -443,9 +474,10 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 /* Quake III's CM_TraceThroughBrush in fixed point. */
 static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 {
-    const rr_rmf_brush *b = &rmf_brushes(w->room)[bi];
-    const rr_rmf_side *sides = rmf_sides(w->room) + b->first_side;
-    const rr_rmf_plane *planes = rmf_planes(w->room);
+    const sections *s = w->sec;
+    const rr_rmf_brush *b = &s->brushes[bi];
+    const rr_rmf_side *sides = s->sides + b->first_side;
+    const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     int startout = 0, getout = 0;
     int64_t near_s1 = INT64_MIN, near_s2 = 0;
@@ -510,9 +542,10 @@ static uint32_t next_stamp(const rr_room *room)
  * into the list (a box query) or to trace_brush. */
 static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
 {
-    const rr_rmf_leaf *lf = &rmf_leaves(w->room)[-1 - n];
-    const rr_rmf_leafbrush *refs = rmf_leafbrushes(w->room) + lf->first;
-    const rr_rmf_brush *brushes = rmf_brushes(w->room);
+    const sections *s = w->sec;
+    const rr_rmf_leaf *lf = &s->leaves[-1 - n];
+    const rr_rmf_leafbrush *refs = s->refs + lf->first;
+    const rr_rmf_brush *brushes = s->brushes;
     uint32_t i;
     for (i = 0; i < lf->count; i++) {
         uint32_t b = refs[i].brush;
@@ -526,11 +559,10 @@ static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
     }
 }
 
-/* The work of a query: its room and a new stamp. */
+/* The work of a query: a new stamp. */
 static work *start_work(const rr_room *room)
 {
     work *w = work_of(room);
-    w->room = room;
     w->seen = marks_of(room);
     w->cur = next_stamp(room);
     return w;
@@ -581,13 +613,14 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
  * it never hits: best stays 1, all_solid 0). */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
+static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    const rr_rmf_node *nodes = rmf_nodes(room);
-    const rr_rmf_plane *planes = rmf_planes(room);
+    const rr_rmf_node *nodes = s->nodes;
+    const rr_rmf_plane *planes = s->planes;
     uint32_t sp = 0;
     part p;
+    w->sec = s;
     p.node = rmf_header(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
@@ -638,6 +671,7 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
                     const int32_t half[3], uint32_t mask, rr_rmf_trace_result *out)
 {
+    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !out || !start || !end)
@@ -646,7 +680,8 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = start_work(room);
     init_work(room, w, start, end, half, mask);
-    walk_tree(room, w);
+    sections_of(room, &s);
+    walk_tree(room, &s, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -667,6 +702,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
+    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !list || (list->max && !list->items))
@@ -680,7 +716,8 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    walk_tree(room, w);
+    sections_of(room, &s);
+    walk_tree(room, &s, w);
     return RR_OK;
 }
 
