@@ -274,7 +274,7 @@ static __attribute__((noinline)) rr_err check_nodes(const rr_room *room, rr_diag
 /* The schema first (it writes the view at the start of the arena and moves
  * room->arena past it), then the checks above; the node depths use the
  * arena after the view, which check_arena has shown is big enough. */
-rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 {
     rr_err e = rr__schema_open(room, &rmf_schema, diag);
     if (!e)
