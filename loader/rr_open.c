@@ -48,7 +48,7 @@ const char *rr_strerror(rr_err e)
     return messages[i];
 }
 
-uint32_t rr_crc32(uint32_t crc, const void *data, uint32_t n)
+__attribute__((noinline)) uint32_t rr_crc32(uint32_t crc, const void *data, uint32_t n)
 {
     /* Nibble table: 64 bytes of rodata, two lookups per byte. */
     static const uint32_t t[16] = {
