@@ -167,40 +167,11 @@ static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const
 RR_SCHEMA_TABLES(emi_schema, RR_EMI_SECTIONS);
 typedef char rr__emi_arena_bytes[RR_EMI_ARENA_BYTES == RR_VIEW_BYTES(RR_EMI_S_COUNT) ? 1 : -1];
 
-/* The records of each section of an open EMI room, through its view. An
- * absent section (count 0 in the figure) has no records to read. */
-static const rr_emi_figure *figure_of(const rr_room *room)
-{
-    return (const rr_emi_figure *)rr__records(room, RR_EMI_S_figure);
-}
-static const rr_emi_joint *joints_of(const rr_room *room)
-{
-    return (const rr_emi_joint *)rr__records(room, RR_EMI_S_joints);
-}
-static const rr_emi_vert *verts_of(const rr_room *room)
-{
-    return (const rr_emi_vert *)rr__records(room, RR_EMI_S_verts);
-}
-static const rr_emi_infl *infl_of(const rr_room *room)
-{
-    return (const rr_emi_infl *)rr__records(room, RR_EMI_S_infl);
-}
-static const rr_emi_anim *anims_of(const rr_room *room)
-{
-    return (const rr_emi_anim *)rr__records(room, RR_EMI_S_anims);
-}
-static const rr_emi_track *tracks_of(const rr_room *room)
-{
-    return (const rr_emi_track *)rr__records(room, RR_EMI_S_tracks);
-}
-static const rr_emi_pkey *pkeys_of(const rr_room *room)
-{
-    return (const rr_emi_pkey *)rr__records(room, RR_EMI_S_pkeys);
-}
-static const rr_emi_rkey *rkeys_of(const rr_room *room)
-{
-    return (const rr_emi_rkey *)rr__records(room, RR_EMI_S_rkeys);
-}
+/* The records of each section of an open EMI room, through its view
+ * (joints_of(room), ...). An absent section (count 0 in the figure) has no
+ * records to read. */
+#define EMI_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_EMI_S_##name)
+RR_EMI_SECTIONS(EMI_RECORDS_OF)
 
 /* RR_OK when room is an open EMI room, as every query needs. */
 static rr_err emi_room(const rr_room *room)

@@ -63,6 +63,17 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 {
     return room->view[k].count;
 }
+/* A typed accessor per section of a format's list: name##_of(room) gives
+ * the records of section name. A runtime expands it over its list:
+ *   #define ROO_RECORDS_OF(name, type, T, FIELDS, presence) \
+ *       RR_RECORDS_OF(name, T, RR_ROO_S_##name)
+ *   RR_ROO_SECTIONS(ROO_RECORDS_OF)
+ * and reads walls_of(room)[i], with rr__count(room, RR_ROO_S_walls) records. */
+#define RR_RECORDS_OF(name, T, slot)                                \
+    static inline const T *name##_of(const rr_room *room)           \
+    {                                                               \
+        return (const T *)rr__records(room, slot);                  \
+    }
 
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);

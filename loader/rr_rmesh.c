@@ -41,52 +41,10 @@ RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS);
 /* ------------------------------------------------------------------ */
 
 /* rr_open checked every record and built the view: each section is one
- * lookup away, its record count rr__count(room, RR_RMESH_S_<name>) (equal
- * to the head's count of it). */
-static inline const rr_rmesh_head *head_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_head);
-}
-static inline const rr_rmesh_vert *verts_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_verts);
-}
-static inline const rr_rmesh_tri *tris_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_tris);
-}
-static inline const rr_rmesh_node *nodes_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_nodes);
-}
-static inline const rr_rmesh_surf *surfs_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_surfs);
-}
-static inline const rr_rmesh_trigger *triggers_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_triggers);
-}
-static inline const rr_rmesh_ent *ents_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_ents);
-}
-static inline const rr_rmesh_rhead *rhead_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_rhead);
-}
-static inline const rr_rmesh_rgroup *rgroups_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_rgroups);
-}
-static inline const rr_rmesh_rvert *rverts_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_rverts);
-}
-static inline const rr_rmesh_rindex *rindex_of(const rr_room *room)
-{
-    return rr__records(room, RR_RMESH_S_rindex);
-}
+ * lookup away (verts_of(room), ...), its record count
+ * rr__count(room, RR_RMESH_S_<name>) (equal to the head's count of it). */
+#define RMESH_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_RMESH_S_##name)
+RR_RMESH_SECTIONS(RMESH_RECORDS_OF)
 
 /* The first check of every query and accessor: an rr_open()ed RMesh room
  * (RR_ERR_ARG otherwise). */

@@ -27,14 +27,10 @@
 /* The loader's tables of the schema in rr_rmf_blob.h. */
 RR_SCHEMA_TABLES(rmf_schema, RR_RMF_SECTIONS);
 
-/* The records of each section of an open room: rmf_header(room),
- * rmf_planes(room), ... rmf_pathnodes(room); counts by rr__count. */
-#define RMF_ACCESSOR(name, type, T, FIELDS, presence)                 \
-    static inline const T *rmf_##name(const rr_room *room)            \
-    {                                                                 \
-        return (const T *)rr__records(room, RR_RMF_S_##name);         \
-    }
-RR_RMF_SECTIONS(RMF_ACCESSOR)
+/* The records of each section of an open room: header_of(room),
+ * planes_of(room), ... pathnodes_of(room); counts by rr__count. */
+#define RMF_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_RMF_S_##name)
+RR_RMF_SECTIONS(RMF_RECORDS_OF)
 
 /* A room the RMF queries accept: every public function's first check. */
 static int is_rmf(const rr_room *room)
@@ -66,12 +62,12 @@ typedef struct sections {
 
 static void sections_of(const rr_room *room, sections *s)
 {
-    s->nodes = rmf_nodes(room);
-    s->planes = rmf_planes(room);
-    s->leaves = rmf_leaves(room);
-    s->refs = rmf_leafbrushes(room);
-    s->brushes = rmf_brushes(room);
-    s->sides = rmf_sides(room);
+    s->nodes = nodes_of(room);
+    s->planes = planes_of(room);
+    s->leaves = leaves_of(room);
+    s->refs = leafbrushes_of(room);
+    s->brushes = brushes_of(room);
+    s->sides = sides_of(room);
 }
 
 /* Per-query state, filled once (like Quake III's traceWork_t). It lives in
@@ -139,7 +135,7 @@ static __attribute__((noinline)) void clear_marks(const rr_room *room)
  * tree check below) will use. */
 static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag *diag)
 {
-    const rr_rmf_header *h = rmf_header(room);
+    const rr_rmf_header *h = header_of(room);
     const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
     uint32_t view = RR_VIEW_BYTES(rmf_schema.nsections), need;
     /* rr_open has checked max_depth <= RR_MAX_DEPTH (64): a node's depth
@@ -160,7 +156,7 @@ static __attribute__((noinline)) rr_err check_arena(const rr_room *room, rr_diag
 /* Worldspawn exists; the root is node 0 or a leaf. */
 static __attribute__((noinline)) rr_err check_header(const rr_room *room, rr_diag *diag)
 {
-    const rr_rmf_header *h = rmf_header(room);
+    const rr_rmf_header *h = header_of(room);
     uint32_t nnodes = rr__count(room, RR_RMF_S_nodes), nleaves = rr__count(room, RR_RMF_S_leaves);
     if (rr__count(room, RR_RMF_S_entities) == 0)
         return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMF_ENTITIES,
@@ -178,7 +174,7 @@ static __attribute__((noinline)) rr_err check_header(const rr_room *room, rr_dia
  * schema checked it). */
 static __attribute__((noinline)) rr_err check_planes(const rr_room *room, rr_diag *diag)
 {
-    const rr_rmf_plane *planes = rmf_planes(room);
+    const rr_rmf_plane *planes = planes_of(room);
     uint32_t i, k, n = rr__count(room, RR_RMF_S_planes);
     for (i = 0; i < n; i++) {
         const rr_rmf_plane *p = &planes[i];
@@ -202,7 +198,7 @@ static __attribute__((noinline)) rr_err check_planes(const rr_room *room, rr_dia
  * and bounds with mins <= maxs. */
 static __attribute__((noinline)) rr_err check_brushes(const rr_room *room, rr_diag *diag)
 {
-    const rr_rmf_brush *brushes = rmf_brushes(room);
+    const rr_rmf_brush *brushes = brushes_of(room);
     uint32_t i, k, n = rr__count(room, RR_RMF_S_brushes);
     for (i = 0; i < n; i++) {
         const rr_rmf_brush *b = &brushes[i];
@@ -221,9 +217,9 @@ static __attribute__((noinline)) rr_err check_brushes(const rr_room *room, rr_di
 static rr_err check_child(const rr_room *room, rr_diag *diag, uint8_t *depth, uint32_t i,
                           uint32_t k)
 {
-    const int32_t *at = &rmf_nodes(room)[i].child[k];
+    const int32_t *at = &nodes_of(room)[i].child[k];
     uint32_t nnodes = rr__count(room, RR_RMF_S_nodes);
-    uint32_t tree_depth = rmf_header(room)->tree_depth;
+    uint32_t tree_depth = header_of(room)->tree_depth;
     if (*at < 0) {
         uint32_t leaf = (uint32_t)(-1 - *at), nleaves = rr__count(room, RR_RMF_S_leaves);
         if (leaf >= nleaves)
@@ -248,8 +244,8 @@ static rr_err check_child(const rr_room *room, rr_diag *diag, uint8_t *depth, ui
  * depth: one byte per node (0 = not reached yet; node 0 is the root). */
 static __attribute__((noinline)) rr_err check_nodes(const rr_room *room, rr_diag *diag, uint8_t *depth)
 {
-    const rr_rmf_node *nodes = rmf_nodes(room);
-    const rr_rmf_plane *planes = rmf_planes(room);
+    const rr_rmf_node *nodes = nodes_of(room);
+    const rr_rmf_plane *planes = planes_of(room);
     uint32_t i, k, n = rr__count(room, RR_RMF_S_nodes);
     rr_err e;
     for (i = 0; i < n; i++)
@@ -382,11 +378,11 @@ static __attribute__((noinline)) rr_err point_query(const rr_room *room, const i
         return RR_ERR_ARG;
     if (!pair_ok(p, p, -RR_RMF_MAX_COORD))
         return p ? RR_ERR_RANGE : RR_ERR_ARG;
-    planes = rmf_planes(room);
-    sides = rmf_sides(room);
-    brushes = rmf_brushes(room);
-    lf = &rmf_leaves(room)[find_leaf(rmf_nodes(room), planes, rmf_header(room)->root, p)];
-    refs = rmf_leafbrushes(room) + lf->first;
+    planes = planes_of(room);
+    sides = sides_of(room);
+    brushes = brushes_of(room);
+    lf = &leaves_of(room)[find_leaf(nodes_of(room), planes, header_of(room)->root, p)];
+    refs = leafbrushes_of(room) + lf->first;
     if (list)
         list->count = list->total = 0;
     for (i = 0; i < lf->count; i++) {
@@ -621,7 +617,7 @@ static __attribute__((noinline)) void walk_tree(const rr_room *room, const secti
     uint32_t sp = 0;
     part p;
     w->sec = s;
-    p.node = rmf_header(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
+    p.node = header_of(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &nodes[p.node];
@@ -689,10 +685,10 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     out->brush = w->brush;
     out->normal.x = out->normal.y = out->normal.z = 0;
     if (w->plane >= 0) {
-        const rr_rmf_plane *p = &rmf_planes(room)[w->plane];
+        const rr_rmf_plane *p = &planes_of(room)[w->plane];
         out->normal.x = p->normal[0], out->normal.y = p->normal[1], out->normal.z = p->normal[2];
     }
-    out->contents = w->brush >= 0 ? rmf_brushes(room)[w->brush].contents : 0;
+    out->contents = w->brush >= 0 ? brushes_of(room)[w->brush].contents : 0;
     out->start_solid = w->start_solid;
     out->all_solid = w->all_solid;
     out->pad = 0;
@@ -736,8 +732,8 @@ rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
     out->keyvalues = rr__count(room, RR_RMF_S_keyvalues);
     out->cameras = rr__count(room, RR_RMF_S_cameras);
     out->paths = rr__count(room, RR_RMF_S_paths);
-    out->version = rmf_header(room)->version;
-    out->tree_depth = rmf_header(room)->tree_depth;
+    out->version = header_of(room)->version;
+    out->tree_depth = header_of(room)->tree_depth;
     return RR_OK;
 }
 
@@ -784,8 +780,8 @@ const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key
     uint32_t k;
     if (!is_rmf(room) || !key || i >= rr__count(room, RR_RMF_S_entities))
         return 0;
-    en = &rmf_entities(room)[i];
-    kv = rmf_keyvalues(room) + en->first_kv;
+    en = &entities_of(room)[i];
+    kv = keyvalues_of(room) + en->first_kv;
     for (k = 0; k < en->nkv; k++)
         if (str_eq(rr_string(room, kv[k].key), key))
             return rr_string(room, kv[k].value);
@@ -804,7 +800,7 @@ rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *valu
     n = rr__count(room, RR_RMF_S_entities);
     field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < n; i++) {
-        const rr_rmf_entity *en = &rmf_entities(room)[i];
+        const rr_rmf_entity *en = &entities_of(room)[i];
         const char *v = field ? rr_string(room, field == 1 ? en->classname : en->targetname)
                               : rr_rmf_entity_value(room, i, key);
         if (v && str_eq(v, value)) {

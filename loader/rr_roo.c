@@ -29,35 +29,9 @@
 /* The loader's tables of the ROO schema (rr_roo_blob.h). */
 RR_SCHEMA_TABLES(roo_schema, RR_ROO_SECTIONS);
 
-/* The sections of an open room, through its view: O(1). */
-static const rr_roo_room_rec *roo_room(const rr_room *room)
-{
-    return (const rr_roo_room_rec *)rr__records(room, RR_ROO_S_room);
-}
-static const rr_roo_node_rec *roo_nodes(const rr_room *room)
-{
-    return (const rr_roo_node_rec *)rr__records(room, RR_ROO_S_nodes);
-}
-static const rr_roo_leaf_rec *roo_leaves(const rr_room *room)
-{
-    return (const rr_roo_leaf_rec *)rr__records(room, RR_ROO_S_leaves);
-}
-static const rr_roo_sector_rec *roo_sectors(const rr_room *room)
-{
-    return (const rr_roo_sector_rec *)rr__records(room, RR_ROO_S_sectors);
-}
-static const rr_roo_slope_rec *roo_slopes(const rr_room *room)
-{
-    return (const rr_roo_slope_rec *)rr__records(room, RR_ROO_S_slopes);
-}
-static const rr_roo_wall_rec *roo_walls(const rr_room *room)
-{
-    return (const rr_roo_wall_rec *)rr__records(room, RR_ROO_S_walls);
-}
-static const rr_roo_sidedef_rec *roo_sidedefs(const rr_room *room)
-{
-    return (const rr_roo_sidedef_rec *)rr__records(room, RR_ROO_S_sidedefs);
-}
+/* The sections of an open room, through its view: O(1) (walls_of(room)...). */
+#define ROO_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_ROO_S_##name)
+RR_ROO_SECTIONS(ROO_RECORDS_OF)
 /* Is the optional section of slot k in the blob? (A view entry's offset
  * is 0 only for an absent section: sections follow the header.) */
 static int present(const rr_room *room, uint32_t k)
@@ -86,7 +60,7 @@ static int coord_ok(int32_t v)
  * state and the walk stack, the coordinate scale is one the baker picks. */
 static rr_err check_room(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_room_rec *r = roo_room(room);
+    const rr_roo_room_rec *r = room_of(room);
     const uint32_t *const counts16[6] = {&r->nnodes, &r->nleaves, &r->nsectors,
                                           &r->nslopes, &r->nwalls, &r->nsidedefs};
     uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
@@ -113,7 +87,7 @@ static rr_err check_room(const rr_room *room, rr_diag *diag)
  * more than the parent's (the schema has checked it is a node number). */
 static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const uint16_t *child)
 {
-    const rr_roo_node_rec *nodes = roo_nodes(room);
+    const rr_roo_node_rec *nodes = nodes_of(room);
     uint32_t depth = nodes[i].depth + 1u;
     if (*child == 0)
         return RR_OK;
@@ -131,8 +105,8 @@ static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const 
  * children come after it, one level deeper. */
 static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 {
-    const rr_roo_node_rec *n = &roo_nodes(room)[i];
-    uint32_t bsp_depth = roo_room(room)->bsp_depth;
+    const rr_roo_node_rec *n = &nodes_of(room)[i];
+    uint32_t bsp_depth = room_of(room)->bsp_depth;
     rr_err e;
     if (n->depth < 1 || n->depth > bsp_depth || (i == 0 && n->depth != 1))
         return rr__fail(room, diag, RR_ERR_DEPTH, &n->depth, "node depth", n->depth, bsp_depth);
@@ -140,7 +114,7 @@ static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
         if (n->sector == RR_ROO_NONE)
             return rr__fail(room, diag, RR_ERR_INDEX, &n->sector, "leaf sector", n->sector,
                             rr__count(room, RR_ROO_S_sectors));
-        if (n->leaf == RR_ROO_NONE || roo_leaves(room)[n->leaf].node != i)
+        if (n->leaf == RR_ROO_NONE || leaves_of(room)[n->leaf].node != i)
             return rr__fail(room, diag, RR_ERR_INDEX, &n->leaf, "leaf record", n->leaf,
                             rr__count(room, RR_ROO_S_leaves));
         return RR_OK;
@@ -158,10 +132,10 @@ static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 /* Each leaf record's node is a leaf node that names it back. */
 static rr_err check_leaves(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_leaf_rec *leaves = roo_leaves(room);
+    const rr_roo_leaf_rec *leaves = leaves_of(room);
     uint32_t i;
     for (i = 0; i < rr__count(room, RR_ROO_S_leaves); i++) {
-        const rr_roo_node_rec *n = &roo_nodes(room)[leaves[i].node];
+        const rr_roo_node_rec *n = &nodes_of(room)[leaves[i].node];
         if (n->kind != RR_ROO_NODE_LEAF || n->leaf != i)
             return rr__fail(room, diag, RR_ERR_INDEX, &leaves[i].node, "leaf node",
                             leaves[i].node, rr__count(room, RR_ROO_S_nodes));
@@ -172,7 +146,7 @@ static rr_err check_leaves(const rr_room *room, rr_diag *diag)
 /* A slope plane is not vertical: its height divides by c. */
 static rr_err check_slopes(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_slope_rec *slopes = roo_slopes(room);
+    const rr_roo_slope_rec *slopes = slopes_of(room);
     uint32_t i;
     for (i = 0; i < rr__count(room, RR_ROO_S_slopes); i++)
         if (slopes[i].c == 0)
@@ -184,7 +158,7 @@ static rr_err check_slopes(const rr_room *room, rr_diag *diag)
 /* A wall's next comes after it, so every wall list ends. */
 static rr_err check_walls(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_wall_rec *walls = roo_walls(room);
+    const rr_roo_wall_rec *walls = walls_of(room);
     uint32_t i;
     for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++)
         if (walls[i].next != RR_ROO_NONE && walls[i].next <= i)
@@ -209,7 +183,7 @@ static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const i
 
 static rr_err check_grids(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_room_rec *r = roo_room(room);
+    const rr_roo_room_rec *r = room_of(room);
     rr_err e = check_grid(room, diag, RR_ROO_S_move_grid, &r->grid_rows, &r->grid_cols);
     if (!e)
         e = check_grid(room, diag, RR_ROO_S_flag_grid, &r->grid_rows, &r->grid_cols);
@@ -267,7 +241,7 @@ static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
 
 static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
-    const rr_roo_node_rec *nodes = roo_nodes(room);
+    const rr_roo_node_rec *nodes = nodes_of(room);
     uint32_t n = 1; /* 1-based node number */
     out->sector = out->leaf = -1;
     out->node = -1;
@@ -315,14 +289,14 @@ static int32_t slope_z(const rr_roo_slope_rec *p, int32_t x, int32_t y)
  * else its flat height. */
 static int32_t surface_z(const rr_room *room, uint32_t slope, int32_t flat, int32_t x, int32_t y)
 {
-    return slope != RR_ROO_NONE ? slope_z(&roo_slopes(room)[slope], x, y) : flat;
+    return slope != RR_ROO_NONE ? slope_z(&slopes_of(room)[slope], x, y) : flat;
 }
 
 /* Floor surface and ceiling of a sector at (x, y): fc[0], fc[1]. */
 static void floor_ceiling(const rr_room *room, uint32_t sector, int32_t x, int32_t y,
                           int32_t fc[2])
 {
-    const rr_roo_sector_rec *s = &roo_sectors(room)[sector];
+    const rr_roo_sector_rec *s = &sectors_of(room)[sector];
     fc[0] = surface_z(room, s->floor_slope, s->floor_z, x, y);
     fc[1] = surface_z(room, s->ceiling_slope, s->ceiling_z, x, y);
 }
@@ -333,7 +307,7 @@ static NOINLINE rr_err sector_heights(const rr_room *room, int32_t sector, int32
                                       rr_roo_heights *out)
 {
     int32_t fc[2] = {0, 0};
-    const rr_roo_sector_rec *s = sector >= 0 ? &roo_sectors(room)[sector] : 0;
+    const rr_roo_sector_rec *s = sector >= 0 ? &sectors_of(room)[sector] : 0;
     if (s)
         floor_ceiling(room, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
@@ -369,7 +343,7 @@ rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
     uint32_t k;
     if (!query_ok(room, out != 0))
         return RR_ERR_ARG;
-    r = roo_room(room);
+    r = room_of(room);
     out->version = r->version;
     out->nodes = r->nnodes;
     out->leaves = r->nleaves;
@@ -611,7 +585,7 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
 /* Take one node off the walk: queue its walls, pick the children to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &roo_nodes(room)[q->node - 1];
+    const rr_roo_node_rec *p = &nodes_of(room)[q->node - 1];
     uint16_t *stack = walk_stack(room);
     int64_t sa, sb, lim;
     if (p->kind == RR_ROO_NODE_LEAF) {
@@ -655,7 +629,7 @@ static void visit(qstate *q, uint32_t i, int sight)
 static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int sight)
 {
     uint32_t i, nwalls = rr__count(room, RR_ROO_S_walls);
-    if (brute || (roo_room(room)->flags & RR_ROO_ROOM_NO_WALL_TREE)) {
+    if (brute || (room_of(room)->flags & RR_ROO_ROOM_NO_WALL_TREE)) {
         for (i = 0; i < nwalls; i++)
             visit(q, i, sight);
         return;
@@ -735,7 +709,7 @@ static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const cro
         return RR_ROO_STEP;
     if ((int64_t)far[1] - far[0] < m->height)
         return RR_ROO_CEILING;
-    if (roo_sectors(q->room)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
+    if (sectors_of(q->room)[c->side ? w->neg_sector : w->pos_sector].flags & 0x2000u)
         return RR_ROO_NOMOVE;
     return RR_ROO_FREE;
 }
@@ -798,7 +772,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
         return RR_ERR_RANGE;
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
-    q->width = m->radius + roo_room(room)->wall_slack; /* both < 2^29 */
+    q->width = m->radius + room_of(room)->wall_slack; /* both < 2^29 */
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -815,8 +789,8 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
         return 0;
     q = query_state(room);
     q->room = room;
-    q->walls = roo_walls(room);
-    q->sidedefs = roo_sidedefs(room);
+    q->walls = walls_of(room);
+    q->sidedefs = sidedefs_of(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
@@ -883,7 +857,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&roo_walls(room)[first->wall], st, bx, by);
+    slide_target(&walls_of(room)[first->wall], st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
@@ -933,7 +907,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
         return RR_ERR_RANGE;
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b;
-    q->width = roo_room(room)->wall_slack;
+    q->width = room_of(room)->wall_slack;
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }
@@ -960,7 +934,7 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
     uint32_t sp = 0, n = 0, node;
     if (!query_ok(room, count && (out || cap == 0)))
         return RR_ERR_ARG;
-    nodes = roo_nodes(room);
+    nodes = nodes_of(room);
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
     node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
     while (node) {
@@ -1003,7 +977,7 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     if (!present(room, RR_ROO_S_move_grid) || !present(room, RR_ROO_S_flag_grid) ||
         !present(room, RR_ROO_S_monster_grid))
         return RR_ERR_MISSING;
-    r = roo_room(room);
+    r = room_of(room);
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
