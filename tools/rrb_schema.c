@@ -101,13 +101,6 @@ void rrb_swap_records(const rrb_section *sec, uint8_t *p, size_t n)
         }
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 int rrb_swap_blob(uint8_t *d, size_t n, int from_be)
 {
     const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
@@ -122,11 +115,12 @@ int rrb_swap_blob(uint8_t *d, size_t n, int from_be)
     /* The table as far as it lies in the buffer; read each entry in host order. */
     for (i = 0; i < ns && RR_HEADER_BYTES + (size_t)(i + 1) * RR_SECTION_ENTRY_BYTES <= n; i++) {
         uint8_t *e = d + RR_HEADER_BYTES + (size_t)i * RR_SECTION_ENTRY_BYTES;
+        const rr_section_entry *se = (const rr_section_entry *)(const void *)e;
         uint32_t type, off, size;
         const rrb_section *sec;
         if (from_be)
             rrb_swap_records(&rrb_entry_record, e, 1);
-        type = rd32(e), off = rd32(e + 4), size = rd32(e + 8);
+        type = se->type, off = se->offset, size = se->size;
         sec = rrb_schema_section(s, type);
         if (sec && off <= n && size <= n - off && (off & 3u) == 0)
             rrb_swap_records(sec, d + off, size / sec->elem);
