@@ -158,6 +158,7 @@ typedef struct rr_schema {
     const rr_section_desc *sections;
     const rr_field_desc *fields;
     uint32_t nsections;   /* slots, the two common ones included */
+    uint32_t version;     /* RR_<FMT>_SCHEMA_VERSION: the header's schema must equal it */
 } rr_schema;
 
 /* One entry of the view rr_open builds in the arena: where a section's
@@ -193,7 +194,8 @@ typedef struct rr_view_entry {
     F(T, max_depth, U32, , DATA, 0, "deepest tree of any section")                       \
     F(T, nsections, U32, , DATA, 0, "entries of the section table")                      \
     F(T, flags, U32, , DATA, 0, "bit 0: baked big-endian (informational)")               \
-    F(T, reserved, U32, , DATA, 0, "0")
+    F(T, schema, U32, , DATA, 0, "schema version of the room format's sections "        \
+      "(RR_<FMT>_SCHEMA_VERSION; 0 for RAW)")
 RR_RECORD(rr_blob_header, RR_BLOB_HEADER, 48);
 #define RR_HEADER_BYTES ((uint32_t)sizeof(rr_blob_header))
 #define RR_CHECKSUM_FROM ((uint32_t)offsetof(rr_blob_header, format))
@@ -240,13 +242,13 @@ enum { RR_S_STRINGS, RR_S_INFO, RR_S_COMMON };
     {(uint16_t)(type), (uint8_t)sizeof(T), (uint8_t)RR_P_##presence, \
      (uint32_t)(sizeof((const rr_field_desc[]){FIELDS(RR_FIELD_DESC, T) {0, 0, 0, 0, 0}}) / \
                 sizeof(rr_field_desc) - 1u)},
-#define RR_SCHEMA_TABLES(name, SECTIONS)                                        \
+#define RR_SCHEMA_TABLES(name, SECTIONS, VERSION)                               \
     static const rr_field_desc name##_fields[] = {                              \
         RR_COMMON_SECTIONS(RR__FIELDS_OF) SECTIONS(RR__FIELDS_OF) {0, 0, 0, 0, 0}}; \
     static const rr_section_desc name##_sections[] = {                          \
         RR_COMMON_SECTIONS(RR__SEC_OF) SECTIONS(RR__SEC_OF)};                   \
     static const rr_schema name = {                                             \
         name##_sections, name##_fields,                                         \
-        (uint32_t)(sizeof name##_sections / sizeof name##_sections[0])}
+        (uint32_t)(sizeof name##_sections / sizeof name##_sections[0]), (VERSION)}
 
 #endif

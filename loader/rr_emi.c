@@ -164,7 +164,7 @@ static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const
 
 /* ------------------------------------------------------------ sections */
 
-RR_SCHEMA_TABLES(emi_schema, RR_EMI_SECTIONS);
+RR_SCHEMA_TABLES(emi_schema, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION);
 typedef char rr__emi_arena_bytes[RR_EMI_ARENA_BYTES == RR_VIEW_BYTES(RR_EMI_S_COUNT) ? 1 : -1];
 
 /* The records of each section of an open EMI room, through its view

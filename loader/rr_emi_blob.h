@@ -71,6 +71,12 @@
 #define RR_EMI_HAS_MESH 1u
 #define RR_EMI_HAS_NORMALS 2u
 
+/* The version of this format's sections and records: the baker writes it
+ * in the header's schema field and rr_open refuses a blob whose schema
+ * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
+ * a field's meaning bumps it. */
+#define RR_EMI_SCHEMA_VERSION 1u
+
 /* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
 #define RR_EMI_SECTIONS(S)                                                     \
     S(figure, RR_SEC_EMI_FIGURE, rr_emi_figure, RR_EMI_FIGURE, ONE)            \

@@ -34,7 +34,7 @@
 #define NOINLINE __attribute__((noinline))
 
 /* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
-RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS);
+RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION);
 
 /* ------------------------------------------------------------------ */
 /* The sections of an open room                                        */

@@ -211,6 +211,12 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
 
 /* ---- the sections -------------------------------------------------------- */
 
+/* The version of this format's sections and records: the baker writes it
+ * in the header's schema field and rr_open refuses a blob whose schema
+ * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
+ * a field's meaning bumps it. */
+#define RR_RMESH_SCHEMA_VERSION 1u
+
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
     S(verts, RR_SEC_RMESH_VERTS, rr_rmesh_vert, RR_RMESH_VERT, REQ)              \

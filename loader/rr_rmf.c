@@ -25,7 +25,7 @@
 #define FRAC_ONE ((int32_t)1 << 30)
 
 /* The loader's tables of the schema in rr_rmf_blob.h. */
-RR_SCHEMA_TABLES(rmf_schema, RR_RMF_SECTIONS);
+RR_SCHEMA_TABLES(rmf_schema, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION);
 
 /* The records of each section of an open room: header_of(room),
  * planes_of(room), ... pathnodes_of(room); counts by rr__count. */

@@ -188,6 +188,12 @@ RR_RECORD(rr_rmf_pathnode, RR_RMF_PATHNODE, 28);
 
 /* ---- the sections --------------------------------------------------------- */
 
+/* The version of this format's sections and records: the baker writes it
+ * in the header's schema field and rr_open refuses a blob whose schema
+ * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
+ * a field's meaning bumps it. */
+#define RR_RMF_SCHEMA_VERSION 1u
+
 #define RR_RMF_SECTIONS(S)                                                            \
     S(header, RR_SEC_RMF_HEADER, rr_rmf_header, RR_RMF_HEADER, ONE)                    \
     S(planes, RR_SEC_RMF_PLANES, rr_rmf_plane, RR_RMF_PLANE, REQ)                      \

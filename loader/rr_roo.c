@@ -27,7 +27,7 @@
 #define NOINLINE __attribute__((noinline))
 
 /* The loader's tables of the ROO schema (rr_roo_blob.h). */
-RR_SCHEMA_TABLES(roo_schema, RR_ROO_SECTIONS);
+RR_SCHEMA_TABLES(roo_schema, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION);
 
 /* The sections of an open room, through its view: O(1) (walls_of(room)...). */
 #define ROO_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_ROO_S_##name)

@@ -231,6 +231,12 @@ RR_RECORD(rr_roo_monster_cell, RR_ROO_MONSTER_CELL, 1);
       "height / 256 client units")
 RR_RECORD(rr_roo_hires_cell, RR_ROO_HIRES_CELL, 4);
 
+/* The version of this format's sections and records: the baker writes it
+ * in the header's schema field and rr_open refuses a blob whose schema
+ * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
+ * a field's meaning bumps it. */
+#define RR_ROO_SCHEMA_VERSION 1u
+
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
 #define RR_ROO_SECTIONS(S)                                                              \

@@ -182,6 +182,11 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     const rr_field_desc *fields = schema->fields;
     uint32_t bytes = RR_VIEW_BYTES(schema->nsections), i, k;
     rr_view_entry *view = (rr_view_entry *)(void *)room->arena;
+    uint32_t version = ((const rr_blob_header *)(const void *)room->blob)->schema;
+    /* Sections laid out as this loader's schema says (else: rebake). */
+    if (version != schema->version)
+        return rr__fail_in(diag, RR_ERR_VERSION, 0, AT(schema), "room format schema version",
+                           version, schema->version);
     /* Every section is one the schema knows, common, or optional. */
     for (i = 0; i < room->nsections; i++) {
         int known = (t[i].type & RR_SEC_OPTIONAL) != 0;

@@ -195,7 +195,7 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
     h.max_depth = b->depth;
     h.nsections = (uint32_t)n;
     h.flags = be ? RR_FLAG_BIG_ENDIAN : 0;
-    h.reserved = 0;
+    h.schema = rrb_schema_of(b->format) ? rrb_schema_of(b->format)->version : 0;
     memcpy(p, &h, sizeof h);
     if (be)
         rrb_swap_records(&rrb_header_record, p, 1);

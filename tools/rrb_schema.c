@@ -23,12 +23,13 @@
      (uint32_t)(sizeof T##_##name##_names / sizeof T##_##name##_names[0])},
 /* A format's schema: its sections' names, then its sections after the
  * common ones, as the loader numbers their slots. */
-#define RRB_FORMAT(id, fmt, SECTIONS)                                                   \
+#define RRB_FORMAT(id, fmt, SECTIONS, VERSION)                                          \
     SECTIONS(RRB_NAMES)                                                                 \
     static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)         \
                                                 SECTIONS(RRB_SECTION)};                 \
     static const rrb_schema id##_schema = {#id, fmt, id##_sections,                     \
-                                           sizeof id##_sections / sizeof id##_sections[0]};
+                                           sizeof id##_sections / sizeof id##_sections[0], \
+                                           VERSION};
 
 /* The header and the section table entry, as records of no section. */
 #define RRB_RECORD_NAMES(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
@@ -44,10 +45,10 @@ const rrb_section rrb_entry_record = {
 RR_COMMON_SECTIONS(RRB_NAMES)
 static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION)};
 
-RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS)
-RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS)
-RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS)
-RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS)
+RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION)
+RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION)
+RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
+RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
 
 const rrb_schema *rrb_schema_of(uint32_t format)
 {
@@ -293,6 +294,19 @@ void rrb_diag_text(const uint8_t *d, size_t n, rr_err e, const rr_diag *dg, char
         return;
     default:
         break;
+    }
+    if (e == RR_ERR_VERSION && n >= RR_HEADER_BYTES) {   /* blob and loader disagree */
+        const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
+        const rrb_schema *s = rrb_schema_of(h->format);
+        if (dg->offset == offsetof(rr_blob_header, schema) && s)
+            snprintf(out, cap, "%s at 0x%x: %s schema version %u, this rrbake and loader read "
+                     "version %u: bake the room again with this rrbake (%s)", where, dg->offset,
+                     s->name, dg->value, dg->limit, rr_strerror(e));
+        else
+            snprintf(out, cap, "%s at 0x%x: blob format version %u, this rrbake and loader read "
+                     "version %u: bake the room again with this rrbake (%s)", where, dg->offset,
+                     dg->value, dg->limit, rr_strerror(e));
+        return;
     }
     if (e == RR_ERR_SECTION && pl.field && pl.field->kind == RR_K_COUNTOF && target)
         snprintf(out, cap, "%s at 0x%x: %u, but the blob has %u %s (%s)", where, dg->offset,

@@ -39,6 +39,7 @@ typedef struct rrb_schema {
     uint32_t format;         /* enum rr_format */
     const rrb_section *sections;  /* slot order: strings, info, then the format's */
     uint32_t nsections;
+    uint32_t version;        /* RR_<FMT>_SCHEMA_VERSION, written in the header */
 } rrb_schema;
 
 /* The blob header and the section table entry, as records. */
