@@ -1148,7 +1148,7 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
     uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
     uint32_t k, n;
     int j;
-    if (!is_rmesh(room) || !p || !index || cls >= RR_RMESH_NCLASSES)
+    if (!is_rmesh(room) || !p || !index || cls > RR_RMESH_NCLASSES)
         return RR_ERR_ARG;
     for (j = 0; j < 3; j++)
         if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
@@ -1158,7 +1158,7 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
     for (k = 0; k < n; k++) {
         int32_t d[3];
         uint64_t d2;
-        if (t[k].cls != cls || (t[k].flags & RR_RMESH_ENT_IGNORED))
+        if ((cls != RR_RMESH_NCLASSES && t[k].cls != cls) || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
         d2 = (uint64_t)dot64(d, d);

@@ -144,8 +144,9 @@ rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent
  * again with *i + 1. RR_ERR_NOTFOUND when there is no more. */
 rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i);
 
-/* The entity of class cls nearest to p (squared distance, ties to the lower
- * index), skipping entities flagged RR_RMESH_ENT_IGNORED. |p| <= 2^18. */
+/* The entity of class cls (RR_RMESH_NCLASSES = any class) nearest to p
+ * (squared distance, ties to the lower index), skipping entities flagged
+ * RR_RMESH_ENT_IGNORED. |p| <= 2^18. */
 rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
                                uint32_t *index);
 

@@ -126,7 +126,7 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
             return 2;
         }
     }
-    e = rr_rmesh_entity_nearest(q->room, cls, p, &i);
+    e = rr_rmesh_entity_nearest(q->room, cls, p, &i);   /* cls NCLASSES: any */
     if (e == RR_ERR_NOTFOUND) {
         fprintf(q->out, "entity: none\n");
         return 0;

@@ -200,7 +200,8 @@ static void check_queries_args(const uint8_t *blob, size_t size)
     l.cap = 4;   /* capacity without storage */
     RT_EXPECT_EQ("rmesh.args.box_nostore", rr_rmesh_box_tris(&r, lo, hi, &l), RR_ERR_ARG);
     RT_EXPECT_EQ("rmesh.args.nearest_far", rr_rmesh_entity_nearest(&r, 0, far, &idx), RR_ERR_RANGE);
-    RT_EXPECT_EQ("rmesh.args.nearest_cls", rr_rmesh_entity_nearest(&r, 7, lo, &idx), RR_ERR_ARG);
+    RT_EXPECT_EQ("rmesh.args.nearest_cls", rr_rmesh_entity_nearest(&r, RR_RMESH_NCLASSES + 1, lo, &idx),
+                 RR_ERR_ARG);
 }
 
 /* Sample room: trigger and entity lookups. */
@@ -229,6 +230,24 @@ static void check_sample_lookups(const rr_room *rp)
     p[0] = p[1] = p[2] = 0;
     RT_EXPECT_EQ("rmesh.sample.nearest", rr_rmesh_entity_nearest(&r, RR_RMESH_WAYPOINT, p, &idx), RR_OK);
     RT_EXPECT_EQ("rmesh.sample.nearest.index", idx, 1);
+    /* any class: the nearest of all entities, by a brute force over them */
+    {
+        uint64_t best = ~(uint64_t)0, d2;
+        uint32_t want = 99, i, k;
+        const rr_rmesh_ent *e;
+        p[0] = 100 * (1 << f); p[1] = 50 * (1 << f); p[2] = -20 * (1 << f);
+        for (i = 0; rr_rmesh_entity(&r, i, &e) == RR_OK; i++) {
+            if (e->flags & RR_RMESH_ENT_IGNORED)
+                continue;
+            for (d2 = 0, k = 0; k < 3; k++)
+                d2 += (uint64_t)(((int64_t)e->pos[k] - p[k]) * ((int64_t)e->pos[k] - p[k]));
+            if (d2 < best)
+                best = d2, want = i;
+        }
+        RT_EXPECT_EQ("rmesh.sample.nearest.any",
+                     rr_rmesh_entity_nearest(&r, RR_RMESH_NCLASSES, p, &idx), RR_OK);
+        RT_EXPECT_EQ("rmesh.sample.nearest.any.index", idx, want);
+    }
 }
 
 /* Sample room: exact answers known by construction (docs/rmesh.md). */

@@ -529,14 +529,14 @@ static void nearest_entities(room *rm)
         int32_t q[3];
         uint32_t i, got = UINT32_MAX, want = UINT32_MAX;
         random_origin(rm, 0, p);
-        cls = n % RR_RMESH_NCLASSES;
+        cls = n % (RR_RMESH_NCLASSES + 1);   /* RR_RMESH_NCLASSES: any class */
         for (i = 0; i < 3; i++)
             q[i] = qc(rm, p[i]);
         for (i = 0; i < rm->m.nents; i++) {
             const rrb_rm_entity *e = &rm->m.ents[i];
             double d = 0;
             int k;
-            if (e->cls != cls || rrb_rmesh_entity_ignored(e))
+            if ((cls != RR_RMESH_NCLASSES && e->cls != cls) || rrb_rmesh_entity_ignored(e))
                 continue;
             for (k = 0; k < 3; k++)
                 d += ((double)e->pos[k] - q[k] * rm->unit) * ((double)e->pos[k] - q[k] * rm->unit);
