@@ -150,11 +150,18 @@ int rrb_cli_query(int argc, char **argv, FILE *out, FILE *errf)
         c = NULL;
     n = argc - 2;
     lo = c ? abs(c->nmin) : 0, hi = c ? abs(c->nmax) : 0;
-    if (!c || n < lo || n > hi) {
-        fprintf(errf, "%s: query: expected %s for a %s room, found '%s'%s\n"
+    if (c && (n < lo || n > hi)) {   /* the command's own usage line */
+        fprintf(errf, "%s: query %s: expected %s%d argument%s, found %d\n"
+                "usage: rrbake query ROOM %s %s\n", argv[0], c->name,
+                lo == hi ? "" : n < lo ? "at least " : "at most ", n < lo ? lo : hi,
+                (n < lo ? lo : hi) == 1 ? "" : "s", n, c->name, c->args);
+        rrb_cli_close(&r);
+        return 2;
+    }
+    if (!c) {
+        fprintf(errf, "%s: query: expected a command for a %s room, found '%s'\n"
                 "(rrbake query --help lists the commands and their arguments)\n",
-                argv[0], c ? "a different number of arguments" : "a command",
-                rrb_room_format_name(r.room.format), argv[1], c ? " with that count" : "");
+                argv[0], rrb_room_format_name(r.room.format), argv[1]);
         rrb_cli_close(&r);
         return 2;
     }

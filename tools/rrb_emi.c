@@ -873,4 +873,5 @@ const rrb_format rrb_format_emi = {
     emi_probe, emi_info, emi_info_json, emi_verify, emi_dump_json, rrb_emi_bake,
     rrb_emi_sample,
     &rrb_emi_room,
+    rrb_emi_parts,
 };

@@ -196,6 +196,10 @@ rrb_blob *rrb_emi_bake_models(const rrb_emi_skel *s, const rrb_emi_mesh *m,
  * (line holds it, for the message). */
 int rrb_emi_manifest_next(const uint8_t *d, size_t n, size_t *pos, size_t *at,
                           char key[16], char file[1024], char line[1100]);
+/* rrb_format hook (folders): the files a manifest or a .sklb takes in;
+ * 0 for a .meshb or .animb, which is only a part of a figure. */
+int rrb_emi_parts(const uint8_t *data, size_t size, const char *path,
+                  void (*each)(void *ctx, const char *part), void *ctx);
 /* rrb_format hook: data is a .sklb (same-stem .meshb and .animb picked up) or a
  * manifest (.emi). */
 rrb_blob *rrb_emi_bake(const uint8_t *data, size_t size, const char *path,

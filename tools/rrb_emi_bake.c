@@ -631,6 +631,29 @@ static int parse_manifest(const uint8_t *d, size_t n, const char *path, const ch
     return 0;
 }
 
+int rrb_emi_parts(const uint8_t *data, size_t size, const char *path,
+                  void (*each)(void *ctx, const char *part), void *ctx)
+{
+    size_t dl = (size_t)(base_name(path) - path), pos = 0, at;
+    char line[1100], key[16], file[1024], part[2100];
+    int kind = rrb_emi_kind(data, size, path);
+    if (kind == RRB_EMI_MESHB || kind == RRB_EMI_ANIMB)
+        return 0;
+    if (kind == RRB_EMI_SKLB) {
+        size_t stem = strlen(path) - 5;   /* without ".sklb" */
+        snprintf(part, sizeof part, "%.*s.meshb", (int)stem, path);
+        each(ctx, part);
+        snprintf(part, sizeof part, "%.*s.animb", (int)stem, path);
+        each(ctx, part);
+        return 1;
+    }
+    while (rrb_emi_manifest_next(data, size, &pos, &at, key, file, line) > 0) {
+        snprintf(part, sizeof part, "%.*s%s", file[0] == '/' ? 0 : (int)dl, path, file);
+        each(ctx, part);
+    }
+    return 1;
+}
+
 static int gather(const uint8_t *data, size_t size, const char *path, inputs *in, char *err,
                   size_t errcap)
 {

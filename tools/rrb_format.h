@@ -93,6 +93,13 @@ typedef struct rrb_format {
     /* Write the project's own sample file(s) of this format into directory dir. */
     int (*sample)(const char *dir, char *err, size_t errcap);
     const rrb_room_hooks *room;     /* the CLI commands on its blobs */
+    /* Folders: calls each() with the path of every file this one takes in
+     * when it is baked (an EMI manifest's members; the .meshb and .animb a
+     * .sklb picks up beside it), and returns 1 if the file is a room source
+     * on its own, 0 if it is only a part of one (an EMI .meshb or .animb).
+     * NULL: every file of the format is a room source that takes in no other. */
+    int (*parts)(const uint8_t *data, size_t size, const char *path,
+                 void (*each)(void *ctx, const char *part), void *ctx);
 } rrb_format;
 
 /* The modules' room hooks (tools/rrb_<fmt>_cli.c). */

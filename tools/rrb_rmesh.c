@@ -883,4 +883,4 @@ const rrb_format rrb_format_rmesh = {
     "rmesh",
     "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
     probe, info_text, info_json, verify, dump_json, rrb_rmesh_bake, rrb_rmesh_sample,
-    &rrb_rmesh_room};
+    &rrb_rmesh_room, NULL};

@@ -884,5 +884,5 @@ static int rmf_dump_json(const uint8_t *data, size_t size, const char *path, FIL
 const rrb_format rrb_format_rmf = {
     "rmf", "Worldcraft / Hammer RMF map, versions 0.8-2.2", rmf_probe, rmf_info,
     rmf_info_json, rmf_verify, rmf_dump_json, rrb_rmf_bake, rrb_rmf_sample,
-    &rrb_rmf_room,
+    &rrb_rmf_room, NULL,
 };

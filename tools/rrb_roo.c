@@ -756,4 +756,4 @@ static int sample(const char *dir, char *err, size_t errcap)
 
 const rrb_format rrb_format_roo = {
     "roo", "Meridian 59 room (.roo v12-15)", probe, info, info_json, verify, dump_json,
-    rrb_roo_bake, sample, &rrb_roo_room};
+    rrb_roo_bake, sample, &rrb_roo_room, NULL};

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int rrb_load_file(const char *path, uint8_t **data, size_t *size,
                   char *err, size_t errcap)
@@ -15,8 +16,15 @@ int rrb_load_file(const char *path, uint8_t **data, size_t *size,
     FILE *f = fopen(path, "rb");
     long n;
     uint8_t *p;
+    struct stat st;
     if (!f) {
         snprintf(err, errcap, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errcap, "%s: is a folder, expected a file (bake, info and verify take "
+                 "folders)", path);
+        fclose(f);
         return -1;
     }
     if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
@@ -369,4 +377,15 @@ int rrb_strieq(const char *a, const char *b)
         if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
             return 0;
     return *a == *b;
+}
+
+int rrb_looks_like_text(const uint8_t *d, size_t n)
+{
+    size_t i, m = n < 512 ? n : 512;
+    if (n == 0)
+        return 0;
+    for (i = 0; i < m; i++)
+        if (d[i] == 0 || (d[i] < 0x20 && d[i] != '\n' && d[i] != '\r' && d[i] != '\t'))
+            return 0;
+    return 1;
 }

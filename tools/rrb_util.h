@@ -114,4 +114,8 @@ void rrb_json_str(FILE *f, const char *s);
 /* Case-insensitive ASCII compare (EMI joint names, RMF classnames). */
 int rrb_strieq(const char *a, const char *b);
 
+/* 1 if the first bytes of a file are text (no NUL or control bytes other
+ * than tab and line ends): a message can then say the file is text. */
+int rrb_looks_like_text(const uint8_t *d, size_t n);
+
 #endif

@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "rrb_blob.h"
+#include "rrb_boards.h"
 #include "rrb_schema.h"
 #include "rrb_cli.h"
+#include "rrb_files.h"
 #include "rrb_format.h"
 #include "rrb_util.h"
 
@@ -24,15 +26,17 @@ static const char usage_main[] =
     "\n"
     "commands:\n"
     "  bake IN... [-o OUT]    bake files or folders into .rrb blobs\n"
-    "  info FILE [--json]     summary of a source file or a blob\n"
-    "  verify FILE            full consistency check (exit status 0 = ok)\n"
+    "  info FILE... [--json]  summary of source files or blobs (folders: every room)\n"
+    "  verify FILE...         full consistency check (exit status 0 = ok)\n"
     "  dump FILE --json       whole content of a source file as JSON\n"
     "  query BLOB CMD ARGS    run a runtime query (locate, height, ray, trace, pose...)\n"
     "  preview FILE -o OUT    OBJ (+MTL) geometry or SVG plan of a room\n"
     "  convert FILE -o OUT    RMF -> Valve-220 .map, RMesh/ROO -> OBJ, EMI -> glTF\n"
     "  sample FORMAT|all -o DIR  write the project's own sample files\n"
     "  formats                list the supported source formats\n"
+    "  boards                 list the boards of --target, with their blob budgets\n"
     "  schema --markdown      the blob format of every room format (docs/blob-format.md)\n"
+    "  --version              versions of rrbake, the blob format and each schema\n"
     "\n"
     "Run 'rrbake COMMAND --help' for the options of a command.\n";
 
@@ -46,8 +50,10 @@ static const char usage_bake[] =
     "options:\n"
     "  -o OUT                 output file or folder\n"
     "  --endian little|big    byte order of the blob (default little)\n"
-    "  --target BOARD         host, mps2-an385, versatilepb, malta-le (little),\n"
-    "                         malta-be (big)\n"
+    "  --target BOARD         the board the blob is for: its byte order, and a\n"
+    "                         warning when the blob passes its budget: host,\n"
+    "                         mps2-an385, versatilepb, malta-le, microbit (little-\n"
+    "                         endian), malta-be (big-endian)\n"
     "  --strict               treat warnings (e.g. ROO checksum) as errors\n"
     "  --room-scale           RMesh: apply the game's RoomScale 8/2048\n"
     "  --collision-only       leave render data out of the blob\n"
@@ -56,25 +62,34 @@ static const char usage_bake[] =
     "                         the default table, e.g. \"func_lava=water,trigger_*=trigger\"\n"
     "                         (contents: solid, water, trigger, nonsolid)\n"
     "  --c-array NAME         write C source (const array NAME) instead of binary\n"
+    "  --exclude GLOB         folders: leave out files whose path below the folder\n"
+    "                         or whose name matches GLOB (may be repeated)\n"
     "  -j N                   bake N files at a time (default: number of CPUs)\n"
     "  -q, --quiet            no warnings, no progress\n"
     "\n"
     "Every blob written is opened again with rr_open before it is saved.\n"
-    "A batch continues past bad files, shows progress (files, bytes, current file)\n"
-    "and ends with a summary listing each failure with its reason.\n"
+    "In a folder, files that are no room source (README.txt, blobs) and EMI parts\n"
+    "that a manifest or a .sklb takes in are skipped, and the summary counts them.\n"
+    "Two inputs that would be written to the same output are refused before any\n"
+    "bake starts. A batch continues past bad files, shows progress (files, bytes,\n"
+    "current file) and ends with a summary listing each failure with its reason.\n"
     "Exit status: 0 all baked, 1 some input failed, 2 usage error.\n";
 
 static const char usage_info[] =
-    "usage: rrbake info FILE [--json]\n"
+    "usage: rrbake info FILE... [--json]\n"
     "\n"
+    "FILE may be a folder: every room source and blob below it (other files are\n"
+    "skipped and counted). With several files, --json prints a JSON array.\n"
     "Print a summary of a source room file (any supported format) or of a .rrb\n"
     "blob (header, sections, sizes, arena, depth, and for a little-endian blob\n"
     "the room itself as the runtime sees it: counts, bounds, animations...).\n"
     "--json prints one JSON object (blobs: the room summary under \"room\").\n";
 
 static const char usage_verify[] =
-    "usage: rrbake verify FILE\n"
+    "usage: rrbake verify FILE...\n"
     "\n"
+    "FILE may be a folder: every room source and blob below it. Every line starts\n"
+    "with the file's name; several files end with a count of ok and failed.\n"
     "Source file: full consistency check of the format (ROO checksum, RMF planes,\n"
     "EMI hierarchy...). Blob, of either byte order: the same validation rr_open\n"
     "does on the board (a big-endian blob is swapped to host order through its\n"
@@ -106,10 +121,18 @@ static const char usage_synth[] =
     "\n"
     "Write a synthetic RAW blob of about BYTES bytes (tests, benchmarks).\n";
 
+static const char usage_boards[] =
+    "usage: rrbake boards\n"
+    "\n"
+    "List the boards --target knows: byte order, the largest blob a program may\n"
+    "link there (bytes; 0: no limit), and what the board is.\n";
+
 static const char usage_formats[] =
     "usage: rrbake formats\n"
     "\n"
     "List the source formats this build reads, with a one-line description.\n";
+
+static int is_dir(const char *p);
 
 static int has_help(int argc, char **argv)
 {
@@ -140,18 +163,18 @@ static const char *format_name(uint32_t f)
 
 /* The format's own summary, read through the runtime (a big-endian blob
  * swapped to host order through its schema). */
-static void blob_room_info(const char *path, int json)
+static void blob_room_info(const char *path, int json, FILE *out)
 {
     rrb_cli_room r;
     char err[RRB_ERR_MAX];
     if (rrb_cli_open(path, &r, err, sizeof err)) {
         if (json)
-            printf("null");
+            fprintf(out, "null");
         else
-            printf("  room summary unavailable: %s\n", err);
+            fprintf(out, "  room summary unavailable: %s\n", err);
         return;
     }
-    rrb_cli_room_info(&r.room, stdout, json);
+    rrb_cli_room_info(&r.room, out, json);
     rrb_cli_close(&r);
 }
 
@@ -163,7 +186,7 @@ static const char *section_name(uint32_t fmt, uint32_t type)
 }
 
 /* Blob info, for either byte order (the header and table read in host order). */
-static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
+static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FILE *out)
 {
     int be;
     uint32_t i;
@@ -183,32 +206,32 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
         return 1;
     }
     if (json) {
-        printf("{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
+        fprintf(out, "{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
                "\"coord_frac\":%u,\"size\":%u,\"checksum\":%u,\"arena\":%u,\"max_depth\":%u,"
                "\"sections\":[",
                format_name(h->format), be ? "big" : "little", h->version, h->fixed & 0xff,
                h->total_size, be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum,
                h->arena, h->max_depth);
         for (i = 0; i < h->nsections; i++)
-            printf("%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}",
+            fprintf(out, "%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}",
                    i ? "," : "", section_name(h->format, t[i].type), t[i].type, t[i].offset,
                    t[i].size, t[i].count);
-        printf("],\"room\":");
-        blob_room_info(path, 1);
-        printf("}\n");
+        fprintf(out, "],\"room\":");
+        blob_room_info(path, 1, out);
+        fprintf(out, "}\n");
         free(c);
         return 0;
     }
-    printf("%s: romroom blob v%u, %s room, %s-endian\n", path, h->version,
+    fprintf(out, "%s: romroom blob v%u, %s room, %s-endian\n", path, h->version,
            format_name(h->format), be ? "big" : "little");
-    printf("  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n", h->total_size,
+    fprintf(out, "  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n", h->total_size,
            be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum, h->fixed & 0xff);
-    printf("  arena %u bytes, max tree depth %u, %u sections:\n", h->arena, h->max_depth,
+    fprintf(out, "  arena %u bytes, max tree depth %u, %u sections:\n", h->arena, h->max_depth,
            h->nsections);
     for (i = 0; i < h->nsections; i++)
-        printf("    %-12s type 0x%04x  offset %8u  size %8u  count %8u\n",
+        fprintf(out, "    %-12s type 0x%04x  offset %8u  size %8u  count %8u\n",
                section_name(h->format, t[i].type), t[i].type, t[i].offset, t[i].size, t[i].count);
-    blob_room_info(path, 0);
+    blob_room_info(path, 0, out);
     free(c);
     return 0;
 }
@@ -216,7 +239,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json)
 /* Open a blob of either byte order with the real loader (a big-endian one
  * swapped to host order through its schema first); prints the diagnosis,
  * naming section, record and field. */
-static int blob_open_check(const uint8_t *d, size_t n, const char *path, int verbose)
+static int blob_open_check(const uint8_t *d, size_t n, const char *path, FILE *verbose)
 {
     rr_room room;
     rr_diag diag;
@@ -255,20 +278,20 @@ static int blob_open_check(const uint8_t *d, size_t n, const char *path, int ver
         return 1;
     }
     if (verbose)
-        printf("%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
+        fprintf(verbose, "%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
                format_name(room.format), be ? "big" : "little", room.size,
                rr_arena_size(c, (uint32_t)n), room.max_depth);
     free(c);
     return 0;
 }
 
-static int blob_verify(const uint8_t *d, size_t n, const char *path)
+static int blob_verify(const uint8_t *d, size_t n, const char *path, FILE *out)
 {
-    return blob_open_check(d, n, path, 1);
+    return blob_open_check(d, n, path, out);
 }
 
 /* Every record of a blob, by field name. */
-static int blob_dump(const uint8_t *d, size_t n, const char *path)
+static int blob_dump(const uint8_t *d, size_t n, const char *path, FILE *out)
 {
     int be;
     uint8_t *c = rrb_blob_host_copy(d, n, &be);
@@ -276,55 +299,43 @@ static int blob_dump(const uint8_t *d, size_t n, const char *path)
         fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
         return 1;
     }
-    rrb_dump_blob_json(c, n, stdout);
+    rrb_dump_blob_json(c, n, out);
     free(c);
     return 0;
 }
 
-typedef int (*file_cmd)(const uint8_t *d, size_t n, const char *path, int json);
+#define RRB_MAX_EXCLUDE 64
 
-static int cmd_text(int argc, char **argv, const char *usage, int which)
+/* info (0), verify (1) or dump (2) of one file; its output goes to out. */
+static int text_one(const char *path, int which, int json, FILE *out)
 {
-    const char *path = NULL;
-    int json = 0, i, rc;
+    int rc;
     uint8_t *d;
     size_t n;
     char err[RRB_ERR_MAX];
     const rrb_format *f;
     rrb_text_fn fn;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "%s", usage);
-            return 2;
-        } else
-            path = argv[i];
-    }
-    if (!path) {
-        fprintf(stderr, "%s", usage);
-        return 2;
-    }
     if (rrb_load_file(path, &d, &n, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
     if (is_blob(d, n)) {
-        rc = which == 1 ? blob_verify(d, n, path)
-             : which == 2 ? blob_dump(d, n, path)
-                          : blob_info(d, n, path, json);
+        rc = which == 1 ? blob_verify(d, n, path, out)
+             : which == 2 ? blob_dump(d, n, path, out)
+                          : blob_info(d, n, path, json, out);
         free(d);
         return rc;
     }
     f = rrb_detect(d, n, path);
     if (!f) {
         fprintf(stderr, "%s:0x0: expected a room file of a supported format (rrbake formats), "
-                        "found unrecognised data\n", path);
+                        "found unrecognised data%s\n", path,
+                rrb_looks_like_text(d, n) ? " (the file is text)" : "");
         free(d);
         return 1;
     }
     if (rrb_cli_is_manifest(f, d, n, path)) {
-        rc = rrb_cli_manifest(d, n, path, f, which, which == 2 || json, stdout, stderr);
+        rc = rrb_cli_manifest(d, n, path, f, which, which == 2 || json, out, stderr);
         free(d);
         return rc ? 1 : 0;
     }
@@ -336,11 +347,92 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
         return 1;
     }
     err[0] = 0;
-    rc = fn(d, n, path, stdout, err, sizeof err);
+    rc = fn(d, n, path, out, err, sizeof err);
     if (rc && err[0])
         fprintf(stderr, "%s\n", err);
     free(d);
     return rc ? 1 : 0;
+}
+
+/* verify: every line names the file ("PATH: ok ..."), whatever the format's
+ * checker prints. */
+static int verify_one(const char *path)
+{
+    char *buf = NULL, *line, *next;
+    size_t len = 0, pl = strlen(path);
+    FILE *mem = open_memstream(&buf, &len);
+    int rc;
+    if (!mem)
+        return text_one(path, 1, 0, stdout);
+    rc = text_one(path, 1, 0, mem);
+    fclose(mem);
+    for (line = buf; line && *line; line = next) {
+        size_t word = strcspn(line, " "), gap;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        gap = word + strspn(line + word, " ");
+        if (!strncmp(line, path, pl) && line[pl] == ':')
+            printf("%s\n", line);   /* names the file already */
+        else if (!strncmp(line + gap, path, pl) && line[gap + pl] == ':')
+            printf("%s: %.*s%s\n", path, (int)word, line, line + gap + pl + 1);   /* "ok PATH: x" */
+        else if (line[gap] && gap > word)   /* one space after the status word */
+            printf("%s: %.*s %s\n", path, (int)word, line, line + gap);
+        else
+            printf("%s: %s\n", path, line);
+    }
+    free(buf);
+    return rc;
+}
+
+/* info, verify, dump: info and verify take several files and folders (every
+ * room source and blob below a folder); dump takes one file. */
+static int cmd_text(int argc, char **argv, const char *usage, int which)
+{
+    rrb_inputs in = {0};
+    int json = 0, i, nargs = 0, failed = 0;
+    size_t k;
+    char skipped[256];
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (argv[i][0] == '-' || (which == 2 && nargs)) {
+            fprintf(stderr, "rrbake: unexpected argument '%s'\n%s", argv[i], usage);
+            rrb_inputs_free(&in);
+            return 2;
+        } else {
+            if (which == 2 && is_dir(argv[i])) {
+                fprintf(stderr, "%s: is a folder: dump takes one file\n", argv[i]);
+                return 1;
+            }
+            rrb_inputs_add(&in, argv[i]);
+            nargs++;
+        }
+    }
+    if (!nargs) {
+        fprintf(stderr, "%s", usage);
+        return 2;
+    }
+    rrb_inputs_filter(&in, NULL, 0, 1, 0);
+    rrb_inputs_skipped(&in, skipped, sizeof skipped);
+    if (json && which == 0 && (in.n != 1 || in.v[0].rel))
+        printf("[");
+    for (k = 0; k < in.n; k++) {
+        if (json && which == 0 && k)
+            printf(",");
+        fflush(stdout);
+        failed += which == 1 ? verify_one(in.v[k].path) : text_one(in.v[k].path, which, json,
+                                                                     stdout);
+    }
+    if (json && which == 0 && (in.n != 1 || in.v[0].rel))
+        printf("]\n");
+    if (which == 1 && (in.n != 1 || *skipped))
+        printf("%zu file%s: %zu ok, %d failed%s%s\n", in.n, in.n == 1 ? "" : "s",
+               in.n - (size_t)failed, failed, *skipped ? "; " : "", skipped);
+    else if (*skipped)
+        fprintf(stderr, "rrbake: %s\n", skipped);
+    rrb_inputs_free(&in);
+    return failed ? 1 : 0;
 }
 
 typedef struct bake_cfg {
@@ -348,7 +440,12 @@ typedef struct bake_cfg {
     const char *c_array;
     int quiet;
     int jobs;       /* parallel bakes in a batch */
+    char *exclude[RRB_MAX_EXCLUDE];   /* --exclude GLOB */
+    int nexclude;
+    const rrb_board *board;   /* --target: byte order and blob budget */
+    const char *endian;       /* --endian little|big */
 } bake_cfg;
+
 
 static int write_c_array(const char *out, const char *name, const uint8_t *d, size_t n)
 {
@@ -400,7 +497,12 @@ static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
      * swapped back to host order through its format's schema first, so it
      * gets the validation the board would give it. */
     if (rrb_blob_finish(b, cfg->opts.big_endian, &final, &flen) == 0)
-        rc = blob_open_check(final, flen, in, 0);
+        rc = blob_open_check(final, flen, in, NULL);
+    if (rc == 0 && cfg->board && cfg->board->blob_max && flen > cfg->board->blob_max &&
+        !cfg->quiet)
+        fprintf(stderr, "%s: warning: the blob is %zu bytes, %zu over %s's blob budget of %u "
+                "bytes\n", in, flen, flen - cfg->board->blob_max, cfg->board->name,
+                cfg->board->blob_max);
     if (rc == 0)
         rc = cfg->c_array ? write_c_array(out, cfg->c_array, final, flen)
                           : rrb_save_file(out, final, flen, err, sizeof err) ? 1 : 0;
@@ -442,51 +544,6 @@ static void out_name(char *dst, size_t cap, const char *dir, const char *rel, in
              c_array ? ".c" : ".rrb");
 }
 
-typedef struct batch {
-    char **in, **out;
-    size_t n, cap, cap2;
-} batch;
-
-static void batch_add(batch *b, const char *in, const char *out)
-{
-    b->in = rrb_grow(b->in, &b->cap, b->n + 1, sizeof *b->in);
-    b->out = rrb_grow(b->out, &b->cap2, b->n + 1, sizeof *b->out);
-    b->in[b->n] = rrb_xstrdup(in);
-    b->out[b->n] = rrb_xstrdup(out);
-    b->n++;
-}
-
-/* Collect the files of a folder tree (explicit stack of paths, no recursion). */
-static void walk(batch *b, const char *root, const char *outdir, int c_array)
-{
-    char **stack = NULL, path[4096], rel[4096], outp[4096];
-    size_t sn = 0, scap = 0, rootlen = strlen(root);
-    stack = rrb_grow(stack, &scap, 1, sizeof *stack);
-    stack[sn++] = rrb_xstrdup(root);
-    while (sn) {
-        char *dir = stack[--sn];
-        DIR *dp = opendir(dir);
-        struct dirent *de;
-        while (dp && (de = readdir(dp))) {
-            if (de->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            if (is_dir(path)) {
-                stack = rrb_grow(stack, &scap, sn + 1, sizeof *stack);
-                stack[sn++] = rrb_xstrdup(path);
-                continue;
-            }
-            snprintf(rel, sizeof rel, "%s", path + rootlen + 1);
-            out_name(outp, sizeof outp, outdir, rel, c_array);
-            batch_add(b, path, outp);
-        }
-        if (dp)
-            closedir(dp);
-        free(dir);
-    }
-    free(stack);
-}
-
 static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const char **out)
 {
     const char *a = argv[*i];
@@ -494,16 +551,15 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
     if (!strcmp(a, "-o") && next)
         *out = next, (*i)++;
     else if (!strcmp(a, "--endian") && next && (!strcmp(next, "little") || !strcmp(next, "big")))
-        cfg->opts.big_endian = !strcmp(next, "big"), (*i)++;
+        cfg->endian = next, (*i)++;
     else if (!strcmp(a, "--target") && next) {
-        if (!strcmp(next, "malta-be"))
-            cfg->opts.big_endian = 1;
-        else if (!strcmp(next, "host") || !strcmp(next, "mps2-an385") ||
-                 !strcmp(next, "versatilepb") || !strcmp(next, "malta-le") ||
-                 !strcmp(next, "microbit"))
-            cfg->opts.big_endian = 0;
-        else
-            return -1;
+        char known[256];
+        cfg->board = rrb_board_by_name(next);
+        if (!cfg->board) {
+            rrb_board_names(known, sizeof known);
+            fprintf(stderr, "rrbake bake: unknown target '%s' (known: %s)\n", next, known);
+            return -2;
+        }
         (*i)++;
     } else if (!strcmp(a, "-j") && next && atoi(next) > 0)
         cfg->jobs = atoi(next), (*i)++;
@@ -523,6 +579,8 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
         cfg->opts.skip_hidden = 1;
     else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
         cfg->quiet = cfg->opts.quiet = 1;
+    else if (!strcmp(a, "--exclude") && next && cfg->nexclude < RRB_MAX_EXCLUDE)
+        cfg->exclude[cfg->nexclude++] = argv[*i + 1], (*i)++;
     else
         return -1;
     return 0;
@@ -552,7 +610,7 @@ static void progress(const bake_cfg *cfg, int tty, size_t done, size_t n, long b
 
 /* Collect a finished child: count it and keep its first error line. */
 static int reap(job *jobs, int *running, char **reasons, size_t *done, long *bytes,
-                const batch *b, size_t *last)
+                const rrb_inputs *b, size_t *last)
 {
     int st, i, bad;
     pid_t pid = wait(&st);
@@ -570,13 +628,14 @@ static int reap(job *jobs, int *running, char **reasons, size_t *done, long *byt
         char line[RRB_ERR_MAX + 64] = "";
         rewind(jobs[i].err);
         if (!fgets(line, sizeof line, jobs[i].err))
-            snprintf(line, sizeof line, "%s: baker crashed (status 0x%x)\n", b->in[jobs[i].k], st);
+            snprintf(line, sizeof line, "%s: baker crashed (status 0x%x)\n", b->v[jobs[i].k].path,
+                     st);
         reasons[jobs[i].k] = rrb_xstrdup(line);
     }
     fclose(jobs[i].err);
     (*done)++;
     *last = jobs[i].k;
-    *bytes += file_size(b->in[jobs[i].k]);
+    *bytes += file_size(b->v[jobs[i].k].path);
     jobs[i] = jobs[--*running];
     return bad;
 }
@@ -584,7 +643,7 @@ static int reap(job *jobs, int *running, char **reasons, size_t *done, long *byt
 /* Bake every file of the batch, up to cfg->jobs at a time (one child
  * process each, so a crash in one file cannot take the batch down), with a
  * progress line and a summary that lists each failure with its reason. */
-static int run_batch(batch *b, const bake_cfg *cfg, int tty)
+static int run_batch(rrb_inputs *b, const bake_cfg *cfg, int tty, const char *skipped)
 {
     job *jobs = rrb_xcalloc((size_t)(cfg->jobs > 0 ? cfg->jobs : 1), sizeof *jobs);
     char **reasons = rrb_xcalloc(b->n ? b->n : 1, sizeof *reasons);
@@ -593,10 +652,10 @@ static int run_batch(batch *b, const bake_cfg *cfg, int tty)
     int running = 0, failed = 0, max = cfg->jobs > 0 ? cfg->jobs : 1;
     while (next < b->n || running > 0) {
         while (running < max && next < b->n) {
-            char *slash = strrchr(b->out[next], '/');
+            char *slash = strrchr(b->v[next].out, '/');
             if (slash) {
                 *slash = 0;
-                mkdirs(b->out[next]);
+                mkdirs(b->v[next].out);
                 *slash = '/';
             }
             fflush(NULL);
@@ -606,7 +665,7 @@ static int run_batch(batch *b, const bake_cfg *cfg, int tty)
             if (jobs[running].pid == 0) {
                 if (jobs[running].err)
                     dup2(fileno(jobs[running].err), 2);
-                _exit(bake_one(b->in[next], b->out[next], cfg));
+                _exit(bake_one(b->v[next].path, b->v[next].out, cfg));
             }
             if (jobs[running].pid < 0 || !jobs[running].err) {
                 fprintf(stderr, "rrbake: cannot start a bake process: %s\n", strerror(errno));
@@ -616,11 +675,11 @@ static int run_batch(batch *b, const bake_cfg *cfg, int tty)
             next++;
         }
         failed += reap(jobs, &running, reasons, &done, &bytes, b, &last);
-        progress(cfg, tty, done, b->n, bytes, b->in[last]);
+        progress(cfg, tty, done, b->n, bytes, b->v[last].path);
     }
-    if (!cfg->quiet && b->n > 1)
-        fprintf(stderr, "%sbaked %zu, failed %d\n", tty ? "\r\033[K" : "", b->n - (size_t)failed,
-                failed);
+    if (!cfg->quiet && (b->n > 1 || *skipped))
+        fprintf(stderr, "%sbaked %zu, failed %d%s%s\n", tty ? "\r\033[K" : "",
+                b->n - (size_t)failed, failed, *skipped ? "; " : "", skipped);
     for (k = 0; k < b->n; k++)
         if (reasons[k]) {
             fprintf(stderr, "%s%s", b->n > 1 ? "  failed: " : "", reasons[k]);
@@ -635,46 +694,61 @@ static int cmd_bake(int argc, char **argv)
 {
     bake_cfg cfg;
     const char *out = NULL;
-    batch b = {0};
-    char **ins = rrb_xcalloc((size_t)argc + 1, sizeof *ins), outp[4096];
-    int nin = 0, i, failed, tty = isatty(2);
+    rrb_inputs in = {0};
+    char outp[4096], skipped[256];
+    int nin = 0, i, failed, tty = isatty(2), out_dir, rc;
     size_t k;
     memset(&cfg, 0, sizeof cfg);
     cfg.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     for (i = 0; i < argc; i++) {
-        if (argv[i][0] != '-')
-            ins[nin++] = argv[i];
-        else if (parse_bake_opt(argc, argv, &i, &cfg, &out)) {
-            fprintf(stderr, "rrbake bake: bad option '%s'\n%s", argv[i], usage_bake);
-            free(ins);
+        if (argv[i][0] != '-') {
+            rrb_inputs_add(&in, argv[i]);
+            nin++;
+        } else if ((rc = parse_bake_opt(argc, argv, &i, &cfg, &out)) != 0) {
+            if (rc == -1)
+                fprintf(stderr, "rrbake bake: unknown option '%s' (rrbake bake --help lists "
+                        "them)\n", argv[i]);
+            rrb_inputs_free(&in);
             return 2;
         }
     }
-    if (!nin) {
-        fprintf(stderr, "%s", usage_bake);
-        free(ins);
+    /* --target is a board: its byte order, unless --endian says the same. */
+    if (cfg.endian && cfg.board && (strcmp(cfg.endian, "big") == 0) != cfg.board->big_endian) {
+        fprintf(stderr, "rrbake bake: --endian %s contradicts --target %s (%s-endian); give "
+                "one of them\n", cfg.endian, cfg.board->name,
+                cfg.board->big_endian ? "big" : "little");
+        rrb_inputs_free(&in);
         return 2;
     }
-    for (i = 0; i < nin; i++) {
-        if (is_dir(ins[i])) {
-            walk(&b, ins[i], out ? out : ins[i], cfg.c_array != NULL);
-        } else if (nin == 1 && out && !is_dir(out)) {
-            batch_add(&b, ins[i], out);
-        } else {
-            const char *base = strrchr(ins[i], '/');
-            out_name(outp, sizeof outp, out, out ? (base ? base + 1 : ins[i]) : ins[i],
+    cfg.opts.big_endian = cfg.board ? cfg.board->big_endian
+                                    : cfg.endian && !strcmp(cfg.endian, "big");
+    if (!nin) {
+        fprintf(stderr, "%s", usage_bake);
+        return 2;
+    }
+    /* One file argument and -o that is not a folder: -o is the file. */
+    out_dir = !(nin == 1 && in.n == 1 && !in.v[0].rel && out && !is_dir(out));
+    rrb_inputs_filter(&in, cfg.exclude, cfg.nexclude, 0, 1);
+    for (k = 0; k < in.n; k++) {
+        rrb_input *x = &in.v[k];
+        const char *base = strrchr(x->path, '/');
+        if (!out_dir)
+            snprintf(outp, sizeof outp, "%s", out);
+        else if (x->rel)   /* mirrors the folder's tree below -o, or beside the input */
+            out_name(outp, sizeof outp, out ? out : NULL, out ? x->rel : x->path,
                      cfg.c_array != NULL);
-            batch_add(&b, ins[i], outp);
-        }
+        else
+            out_name(outp, sizeof outp, out, out ? (base ? base + 1 : x->path) : x->path,
+                     cfg.c_array != NULL);
+        x->out = rrb_xstrdup(outp);
     }
-    free(ins);
-    failed = run_batch(&b, &cfg, tty);
-    for (k = 0; k < b.n; k++) {
-        free(b.in[k]);
-        free(b.out[k]);
+    rrb_inputs_skipped(&in, skipped, sizeof skipped);
+    if (rrb_inputs_collisions(&in)) {
+        rrb_inputs_free(&in);
+        return 2;
     }
-    free(b.in);
-    free(b.out);
+    failed = run_batch(&in, &cfg, tty, skipped);
+    rrb_inputs_free(&in);
     return failed ? 1 : 0;
 }
 
@@ -761,6 +835,33 @@ static int cmd_synth(int argc, char **argv)
     return 0;
 }
 
+/* The tool, the blob container and each room format's schema: a blob opens
+ * with a loader of the same blob format and schema versions. */
+static int cmd_version(void)
+{
+    int i;
+    printf("rrbake %d.%d (romroom)\nblob format version %d\nschema versions:", RR_VERSION_MAJOR,
+           RR_VERSION_MINOR, RR_BLOB_VERSION);
+    for (i = 0; i < RRB_NFORMATS; i++) {
+        const rrb_format *f = rrb_formats_listed[i];
+        const rrb_schema *s = f && f->room ? rrb_schema_of(f->room->format) : NULL;
+        if (s)
+            printf(" %s %u", s->name, s->version);
+    }
+    printf("\n");
+    return 0;
+}
+
+static int cmd_boards(void)
+{
+    size_t i;
+    for (i = 0; i < rrb_nboards; i++)
+        printf("%-12s %s-endian %u  %s\n", rrb_boards[i].name,
+               rrb_boards[i].big_endian ? "big" : "little", rrb_boards[i].blob_max,
+               rrb_boards[i].what);
+    return 0;
+}
+
 static int cmd_formats(void)
 {
     int i;
@@ -806,6 +907,8 @@ int main(int argc, char **argv)
         fputs(usage_main, cmd ? stdout : stderr);
         return cmd ? 0 : 2;
     }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))
+        return cmd_version();
     if (!strcmp(cmd, "bake"))
         return has_help(sub, sv) ? (fputs(usage_bake, stdout), 0) : cmd_bake(sub, sv);
     if (!strcmp(cmd, "info"))
@@ -830,6 +933,8 @@ int main(int argc, char **argv)
         return has_help(sub, sv) ? (fputs(usage_sample, stdout), 0) : cmd_sample(sub, sv);
     if (!strcmp(cmd, "synth"))
         return has_help(sub, sv) ? (fputs(usage_synth, stdout), 0) : cmd_synth(sub, sv);
+    if (!strcmp(cmd, "boards"))
+        return has_help(sub, sv) ? (fputs(usage_boards, stdout), 0) : cmd_boards();
     if (!strcmp(cmd, "formats"))
         return has_help(sub, sv) ? (fputs(usage_formats, stdout), 0) : cmd_formats();
     if (!strcmp(cmd, "schema"))

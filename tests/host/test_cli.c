@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rr_emi.h"
@@ -1037,7 +1038,7 @@ static void test_errors(void)
     rrb_cli_room r;
     uint8_t *d;
     int rc;
-    static const char *const cmds[] = {"bake", "info", "verify", "dump", "query", "preview", "synth", "formats",
+    static const char *const cmds[] = {"bake", "info", "verify", "dump", "query", "preview", "synth", "formats", "boards",
                                        "convert", "sample"};
     size_t i;
     snprintf(path, sizeof path, "%s/roo/v12_guest5.roo", corpus);
@@ -1087,6 +1088,185 @@ static void test_errors(void)
     }
 }
 
+/* Run a shell command line; returns its exit status, *out its stdout and
+ * stderr together (malloc'd). */
+static int sh(char **out, const char *fmt, ...)
+{
+    char line[2000], cmd[2048];
+    size_t n = 0, cap = 1 << 16;
+    FILE *p;
+    int st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "{ %s ; } 2>&1", line);
+    *out = calloc(1, cap + 1);
+    p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    while (n < cap && !feof(p))
+        n += fread(*out + n, 1, cap - n, p);
+    st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Lines of text that contain needle. */
+static int lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    const char *l = text;
+    while (l && *l) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 1023 ? len : 1023), l);
+        n += strstr(line, needle) != NULL;
+        l = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
+/* Folders and batches: verify / info of a folder, bake skipping what is not
+ * a room and refusing two inputs with one output name, --exclude, --target
+ * as a board (its byte order and budget), --version, usage lines. Facts are
+ * independent of the code: the sample folder's file list, the manifests'
+ * text, platform/<board>/board.mk. */
+static void test_batch(void)
+{
+    char dir[600], *o;
+    size_t i;
+    int rc, n;
+    const char *rb = "build/tools/rrbake";
+    snprintf(dir, sizeof dir, "%s/batch", tmpdir);
+    rc = sh(&o, "%s sample emi -o %s/emi && %s sample roo -o %s/roo && echo hello > %s/README.txt",
+            rb, dir, rb, dir, dir);
+    RT_EXPECT("cli.batch.setup", rc == 0);
+    free(o);
+    /* a folder given to a one-file command is refused by name, not read */
+    rc = sh(&o, "%s dump %s", rb, dir);
+    RT_EXPECT("cli.batch.dump_dir", rc == 1 && strstr(o, "is a folder") && !strstr(o, "memory"));
+    free(o);
+    rc = sh(&o, "%s query %s locate 0 0", rb, dir);
+    RT_EXPECT("cli.batch.query_dir", rc == 1 && strstr(o, "is a folder") && !strstr(o, "memory"));
+    free(o);
+    /* verify of a folder: one result per room source, every line names its
+     * file, the README skipped; the bad EMI samples fail, so status 1 */
+    rc = sh(&o, "%s verify %s", rb, dir);
+    n = lines_with(o, "/README.txt");
+    RT_EXPECT("cli.batch.verify_dir", rc == 1 && n == 0 && strstr(o, "skipped 1 file: 1 not a room "
+                                                                     "source"));
+    {   /* every line but the closing count starts with the file's path */
+        char start[700];
+        int lines = lines_with(o, "\n") + 0, named;
+        const char *l;
+        snprintf(start, sizeof start, "%s/", dir);
+        for (named = 0, lines = 0, l = o; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+            lines++;
+            named += strncmp(l, start, strlen(start)) == 0;
+        }
+        RT_EXPECT("cli.batch.verify_names", lines > 20 && named == lines - 1 &&
+                                                lines_with(o, " files: ") == 1);
+    }
+    free(o);
+    /* bake of the folder: the manifests take in their members, the parts
+     * without a figure and the README are skipped, only bad sources fail */
+    rc = sh(&o, "%s bake %s -o %s/out2 -j2 --exclude emi_bad", rb, dir, tmpdir);
+    RT_EXPECT("cli.batch.bake_ok", rc == 0 && strstr(o, "failed 0") && strstr(o, "excluded"));
+    RT_EXPECT("cli.batch.bake_skip", strstr(o, "1 not a room source") != NULL);
+    free(o);
+    /* every .emi manifest became a blob, and no member file did */
+    rc = sh(&o, "for m in %s/emi/*.emi; do b=$(basename $m .emi); test -f %s/out2/emi/$b.rrb || "
+            "echo missing $b; done; ls %s/out2/emi | grep -c '\\.rrb$'; ls %s/emi/*.emi | wc -l",
+            dir, tmpdir, tmpdir, dir);
+    {
+        int blobs = 0, manifests = 0;
+        RT_EXPECT("cli.batch.bake_manifests", rc == 0 && !strstr(o, "missing") &&
+                                                  sscanf(o, "%d %d", &blobs, &manifests) == 2 &&
+                                                  blobs == manifests && manifests > 0);
+    }
+    free(o);
+    /* two inputs, one output name: refused before anything is written */
+    rc = sh(&o, "mkdir -p %s/clash && cp %s/emi/figure.sklb %s/clash/x.sklb && "
+            "cp %s/roo/sample.roo %s/clash/x.roo", dir, dir, dir, dir, dir);
+    free(o);
+    rc = sh(&o, "%s bake %s/clash -o %s/clash_out; ls %s/clash_out 2>/dev/null | wc -l", rb, dir,
+            tmpdir, tmpdir);
+    RT_EXPECT("cli.batch.collision", strstr(o, "x.roo and ") && strstr(o, "x.sklb would both be "
+                                                                            "written to") &&
+                                         strstr(o, "\n0\n") != NULL);
+    free(o);
+    /* --target: unknown board, contradiction with --endian, budget warning */
+    rc = sh(&o, "%s bake --target stm32 %s/roo -o %s/t", rb, dir, dir);
+    RT_EXPECT("cli.batch.target_unknown", rc == 2 && strstr(o, "unknown target 'stm32' (known: "
+                                                            "host, ") && strstr(o, "microbit"));
+    free(o);
+    rc = sh(&o, "%s bake --target malta-be --endian little %s/roo -o %s/t", rb, dir, dir);
+    RT_EXPECT("cli.batch.target_endian", rc == 2 && strstr(o, "contradicts"));
+    free(o);
+    /* the board table (rrbake boards) agrees with platform/<board>/board.mk,
+     * and a bake for a board has its byte order */
+    {
+        static const char *const boards[] = {"mps2-an385", "versatilepb", "malta-le",
+                                             "malta-be", "microbit"};
+        char *table;
+        rc = sh(&table, "%s boards", rb);
+        RT_EXPECT("cli.batch.boards", rc == 0);
+        for (i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+            long mk;
+            char want[128];
+            int big = strcmp(boards[i], "malta-be") == 0;
+            rc = sh(&o, "sed -n 's/^BOARD_BLOB_MAX := *//p' platform/%s/board.mk", boards[i]);
+            mk = strtol(o, NULL, 10);
+            free(o);
+            {   /* the board's line: NAME ORDER-endian BUDGET ... */
+                char name[64] = "", order[64] = "";
+                long budget = -1;
+                const char *l = strstr(table, boards[i]);
+                snprintf(want, sizeof want, "%s-endian", big ? "big" : "little");
+                RT_EXPECT(cid("batch.board_table", boards[i]),
+                          mk > 0 && l && sscanf(l, "%63s %63s %ld", name, order, &budget) == 3 &&
+                              !strcmp(name, boards[i]) && !strcmp(order, want) && budget == mk);
+            }
+            rc = sh(&o, "%s bake --target %s %s/roo/sample.roo -o %s/t_%s.rrb && "
+                    "od -An -tx1 -j4 -N1 %s/t_%s.rrb", rb, boards[i], dir, dir, boards[i], dir,
+                    boards[i]);
+            /* the header's endian probe 0x01020304: first byte 01 when big-endian */
+            RT_EXPECT(cid("batch.board_endian", boards[i]),
+                      rc == 0 && strstr(o, big ? " 01" : " 04") != NULL);
+            free(o);
+        }
+        free(table);
+    }
+    /* a blob over the board's budget is reported with the excess */
+    {
+        char src[1200];
+        struct stat st;
+        snprintf(src, sizeof src, "%s/roo/v13_g6.roo", corpus);
+        rc = sh(&o, "%s bake --target microbit %s -o %s/g6.rrb", rb, src, tmpdir);
+        snprintf(src, sizeof src, "%s/g6.rrb", tmpdir);
+        if (stat(src, &st) == 0 && st.st_size > 221184) {
+            char want[200];
+            snprintf(want, sizeof want, "%ld over microbit's blob budget of 221184 bytes",
+                     (long)st.st_size - 221184);
+            RT_EXPECT("cli.batch.budget", rc == 0 && strstr(o, want) != NULL);
+        } else {
+            RT_EXPECT("cli.batch.budget", strstr(o, "budget") == NULL);
+        }
+        free(o);
+    }
+    /* --version names the blob format and every schema */
+    rc = sh(&o, "%s --version", rb);
+    RT_EXPECT("cli.batch.version", rc == 0 && strstr(o, "blob format version ") &&
+                                       strstr(o, " roo ") && strstr(o, " rmesh ") &&
+                                       strstr(o, " rmf ") && strstr(o, " emi "));
+    free(o);
+    /* a wrong argument count prints that command's usage line */
+    rc = sh(&o, "%s query %s/roo/sample.roo locate 1", rb, dir);
+    RT_EXPECT("cli.batch.usage_line", rc == 2 && strstr(o, "usage: rrbake query ROOM locate X Y"));
+    free(o);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1106,6 +1286,7 @@ int main(int argc, char **argv)
     test_rmf("sledge_08");
     test_emi();
     test_errors();
+    test_batch();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
