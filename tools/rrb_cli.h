@@ -39,6 +39,16 @@ typedef struct rrb_cli_room {
 /* Open a blob (little-endian) or bake a source file in memory and open it. */
 int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t errcap);
 void rrb_cli_close(rrb_cli_room *r);
+/* Open a blob file's bytes (either byte order) with the real loader, as the
+ * board would; 0 ok (and with ok_out, an "ok" line there), 1 rejected: the
+ * diagnosis on stderr, naming section, record, field and offset. */
+int rrb_cli_check_blob(const uint8_t *d, size_t n, const char *path, FILE *ok_out);
+/* `rrbake bake ARGS` (rrb_cli_bake.c): exit status. */
+int rrb_cli_bake(int argc, char **argv);
+extern const char rrb_cli_usage_bake[];
+/* `rrbake pack ARGS` (rrb_cli_bake.c): exit status. */
+int rrb_cli_pack(int argc, char **argv);
+extern const char rrb_cli_usage_pack[];
 
 /* Value in source units -> coords (round half away from zero); -1 when it
  * does not fit an int32. */

@@ -42,6 +42,55 @@ static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, siz
     return 0;
 }
 
+/* Open a blob of either byte order with the real loader (a big-endian one
+ * swapped to host order through its schema first); prints the diagnosis,
+ * naming section, record and field. */
+int rrb_cli_check_blob(const uint8_t *d, size_t n, const char *path, FILE *verbose)
+{
+    rr_room room;
+    rr_diag diag;
+    rr_err e;
+    int32_t need;
+    int be;
+    uint8_t *c = rrb_blob_host_copy(d, n, &be);
+    void *arena;
+    char text[256];
+    memset(&diag, 0, sizeof diag);
+    if (!c) {
+        fprintf(stderr, "%s:0x0: blob rejected: expected a %u-byte header, found %zu bytes "
+                        "(the file looks truncated)\n", path, RR_HEADER_BYTES, n);
+        return 1;
+    }
+    need = rr_arena_size(c, (uint32_t)n);
+    if (need < 0) {
+        e = rr_open_diag(c, (uint32_t)n, NULL, 0, &room, &diag);
+    } else {
+        arena = rrb_xmalloc((size_t)need + 4);
+        e = rr_open_diag(c, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
+        free(arena);
+    }
+    if (e) {
+        if (e == RR_ERR_CHECKSUM) {
+            uint32_t stored = rrb_rd32(d + offsetof(rr_blob_header, checksum), be);
+            uint32_t crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
+            snprintf(text, sizeof text, "header.checksum at 0x%x: stored 0x%08x, computed 0x%08x "
+                     "(%s: the blob was changed after it was baked)",
+                     (unsigned)offsetof(rr_blob_header, checksum), stored, crc, rr_strerror(e));
+        } else {
+            rrb_diag_text(c, n, e, &diag, text, sizeof text);
+        }
+        fprintf(stderr, "%s:0x%x: blob rejected: %s\n", path, diag.offset, text);
+        free(c);
+        return 1;
+    }
+    if (verbose)
+        fprintf(verbose, "%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
+               rrb_room_format_name(room.format), be ? "big" : "little", room.size,
+               rr_arena_size(c, (uint32_t)n), room.max_depth);
+    free(c);
+    return 0;
+}
+
 int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t cap)
 {
     uint8_t *d, *le = NULL;
@@ -78,6 +127,7 @@ int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t cap)
     if (!b) {
         if (!err[0])
             snprintf(err, cap, "%s:0x0: expected a bakeable room, found a bake failure", path);
+        rrb_err_hint(err, cap, d, n);
         rrb_cli_close(r);
         return -1;
     }

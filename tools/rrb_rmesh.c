@@ -76,7 +76,7 @@ static int read_header(rrb_cur *c, rrb_rmesh *m)
     if (c->size >= 7 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
         c->data[4] == 'R' && c->data[5] == 'M')
         return rrb_fail(c, 0, "unsupported RM variant (KCE tool): header \"RM\" + version "
-                        "byte %u; only RoomMesh files are read (NOTES.md 3.9)", c->data[6]);
+                        "byte %u; only RoomMesh files are read (docs/rmesh.md, Not done)", c->data[6]);
     if (read_str(c, &m->header, "header B3D string"))
         return -1;
     p = m->header.s;

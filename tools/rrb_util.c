@@ -389,3 +389,43 @@ int rrb_looks_like_text(const uint8_t *d, size_t n)
             return 0;
     return 1;
 }
+
+void rrb_err_hint(char *err, size_t cap, const uint8_t *d, size_t n)
+{
+    size_t len = strlen(err);
+    if (len + 1 >= cap)
+        return;
+    if (strstr(err, " bytes left") || strstr(err, "found end of file") ||
+        (strstr(err, "within the ") && strstr(err, "-byte file")))
+        snprintf(err + len, cap - len, " (the file looks truncated)");
+    else if (strstr(err, ":0x0: ") && rrb_looks_like_text(d, n))
+        snprintf(err + len, cap - len, " (the file is text, not a binary room file)");
+}
+
+uint32_t rrb_rd32(const uint8_t *p, int be)
+{
+    return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+              : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+int rrb_is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void rrb_mkdirs(const char *path)
+{
+    char tmp[4096];
+    size_t i, n = strlen(path);
+    if (n >= sizeof tmp)
+        return;
+    memcpy(tmp, path, n + 1);
+    for (i = 1; i <= n; i++)
+        if (tmp[i] == '/' || tmp[i] == 0) {
+            char c = tmp[i];
+            tmp[i] = 0;
+            mkdir(tmp, 0777);
+            tmp[i] = c;
+        }
+}

@@ -118,4 +118,16 @@ int rrb_strieq(const char *a, const char *b);
  * than tab and line ends): a message can then say the file is text. */
 int rrb_looks_like_text(const uint8_t *d, size_t n);
 
+/* Append what a reader's error suggests about the file as a whole: "(the
+ * file looks truncated)" when it ran out of bytes, "(the file is text, not a
+ * binary room file)" when it failed at offset 0 on text. */
+void rrb_err_hint(char *err, size_t cap, const uint8_t *d, size_t n);
+
+/* A 32-bit value stored little- or big-endian (be). */
+uint32_t rrb_rd32(const uint8_t *p, int be);
+/* 1 if p is a folder. */
+int rrb_is_dir(const char *p);
+/* mkdir -p. */
+void rrb_mkdirs(const char *path);
+
 #endif

@@ -1,6 +1,7 @@
-/* rrbake.c - the command-line front end: bake, info, verify, dump, sample.
- * Each source format lives in its own module (rrb_format.h); this file only
- * parses arguments, walks folders, and handles blobs (info/verify of .rrb). */
+/* rrbake.c - the command-line front end: the command table, info, verify,
+ * dump, sample, synth, boards, formats, schema and --version. Each source
+ * format lives in its own module (rrb_format.h); bake and pack are in
+ * rrb_cli_bake.c, query / preview / convert in rrb_cli_*.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -26,6 +27,7 @@ static const char usage_main[] =
     "\n"
     "commands:\n"
     "  bake IN... [-o OUT]    bake files or folders into .rrb blobs\n"
+    "  pack IN... -o ROOMS.c  bake rooms into one C source (+ .h) for a firmware\n"
     "  info FILE... [--json]  summary of source files or blobs (folders: every room)\n"
     "  verify FILE...         full consistency check (exit status 0 = ok)\n"
     "  dump FILE --json       whole content of a source file as JSON\n"
@@ -39,41 +41,6 @@ static const char usage_main[] =
     "  --version              versions of rrbake, the blob format and each schema\n"
     "\n"
     "Run 'rrbake COMMAND --help' for the options of a command.\n";
-
-static const char usage_bake[] =
-    "usage: rrbake bake IN... [-o OUT] [options]\n"
-    "\n"
-    "IN is a room file or a folder (baked recursively; output mirrors the tree).\n"
-    "With one input file, -o names the output file (default: IN with .rrb);\n"
-    "with folders or several inputs, -o names the output folder.\n"
-    "\n"
-    "options:\n"
-    "  -o OUT                 output file or folder\n"
-    "  --endian little|big    byte order of the blob (default little)\n"
-    "  --target BOARD         the board the blob is for: its byte order, and a\n"
-    "                         warning when the blob passes its budget: host,\n"
-    "                         mps2-an385, versatilepb, malta-le, microbit (little-\n"
-    "                         endian), malta-be (big-endian)\n"
-    "  --strict               treat warnings (e.g. ROO checksum) as errors\n"
-    "  --room-scale           RMesh: apply the game's RoomScale 8/2048\n"
-    "  --collision-only       leave render data out of the blob\n"
-    "  --skip-hidden          RMF: leave out solids of hidden visgroups\n"
-    "  --contents RULES       RMF: brush contents by entity class, tried before\n"
-    "                         the default table, e.g. \"func_lava=water,trigger_*=trigger\"\n"
-    "                         (contents: solid, water, trigger, nonsolid)\n"
-    "  --c-array NAME         write C source (const array NAME) instead of binary\n"
-    "  --exclude GLOB         folders: leave out files whose path below the folder\n"
-    "                         or whose name matches GLOB (may be repeated)\n"
-    "  -j N                   bake N files at a time (default: number of CPUs)\n"
-    "  -q, --quiet            no warnings, no progress\n"
-    "\n"
-    "Every blob written is opened again with rr_open before it is saved.\n"
-    "In a folder, files that are no room source (README.txt, blobs) and EMI parts\n"
-    "that a manifest or a .sklb takes in are skipped, and the summary counts them.\n"
-    "Two inputs that would be written to the same output are refused before any\n"
-    "bake starts. A batch continues past bad files, shows progress (files, bytes,\n"
-    "current file) and ends with a summary listing each failure with its reason.\n"
-    "Exit status: 0 all baked, 1 some input failed, 2 usage error.\n";
 
 static const char usage_info[] =
     "usage: rrbake info FILE... [--json]\n"
@@ -132,8 +99,6 @@ static const char usage_formats[] =
     "\n"
     "List the source formats this build reads, with a one-line description.\n";
 
-static int is_dir(const char *p);
-
 static int has_help(int argc, char **argv)
 {
     int i;
@@ -147,18 +112,6 @@ static int is_blob(const uint8_t *d, size_t n)
 {
     return n >= 4 && d[0] == RR_MAGIC0 && d[1] == RR_MAGIC1 && d[2] == RR_MAGIC2 &&
            d[3] == RR_MAGIC3;
-}
-
-static uint32_t rd32(const uint8_t *p, int be)
-{
-    return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-              : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-static const char *format_name(uint32_t f)
-{
-    static const char *const names[] = {"raw", "rmesh", "rmf", "roo", "emi"};
-    return f < 5 ? names[f] : "unknown";
 }
 
 /* The format's own summary, read through the runtime (a big-endian blob
@@ -209,8 +162,8 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FIL
         fprintf(out, "{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
                "\"coord_frac\":%u,\"size\":%u,\"checksum\":%u,\"arena\":%u,\"max_depth\":%u,"
                "\"sections\":[",
-               format_name(h->format), be ? "big" : "little", h->version, h->fixed & 0xff,
-               h->total_size, be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum,
+               rrb_room_format_name(h->format), be ? "big" : "little", h->version, h->fixed & 0xff,
+               h->total_size, be ? rrb_rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum,
                h->arena, h->max_depth);
         for (i = 0; i < h->nsections; i++)
             fprintf(out, "%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}",
@@ -223,9 +176,9 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FIL
         return 0;
     }
     fprintf(out, "%s: romroom blob v%u, %s room, %s-endian\n", path, h->version,
-           format_name(h->format), be ? "big" : "little");
+           rrb_room_format_name(h->format), be ? "big" : "little");
     fprintf(out, "  size %u bytes, crc32 0x%08x, coordinates with %u fractional bits\n", h->total_size,
-           be ? rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum, h->fixed & 0xff);
+           be ? rrb_rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum, h->fixed & 0xff);
     fprintf(out, "  arena %u bytes, max tree depth %u, %u sections:\n", h->arena, h->max_depth,
            h->nsections);
     for (i = 0; i < h->nsections; i++)
@@ -236,58 +189,9 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FIL
     return 0;
 }
 
-/* Open a blob of either byte order with the real loader (a big-endian one
- * swapped to host order through its schema first); prints the diagnosis,
- * naming section, record and field. */
-static int blob_open_check(const uint8_t *d, size_t n, const char *path, FILE *verbose)
-{
-    rr_room room;
-    rr_diag diag;
-    rr_err e;
-    int32_t need;
-    int be;
-    uint8_t *c = rrb_blob_host_copy(d, n, &be);
-    void *arena;
-    char text[256];
-    memset(&diag, 0, sizeof diag);
-    if (!c) {
-        fprintf(stderr, "%s:0x0: blob rejected: expected a %u-byte header, found %zu bytes "
-                        "(the file looks truncated)\n", path, RR_HEADER_BYTES, n);
-        return 1;
-    }
-    need = rr_arena_size(c, (uint32_t)n);
-    if (need < 0) {
-        e = rr_open_diag(c, (uint32_t)n, NULL, 0, &room, &diag);
-    } else {
-        arena = rrb_xmalloc((size_t)need + 4);
-        e = rr_open_diag(c, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
-        free(arena);
-    }
-    if (e) {
-        if (e == RR_ERR_CHECKSUM) {
-            uint32_t stored = rd32(d + offsetof(rr_blob_header, checksum), be);
-            uint32_t crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
-            snprintf(text, sizeof text, "header.checksum at 0x%x: stored 0x%08x, computed 0x%08x "
-                     "(%s: the blob was changed after it was baked)",
-                     (unsigned)offsetof(rr_blob_header, checksum), stored, crc, rr_strerror(e));
-        } else {
-            rrb_diag_text(c, n, e, &diag, text, sizeof text);
-        }
-        fprintf(stderr, "%s:0x%x: blob rejected: %s\n", path, diag.offset, text);
-        free(c);
-        return 1;
-    }
-    if (verbose)
-        fprintf(verbose, "%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
-               format_name(room.format), be ? "big" : "little", room.size,
-               rr_arena_size(c, (uint32_t)n), room.max_depth);
-    free(c);
-    return 0;
-}
-
 static int blob_verify(const uint8_t *d, size_t n, const char *path, FILE *out)
 {
-    return blob_open_check(d, n, path, out);
+    return rrb_cli_check_blob(d, n, path, out);
 }
 
 /* Every record of a blob, by field name. */
@@ -303,8 +207,6 @@ static int blob_dump(const uint8_t *d, size_t n, const char *path, FILE *out)
     free(c);
     return 0;
 }
-
-#define RRB_MAX_EXCLUDE 64
 
 /* info (0), verify (1) or dump (2) of one file; its output goes to out. */
 static int text_one(const char *path, int which, int json, FILE *out)
@@ -348,8 +250,10 @@ static int text_one(const char *path, int which, int json, FILE *out)
     }
     err[0] = 0;
     rc = fn(d, n, path, out, err, sizeof err);
-    if (rc && err[0])
+    if (rc && err[0]) {
+        rrb_err_hint(err, sizeof err, d, n);
         fprintf(stderr, "%s\n", err);
+    }
     free(d);
     return rc ? 1 : 0;
 }
@@ -401,7 +305,7 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
             rrb_inputs_free(&in);
             return 2;
         } else {
-            if (which == 2 && is_dir(argv[i])) {
+            if (which == 2 && rrb_is_dir(argv[i])) {
                 fprintf(stderr, "%s: is a folder: dump takes one file\n", argv[i]);
                 return 1;
             }
@@ -435,323 +339,6 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
     return failed ? 1 : 0;
 }
 
-typedef struct bake_cfg {
-    rrb_opts opts;
-    const char *c_array;
-    int quiet;
-    int jobs;       /* parallel bakes in a batch */
-    char *exclude[RRB_MAX_EXCLUDE];   /* --exclude GLOB */
-    int nexclude;
-    const rrb_board *board;   /* --target: byte order and blob budget */
-    const char *endian;       /* --endian little|big */
-} bake_cfg;
-
-
-static int write_c_array(const char *out, const char *name, const uint8_t *d, size_t n)
-{
-    FILE *f = fopen(out, "w");
-    size_t i;
-    if (!f) {
-        fprintf(stderr, "%s: cannot create: %s\n", out, strerror(errno));
-        return 1;
-    }
-    fprintf(f, "/* romroom blob, %zu bytes, baked by rrbake. */\n#include <stdint.h>\n", n);
-    fprintf(f, "const uint32_t %s_size = %zuu;\n", name, n);
-    fprintf(f, "__attribute__((aligned(8))) const unsigned char %s[%zu] = {", name, n);
-    for (i = 0; i < n; i++)
-        fprintf(f, "%s0x%02x,", i % 16 ? "" : "\n    ", d[i]);
-    fprintf(f, "\n};\n");
-    return fclose(f) ? 1 : 0;
-}
-
-/* Bake one file; returns 0 or 1 (the reason is printed). */
-static int bake_one(const char *in, const char *out, const bake_cfg *cfg)
-{
-    uint8_t *d, *final = NULL;
-    size_t n, flen = 0;
-    char err[RRB_ERR_MAX];
-    const rrb_format *f;
-    rrb_blob *b;
-    int rc = 1;
-    if (rrb_load_file(in, &d, &n, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    f = rrb_detect(d, n, in);
-    if (!f || !f->bake) {
-        fprintf(stderr, f ? "%s: %s: baking is not supported yet for this format\n"
-                          : "%s:0x0: expected a room file of a supported format, found "
-                            "unrecognised data\n",
-                in, f ? f->name : "");
-        free(d);
-        return 1;
-    }
-    err[0] = 0;
-    b = f->bake(d, n, in, &cfg->opts, err, sizeof err);
-    free(d);
-    if (!b) {
-        fprintf(stderr, "%s\n", err[0] ? err : "bake failed");
-        return 1;
-    }
-    /* Check the blob as written with the real loader: a big-endian one is
-     * swapped back to host order through its format's schema first, so it
-     * gets the validation the board would give it. */
-    if (rrb_blob_finish(b, cfg->opts.big_endian, &final, &flen) == 0)
-        rc = blob_open_check(final, flen, in, NULL);
-    if (rc == 0 && cfg->board && cfg->board->blob_max && flen > cfg->board->blob_max &&
-        !cfg->quiet)
-        fprintf(stderr, "%s: warning: the blob is %zu bytes, %zu over %s's blob budget of %u "
-                "bytes\n", in, flen, flen - cfg->board->blob_max, cfg->board->name,
-                cfg->board->blob_max);
-    if (rc == 0)
-        rc = cfg->c_array ? write_c_array(out, cfg->c_array, final, flen)
-                          : rrb_save_file(out, final, flen, err, sizeof err) ? 1 : 0;
-    if (rc && !cfg->c_array && err[0] && final)
-        fprintf(stderr, "%s\n", err);
-    free(final);
-    rrb_blob_free(b);
-    return rc;
-}
-
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static void mkdirs(const char *path)
-{
-    char tmp[4096];
-    size_t i, n = strlen(path);
-    if (n >= sizeof tmp)
-        return;
-    memcpy(tmp, path, n + 1);
-    for (i = 1; i <= n; i++)
-        if (tmp[i] == '/' || tmp[i] == 0) {
-            char c = tmp[i];
-            tmp[i] = 0;
-            mkdir(tmp, 0777);
-            tmp[i] = c;
-        }
-}
-
-/* Output name: replace the extension with .rrb (or .c with --c-array). */
-static void out_name(char *dst, size_t cap, const char *dir, const char *rel, int c_array)
-{
-    const char *dot = strrchr(rel, '.'), *slash = strrchr(rel, '/');
-    int keep = (dot && (!slash || dot > slash)) ? (int)(dot - rel) : (int)strlen(rel);
-    snprintf(dst, cap, "%s%s%.*s%s", dir ? dir : "", dir ? "/" : "", keep, rel,
-             c_array ? ".c" : ".rrb");
-}
-
-static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const char **out)
-{
-    const char *a = argv[*i];
-    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (!strcmp(a, "-o") && next)
-        *out = next, (*i)++;
-    else if (!strcmp(a, "--endian") && next && (!strcmp(next, "little") || !strcmp(next, "big")))
-        cfg->endian = next, (*i)++;
-    else if (!strcmp(a, "--target") && next) {
-        char known[256];
-        cfg->board = rrb_board_by_name(next);
-        if (!cfg->board) {
-            rrb_board_names(known, sizeof known);
-            fprintf(stderr, "rrbake bake: unknown target '%s' (known: %s)\n", next, known);
-            return -2;
-        }
-        (*i)++;
-    } else if (!strcmp(a, "-j") && next && atoi(next) > 0)
-        cfg->jobs = atoi(next), (*i)++;
-    else if (!strncmp(a, "-j", 2) && atoi(a + 2) > 0)
-        cfg->jobs = atoi(a + 2);
-    else if (!strcmp(a, "--c-array") && next)
-        cfg->c_array = next, (*i)++;
-    else if (!strcmp(a, "--strict"))
-        cfg->opts.strict = 1;
-    else if (!strcmp(a, "--room-scale"))
-        cfg->opts.room_scale = 1;
-    else if (!strcmp(a, "--collision-only"))
-        cfg->opts.collision_only = 1;
-    else if (!strcmp(a, "--contents") && next)
-        cfg->opts.contents_rules = next, (*i)++;
-    else if (!strcmp(a, "--skip-hidden"))
-        cfg->opts.skip_hidden = 1;
-    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-        cfg->quiet = cfg->opts.quiet = 1;
-    else if (!strcmp(a, "--exclude") && next && cfg->nexclude < RRB_MAX_EXCLUDE)
-        cfg->exclude[cfg->nexclude++] = argv[*i + 1], (*i)++;
-    else
-        return -1;
-    return 0;
-}
-
-/* One running bake of a batch: its child process and captured stderr. */
-typedef struct job {
-    pid_t pid;
-    size_t k;
-    FILE *err;
-} job;
-
-static long file_size(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 ? (long)st.st_size : 0;
-}
-
-static void progress(const bake_cfg *cfg, int tty, size_t done, size_t n, long bytes,
-                     const char *current)
-{
-    if (cfg->quiet || n < 2)
-        return;
-    fprintf(stderr, tty ? "\r[%zu/%zu] %ld KB  %s\033[K" : "[%zu/%zu] %ld KB  %s\n", done, n,
-            bytes / 1024, current);
-}
-
-/* Collect a finished child: count it and keep its first error line. */
-static int reap(job *jobs, int *running, char **reasons, size_t *done, long *bytes,
-                const rrb_inputs *b, size_t *last)
-{
-    int st, i, bad;
-    pid_t pid = wait(&st);
-    for (i = 0; i < *running && jobs[i].pid != pid; i++)
-        ;
-    if (i == *running)
-        return 0;
-    bad = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-    if (!bad) {
-        char wline[RRB_ERR_MAX + 64];
-        rewind(jobs[i].err);
-        while (fgets(wline, sizeof wline, jobs[i].err))
-            fputs(wline, stderr);  /* warnings of a bake that succeeded */
-    } else {
-        char line[RRB_ERR_MAX + 64] = "";
-        rewind(jobs[i].err);
-        if (!fgets(line, sizeof line, jobs[i].err))
-            snprintf(line, sizeof line, "%s: baker crashed (status 0x%x)\n", b->v[jobs[i].k].path,
-                     st);
-        reasons[jobs[i].k] = rrb_xstrdup(line);
-    }
-    fclose(jobs[i].err);
-    (*done)++;
-    *last = jobs[i].k;
-    *bytes += file_size(b->v[jobs[i].k].path);
-    jobs[i] = jobs[--*running];
-    return bad;
-}
-
-/* Bake every file of the batch, up to cfg->jobs at a time (one child
- * process each, so a crash in one file cannot take the batch down), with a
- * progress line and a summary that lists each failure with its reason. */
-static int run_batch(rrb_inputs *b, const bake_cfg *cfg, int tty, const char *skipped)
-{
-    job *jobs = rrb_xcalloc((size_t)(cfg->jobs > 0 ? cfg->jobs : 1), sizeof *jobs);
-    char **reasons = rrb_xcalloc(b->n ? b->n : 1, sizeof *reasons);
-    size_t next = 0, done = 0, k, last = 0;
-    long bytes = 0;
-    int running = 0, failed = 0, max = cfg->jobs > 0 ? cfg->jobs : 1;
-    while (next < b->n || running > 0) {
-        while (running < max && next < b->n) {
-            char *slash = strrchr(b->v[next].out, '/');
-            if (slash) {
-                *slash = 0;
-                mkdirs(b->v[next].out);
-                *slash = '/';
-            }
-            fflush(NULL);
-            jobs[running].err = tmpfile();
-            jobs[running].k = next;
-            jobs[running].pid = fork();
-            if (jobs[running].pid == 0) {
-                if (jobs[running].err)
-                    dup2(fileno(jobs[running].err), 2);
-                _exit(bake_one(b->v[next].path, b->v[next].out, cfg));
-            }
-            if (jobs[running].pid < 0 || !jobs[running].err) {
-                fprintf(stderr, "rrbake: cannot start a bake process: %s\n", strerror(errno));
-                exit(1);
-            }
-            running++;
-            next++;
-        }
-        failed += reap(jobs, &running, reasons, &done, &bytes, b, &last);
-        progress(cfg, tty, done, b->n, bytes, b->v[last].path);
-    }
-    if (!cfg->quiet && (b->n > 1 || *skipped))
-        fprintf(stderr, "%sbaked %zu, failed %d%s%s\n", tty ? "\r\033[K" : "",
-                b->n - (size_t)failed, failed, *skipped ? "; " : "", skipped);
-    for (k = 0; k < b->n; k++)
-        if (reasons[k]) {
-            fprintf(stderr, "%s%s", b->n > 1 ? "  failed: " : "", reasons[k]);
-            free(reasons[k]);
-        }
-    free(reasons);
-    free(jobs);
-    return failed;
-}
-
-static int cmd_bake(int argc, char **argv)
-{
-    bake_cfg cfg;
-    const char *out = NULL;
-    rrb_inputs in = {0};
-    char outp[4096], skipped[256];
-    int nin = 0, i, failed, tty = isatty(2), out_dir, rc;
-    size_t k;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    for (i = 0; i < argc; i++) {
-        if (argv[i][0] != '-') {
-            rrb_inputs_add(&in, argv[i]);
-            nin++;
-        } else if ((rc = parse_bake_opt(argc, argv, &i, &cfg, &out)) != 0) {
-            if (rc == -1)
-                fprintf(stderr, "rrbake bake: unknown option '%s' (rrbake bake --help lists "
-                        "them)\n", argv[i]);
-            rrb_inputs_free(&in);
-            return 2;
-        }
-    }
-    /* --target is a board: its byte order, unless --endian says the same. */
-    if (cfg.endian && cfg.board && (strcmp(cfg.endian, "big") == 0) != cfg.board->big_endian) {
-        fprintf(stderr, "rrbake bake: --endian %s contradicts --target %s (%s-endian); give "
-                "one of them\n", cfg.endian, cfg.board->name,
-                cfg.board->big_endian ? "big" : "little");
-        rrb_inputs_free(&in);
-        return 2;
-    }
-    cfg.opts.big_endian = cfg.board ? cfg.board->big_endian
-                                    : cfg.endian && !strcmp(cfg.endian, "big");
-    if (!nin) {
-        fprintf(stderr, "%s", usage_bake);
-        return 2;
-    }
-    /* One file argument and -o that is not a folder: -o is the file. */
-    out_dir = !(nin == 1 && in.n == 1 && !in.v[0].rel && out && !is_dir(out));
-    rrb_inputs_filter(&in, cfg.exclude, cfg.nexclude, 0, 1);
-    for (k = 0; k < in.n; k++) {
-        rrb_input *x = &in.v[k];
-        const char *base = strrchr(x->path, '/');
-        if (!out_dir)
-            snprintf(outp, sizeof outp, "%s", out);
-        else if (x->rel)   /* mirrors the folder's tree below -o, or beside the input */
-            out_name(outp, sizeof outp, out ? out : NULL, out ? x->rel : x->path,
-                     cfg.c_array != NULL);
-        else
-            out_name(outp, sizeof outp, out, out ? (base ? base + 1 : x->path) : x->path,
-                     cfg.c_array != NULL);
-        x->out = rrb_xstrdup(outp);
-    }
-    rrb_inputs_skipped(&in, skipped, sizeof skipped);
-    if (rrb_inputs_collisions(&in)) {
-        rrb_inputs_free(&in);
-        return 2;
-    }
-    failed = run_batch(&in, &cfg, tty, skipped);
-    rrb_inputs_free(&in);
-    return failed ? 1 : 0;
-}
-
 static int cmd_sample(int argc, char **argv)
 {
     const char *which = NULL, *dir = NULL;
@@ -767,7 +354,7 @@ static int cmd_sample(int argc, char **argv)
         fprintf(stderr, "%s", usage_sample);
         return 2;
     }
-    mkdirs(dir);
+    rrb_mkdirs(dir);
     for (i = 0; i < RRB_NFORMATS; i++) {
         const rrb_format *f = rrb_formats[i];
         if (!f || !f->sample || (strcmp(which, "all") && strcmp(which, f->name)))
@@ -910,7 +497,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))
         return cmd_version();
     if (!strcmp(cmd, "bake"))
-        return has_help(sub, sv) ? (fputs(usage_bake, stdout), 0) : cmd_bake(sub, sv);
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_bake, stdout), 0) : rrb_cli_bake(sub, sv);
+    if (!strcmp(cmd, "pack"))
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_pack, stdout), 0) : rrb_cli_pack(sub, sv);
     if (!strcmp(cmd, "info"))
         return has_help(sub, sv) ? (fputs(usage_info, stdout), 0)
                                  : cmd_text(sub, sv, usage_info, 0);

@@ -1038,7 +1038,7 @@ static void test_errors(void)
     rrb_cli_room r;
     uint8_t *d;
     int rc;
-    static const char *const cmds[] = {"bake", "info", "verify", "dump", "query", "preview", "synth", "formats", "boards",
+    static const char *const cmds[] = {"bake", "info", "verify", "dump", "query", "preview", "synth", "formats", "boards", "pack",
                                        "convert", "sample"};
     size_t i;
     snprintf(path, sizeof path, "%s/roo/v12_guest5.roo", corpus);
@@ -1261,6 +1261,64 @@ static void test_batch(void)
                                        strstr(o, " roo ") && strstr(o, " rmesh ") &&
                                        strstr(o, " rmf ") && strstr(o, " emi "));
     free(o);
+    /* a text file renamed .roo says it is text; a cut-off file that it looks
+     * truncated (the first 5000 bytes of a real room) */
+    rc = sh(&o, "printf 'hello\\nworld\\n' > %s/text.roo && %s verify %s/text.roo", dir, rb, dir);
+    RT_EXPECT("cli.batch.hint_text", rc == 1 && strstr(o, "(the file is text"));
+    free(o);
+    rc = sh(&o, "head -c 5000 %s/roo/v12_i7.roo > %s/cut.roo && %s verify %s/cut.roo", corpus, dir,
+            rb, dir);
+    RT_EXPECT("cli.batch.hint_truncated", rc == 1 && strstr(o, "(the file looks truncated)"));
+    free(o);
+    rc = sh(&o, "head -c 3000 %s/scpcb-rmesh/mt2.rmesh > %s/cut.rmesh && %s bake %s/cut.rmesh "
+            "-o %s/cut.rrb", corpus, dir, rb, dir, dir);
+    RT_EXPECT("cli.batch.hint_truncated_bake", rc == 1 && strstr(o, "(the file looks truncated)"));
+    free(o);
+    /* pack: two packs (two prefixes) of rooms of three formats link into one
+     * program with the loader; every room opens, find() finds it by name, and
+     * its bytes equal what `rrbake bake` writes for the same file */
+    {
+        FILE *f;
+        char src[700];
+        snprintf(src, sizeof src, "%s/pack_main.c", dir);
+        f = fopen(src, "w");
+        if (f) {
+            fputs("#include <stdio.h>\n#include \"rr.h\"\n#include \"pa.h\"\n#include \"pb.h\"\n"
+                  "static unsigned char arena[8192] __attribute__((aligned(8)));\n"
+                  "static int one(const char *name, const unsigned char *b, uint32_t n, const char *d)\n"
+                  "{\n    rr_room r; char p[600]; FILE *o;\n"
+                  "    if (rr_open(b, n, arena, sizeof arena, &r) != RR_OK) return 1;\n"
+                  "    snprintf(p, sizeof p, \"%s/%s.bin\", d, name);\n"
+                  "    for (char *c = p + strlen(d) + 1; *c; c++) if (*c == '/') *c = '_';\n"
+                  "    o = fopen(p, \"wb\"); if (!o) return 1; fwrite(b, 1, n, o); fclose(o);\n"
+                  "    printf(\"opened %s\\n\", name); return 0;\n}\n"
+                  "int main(int argc, char **argv)\n{\n    uint32_t i; int bad = 0;\n"
+                  "    for (i = 0; i < pa_count; i++) bad |= one(pa_table[i].name, pa_table[i].blob, pa_table[i].size, argv[1]);\n"
+                  "    for (i = 0; i < pb_count; i++) bad |= one(pb_table[i].name, pb_table[i].blob, pb_table[i].size, argv[1]);\n"
+                  "    if (!pa_find(\"sample\") || pa_find(\"nosuch\") || !pb_find(\"sledge_08\")) bad = 1;\n"
+                  "    (void)argc; return bad;\n}\n", f);
+            fclose(f);
+        }
+        rc = sh(&o, "mkdir -p %s/pk && cp %s/rmf/sledge_08.rmf %s/pk/ && "
+                "%s pack %s/roo %s/emi/figure.emi -o %s/pk/pa.c -q --exclude 'sample_v1*' && "
+                "%s pack %s/pk/sledge_08.rmf -o %s/pk/pb.c -q && "
+                "cc -std=c99 -include string.h -Iloader -I%s/pk %s %s/pk/pa.c %s/pk/pb.c loader/*.c "
+                "-o %s/pk/prog && %s/pk/prog %s/pk", dir, corpus, dir, rb, dir, dir, dir, rb, dir,
+                dir, dir, src, dir, dir, dir, dir, dir);
+        RT_EXPECT("cli.batch.pack_link", rc == 0 && lines_with(o, "opened ") == 3);
+        free(o);
+        rc = sh(&o, "%s bake %s/roo/sample.roo -o %s/pk/b1.rrb -q && "
+                "%s bake %s/emi/figure.emi -o %s/pk/b2.rrb -q && "
+                "%s bake %s/pk/sledge_08.rmf -o %s/pk/b3.rrb -q && "
+                "cmp %s/pk/b1.rrb %s/pk/sample.bin && cmp %s/pk/b2.rrb %s/pk/figure.bin && "
+                "cmp %s/pk/b3.rrb %s/pk/sledge_08.bin && echo same", rb, dir, dir, rb, dir, dir,
+                rb, dir, dir, dir, dir, dir, dir, dir, dir);
+        RT_EXPECT("cli.batch.pack_bytes", rc == 0 && strstr(o, "same"));
+        free(o);
+        rc = sh(&o, "%s pack %s/roo -o %s/pk/pc.c --target microbit", rb, dir, dir);
+        RT_EXPECT("cli.batch.pack_budget", rc == 0 && strstr(o, "fits microbit's blob budget"));
+        free(o);
+    }
     /* a wrong argument count prints that command's usage line */
     rc = sh(&o, "%s query %s/roo/sample.roo locate 1", rb, dir);
     RT_EXPECT("cli.batch.usage_line", rc == 2 && strstr(o, "usage: rrbake query ROOM locate X Y"));
