@@ -10,8 +10,8 @@
  *   *_float   the float version of each: keys, bind pose, inverse bind
  *             matrices, vertices and weights converted to float before the
  *             run (rotation keys decoded from smallest-three into float
- *             quaternions once, so the float pipeline does LESS work per key
- *             than the fixed one); per track the same binary search for the
+ *             quaternions, normalized, once, so the float pipeline does LESS
+ *             work per key than the fixed one); per track the same binary search for the
  *             first key at or after t, lerp / shortest-arc nlerp; quaternion
  *             to matrix; parent * local; model * inverse bind; weighted sums.
  *             Square roots: Newton iterations in float (the boards have no
@@ -395,15 +395,10 @@ static float q30(int32_t v) { return (float)v / 1073741824.0f; }
 
 static void decode_rkey(const rr_emi_rkey *k, float q[4])
 {
-    uint32_t big = (k->q[0] & 1u) | (uint32_t)(k->q[1] & 1u) << 1, c, s = 0;
-    float rest = 1.0f;
-    for (c = 0; c < 4; c++) {
-        if (c == big)
-            continue;
-        q[c] = (float)(k->q[s++] >> 1) * (1.41421356f / 32767.0f) - 0.70710678f;
-        rest -= q[c] * q[c];
-    }
-    q[big] = fsqrt(rest);
+    uint32_t c;
+    for (c = 0; c < 4; c++)
+        q[c] = (float)k->q[c] / (float)RR_EMI_SNORM_ONE;
+    fnormalize4(q);
 }
 
 /* The float copies of the animation keys. */
@@ -433,6 +428,7 @@ static int load_float(const rr_room *room)
     const rr_emi_track *tr = sec(room, RR_SEC_EMI_TRACKS);
     uint32_t i, c;
     float cs = 1.0f / (float)(1L << room->coord_frac);
+    float vs = cs * (float)(1L << fg->vert_shift);   /* mesh positions: vpos << vert_shift */
     if (fg->njoints > MAXJ || fg->nverts > MAXV || fg->ninfl > MAXI || fg->npkeys > MAXK ||
         fg->nrkeys > MAXK || fg->nanims < 1 || an[0].ntracks > MAXT)
         return -1;
@@ -451,15 +447,15 @@ static int load_float(const rr_room *room)
     }
     for (i = 0; i < F.nv; i++) {
         for (c = 0; c < 3; c++) {
-            F.pos[i][c] = (float)vt[i].pos[c] * cs;
-            F.nrm[i][c] = (float)vt[i].nrm[c] / 65536.0f;
+            F.pos[i][c] = (float)vt[i].pos[c] * vs;
+            F.nrm[i][c] = (float)vt[i].nrm[c] / (float)RR_EMI_SNORM_ONE;
         }
         F.ifirst[i] = (uint16_t)vt[i].infl_first;
         F.icount[i] = vt[i].infl_count;
     }
     for (i = 0; i < fg->ninfl; i++) {
         F.ij[i] = in[i].joint;
-        F.iw[i] = (float)in[i].weight / 65536.0f;
+        F.iw[i] = (float)in[i].weight / (float)RR_EMI_WEIGHT_ONE;
     }
     F.duration = (float)an[0].duration / 65536.0f;
     F.ntracks = an[0].ntracks;
