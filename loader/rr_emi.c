@@ -24,8 +24,10 @@
  * (the 64-bit temporaries weigh on Cortex-M0 registers). */
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NOINLINE
+#define ALWAYS_INLINE
 #endif
 
 /* ------------------------------------------------------------ arithmetic */
@@ -182,24 +184,29 @@ static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
     r[8] = sat32(one - twice_sum(x, x, y, y));
 }
 
-/* out = a * b for rotation (Q30) + translation (coords) transforms. out may
- * not alias a or b (b is the rotation br and translation bt). */
-static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
-                               rr_emi_xform *out)
+/* Row a . column b, three 32 x 32-bit products, rounded by 2^shift and
+ * saturated. */
+static ALWAYS_INLINE int32_t dot3(int32_t a0, int32_t a1, int32_t a2, int32_t b0, int32_t b1,
+                                  int32_t b2, unsigned shift)
 {
-    int i, k;
+    return sat32(shr_round((int64_t)a0 * b0 + (int64_t)a1 * b1 + (int64_t)a2 * b2, shift));
+}
+
+/* out = a * b for rotation (Q30) + translation (coords) transforms, the
+ * rotation written in Q(30 + 30 - rshift): rshift 30 keeps Q30, 46 gives the
+ * skinning matrices' Q14. out may not alias a or b (b is the rotation br and
+ * translation bt). Inlined into its two callers, so each shift is a
+ * constant (a variable 64-bit shift costs more than the products). */
+static ALWAYS_INLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9],
+                                    const int32_t bt[3], unsigned rshift, rr_emi_xform *out)
+{
+    int i;
     for (i = 0; i < 3; i++) {
-        const int32_t *row = a->r + 3 * i;
-        for (k = 0; k < 4; k++) {   /* columns 0..2 of br, then bt (+ a->t[i]) */
-            const int32_t *col = k < 3 ? br + k : bt;
-            int s = k < 3 ? 3 : 1;
-            int64_t v = shr_round((int64_t)row[0] * col[0] + (int64_t)row[1] * col[s] +
-                                      (int64_t)row[2] * col[2 * s], Q30);
-            if (k < 3)
-                out->r[3 * i + k] = sat32(v);
-            else
-                out->t[i] = sat32(v + a->t[i]);
-        }
+        int32_t a0 = a->r[3 * i], a1 = a->r[3 * i + 1], a2 = a->r[3 * i + 2];
+        out->r[3 * i] = dot3(a0, a1, a2, br[0], br[3], br[6], rshift);
+        out->r[3 * i + 1] = dot3(a0, a1, a2, br[1], br[4], br[7], rshift);
+        out->r[3 * i + 2] = dot3(a0, a1, a2, br[2], br[5], br[8], rshift);
+        out->t[i] = sat32((int64_t)dot3(a0, a1, a2, bt[0], bt[1], bt[2], Q30) + a->t[i]);
     }
 }
 
@@ -748,7 +755,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
         if (j->parent < 0)
             job->out[i] = local;
         else   /* the parent's model matrix is done: parents come first */
-            xform_mul(&job->out[j->parent], local.r, local.t, &job->out[i]);
+            xform_mul(&job->out[j->parent], local.r, local.t, Q30, &job->out[i]);
     }
     return RR_OK;
 }
@@ -771,11 +778,8 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
     joints = joints_of(job->room);
     n = figure_of(job->room)->njoints;
     for (i = 0; i < n; i++) {
-        rr_emi_xform tmp;   /* out may alias model */
-        int c;
-        xform_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, &tmp);
-        for (c = 0; c < 9; c++)   /* Q30 -> Q14, the skinning form (rr_emi.h) */
-            tmp.r[c] = (int32_t)shr_round(tmp.r[c], Q30 - SKIN_FRAC);
+        rr_emi_xform tmp;   /* out may alias model; rotation in Q14, the skinning form */
+        xform_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, 2u * Q30 - SKIN_FRAC, &tmp);
         job->out[i] = tmp;
     }
     return RR_OK;
@@ -814,7 +818,7 @@ static int32_t skin_pos(const rr_emi_xform *m, int i, const int16_t p[3], unsign
     return (int32_t)((uint32_t)(row_dot(m, i, p) >> shift) + (uint32_t)m->t[i]);
 }
 
-/* The blended normal n (Q30 components, |n| <= 1) as a unit rr_fix vector
+/* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), the exact path below that; zero stays zero. */
 static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
@@ -824,49 +828,58 @@ static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
     int c;
     for (c = 0; c < 3; c++)
         l2 += (uint64_t)((int64_t)n[c] * n[c]);
-    l2 >>= Q30;
+    l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
     if (l2 >= RSQRT_LO && l2 < RSQRT_HI) {
         int64_t y = rsqrt_q30((uint32_t)l2);   /* Q30 */
-        for (c = 0; c < 3; c++)   /* Q30 * Q30 -> Q16 */
-            u[c] = (int32_t)shr_round(n[c] * y, 2u * Q30 - 16u);
+        for (c = 0; c < 3; c++)   /* Q29 * Q30 -> Q16 */
+            u[c] = (int32_t)shr_round(n[c] * y, 29u + Q30 - 16u);
     } else {
         unit(n, u, 3, 16);
     }
     out->x = u[0], out->y = u[1], out->z = u[2];
 }
 
-/* A vertex with n >= 2 influences: weighted sums of each joint's matrix
- * applied (Q15 weights summing to exactly 1, so the sums are convex and stay
- * within int32), the normal renormalized. Out of line: the one-influence
- * path of the loop keeps its registers. */
+/* w (b - a) for a Q15 weight w, rounded: one influence's share of a blend
+ * whose first influence gave a. b - a wraps (unsigned) instead of
+ * overflowing for junk matrices; for real ones it is below 2^26. */
+static int32_t share(int32_t a, int32_t b, int32_t w)
+{
+    int32_t d = (int32_t)((uint32_t)b - (uint32_t)a);
+    return (int32_t)shr_round((int64_t)d * w, 15);
+}
+
+/* A vertex with n >= 2 influences: the weighted sum of each joint's matrix
+ * applied, written as the first influence's value plus each other one's
+ * weight times its difference from it (Q15 weights summing to exactly 1: the
+ * same convex combination, in 32-bit sums, which wrap instead of overflowing
+ * only for junk matrices); the normal renormalized. Out of line: the
+ * one-influence loop keeps its registers. */
 static NOINLINE void skin_blend(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
                                 const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
-    int64_t px = 0, py = 0, pz = 0;   /* Q15 weight * coords */
-    uint32_t k;
-    for (k = 0; k < n; k++) {
+    const rr_emi_xform *m0 = &skin[in[0].joint];
+    int32_t x0 = skin_pos(m0, 0, v->pos, shift), y0 = skin_pos(m0, 1, v->pos, shift);
+    int32_t z0 = skin_pos(m0, 2, v->pos, shift);
+    uint32_t x = (uint32_t)x0, y = (uint32_t)y0, z = (uint32_t)z0, k;
+    for (k = 1; k < n; k++) {
         const rr_emi_xform *m = &skin[in[k].joint];
         int32_t w = in[k].weight;
-        px += (int64_t)w * skin_pos(m, 0, v->pos, shift);
-        py += (int64_t)w * skin_pos(m, 1, v->pos, shift);
-        pz += (int64_t)w * skin_pos(m, 2, v->pos, shift);
+        x += (uint32_t)share(x0, skin_pos(m, 0, v->pos, shift), w);
+        y += (uint32_t)share(y0, skin_pos(m, 1, v->pos, shift), w);
+        z += (uint32_t)share(z0, skin_pos(m, 2, v->pos, shift), w);
     }
-    pos->x = (int32_t)shr_round(px, 15);
-    pos->y = (int32_t)shr_round(py, 15);
-    pos->z = (int32_t)shr_round(pz, 15);
-    if (nrm) {
-        int64_t nx = 0, ny = 0, nz = 0;   /* Q15 weight * Q29 (Q14 row . Q15 normal) */
-        int32_t nq[3];
-        for (k = 0; k < n; k++) {
+    pos->x = (int32_t)x, pos->y = (int32_t)y, pos->z = (int32_t)z;
+    if (nrm) {   /* Q29: Q14 row . Q15 normal */
+        int32_t n0[3], nq[3];
+        int c;
+        for (c = 0; c < 3; c++)
+            n0[c] = nq[c] = row_dot(m0, c, v->nrm);
+        for (k = 1; k < n; k++) {
             const rr_emi_xform *m = &skin[in[k].joint];
-            int32_t w = in[k].weight;
-            nx += (int64_t)w * row_dot(m, 0, v->nrm);
-            ny += (int64_t)w * row_dot(m, 1, v->nrm);
-            nz += (int64_t)w * row_dot(m, 2, v->nrm);
+            for (c = 0; c < 3; c++)
+                nq[c] = (int32_t)((uint32_t)nq[c] +
+                                  (uint32_t)share(n0[c], row_dot(m, c, v->nrm), in[k].weight));
         }
-        nq[0] = (int32_t)shr_round(nx, 14);   /* Q44 -> Q30 */
-        nq[1] = (int32_t)shr_round(ny, 14);
-        nq[2] = (int32_t)shr_round(nz, 14);
         normal_unit(nq, nrm);
     }
 }

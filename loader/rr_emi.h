@@ -22,14 +22,14 @@
  * NUMBERS  (see loader/rr_emi_blob.h for the blob layout)
  *   coords  int32 with rr_room.coord_frac fractional bits (positions)
  *   Q30     int32 with 30 fractional bits (quaternions, rotation matrices)
- *   rr_fix  Q16.16 (time in seconds, weights, normals)
+ *   rr_fix  Q16.16 (time in seconds, blend weights, skinned normals)
  *   Rounding: half away from zero everywhere, 64-bit intermediates.
  *
  * ACCURACY (measured by tests/host/test_emi_runtime.c against a double
  *   reference; derivation in docs/emi.md)
  *   joint / skinned vertex position error <= (d + 2) * 2^-coord_frac * 2
- *       + 2e-4 * (d + 1) * D  + 4 * 2^-16 * D     (d: depth, D: figure size)
- *   skinned normal angle <= 2e-4 * (d + 1) + 1e-4 rad
+ *       + 2e-4 * (d + 1) * D  + 6 * 2^-15 * D     (d: depth, D: figure size)
+ *   skinned normal angle <= 2e-4 * (d + 1) + 4e-4 rad, length within 2^-12 of 1
  *   Rotations are interpolated with nlerp (ScummVM slerps): the same arc,
  *   travelled at a slightly uneven speed; the largest angle between the two
  *   at any time is 0.0006 rad for keys 30 degrees apart, 0.0047 rad for 60,

@@ -159,6 +159,16 @@ float __floatsisf(int32_t i)
     return pack(sign, 127 + 31 - s, (u >> 5) | ((u & 31u) != 0));
 }
 
+/* Unsigned values (GCC uses it for 16-bit unsigned fields such as the
+ * weights): halved with a sticky bit above 2^31, so the rounding is right. */
+float __floatunsisf(uint32_t u);
+float __floatunsisf(uint32_t u)
+{
+    if (u >> 31)
+        return __floatsisf((int32_t)(u >> 1 | (u & 1u))) * 2.0f;
+    return __floatsisf((int32_t)u);
+}
+
 int32_t __fixsfsi(float fa);
 int32_t __fixsfsi(float fa)
 {

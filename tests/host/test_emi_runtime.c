@@ -249,7 +249,7 @@ static double figure_size(const rrb_emi_skel *s, const rrb_emi_mesh *m, const rr
 
 static double pos_bound(uint32_t d, double D, uint32_t frac)
 {
-    return (d + 2) * 2.0 * ldexp(1.0, -(int)frac) + 2e-4 * (d + 1) * D + 4 * ldexp(1.0, -16) * D;
+    return (d + 2) * 2.0 * ldexp(1.0, -(int)frac) + 2e-4 * (d + 1) * D + 6 * ldexp(1.0, -15) * D;
 }
 
 static int32_t wrap(int32_t t, int32_t dur, int loop)
