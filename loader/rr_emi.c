@@ -53,13 +53,13 @@ static int32_t sat32(int64_t v)
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
-/* 1 / sqrt(x) for x in Q30 within [1/4, 2) (RSQRT_LO <= x < RSQRT_HI), as
- * Q30 (in (0.7, 2]): a first guess from a table over sixteenths of x, then
+/* 1 / sqrt(x) for x in Q30 within (1/4, 2) (RSQRT_LO < x < RSQRT_HI), as
+ * Q30 (in (0.7, 2)): a first guess from a table over sixteenths of x, then
  * three Newton steps y' = y (3 - x y^2) / 2, each of which squares the
- * relative error (times 1.5): from at most 6 % to below 1e-8, which is
- * below the Q30 rounding for x >= 1/2 (quaternions, normals). Integer
- * arithmetic only, so every board computes the same bits; no division and
- * no bit-by-bit square root (make bench: a third of the sampling cost). */
+ * relative error (times 1.5): from at most 6 % to below 1e-8. A Newton step
+ * never overshoots 1 / sqrt(x), so y < 2^31 and every product is one
+ * unsigned 32 x 32-bit multiply. Integer arithmetic only, so every board
+ * computes the same bits; no division and no bit-by-bit square root. */
 #define RSQRT_LO (1u << 28)
 #define RSQRT_HI (1u << 31)
 static const uint32_t rsqrt_seed[28] = {   /* 2^30 / sqrt((i + 4.5) / 16) */
@@ -71,13 +71,14 @@ static const uint32_t rsqrt_seed[28] = {   /* 2^30 / sqrt((i + 4.5) / 16) */
 
 static uint32_t rsqrt_q30(uint32_t x)
 {
-    uint64_t y = rsqrt_seed[(x >> 26) - 4u];
+    uint32_t y = rsqrt_seed[(x >> 26) - 4u];
     int i;
-    for (i = 0; i < 3; i++) {   /* y < 2^31: every product below 2^63 */
-        uint64_t xy2 = (((y * y) >> Q30) * x) >> Q30;
-        y = (y * ((3ull << Q30) - xy2)) >> (Q30 + 1u);
+    for (i = 0; i < 3; i++) {
+        uint32_t y2 = (uint32_t)(((uint64_t)y * y) >> 31);            /* Q29, < 2^31 */
+        uint32_t xy2 = (uint32_t)(((uint64_t)x * y2) >> 29);          /* Q30, about 1 */
+        y = (uint32_t)(((uint64_t)y * ((3u << Q30) - xy2)) >> 31);    /* Q30 */
     }
-    return (uint32_t)y;
+    return y;
 }
 
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
@@ -109,10 +110,10 @@ static NOINLINE void quat_normalize(int32_t q[4])
     for (c = 0; c < 4; c++)
         l2 += (uint64_t)((int64_t)q[c] * q[c]);
     l2 >>= Q30;   /* Q30 */
-    if (l2 >= RSQRT_LO && l2 < RSQRT_HI) {
-        int64_t y = rsqrt_q30((uint32_t)l2);
-        for (c = 0; c < 4; c++)   /* |q y| <= 2^31 * 2^31 / ... : |result| <= 1 */
-            q[c] = (int32_t)shr_round(q[c] * y, Q30);
+    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
+        int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* < 2^31 */
+        for (c = 0; c < 4; c++)   /* Q30 * Q30 -> Q30, |result| <= 1 */
+            q[c] = (int32_t)shr_round((int64_t)q[c] * y, Q30);
     } else if (unit(q, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
@@ -829,10 +830,10 @@ static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
     for (c = 0; c < 3; c++)
         l2 += (uint64_t)((int64_t)n[c] * n[c]);
     l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
-    if (l2 >= RSQRT_LO && l2 < RSQRT_HI) {
-        int64_t y = rsqrt_q30((uint32_t)l2);   /* Q30 */
+    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
+        int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* Q30, < 2^31 */
         for (c = 0; c < 3; c++)   /* Q29 * Q30 -> Q16 */
-            u[c] = (int32_t)shr_round(n[c] * y, 29u + Q30 - 16u);
+            u[c] = (int32_t)shr_round((int64_t)n[c] * y, 29u + Q30 - 16u);
     } else {
         unit(n, u, 3, 16);
     }
@@ -869,17 +870,19 @@ static NOINLINE void skin_blend(const rr_emi_infl *in, uint32_t n, const rr_emi_
         z += (uint32_t)share(z0, skin_pos(m, 2, v->pos, shift), w);
     }
     pos->x = (int32_t)x, pos->y = (int32_t)y, pos->z = (int32_t)z;
-    if (nrm) {   /* Q29: Q14 row . Q15 normal */
-        int32_t n0[3], nq[3];
-        int c;
-        for (c = 0; c < 3; c++)
-            n0[c] = nq[c] = row_dot(m0, c, v->nrm);
-        for (k = 1; k < n; k++) {
+    if (nrm) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
+        int64_t nx = 0, ny = 0, nz = 0;
+        int32_t nq[3];
+        for (k = 0; k < n; k++) {
             const rr_emi_xform *m = &skin[in[k].joint];
-            for (c = 0; c < 3; c++)
-                nq[c] = (int32_t)((uint32_t)nq[c] +
-                                  (uint32_t)share(n0[c], row_dot(m, c, v->nrm), in[k].weight));
+            int32_t w = in[k].weight;
+            nx += (int64_t)w * row_dot(m, 0, v->nrm);
+            ny += (int64_t)w * row_dot(m, 1, v->nrm);
+            nz += (int64_t)w * row_dot(m, 2, v->nrm);
         }
+        nq[0] = (int32_t)shr_round(nx, 15);   /* Q29 */
+        nq[1] = (int32_t)shr_round(ny, 15);
+        nq[2] = (int32_t)shr_round(nz, 15);
         normal_unit(nq, nrm);
     }
 }
