@@ -196,7 +196,7 @@ static ALWAYS_INLINE int32_t dot3(int32_t a0, int32_t a1, int32_t a2, int32_t b0
 /* out = a * b for rotation (Q30) + translation (coords) transforms, the
  * rotation written in Q(30 + 30 - rshift): rshift 30 keeps Q30, 46 gives the
  * skinning matrices' Q14. out may not alias a or b (b is the rotation br and
- * translation bt). Inlined into its two callers, so each shift is a
+ * translation bt). Inlined into its two wrappers below, so each shift is a
  * constant (a variable 64-bit shift costs more than the products). */
 static ALWAYS_INLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9],
                                     const int32_t bt[3], unsigned rshift, rr_emi_xform *out)
@@ -209,6 +209,21 @@ static ALWAYS_INLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9],
         out->r[3 * i + 2] = dot3(a0, a1, a2, br[2], br[5], br[8], rshift);
         out->t[i] = sat32((int64_t)dot3(a0, a1, a2, bt[0], bt[1], bt[2], Q30) + a->t[i]);
     }
+}
+
+/* The two products the jobs need, each out of line with its constant shift
+ * (the unrolled product's temporaries would otherwise sit in the job's
+ * frame: on Cortex-M0 that passed the 512-byte stack bound). */
+static NOINLINE void model_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
+                               rr_emi_xform *out)
+{
+    xform_mul(a, br, bt, Q30, out);
+}
+
+static NOINLINE void skin_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
+                              rr_emi_xform *out)
+{
+    xform_mul(a, br, bt, 2u * Q30 - SKIN_FRAC, out);   /* rotation in Q14 */
 }
 
 /* ------------------------------------------------------------ sections */
@@ -756,7 +771,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
         if (j->parent < 0)
             job->out[i] = local;
         else   /* the parent's model matrix is done: parents come first */
-            xform_mul(&job->out[j->parent], local.r, local.t, Q30, &job->out[i]);
+            model_mul(&job->out[j->parent], local.r, local.t, &job->out[i]);
     }
     return RR_OK;
 }
@@ -780,7 +795,7 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
     n = figure_of(job->room)->njoints;
     for (i = 0; i < n; i++) {
         rr_emi_xform tmp;   /* out may alias model; rotation in Q14, the skinning form */
-        xform_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, 2u * Q30 - SKIN_FRAC, &tmp);
+        skin_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, &tmp);
         job->out[i] = tmp;
     }
     return RR_OK;
