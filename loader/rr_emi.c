@@ -15,17 +15,19 @@
 #include "rr_emi.h"
 #include "rr_emi_blob.h"
 
-/* Smallest-three decoding constants: step sqrt2/32767 in Q46, 1/sqrt2 in Q30. */
-#define RKEY_STEP_Q46 3037093185LL
-#define INV_SQRT2_Q30 759250125LL
 #define Q30 30u
+/* Skinning matrices keep their rotation in Q14 (rr_emi.h): a row times a
+ * 16-bit mesh position is one 32-bit sum of three products. */
+#define SKIN_FRAC 14u
 
 /* Helpers kept out of line so that no job's frame holds all of them at once
  * (the 64-bit temporaries weigh on Cortex-M0 registers). */
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NOINLINE
+#define ALWAYS_INLINE
 #endif
 
 /* ------------------------------------------------------------ arithmetic */
@@ -45,10 +47,46 @@ static int64_t shr_round(int64_t v, unsigned s)
     return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
 }
 
+/* v clamped to int32 (inline: the per-joint loops call it a dozen times). */
+static int32_t sat32(int64_t v)
+{
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* 1 / sqrt(x) for x in Q30 within (1/4, 2) (RSQRT_LO < x < RSQRT_HI), as
+ * Q30 (in (0.7, 2)): a first guess from a table over sixteenths of x, then
+ * three Newton steps y' = y (3 - x y^2) / 2, each of which squares the
+ * relative error (times 1.5): from at most 6 % to below 1e-8. A Newton step
+ * never overshoots 1 / sqrt(x), so y < 2^31 and every product is one
+ * unsigned 32 x 32-bit multiply. Integer arithmetic only, so every board
+ * computes the same bits; no division and no bit-by-bit square root. */
+#define RSQRT_LO (1u << 28)
+#define RSQRT_HI (1u << 31)
+static const uint32_t rsqrt_seed[28] = {   /* 2^30 / sqrt((i + 4.5) / 16) */
+    2024667000u, 1831380208u, 1684624773u, 1568300315u, 1473161629u, 1393471397u,
+    1325455684u, 1266516759u, 1214800200u, 1168942037u, 1127913670u, 1090922784u,
+    1057347856u, 1026693558u, 998559613u,  972618566u,  948599586u,  926276469u,
+    905458609u,  885984104u,  867714429u,  850530263u,  834328203u,  819018128u,
+    804521086u,  790767575u,  777696137u,  765252196u};
+
+static uint32_t rsqrt_q30(uint32_t x)
+{
+    uint32_t y = rsqrt_seed[(x >> 26) - 4u];
+    int i;
+    for (i = 0; i < 3; i++) {
+        uint32_t y2 = (uint32_t)(((uint64_t)y * y) >> 31);            /* Q29, < 2^31 */
+        uint32_t xy2 = (uint32_t)(((uint64_t)x * y2) >> 29);          /* Q30, about 1 */
+        y = (uint32_t)(((uint64_t)y * ((3u << Q30) - xy2)) >> 31);    /* Q30 */
+    }
+    return y;
+}
+
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
  * |v| and leaves out alone when it is 0. out may be v (each component is
- * read before it is written). One body for quaternions (Q30) and skinned
- * normals (Q16). */
+ * read before it is written). The exact (square root and division) path
+ * for quaternions (Q30) and skinned normals (Q16) whose squared length is
+ * outside what rsqrt_q30 covers: arbitrary caller poses, blends that nearly
+ * cancel. */
 static NOINLINE uint32_t unit(const int32_t *v, int32_t *out, int n, unsigned shift)
 {
     uint64_t l2 = 0;
@@ -62,10 +100,21 @@ static NOINLINE uint32_t unit(const int32_t *v, int32_t *out, int n, unsigned sh
     return len;
 }
 
-/* Unit quaternion (Q30) in place; a zero quaternion becomes the identity. */
+/* Unit quaternion (Q30) in place; a zero quaternion becomes the identity.
+ * Interpolated keys and blends have |q|^2 in [1/2, 1] (shortest arc) and take
+ * the Newton path; anything else (caller poses) the exact one. */
 static NOINLINE void quat_normalize(int32_t q[4])
 {
-    if (unit(q, q, 4, Q30) == 0) {
+    uint64_t l2 = 0;
+    int c;
+    for (c = 0; c < 4; c++)
+        l2 += (uint64_t)((int64_t)q[c] * q[c]);
+    l2 >>= Q30;   /* Q30 */
+    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
+        int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* < 2^31 */
+        for (c = 0; c < 4; c++)   /* Q30 * Q30 -> Q30, |result| <= 1 */
+            q[c] = (int32_t)shr_round((int64_t)q[c] * y, Q30);
+    } else if (unit(q, q, 4, Q30) == 0) {
         q[0] = q[1] = q[2] = 0;
         q[3] = (int32_t)RR_EMI_Q30_ONE;
     }
@@ -76,25 +125,24 @@ static NOINLINE void quat_normalize(int32_t q[4])
  * do not, so no job can overflow (results of such input are meaningless). */
 #define QCLAMP (RR_EMI_Q30_ONE + 4096)
 
-/* v clamped to [-lim, lim]; out of line, as qclamp: one copy for the
- * quaternion and translation clamps. */
-static NOINLINE int32_t clamp(int32_t v, int32_t lim)
+/* v clamped to [-lim, lim]. */
+static int32_t clamp(int32_t v, int32_t lim)
 {
     return v > lim ? lim : v < -lim ? -lim : v;
 }
 
-static NOINLINE int32_t qclamp(int32_t v)
+static int32_t qclamp(int32_t v)
 {
     return clamp(v, (int32_t)QCLAMP);
 }
 
 /* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
  * and quaternion components): out may alias a or b. */
-static NOINLINE void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
+static void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
 {
     int c;
     for (c = 0; c < n; c++)
-        out[c] = rr__sat32(a[c] + shr_round(((int64_t)b[c] - a[c]) * f, 16));
+        out[c] = sat32(a[c] + shr_round(((int64_t)b[c] - a[c]) * f, 16));
 }
 
 /* out = nlerp(a, b, f), f in Q16 [0, 1], shortest arc. out may alias a or b. */
@@ -114,52 +162,68 @@ static void quat_nlerp(const int32_t a[4], const int32_t b[4], int32_t f, int32_
     quat_normalize(out);
 }
 
-/* Rotation matrix of a unit quaternion (x, y, z, w) = q[0..3], Q30, row
- * major: entry i is 2 (q[a] q[b] + q[c] q[d]), or 2 (q[a] q[b] - q[c] q[d])
- * when QM_MINUS, or 1 - 2 (q[a] q[b] + q[c] q[d]) on the diagonal (QM_DIAG),
- * with {a, b, c, d} = qm[i]. */
-#define QM_MINUS 1u
-#define QM_DIAG 2u
-static const uint8_t qm[9][5] = {
-    {1, 1, 2, 2, QM_DIAG}, {0, 1, 2, 3, QM_MINUS}, {0, 2, 1, 3, 0},
-    {0, 1, 2, 3, 0},       {0, 0, 2, 2, QM_DIAG},  {1, 2, 0, 3, QM_MINUS},
-    {0, 2, 1, 3, QM_MINUS}, {1, 2, 0, 3, 0},       {0, 0, 1, 1, QM_DIAG}};
+/* 2 (a b + c d) for Q30 a, b, c, d (|each| <= QCLAMP): Q30. */
+static int64_t twice_sum(int32_t a, int32_t b, int32_t c, int32_t d)
+{
+    return shr_round((int64_t)a * b + (int64_t)c * d, Q30 - 1u);
+}
 
+/* Rotation matrix of a unit quaternion (x, y, z, w) = q[0..3], Q30, row
+ * major (the textbook formula; the ten products are 32 x 32 bits). */
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int32_t v[4];
-    int64_t s, t;
+    int32_t x = qclamp(q[0]), y = qclamp(q[1]), z = qclamp(q[2]), w = qclamp(q[3]);
+    int64_t one = RR_EMI_Q30_ONE;
+    r[0] = sat32(one - twice_sum(y, y, z, z));
+    r[1] = sat32(twice_sum(x, y, -z, w));
+    r[2] = sat32(twice_sum(x, z, y, w));
+    r[3] = sat32(twice_sum(x, y, z, w));
+    r[4] = sat32(one - twice_sum(x, x, z, z));
+    r[5] = sat32(twice_sum(y, z, -x, w));
+    r[6] = sat32(twice_sum(x, z, -y, w));
+    r[7] = sat32(twice_sum(y, z, x, w));
+    r[8] = sat32(one - twice_sum(x, x, y, y));
+}
+
+/* Row a . column b, three 32 x 32-bit products, rounded by 2^shift and
+ * saturated. */
+static ALWAYS_INLINE int32_t dot3(int32_t a0, int32_t a1, int32_t a2, int32_t b0, int32_t b1,
+                                  int32_t b2, unsigned shift)
+{
+    return sat32(shr_round((int64_t)a0 * b0 + (int64_t)a1 * b1 + (int64_t)a2 * b2, shift));
+}
+
+/* out = a * b for rotation (Q30) + translation (coords) transforms, the
+ * rotation written in Q(30 + 30 - rshift): rshift 30 keeps Q30, 46 gives the
+ * skinning matrices' Q14. out may not alias a or b (b is the rotation br and
+ * translation bt). Inlined into its two wrappers below, so each shift is a
+ * constant (a variable 64-bit shift costs more than the products). */
+static ALWAYS_INLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9],
+                                    const int32_t bt[3], unsigned rshift, rr_emi_xform *out)
+{
     int i;
-    for (i = 0; i < 4; i++)
-        v[i] = qclamp(q[i]);
-    for (i = 0; i < 9; i++) {   /* 32 x 32-bit products: |v| <= QCLAMP < 2^31 */
-        const uint8_t *e = qm[i];
-        s = (int64_t)v[e[2]] * v[e[3]];
-        s = (int64_t)v[e[0]] * v[e[1]] + ((e[4] & QM_MINUS) ? -s : s);
-        t = shr_round(2 * s, Q30);
-        r[i] = rr__sat32((e[4] & QM_DIAG) ? RR_EMI_Q30_ONE - t : t);
+    for (i = 0; i < 3; i++) {
+        int32_t a0 = a->r[3 * i], a1 = a->r[3 * i + 1], a2 = a->r[3 * i + 2];
+        out->r[3 * i] = dot3(a0, a1, a2, br[0], br[3], br[6], rshift);
+        out->r[3 * i + 1] = dot3(a0, a1, a2, br[1], br[4], br[7], rshift);
+        out->r[3 * i + 2] = dot3(a0, a1, a2, br[2], br[5], br[8], rshift);
+        out->t[i] = sat32((int64_t)dot3(a0, a1, a2, bt[0], bt[1], bt[2], Q30) + a->t[i]);
     }
 }
 
-/* out = a * b for rotation (Q30) + translation (coords) transforms. out may
- * not alias a or b (b is the rotation br and translation bt). */
-static NOINLINE void xform_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
+/* The two products the jobs need, each out of line with its constant shift
+ * (the unrolled product's temporaries would otherwise sit in the job's
+ * frame: on Cortex-M0 that passed the 512-byte stack bound). */
+static NOINLINE void model_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
                                rr_emi_xform *out)
 {
-    int i, k;
-    for (i = 0; i < 3; i++) {
-        const int32_t *row = a->r + 3 * i;
-        for (k = 0; k < 4; k++) {   /* columns 0..2 of br, then bt (+ a->t[i]) */
-            const int32_t *col = k < 3 ? br + k : bt;
-            int s = k < 3 ? 3 : 1;
-            int64_t v = shr_round((int64_t)row[0] * col[0] + (int64_t)row[1] * col[s] +
-                                      (int64_t)row[2] * col[2 * s], Q30);
-            if (k < 3)
-                out->r[3 * i + k] = rr__sat32(v);
-            else
-                out->t[i] = rr__sat32(v + a->t[i]);
-        }
-    }
+    xform_mul(a, br, bt, Q30, out);
+}
+
+static NOINLINE void skin_mul(const rr_emi_xform *a, const int32_t br[9], const int32_t bt[3],
+                              rr_emi_xform *out)
+{
+    xform_mul(a, br, bt, 2u * Q30 - SKIN_FRAC, out);   /* rotation in Q14 */
 }
 
 /* ------------------------------------------------------------ sections */
@@ -225,7 +289,8 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
 
 /* Each vertex's influences (a run of INFL the schema checked): no more than
  * the figure's max_infl, weights > 0 (the schema bounded them by 1), and
- * together exactly 1, so skinning never scales a vertex. */
+ * together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a vertex
+ * and its weighted sums stay within int32. */
 static rr_err check_vertices(const rr_room *room, rr_diag *diag)
 {
     const rr_emi_figure *f = figure_of(room);
@@ -234,19 +299,19 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
     for (i = 0; i < f->nverts; i++) {
         const rr_emi_vert *v = &verts[i];
         const rr_emi_infl *in = infl_of(room) + v->infl_first;
-        int32_t sum = 0;   /* at most 4 weights of at most 1 */
+        uint32_t sum = 0;   /* at most 4 weights of at most 1 */
         if (v->infl_count > f->max_infl)
             return rr__fail(room, diag, RR_ERR_INDEX, &v->infl_count,
                             "influence count (figure max_infl)", v->infl_count, f->max_infl);
         for (k = 0; k < v->infl_count; k++) {
-            if (in[k].weight <= 0)
+            if (in[k].weight == 0)
                 return rr__fail(room, diag, RR_ERR_RANGE, &in[k].weight,
-                                "influence weight (must be > 0)", (uint32_t)in[k].weight, 0);
+                                "influence weight (must be > 0)", in[k].weight, 0);
             sum += in[k].weight;
         }
-        if (v->infl_count != 0 && sum != RR_FIX_ONE)
+        if (v->infl_count != 0 && sum != RR_EMI_WEIGHT_ONE)
             return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
-                            "weight sum of the influence run", (uint32_t)sum, RR_FIX_ONE);
+                            "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
     }
     return RR_OK;
 }
@@ -282,8 +347,8 @@ static rr_err check_pkeys(const rr_room *room, const rr_emi_track *t, rr_diag *d
     return RR_OK;
 }
 
-/* Rotation keys: times as above, and q[2] bit 0 clear (two bits name the
- * dropped component, see rr_emi_blob.h). */
+/* Rotation keys: times as above (any four components are a quaternion the
+ * sampler can normalize). */
 static rr_err check_rkeys(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
 {
     const rr_emi_rkey *keys = rkeys_of(room) + t->first_key;
@@ -293,9 +358,6 @@ static rr_err check_rkeys(const rr_room *room, const rr_emi_track *t, rr_diag *d
         if (keys[k].time < prev)
             return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].time, "key time order",
                             (uint32_t)keys[k].time, (uint32_t)prev);
-        if (keys[k].q[2] & 1u)
-            return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].q[2], "rotation key flag bit",
-                            1, 0);
         prev = keys[k].time;
     }
     return RR_OK;
@@ -397,6 +459,7 @@ rr_err rr_emi_get_info(const rr_room *room, rr_emi_info *out)
     out->max_infl = f->max_infl;
     out->has_normals = (f->flags & RR_EMI_HAS_NORMALS) ? 1u : 0u;
     out->coord_frac = room->coord_frac;
+    out->vert_shift = f->vert_shift;
     out->name = rr_string(room, f->name);
     return RR_OK;
 }
@@ -513,10 +576,15 @@ rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_cou
 
 /* ------------------------------------------------------------ sampling */
 
-/* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1. */
+/* Q16 fraction (t - t0) / (t1 - t0) for t0 < t <= t1, rounded half up.
+ * Keys less than a second apart (all but the rarest) take one 32-bit
+ * division; the 64-bit one gives the same quotient for longer spans. */
 static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
 {
-    return (int32_t)rr__div_round64(((int64_t)t - t0) * 65536, (int64_t)t1 - t0);
+    uint32_t dt = (uint32_t)(t - t0), span = (uint32_t)(t1 - t0);
+    if (span < 65536u)   /* dt <= span: dt * 2^16 + span / 2 < 2^32 */
+        return (int32_t)(((dt << 16) + span / 2u) / span);
+    return (int32_t)rr__div_round64((int64_t)dt * 65536, span);
 }
 
 /* Time of key i of track tr: in PKEYS or RKEYS by its op. */
@@ -548,22 +616,13 @@ static NOINLINE int32_t key_span(const rr_room *room, const rr_emi_track *tr, rr
     return key_frac(t, key_time(room, tr, lo - 1), key_time(room, tr, lo));
 }
 
+/* A key's snorm16 components as Q30 (v * 2^15: the length is 32767/32768 of
+ * the key's, which the normalization after it removes). */
 static void decode_rkey(const rr_emi_rkey *k, int32_t q[4])
 {
-    uint32_t big = (k->q[0] & 1u) | (uint32_t)(k->q[1] & 1u) << 1, c, s = 0;
-    int64_t rest = (int64_t)1 << 60;
-    for (c = 0; c < 4; c++) {
-        int64_t v;
-        if (c == big)
-            continue;
-        /* c * step >= 0 and < 2^47: rounding half up is the library's rule
-         * here; |v| < 2^30, so the square is one 32 x 32-bit product */
-        uint64_t m = (uint64_t)(uint32_t)(k->q[s++] >> 1) * (uint32_t)RKEY_STEP_Q46;
-        v = (int64_t)((m + 32768u) >> 16) - INV_SQRT2_Q30;
-        q[c] = (int32_t)v;
-        rest -= (int64_t)q[c] * q[c];
-    }
-    q[big] = (int32_t)rr_isqrt64(rest > 0 ? (uint64_t)rest : 0u);
+    int c;
+    for (c = 0; c < 4; c++)
+        q[c] = k->q[c] * (1 << 15);
 }
 
 /* Track tr at time t into its channel of the local pose l: the
@@ -712,7 +771,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
         if (j->parent < 0)
             job->out[i] = local;
         else   /* the parent's model matrix is done: parents come first */
-            xform_mul(&job->out[j->parent], local.r, local.t, &job->out[i]);
+            model_mul(&job->out[j->parent], local.r, local.t, &job->out[i]);
     }
     return RR_OK;
 }
@@ -735,8 +794,8 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
     joints = joints_of(job->room);
     n = figure_of(job->room)->njoints;
     for (i = 0; i < n; i++) {
-        rr_emi_xform tmp;   /* out may alias model */
-        xform_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, &tmp);
+        rr_emi_xform tmp;   /* out may alias model; rotation in Q14, the skinning form */
+        skin_mul(&job->model[i], joints[i].inv_r, joints[i].inv_t, &tmp);
         job->out[i] = tmp;
     }
     return RR_OK;
@@ -756,62 +815,139 @@ rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
     return RR_OK;
 }
 
-/* Component c of the blended position (c < 3, coords: the sum of
- * w * (r_c . pos + t_c)) or normal (c - 3, rr_fix: the sum of w * r . nrm,
- * not renormalized), Q16 times that unit: one kernel for both. in: the
- * vertex's influences. A vertex without influences stays in its bind pose:
- * the component itself. */
-static NOINLINE int64_t skin_dot(const rr_emi_infl *in, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, int c)
+/* Row i of skinning matrix m applied to a mesh vector v (16 bits a
+ * component): r . v in Q14 times v's unit. For matrices from
+ * rr_emi_skin_matrices_job (|r| <= 1 + rounding a row) the sum stays below
+ * 2^31; other caller matrices wrap around (unsigned arithmetic) rather than
+ * overflow: their results are meaningless but defined. */
+static int32_t row_dot(const rr_emi_xform *m, int i, const int16_t v[3])
 {
-    const int32_t *vec = c < 3 ? v->pos : v->nrm;
-    int i = c < 3 ? c : c - 3;
-    int64_t acc = 0;
-    uint32_t k;
-    for (k = 0; k < v->infl_count; k++) {
-        const rr_emi_xform *m = &skin[in[k].joint];
-        const int32_t *r = m->r + 3 * i;
-        int64_t q = shr_round((int64_t)r[0] * vec[0] + (int64_t)r[1] * vec[1] +
-                                  (int64_t)r[2] * vec[2], Q30) + (c < 3 ? m->t[i] : 0);
-        acc += q * in[k].weight;
-    }
-    return v->infl_count ? shr_round(acc, 16) : vec[i];
+    const int32_t *r = m->r + 3 * i;
+    return (int32_t)((uint32_t)r[0] * (uint32_t)v[0] + (uint32_t)r[1] * (uint32_t)v[1] +
+                     (uint32_t)r[2] * (uint32_t)v[2]);
 }
 
-static void skin_vertex(const rr_emi_infl *in, const rr_emi_xform *skin, const rr_emi_vert *v,
-                        rr_vec3 *pos, rr_vec3 *nrm)
+/* Component i of m applied to the mesh position p (vpos): coords. The shift
+ * by 14 - vert_shift truncates (rounds towards -inf, at most one coord). */
+static int32_t skin_pos(const rr_emi_xform *m, int i, const int16_t p[3], unsigned shift)
 {
-    int32_t n[3], p[3];
+    return (int32_t)((uint32_t)(row_dot(m, i, p) >> shift) + (uint32_t)m->t[i]);
+}
+
+/* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
+ * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
+ * than 120 degrees apart), the exact path below that; zero stays zero. */
+static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
+{
+    uint64_t l2 = 0;
+    int32_t u[3] = {0, 0, 0};
     int c;
-    for (c = 0; c < 3; c++) {
-        p[c] = rr__sat32(skin_dot(in, skin, v, c));
-        if (nrm)   /* |w r . nrm| < 2^21 even for any r: |nrm| <= 1 + 2^-16 */
-            n[c] = (int32_t)skin_dot(in, skin, v, c + 3);
+    for (c = 0; c < 3; c++)
+        l2 += (uint64_t)((int64_t)n[c] * n[c]);
+    l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
+    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
+        int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* Q30, < 2^31 */
+        for (c = 0; c < 3; c++)   /* Q29 * Q30 -> Q16 */
+            u[c] = (int32_t)shr_round((int64_t)n[c] * y, 29u + Q30 - 16u);
+    } else {
+        unit(n, u, 3, 16);
     }
-    pos->x = p[0], pos->y = p[1], pos->z = p[2];
-    if (nrm) {   /* renormalized (zero stays zero), or the bind normal */
-        p[0] = p[1] = p[2] = 0;
-        if (v->infl_count)
-            unit(n, p, 3, 16);
-        else
-            for (c = 0; c < 3; c++)
-                p[c] = n[c];
-        nrm->x = p[0], nrm->y = p[1], nrm->z = p[2];
+    out->x = u[0], out->y = u[1], out->z = u[2];
+}
+
+/* w (b - a) for a Q15 weight w, rounded: one influence's share of a blend
+ * whose first influence gave a. b - a wraps (unsigned) instead of
+ * overflowing for junk matrices; for real ones it is below 2^26. */
+static int32_t share(int32_t a, int32_t b, int32_t w)
+{
+    int32_t d = (int32_t)((uint32_t)b - (uint32_t)a);
+    return (int32_t)shr_round((int64_t)d * w, 15);
+}
+
+/* A vertex with n >= 2 influences: the weighted sum of each joint's matrix
+ * applied, written as the first influence's value plus each other one's
+ * weight times its difference from it (Q15 weights summing to exactly 1: the
+ * same convex combination, in 32-bit sums, which wrap instead of overflowing
+ * only for junk matrices); the normal renormalized. Out of line: the
+ * one-influence loop keeps its registers. */
+static NOINLINE void skin_blend(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+{
+    const rr_emi_xform *m0 = &skin[in[0].joint];
+    int32_t x0 = skin_pos(m0, 0, v->pos, shift), y0 = skin_pos(m0, 1, v->pos, shift);
+    int32_t z0 = skin_pos(m0, 2, v->pos, shift);
+    uint32_t x = (uint32_t)x0, y = (uint32_t)y0, z = (uint32_t)z0, k;
+    for (k = 1; k < n; k++) {
+        const rr_emi_xform *m = &skin[in[k].joint];
+        int32_t w = in[k].weight;
+        x += (uint32_t)share(x0, skin_pos(m, 0, v->pos, shift), w);
+        y += (uint32_t)share(y0, skin_pos(m, 1, v->pos, shift), w);
+        z += (uint32_t)share(z0, skin_pos(m, 2, v->pos, shift), w);
+    }
+    pos->x = (int32_t)x, pos->y = (int32_t)y, pos->z = (int32_t)z;
+    if (nrm) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
+        int64_t nx = 0, ny = 0, nz = 0;
+        int32_t nq[3];
+        for (k = 0; k < n; k++) {
+            const rr_emi_xform *m = &skin[in[k].joint];
+            int32_t w = in[k].weight;
+            nx += (int64_t)w * row_dot(m, 0, v->nrm);
+            ny += (int64_t)w * row_dot(m, 1, v->nrm);
+            nz += (int64_t)w * row_dot(m, 2, v->nrm);
+        }
+        nq[0] = (int32_t)shr_round(nx, 15);   /* Q29 */
+        nq[1] = (int32_t)shr_round(ny, 15);
+        nq[2] = (int32_t)shr_round(nz, 15);
+        normal_unit(nq, nrm);
     }
 }
 
+/* Linear blend skinning in two passes, each a tight loop: positions (and
+ * the whole of every vertex with several influences or none), then, when
+ * normals are wanted, the normals of one-influence vertices. A vertex with
+ * one influence (most vertices) is its joint's matrix applied, weight 1;
+ * its normal is a rotated unit normal, unit within the rotation's rounding
+ * (docs/emi.md), so it needs no renormalization. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
-    const rr_emi_vert *verts;
+    const rr_emi_vert *verts, *v, *end;
     const rr_emi_infl *infl;
-    uint32_t k;
+    const rr_emi_xform *skin;
+    rr_vec3 *pos, *nrm;
+    unsigned shift;
     rr_err e = rr_emi_skin_job_validate(job);
     if (e)
         return e;
+    /* the job's fields in locals: the stores below cannot change them */
     verts = verts_of(job->room) + job->first;
     infl = infl_of(job->room);
-    for (k = 0; k < job->count; k++)
-        skin_vertex(infl + verts[k].infl_first, job->skin, &verts[k], &job->pos_out[k],
-                    job->nrm_out ? &job->nrm_out[k] : 0);
+    shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
+    skin = job->skin, nrm = job->nrm_out, end = verts + job->count;
+    for (v = verts, pos = job->pos_out; v < end; v++, pos++) {
+        const rr_emi_infl *in = infl + v->infl_first;
+        if (v->infl_count == 1) {
+            const rr_emi_xform *m = &skin[in->joint];
+            pos->x = skin_pos(m, 0, v->pos, shift);
+            pos->y = skin_pos(m, 1, v->pos, shift);
+            pos->z = skin_pos(m, 2, v->pos, shift);
+        } else if (v->infl_count > 1) {
+            skin_blend(in, v->infl_count, skin, v, shift, pos, nrm ? nrm + (v - verts) : 0);
+        } else {   /* not skinned: the bind pose, vpos << vert_shift coords, normal Q15 -> Q16 */
+            int32_t step = 1 << (SKIN_FRAC - shift);
+            pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
+            if (nrm) {
+                rr_vec3 *n = nrm + (v - verts);
+                n->x = v->nrm[0] * 2, n->y = v->nrm[1] * 2, n->z = v->nrm[2] * 2;
+            }
+        }
+    }
+    for (v = verts; nrm && v < end; v++, nrm++) {
+        if (v->infl_count == 1) {   /* Q14 * Q15 -> Q16 */
+            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
+            nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
+            nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
+            nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
+        }
+    }
     return RR_OK;
 }

@@ -22,14 +22,14 @@
  * NUMBERS  (see loader/rr_emi_blob.h for the blob layout)
  *   coords  int32 with rr_room.coord_frac fractional bits (positions)
  *   Q30     int32 with 30 fractional bits (quaternions, rotation matrices)
- *   rr_fix  Q16.16 (time in seconds, weights, normals)
+ *   rr_fix  Q16.16 (time in seconds, blend weights, skinned normals)
  *   Rounding: half away from zero everywhere, 64-bit intermediates.
  *
  * ACCURACY (measured by tests/host/test_emi_runtime.c against a double
  *   reference; derivation in docs/emi.md)
  *   joint / skinned vertex position error <= (d + 2) * 2^-coord_frac * 2
- *       + 2e-4 * (d + 1) * D  + 4 * 2^-16 * D     (d: depth, D: figure size)
- *   skinned normal angle <= 2e-4 * (d + 1) + 1e-4 rad
+ *       + 2e-4 * (d + 1) * D  + 6 * 2^-15 * D     (d: depth, D: figure size)
+ *   skinned normal angle <= 2e-4 * (d + 1) + 4e-4 rad, length within 2^-12 of 1
  *   Rotations are interpolated with nlerp (ScummVM slerps): the same arc,
  *   travelled at a slightly uneven speed; the largest angle between the two
  *   at any time is 0.0006 rad for keys 30 degrees apart, 0.0047 rad for 60,
@@ -57,6 +57,7 @@ typedef struct rr_emi_info {
     uint32_t max_infl;      /* largest influence count of a vertex */
     uint32_t has_normals;   /* 1 if the mesh had normals (layout 19 or 3) */
     uint32_t coord_frac;    /* fractional bits of positions */
+    uint32_t vert_shift;    /* mesh positions in the blob are 16-bit vpos << vert_shift coords */
     const char *name;       /* figure name (from the string table) */
 } rr_emi_info;
 
@@ -82,9 +83,11 @@ typedef struct rr_emi_local {
     int32_t q[4];           /* x, y, z, w; Q30, unit */
 } rr_emi_local;
 
-/* A model-space (or skinning) transform: p' = r * p + t. */
+/* A model-space transform: p' = r * p + t. Skinning matrices (written by
+ * rr_emi_skin_matrices_job for rr_emi_skin_job) use the same struct with r
+ * in Q14 instead: one row times a 16-bit mesh position is then a 32-bit sum. */
 typedef struct rr_emi_xform {
-    int32_t r[9];           /* Q30, row-major */
+    int32_t r[9];           /* Q30 (skinning matrices: Q14), row-major */
     int32_t t[3];           /* coords */
 } rr_emi_xform;
 
@@ -153,7 +156,8 @@ typedef struct rr_emi_model_job {
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job);
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job);
 
-/* Skinning matrices: out[i] = model[i] * inverse(bind model[i]). */
+/* Skinning matrices: out[i] = model[i] * inverse(bind model[i]), rotation
+ * rounded to Q14 (the form rr_emi_skin_job reads). */
 typedef struct rr_emi_skin_matrices_job {
     const rr_room *room;
     const rr_emi_xform *model;
@@ -165,8 +169,10 @@ rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job);
 
 /* Linear blend skinning of vertices [first, first + count): pos_out[k] =
  * sum of weight * (skin[joint] * bind position) in coords; nrm_out[k] (may be
- * NULL) = the same with rotations only, renormalized, rr_fix (zero when the
- * figure has no normals or the blend cancels out). */
+ * NULL) = the same with rotations only, rr_fix: renormalized where several
+ * influences blend, the rotated unit normal where one joint moves the vertex
+ * (unit within 2^-12, docs/emi.md); zero when the figure has no normals or
+ * the blend cancels out. skin: rr_emi_skin_matrices_job's output. */
 typedef struct rr_emi_skin_job {
     const rr_room *room;
     const rr_emi_xform *skin;   /* njoints skinning matrices */

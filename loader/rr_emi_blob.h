@@ -10,7 +10,11 @@
  *           +-RR_EMI_COORD_MAX, so model-space sums over 64 levels still fit)
  *   Q30     int32 with 30 fractional bits: quaternion components and rotation
  *           matrix entries (|x| <= 1)
- *   rr_fix  Q16.16: normals, weights, times (seconds)
+ *   rr_fix  Q16.16: times (seconds), UVs
+ *   vpos    int16: a mesh position is vpos << vert_shift coords (the figure's
+ *           vert_shift: the smallest that fits every vertex in 16 bits)
+ *   snorm16 int16 v / 32767: unit normals and rotation keys
+ *   Q15     uint16 with 15 fractional bits: influence weights
  *
  * Sections: FIGURE (exactly one record) holds the count of every other
  * section, and JOINTS is required (a figure has at least one joint). Every
@@ -18,13 +22,14 @@
  * (VATTR, which has no count of its own, holds one record per vertex):
  *   FIGURE  1 x rr_emi_figure: the counts of every other section
  *   JOINTS  parent-before-child order: parent < index (or -1), depth checked
- *   VERTS   bind-pose positions and normals, each with a run of influences
+ *   VERTS   bind-pose positions (vpos) and normals (snorm16), each with a run
+ *           of influences
  *   INFL    per vertex: joints sorted by weight (desc, ties by joint), weights
- *           > 0 summing to exactly RR_FIX_ONE, at most RR_EMI_MAX_INFL
+ *           > 0 summing to exactly RR_EMI_WEIGHT_ONE, at most RR_EMI_MAX_INFL
  *   ANIMS   each a run of TRACKS
  *   TRACKS  each a run of PKEYS (op 3) or RKEYS (op 4), times non-decreasing
  *   PKEYS   translation keys (absolute local values, coords)
- *   RKEYS   rotation keys, 48-bit smallest-three (see RR_EMI_RKEY)
+ *   RKEYS   rotation keys, four snorm16 components (see RR_EMI_RKEY)
  *   TRIS    optional (0x8408): triangles for drawing, with their face group
  *   VATTR   optional (0x8409): UVs (rr_fix) and RGBA colours per vertex
  */
@@ -55,12 +60,15 @@
 #define RR_EMI_Q30_ONE (1L << 30)
 /* Largest magnitude of a stored Q30 entry: 1 and the baker's rounding. */
 #define RR_EMI_Q30_MAX (RR_EMI_Q30_ONE + 64)
-/* Largest magnitude of a stored normal component (rr_fix): 1 and rounding. */
-#define RR_EMI_NORMAL_MAX ((1L << 16) + 1)
-/* Largest weight of one influence (rr_fix 1). */
-#define RR_EMI_WEIGHT_MAX (1L << 16)
-/* Smallest-three: components in [-1/sqrt2, 1/sqrt2] on 15 bits. */
-#define RR_EMI_RKEY_STEPS 32767
+/* Weights are Q15: one influence of a vertex weighs 1..RR_EMI_WEIGHT_ONE, and
+ * a vertex's weights sum to exactly RR_EMI_WEIGHT_ONE (1.0). */
+#define RR_EMI_WEIGHT_ONE 32768
+/* snorm16: a unit vector or quaternion component v is stored as
+ * round(v * RR_EMI_SNORM_ONE). */
+#define RR_EMI_SNORM_ONE 32767
+/* Largest vert_shift: a mesh position is vpos << vert_shift coords, and
+ * every coordinate stays within RR_EMI_COORD_MAX = 2^24 = 2^15 << 9. */
+#define RR_EMI_VERT_SHIFT_MAX 9
 /* Track operations. */
 #define RR_EMI_OP_POS 3
 #define RR_EMI_OP_ROT 4
@@ -75,7 +83,7 @@
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_EMI_SCHEMA_VERSION 1u
+#define RR_EMI_SCHEMA_VERSION 2u
 
 /* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
 #define RR_EMI_SECTIONS(S)                                                     \
@@ -105,8 +113,10 @@ enum { RR_EMI_S_BASE_ = RR_S_COMMON - 1, RR_EMI_SECTIONS(RR_EMI_SLOT) RR_EMI_S_C
       "RR_EMI_HAS_MESH 1, RR_EMI_HAS_NORMALS 2")                                             \
     F(T, name, U32, , STRING, 0, "the figure (mesh or skeleton) name")                      \
     F(T, ntris, U32, , COUNTOF, RR_EMI_S_tris, "triangles in TRIS (0: no TRIS section)")    \
-    F(T, source_layout, U32, , DATA, 0, "the .meshb vertex layout (19, 18, 3) or 0")
-RR_RECORD(rr_emi_figure, RR_EMI_FIGURE, 48);
+    F(T, source_layout, U32, , DATA, 0, "the .meshb vertex layout (19, 18, 3) or 0")      \
+    F(T, vert_shift, U32, , MAX, RR_EMI_VERT_SHIFT_MAX,                                     \
+      "mesh positions are vpos << vert_shift coords")
+RR_RECORD(rr_emi_figure, RR_EMI_FIGURE, 52);
 
 #define RR_EMI_JOINT(F, T)                                                                   \
     F(T, name, U32, , STRING, 0, "lookups are case-insensitive")                            \
@@ -120,21 +130,22 @@ RR_RECORD(rr_emi_figure, RR_EMI_FIGURE, 48);
     F(T, inv_t, I32, [3], COORD, RR_EMI_COORD_MAX, "  and translation, coords")
 RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
 
+/* A mesh vertex: 16-bit position relative to the model-space origin (its
+ * coords are pos << vert_shift), snorm16 normal, and its run of influences. */
 #define RR_EMI_VERT(F, T)                                                                    \
-    F(T, pos, I32, [3], COORD, RR_EMI_COORD_MAX, "bind-pose model-space position, coords")   \
-    F(T, nrm, I32, [3], FIX, RR_EMI_NORMAL_MAX, "unit normal, rr_fix (0,0,0 without normals)") \
+    F(T, pos, I16, [3], DATA, 0, "bind-pose model-space position: pos << vert_shift coords") \
+    F(T, nrm, I16, [3], DATA, 0, "unit normal, snorm16 (0,0,0 without normals)")             \
     F(T, infl_first, U32, , FIRST, RR_EMI_S_infl, "first entry in INFL")                     \
     F(T, infl_count, U16, , COUNT, RR_EMI_S_infl,                                            \
       "0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose)")                            \
     F(T, reserved, U16, , ZERO, 0, "0")
-RR_RECORD(rr_emi_vert, RR_EMI_VERT, 32);
+RR_RECORD(rr_emi_vert, RR_EMI_VERT, 20);
 
 #define RR_EMI_INFL(F, T)                                                                    \
     F(T, joint, U16, , INDEX, RR_EMI_S_joints, "the joint that moves the vertex")            \
-    F(T, reserved, U16, , ZERO, 0, "0")                                                      \
-    F(T, weight, I32, , FIX, RR_EMI_WEIGHT_MAX, "rr_fix, > 0; a vertex's weights sum to "    \
-      "exactly RR_FIX_ONE")
-RR_RECORD(rr_emi_infl, RR_EMI_INFL, 8);
+    F(T, weight, U16, , MAX, RR_EMI_WEIGHT_ONE, "Q15, > 0; a vertex's weights sum to "       \
+      "exactly RR_EMI_WEIGHT_ONE")
+RR_RECORD(rr_emi_infl, RR_EMI_INFL, 4);
 
 #define RR_EMI_ANIM(F, T)                                                                    \
     F(T, name, U32, , STRING, 0, "lookups are case-insensitive")                            \
@@ -159,16 +170,13 @@ RR_RECORD(rr_emi_track, RR_EMI_TRACK, 12);
     F(T, p, I32, [3], COORD, RR_EMI_COORD_MAX, "local translation, coords")
 RR_RECORD(rr_emi_pkey, RR_EMI_PKEY, 16);
 
-/* Rotation key, 48-bit smallest-three. The quaternion (sign chosen so the
- * largest-magnitude component is positive) drops that component; the other
- * three, in x,y,z,w order, are c = round((v + 1/sqrt2) * 32767 / sqrt2) in
- * 0..32767, stored as q[i] = c << 1 | bit. The index (0..3) of the dropped
- * component is q[0] bit 0 (low) and q[1] bit 0 (high); q[2] bit 0 is 0. */
+/* Rotation key: the unit quaternion x, y, z, w, each component snorm16 (the
+ * runtime renormalizes what it interpolates, so no bit pattern is invalid;
+ * four components instead of smallest-three cost the same 12 bytes with the
+ * time and save a square root per key). */
 #define RR_EMI_RKEY(F, T)                                                                    \
     F(T, time, I32, , SEMANTIC, 0, "rr_fix seconds, >= the previous key's of its track")     \
-    F(T, q, U16, [3], SEMANTIC, 0, "smallest-three: c << 1 | bit; q[0], q[1] bits 0: the "   \
-      "dropped component; q[2] bit 0 is 0")                                                  \
-    F(T, reserved, U16, , ZERO, 0, "0")
+    F(T, q, I16, [4], DATA, 0, "x, y, z, w, snorm16")
 RR_RECORD(rr_emi_rkey, RR_EMI_RKEY, 12);
 
 #define RR_EMI_TRI(F, T)                                                                     \

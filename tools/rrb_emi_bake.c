@@ -11,12 +11,15 @@
  *   - joints keep file order (the reader already made parents come first);
  *   - influences: same joint merged, sorted by weight, more than
  *     RR_EMI_MAX_INFL merged into the largest ones (renormalized) and reported,
- *     weights rounded so that every vertex sums to exactly RR_FIX_ONE;
+ *     weights rounded to Q15 so that every vertex sums to exactly
+ *     RR_EMI_WEIGHT_ONE;
+ *   - mesh positions: 16 bits each, vpos << vert_shift coords with the
+ *     smallest vert_shift that holds every vertex; normals snorm16;
  *   - tracks: unmatched ones reported and ignored (as the game does); of
  *     several for one joint and operation the highest priority is kept (ties:
  *     first in file) and the others reported;
  *   - keys: times rounded to 1/65536 s, positions to coords, rotations to
- *     48-bit smallest-three.
+ *     four snorm16 components (sign chosen so that w >= 0).
  */
 #include "rrb_emi.h"
 
@@ -26,8 +29,6 @@
 
 #include "../loader/rr_emi_blob.h"
 
-#define SQRT2 1.41421356237309504880
-#define SQRT1_2 0.70710678118654752440
 
 typedef struct dmat { double r[9], t[3]; } dmat;
 
@@ -189,8 +190,8 @@ static int cmp_winf(const void *a, const void *b)
     return x->joint < y->joint ? -1 : x->joint > y->joint;
 }
 
-/* Influences of one vertex: merged by joint, sorted, capped, in Q16 summing to
- * exactly RR_FIX_ONE. Returns the count (<= RR_EMI_MAX_INFL); *capped set when
+/* Influences of one vertex: merged by joint, sorted, capped, in Q15 summing to
+ * exactly RR_EMI_WEIGHT_ONE. Returns the count (<= RR_EMI_MAX_INFL); *capped set when
  * more than the cap were present. */
 static uint32_t vertex_influences(const rrb_emi_mesh *m, const int *bone_joint, uint32_t v,
                                   rr_emi_infl *out, int *capped)
@@ -216,14 +217,13 @@ static uint32_t vertex_influences(const rrb_emi_mesh *m, const int *bone_joint, 
     for (k = 0; k < n; k++)
         sum += w[k].w;
     for (k = 0; k < n; k++) {
-        int32_t q = (int32_t)floor(w[k].w / sum * 65536.0 + 0.5);
+        int32_t q = (int32_t)floor(w[k].w / sum * RR_EMI_WEIGHT_ONE + 0.5);
         out[k].joint = (uint16_t)w[k].joint;
-        out[k].reserved = 0;
-        out[k].weight = q < 1 ? 1 : q;
+        out[k].weight = (uint16_t)(q < 1 ? 1 : q);
         total += out[k].weight;
     }
-    if (n)
-        out[0].weight += RR_FIX_ONE - total;   /* the largest absorbs the rounding */
+    if (n)   /* the largest absorbs the rounding */
+        out[0].weight = (uint16_t)(out[0].weight + RR_EMI_WEIGHT_ONE - total);
     return n;
 }
 
@@ -294,11 +294,19 @@ static int bake_mesh(const rrb_emi_skel *s, const rrb_emi_mesh *m, rrb_blob *b, 
     }
     if (resolve_bones(s, m, bone_joint, err, errcap))
         goto out;
+    /* the smallest vert_shift that fits every position's coords in 16 bits */
+    for (v = 0; v < m->nverts; v++)
+        for (k = 0; k < 3; k++)
+            while (fig->vert_shift < RR_EMI_VERT_SHIFT_MAX &&
+                   abs(qround((double)m->pos[3 * v + k], scale / (1 << fig->vert_shift))) > 32767)
+                fig->vert_shift++;
     for (v = 0; v < m->nverts; v++) {
         double nl = m->nrm ? len3(m->nrm + 3 * v) : 0;
         for (k = 0; k < 3; k++) {
-            vs[v].pos[k] = qround((double)m->pos[3 * v + k], scale);
-            vs[v].nrm[k] = nl > 0 ? qround((double)m->nrm[3 * v + k] / nl, 65536.0) : 0;
+            int32_t p = qround((double)m->pos[3 * v + k], scale / (1 << fig->vert_shift));
+            vs[v].pos[k] = (int16_t)(p > 32767 ? 32767 : p < -32767 ? -32767 : p);
+            vs[v].nrm[k] = (int16_t)(nl > 0 ? qround((double)m->nrm[3 * v + k] / nl,
+                                                     RR_EMI_SNORM_ONE) : 0);
         }
         vs[v].infl_first = fig->ninfl;
         vs[v].infl_count = (uint16_t)(m->ninfl ? vertex_influences(m, bone_joint, v,
@@ -332,24 +340,15 @@ out:
 
 /* ------------------------------------------------------------------ animations */
 
-static void encode_rot(const float *f, uint16_t out[3])
+/* A rotation key: the unit quaternion, w >= 0 (q and -q are the same
+ * rotation), each component snorm16. */
+static void encode_rot(const float *f, int16_t out[4])
 {
-    double q[4], best = -1;
-    uint32_t big = 0, c, s = 0;
+    double q[4];
+    uint32_t c;
     unit_quat(f, q);
     for (c = 0; c < 4; c++)
-        if (fabs(q[c]) > best)
-            best = fabs(q[c]), big = c;
-    for (c = 0; c < 4; c++) {
-        double v = q[big] < 0 ? -q[c] : q[c];
-        int32_t k;
-        if (c == big)
-            continue;
-        k = qround((v + SQRT1_2) / SQRT2, (double)RR_EMI_RKEY_STEPS);
-        k = k < 0 ? 0 : k > RR_EMI_RKEY_STEPS ? RR_EMI_RKEY_STEPS : k;
-        out[s] = (uint16_t)((uint32_t)k << 1 | (s == 0 ? (big & 1u) : s == 1 ? big >> 1 : 0u));
-        s++;
-    }
+        out[c] = (int16_t)qround(q[3] < 0 ? -q[c] : q[c], RR_EMI_SNORM_ONE);
 }
 
 typedef struct anim_out {
@@ -381,7 +380,6 @@ static void bake_track(const rrb_emi_track *t, uint32_t joint, anim_out *o, doub
         } else {
             rr_emi_rkey rk;
             rk.time = time;
-            rk.reserved = 0;
             encode_rot(t->keys[k].v, rk.q);
             rrb_buf_put(&o->rkeys, &rk, sizeof rk);
             o->nrkeys++;

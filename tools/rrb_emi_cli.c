@@ -163,7 +163,9 @@ static int emi_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
     const rr_emi_vert *v;
     const rr_emi_tri *t;
     const rr_emi_vattr *va = NULL;
+    rr_emi_info info;
     (void)render, (void)err, (void)cap;
+    rr_emi_get_info(room, &info);
     rr_section(room, RR_SEC_EMI_VERTS, &p, &nv);
     v = p;
     if (rr_section(room, RR_SEC_EMI_TRIS, &p, &nt))
@@ -172,8 +174,10 @@ static int emi_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
     if (rr_section(room, RR_SEC_EMI_VATTR, &p, &na) == RR_OK && na == nv)
         va = p;
     for (i = 0; i < nv; i++) {
-        rrb_obj_vertex(o, rrb_obj_unit(o, v[i].pos[0]), rrb_obj_unit(o, v[i].pos[1]),
-                       rrb_obj_unit(o, v[i].pos[2]));
+        /* 16-bit positions: vpos << vert_shift coords (at most 2^24) */
+        rrb_obj_vertex(o, rrb_obj_unit(o, v[i].pos[0] * (1 << info.vert_shift)),
+                       rrb_obj_unit(o, v[i].pos[1] * (1 << info.vert_shift)),
+                       rrb_obj_unit(o, v[i].pos[2] * (1 << info.vert_shift)));
         if (va)
             fprintf(o->f, "vt %.6f %.6f\n", (double)va[i].uv[0] / 65536.0,
                     1.0 - (double)va[i].uv[1] / 65536.0);
@@ -205,6 +209,7 @@ typedef struct emi {
     const rr_emi_pkey *pk;
     const rr_emi_rkey *rk;
     double unit;                /* one coord in source units */
+    double vunit;               /* one step of a 16-bit mesh position in source units */
 } emi;
 
 static const void *sec(const rr_room *room, uint32_t type, uint32_t *n)
@@ -223,7 +228,7 @@ static void mesh_accessors(rrb_gltf *g, const emi *e, uint32_t acc_ids[6])
     acc_ids[0] = rrb_gltf_begin(g, 5126, "VEC3", 34962);
     for (i = 0; i < e->info.nverts; i++) {
         for (k = 0; k < 3; k++)
-            x[k] = e->v[i].pos[k] * e->unit;
+            x[k] = e->v[i].pos[k] * e->vunit;
         rrb_gltf_floats(g, acc_ids[0], x, 3);
     }
     rrb_gltf_end(g, acc_ids[0], e->info.nverts, 1);
@@ -235,7 +240,8 @@ static void mesh_accessors(rrb_gltf *g, const emi *e, uint32_t acc_ids[6])
     acc_ids[2] = rrb_gltf_begin(g, 5126, "VEC4", 34962);     /* WEIGHTS_0 */
     for (i = 0; i < e->info.nverts; i++) {
         for (k = 0; k < 4; k++)
-            x[k] = k < e->v[i].infl_count ? e->infl[e->v[i].infl_first + k].weight / 65536.0
+            x[k] = k < e->v[i].infl_count ? e->infl[e->v[i].infl_first + k].weight /
+                                                (double)RR_EMI_WEIGHT_ONE
                                           : (k == 0 && e->v[i].infl_count == 0);
         rrb_gltf_floats(g, acc_ids[2], x, 4);
     }
@@ -259,7 +265,7 @@ static void mesh_accessors(rrb_gltf *g, const emi *e, uint32_t acc_ids[6])
         for (i = 0; i < e->info.nverts; i++) {
             double l;
             for (k = 0; k < 3; k++)
-                x[k] = e->v[i].nrm[k] / 65536.0;
+                x[k] = e->v[i].nrm[k] / (double)RR_EMI_SNORM_ONE;
             l = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
             for (k = 0; k < 3; k++)
                 x[k] = l > 0 ? x[k] / l : (k == 1);
@@ -360,6 +366,7 @@ static void load_emi(emi *e, const rr_room *room)
     uint32_t n;
     e->room = room;
     e->unit = ldexp(1.0, -(int)room->coord_frac);
+    e->vunit = ldexp(1.0, (int)e->info.vert_shift - (int)room->coord_frac);
     e->j = sec(room, RR_SEC_EMI_JOINTS, &n);
     e->v = sec(room, RR_SEC_EMI_VERTS, &n);
     e->infl = sec(room, RR_SEC_EMI_INFL, &n);

@@ -10,8 +10,8 @@
  *   *_float   the float version of each: keys, bind pose, inverse bind
  *             matrices, vertices and weights converted to float before the
  *             run (rotation keys decoded from smallest-three into float
- *             quaternions once, so the float pipeline does LESS work per key
- *             than the fixed one); per track the same binary search for the
+ *             quaternions, normalized, once, so the float pipeline does LESS
+ *             work per key than the fixed one); per track the same binary search for the
  *             first key at or after t, lerp / shortest-arc nlerp; quaternion
  *             to matrix; parent * local; model * inverse bind; weighted sums.
  *             Square roots: Newton iterations in float (the boards have no
@@ -157,6 +157,16 @@ float __floatsisf(int32_t i)
     s = __builtin_clz(u);
     u <<= s;
     return pack(sign, 127 + 31 - s, (u >> 5) | ((u & 31u) != 0));
+}
+
+/* Unsigned values (GCC uses it for 16-bit unsigned fields such as the
+ * weights): halved with a sticky bit above 2^31, so the rounding is right. */
+float __floatunsisf(uint32_t u);
+float __floatunsisf(uint32_t u)
+{
+    if (u >> 31)
+        return __floatsisf((int32_t)(u >> 1 | (u & 1u))) * 2.0f;
+    return __floatsisf((int32_t)u);
 }
 
 int32_t __fixsfsi(float fa);
@@ -395,15 +405,10 @@ static float q30(int32_t v) { return (float)v / 1073741824.0f; }
 
 static void decode_rkey(const rr_emi_rkey *k, float q[4])
 {
-    uint32_t big = (k->q[0] & 1u) | (uint32_t)(k->q[1] & 1u) << 1, c, s = 0;
-    float rest = 1.0f;
-    for (c = 0; c < 4; c++) {
-        if (c == big)
-            continue;
-        q[c] = (float)(k->q[s++] >> 1) * (1.41421356f / 32767.0f) - 0.70710678f;
-        rest -= q[c] * q[c];
-    }
-    q[big] = fsqrt(rest);
+    uint32_t c;
+    for (c = 0; c < 4; c++)
+        q[c] = (float)k->q[c] / (float)RR_EMI_SNORM_ONE;
+    fnormalize4(q);
 }
 
 /* The float copies of the animation keys. */
@@ -433,6 +438,7 @@ static int load_float(const rr_room *room)
     const rr_emi_track *tr = sec(room, RR_SEC_EMI_TRACKS);
     uint32_t i, c;
     float cs = 1.0f / (float)(1L << room->coord_frac);
+    float vs = cs * (float)(1L << fg->vert_shift);   /* mesh positions: vpos << vert_shift */
     if (fg->njoints > MAXJ || fg->nverts > MAXV || fg->ninfl > MAXI || fg->npkeys > MAXK ||
         fg->nrkeys > MAXK || fg->nanims < 1 || an[0].ntracks > MAXT)
         return -1;
@@ -451,15 +457,15 @@ static int load_float(const rr_room *room)
     }
     for (i = 0; i < F.nv; i++) {
         for (c = 0; c < 3; c++) {
-            F.pos[i][c] = (float)vt[i].pos[c] * cs;
-            F.nrm[i][c] = (float)vt[i].nrm[c] / 65536.0f;
+            F.pos[i][c] = (float)vt[i].pos[c] * vs;
+            F.nrm[i][c] = (float)vt[i].nrm[c] / (float)RR_EMI_SNORM_ONE;
         }
         F.ifirst[i] = (uint16_t)vt[i].infl_first;
         F.icount[i] = vt[i].infl_count;
     }
     for (i = 0; i < fg->ninfl; i++) {
         F.ij[i] = in[i].joint;
-        F.iw[i] = (float)in[i].weight / 65536.0f;
+        F.iw[i] = (float)in[i].weight / (float)RR_EMI_WEIGHT_ONE;
     }
     F.duration = (float)an[0].duration / 65536.0f;
     F.ntracks = an[0].ntracks;

@@ -202,6 +202,7 @@ static void ref_skin(const rrb_emi_skel *s, const rrb_emi_mesh *m, const dx *mod
 
 typedef struct stats {
     double joint_err, vert_err, nrm_err, joint_ratio, vert_ratio, nrm_ratio, joint_rel, vert_rel;
+    double nrm_len;   /* largest | |normal| - 1 | */
     unsigned joints, verts, nrms, figures, times;
 } stats;
 
@@ -248,7 +249,7 @@ static double figure_size(const rrb_emi_skel *s, const rrb_emi_mesh *m, const rr
 
 static double pos_bound(uint32_t d, double D, uint32_t frac)
 {
-    return (d + 2) * 2.0 * ldexp(1.0, -(int)frac) + 2e-4 * (d + 1) * D + 4 * ldexp(1.0, -16) * D;
+    return (d + 2) * 2.0 * ldexp(1.0, -(int)frac) + 2e-4 * (d + 1) * D + 6 * ldexp(1.0, -15) * D;
 }
 
 static int32_t wrap(int32_t t, int32_t dur, int loop)
@@ -308,6 +309,13 @@ static void check_verts(uint32_t seed, const rrb_emi_skel *s, const rrb_emi_mesh
                                 sqrt((double)nrm[v].x * (double)nrm[v].x + (double)nrm[v].y * (double)nrm[v].y +
                                      (double)nrm[v].z * (double)nrm[v].z)));
         b = 2e-4 * (d + 1) + 4e-4;
+        {   /* unit length: renormalized blends, or rotated unit normals (rr_emi.h: 2^-12) */
+            double len = sqrt((double)nrm[v].x * nrm[v].x + (double)nrm[v].y * nrm[v].y +
+                              (double)nrm[v].z * nrm[v].z) / 65536.0;
+            st->nrm_len = fmax(st->nrm_len, fabs(len - 1));
+            if (!(fabs(len - 1) <= ldexp(1.0, -12)))
+                RT_EXPECT(ID("acc.%u.normal_len.%u", seed, v), fabs(len - 1) <= ldexp(1.0, -12));
+        }
         st->nrm_err = fmax(st->nrm_err, an);
         st->nrm_ratio = fmax(st->nrm_ratio, an / b);
         st->nrms++;
@@ -345,22 +353,18 @@ static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, cons
     free(loc), free(mod), free(skin), free(pos), free(nrm), free(rp), free(rm);
 }
 
-/* The documented smallest-three layout, decoded independently in double. */
+/* The documented snorm16 layout, decoded independently in double. */
 static void rkey_decode(const rr_emi_rkey *k, double q[4])
 {
-    unsigned big = (k->q[0] & 1u) | (unsigned)(k->q[1] & 1u) << 1, c, s = 0;
-    double rest = 1;
+    unsigned c;
     for (c = 0; c < 4; c++)
-        if (c != big) {
-            q[c] = (k->q[s++] >> 1) / 32767.0 * sqrt(2.0) - sqrt(0.5);
-            rest -= q[c] * q[c];
-        }
-    q[big] = sqrt(rest > 0 ? rest : 0);
+        q[c] = k->q[c] / 32767.0;
 }
 
-/* Bake step checks: positions within half a coordinate step, normals within
- * 2^-17 per component, key times rounded to 1/65536 s, rotation keys within
- * half a 15-bit step per component (up to the sign of the quaternion). */
+/* Bake step checks: positions within half a step of 2^vert_shift coords,
+ * normals within half a snorm16 step per component, key times rounded to
+ * 1/65536 s, rotation keys within half a snorm16 step per component (up to
+ * the sign of the quaternion). */
 static void bake_quant(uint32_t seed, const baked *bk, const rrb_emi_skel *s,
                        const rrb_emi_mesh *m, const rrb_emi_anim *a)
 {
@@ -369,7 +373,12 @@ static void bake_quant(uint32_t seed, const baked *bk, const rrb_emi_skel *s,
     const rr_emi_pkey *pk;
     const rr_emi_rkey *rk;
     uint32_t nv = 0, nt = 0, np = 0, nr = 0, v, i, k, bad_pos = 0, bad_nrm = 0, bad_key = 0;
-    double sc = ldexp(1.0, (int)bk->room.coord_frac), half_step = sqrt(2.0) / 32767 / 2 + 1e-7;
+    double sc = ldexp(1.0, (int)bk->room.coord_frac), half_step = 0.5 / 32767 + 1e-9;
+    const rr_emi_figure *fig;
+    double vsc;   /* source units -> vpos */
+    if (rr_section(&bk->room, RR_SEC_EMI_FIGURE, (const void **)&fig, &nv) != RR_OK)
+        return;
+    vsc = sc * ldexp(1.0, -(int)fig->vert_shift);
     int c;
     uint32_t want_tracks = 0;
     for (k = 0; k < a->ntracks; k++)
@@ -390,8 +399,8 @@ static void bake_quant(uint32_t seed, const baked *bk, const rrb_emi_skel *s,
             n[c] = m->nrm ? (double)m->nrm[3 * v + (uint32_t)c] : 0;
         dnorm(n, 3);
         for (c = 0; c < 3; c++) {
-            bad_pos += fabs(vs[v].pos[c] - (double)m->pos[3 * v + (uint32_t)c] * sc) > 0.5 + 1e-6;
-            bad_nrm += fabs(vs[v].nrm[c] / 65536.0 - n[c]) > ldexp(1.0, -17) + 1e-9;
+            bad_pos += fabs(vs[v].pos[c] - (double)m->pos[3 * v + (uint32_t)c] * vsc) > 0.5 + 1e-6;
+            bad_nrm += fabs(vs[v].nrm[c] / 32767.0 - n[c]) > half_step;
         }
     }
     for (i = 0; i < nt; i++) {   /* the baked track of joint j / op is the source one */
@@ -420,9 +429,8 @@ static void bake_quant(uint32_t seed, const baked *bk, const rrb_emi_skel *s,
             dnorm(src_q, 4);
             for (c = 0; c < 4; c++)
                 dot += q[c] * src_q[c];
-            for (c = 0; c < 4; c++) {  /* 3 stored components: half a step; the 4th follows */
-                bad_key += fabs(q[c] - (dot < 0 ? -src_q[c] : src_q[c])) > 4 * half_step;
-            }
+            for (c = 0; c < 4; c++)
+                bad_key += fabs(q[c] - (dot < 0 ? -src_q[c] : src_q[c])) > half_step;
         }
     }
     RT_EXPECT_EQ(ID("bake.%u.positions", seed), bad_pos, 0);
@@ -589,7 +597,7 @@ static void influences(uint32_t seed)
             if (k && in[vs[v].infl_first + k].weight > in[vs[v].infl_first + k - 1].weight + 1)
                 bad++;   /* sorted by weight (the rounding fix-up may move the first by 1..n) */
         }
-        bad += sum != RR_FIX_ONE;
+        bad += sum != RR_EMI_WEIGHT_ONE;
     }
     RT_EXPECT_EQ(ID("infl.%u.sorted_capped_exact", seed), bad, 0);
     free(bk.bytes);
@@ -753,13 +761,13 @@ static void evil_blobs(const baked *bk)
         {"joint_name", RR_SEC_EMI_JOINTS, 0, 4, 0x7fffff, RR_ERR_INDEX, 0, 0},
         {"bind_coord", RR_SEC_EMI_JOINTS, 8, 4, 0x7fffffff, RR_ERR_RANGE, 0, 0},
         {"infl_joint", RR_SEC_EMI_INFL, 0, 2, 15, RR_ERR_INDEX, 0, 0},
-        {"infl_reserved", RR_SEC_EMI_INFL, 2, 2, 1, RR_ERR_RANGE, 0, 0},
         /* the vertex's weights no longer sum to 1: reported at its run */
-        {"infl_weight", RR_SEC_EMI_INFL, 4, 4, 65535, RR_ERR_RANGE, RR_SEC_EMI_VERTS, 24},
-        {"infl_weight_neg", RR_SEC_EMI_INFL, 4, 4, -1, RR_ERR_RANGE, 0, 0},
-        {"infl_run", RR_SEC_EMI_VERTS, 28, 2, 5, RR_ERR_INDEX, 0, 0},
-        {"infl_first", RR_SEC_EMI_VERTS, 24, 4, 1000000, RR_ERR_INDEX, 0, 0},
-        {"vert_reserved", RR_SEC_EMI_VERTS, 30, 2, 1, RR_ERR_RANGE, 0, 0},
+        {"infl_weight", RR_SEC_EMI_INFL, 2, 2, 30000, RR_ERR_RANGE, RR_SEC_EMI_VERTS, 12},
+        {"infl_weight_over", RR_SEC_EMI_INFL, 2, 2, 32769, RR_ERR_RANGE, 0, 0},
+        {"infl_weight_zero", RR_SEC_EMI_INFL, 2, 2, 0, RR_ERR_RANGE, 0, 0},
+        {"infl_run", RR_SEC_EMI_VERTS, 16, 2, 5, RR_ERR_INDEX, 0, 0},
+        {"infl_first", RR_SEC_EMI_VERTS, 12, 4, 1000000, RR_ERR_INDEX, 0, 0},
+        {"vert_reserved", RR_SEC_EMI_VERTS, 18, 2, 1, RR_ERR_RANGE, 0, 0},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
@@ -768,8 +776,7 @@ static void evil_blobs(const baked *bk)
         {"track_nokeys", RR_SEC_EMI_TRACKS, 8, 4, 0, RR_ERR_INDEX, 0, 0},
         {"key_order", RR_SEC_EMI_PKEYS, 16, 4, -1, RR_ERR_RANGE, 0, 0},
         {"key_coord", RR_SEC_EMI_PKEYS, 4, 4, -0x1000001, RR_ERR_RANGE, 0, 0},
-        {"rkey_flag", RR_SEC_EMI_RKEYS, 8, 2, 1, RR_ERR_RANGE, 0, 0},
-        {"rkey_reserved", RR_SEC_EMI_RKEYS, 10, 2, 1, RR_ERR_RANGE, 0, 0},
+        {"rkey_order", RR_SEC_EMI_RKEYS, 12, 4, -1, RR_ERR_RANGE, 0, 0},
         {"duration", RR_SEC_EMI_ANIMS, 4, 4, 0, RR_ERR_RANGE, 0, 0},
         {"anim_tracks", RR_SEC_EMI_ANIMS, 12, 4, 100, RR_ERR_INDEX, 0, 0},
         {"fig_joints", RR_SEC_EMI_FIGURE, 0, 4, 16, RR_ERR_SECTION, 0, 0},
@@ -777,6 +784,7 @@ static void evil_blobs(const baked *bk)
         {"fig_flags", RR_SEC_EMI_FIGURE, 32, 4, 4, RR_ERR_RANGE, 0, 0},
         {"fig_name", RR_SEC_EMI_FIGURE, 36, 4, 0x7fffff, RR_ERR_INDEX, 0, 0},
         {"fig_tris", RR_SEC_EMI_FIGURE, 40, 4, 0, RR_ERR_SECTION, 0, 0},
+        {"fig_vert_shift", RR_SEC_EMI_FIGURE, 48, 4, RR_EMI_VERT_SHIFT_MAX + 1, RR_ERR_RANGE, 0, 0},
         {"tri_vertex", RR_SEC_EMI_TRIS, 0, 2, 120, RR_ERR_INDEX, 0, 0},
     };
     unsigned i;
@@ -893,7 +901,8 @@ static void sample_bind_pose(const rr_room *room, const rr_emi_info *info)
     rr_vec3 pos[120];
     const rr_emi_vert *vs;
     uint32_t nv = 0, v, bad_box = 0, bad_bind = 0;
-    double sc = ldexp(1.0, -(int)info->coord_frac);
+    double sc = ldexp(1.0, (int)info->vert_shift - (int)info->coord_frac);   /* vpos -> units */
+    int32_t step = 1 << info->vert_shift;   /* vpos -> coords */
     rr_emi_model_job m = {room, NULL, x, 15};
     rr_emi_skin_matrices_job k = {room, x, x, 15};
     rr_emi_skin_job j = {room, x, 0, 120, pos, NULL};
@@ -903,8 +912,8 @@ static void sample_bind_pose(const rr_room *room, const rr_emi_info *info)
     for (v = 0; v < nv && v < 120; v++) {
         bad_box += fabs(vs[v].pos[0] * sc) > 0.31 || fabs(vs[v].pos[2] * sc) > 0.31 ||
                    vs[v].pos[1] * sc < 0 || vs[v].pos[1] * sc > 2.12;
-        bad_bind += abs(pos[v].x - vs[v].pos[0]) > 2 || abs(pos[v].y - vs[v].pos[1]) > 2 ||
-                    abs(pos[v].z - vs[v].pos[2]) > 2;
+        bad_bind += abs(pos[v].x - vs[v].pos[0] * step) > 2 ||
+                    abs(pos[v].y - vs[v].pos[1] * step) > 2 || abs(pos[v].z - vs[v].pos[2] * step) > 2;
     }
     RT_EXPECT_EQ("sample.bind.box", bad_box, 0);
     RT_EXPECT_EQ("sample.bind.identity", bad_bind, 0);
@@ -969,7 +978,8 @@ static void print_stats(const stats *st)
     printf("# max error: joint %.3g units (%.3f of bound), vertex %.3g (%.3f), normal %.3g rad "
            "(%.3f)\n", st->joint_err, st->joint_ratio, st->vert_err, st->vert_ratio,
            st->nrm_err, st->nrm_ratio);
-    printf("# max error / figure size D: joint %.3g, vertex %.3g\n", st->joint_rel, st->vert_rel);
+    printf("# max error / figure size D: joint %.3g, vertex %.3g; normal length %.3g\n",
+           st->joint_rel, st->vert_rel, st->nrm_len);
 }
 
 int main(int argc, char **argv)

@@ -191,7 +191,7 @@ int q_emi_evil(const rr_test_blob *tb)
     plat_printf("corrupting copies of %s\n", tb->name);
     corrupt(tb, RR_SEC_EMI_JOINTS, 84 + 4, 1, 2, RR_ERR_CYCLE, "emi.evil.parent");
     corrupt(tb, RR_SEC_EMI_JOINTS, 84 + 6, 9, 2, RR_ERR_DEPTH, "emi.evil.depth");
-    corrupt(tb, RR_SEC_EMI_INFL, 4, 65535, 4, RR_ERR_RANGE, "emi.evil.weight");
+    corrupt(tb, RR_SEC_EMI_INFL, 2, 65535, 2, RR_ERR_RANGE, "emi.evil.weight");
     corrupt(tb, RR_SEC_EMI_TRACKS, 4, 99999, 4, RR_ERR_INDEX, "emi.evil.keys");
     return 1;
 }
