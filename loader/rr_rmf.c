@@ -449,11 +449,25 @@ static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
 }
 
 /* The trace's two ends against one side, box offset included (kept out of
- * line so its 64-bit temporaries do not sit in trace_brush's frame). */
+ * line so its 64-bit temporaries do not sit in trace_brush's frame). An
+ * axial side (normal exactly +-1 on axis a, checked at open) is
+ * 65536 (+-v[a] - dist - half[a]): one 32-bit sum per end (|sum| < 2^23),
+ * no products; the baker puts these sides first in every brush. */
 static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_plane *p,
                                                    int64_t *s2)
 {
-    int64_t off = box_offset(p, w->half);
+    int64_t off;
+    if (p->type < 3) {
+        int a = p->type;
+        int32_t c1 = w->start[a], c2 = w->end[a];
+        if (p->normal[a] < 0)
+            c1 = -c1, c2 = -c2;
+        c1 -= p->dist + w->half[a];
+        c2 -= p->dist + w->half[a];
+        *s2 = (int64_t)c2 * 65536;
+        return (int64_t)c1 * 65536;
+    }
+    off = box_offset(p, w->half);
     *s2 = side_dist(p, w->end) - off;
     return side_dist(p, w->start) - off;
 }
@@ -467,7 +481,9 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
     return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0);
 }
 
-/* Quake III's CM_TraceThroughBrush in fixed point. */
+/* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
+ * the start blocks only a trace that ends inside it too (all_solid); one
+ * that ends outside it gets out freely (start_solid only). */
 static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 {
     const sections *s = w->sec;
@@ -476,7 +492,6 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
     const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     int startout = 0, getout = 0;
-    int64_t near_s1 = INT64_MIN, near_s2 = 0;
     uint32_t i;
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
@@ -489,8 +504,6 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
          * beyond a thin brush would then pass through it. */
         getout |= s2 > 0;
         startout |= s1 >= 0;
-        if (s1 > near_s1)
-            near_s1 = s1, near_s2 = s2;   /* the side the start is nearest to */
         if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
             return;                       /* wholly in front of this side */
         if (s1 < 0 && s2 <= 0)
@@ -500,13 +513,15 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
             enter = f, clip = (int32_t)pi;
         else if (s1 <= s2 && f < leave)   /* leaving */
             leave = f;
+        /* Enter only grows and leave only shrinks: once the start is known
+         * to be outside, a brush entered after it is left, or no nearer
+         * than the nearest hit so far, can no longer count. */
+        if (startout && (enter >= leave || enter >= w->best))
+            return;
     }
     if (!startout) {
-        /* Started inside: it may only get out by moving away from the
-         * side it is nearest to (depenetration); going deeper, or out
-         * through the far side of a thin brush, is blocked at once. */
         w->start_solid = 1;
-        if (!getout || near_s2 <= near_s1)
+        if (!getout)
             w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
         return;
     }

@@ -43,6 +43,9 @@
  *   plane; every brush carries its axial bevels and its edge bevels (the
  *   baker adds them, as q3map does), so a box is not stopped early near the
  *   outside edges of sloped brushes.
+ *   A trace that starts inside a brush (start_solid) is blocked by it only
+ *   when it also ends inside it (all_solid, fraction 0), as in Quake III's
+ *   CM_TraceThroughBrush; a start exactly on a side counts as outside.
  */
 #ifndef RR_RMF_H
 #define RR_RMF_H
