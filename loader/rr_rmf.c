@@ -434,18 +434,35 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* num / d rounded up when up, else down, clamped to [0, FRAC_ONE]: the
- * tree walk's clip fractions (rounded outward) and the brush sides' hit
- * fractions (down: C's division truncates instead, but the two differ only
- * for a negative quotient, which the clamp makes 0 either way). */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
+/* num / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo, hi
+ * <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
+ * brush sides' hit fractions (down). The callers pass the range of
+ * fractions that can still change their answer (the part being split, the
+ * brush's latest entry and earliest exit so far, the nearest hit), and the
+ * clamps are tested first with products t.d (|t| <= 2^30, |d| < 2^31:
+ * below 2^61): a 64-bit division is a library call of a few hundred
+ * instructions on the boards without a divide instruction (ARM926 and
+ * Cortex-M0 have none), and most fractions asked for fall outside that
+ * range. */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up,
+                                                 int32_t lo, int32_t hi)
 {
-    int64_t q = num / d, r = num % d;
-    /* Inexact: C truncated toward 0, so floor is q - 1 when the quotient is
-     * negative (r and d of opposite signs), and ceil is floor + 1. */
-    if (r != 0)
-        q += ((r < 0) != (d < 0) ? -1 : 0) + (up ? 1 : 0);
-    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
+    int64_t q;
+    if (lo >= hi)
+        return lo;
+    if (d < 0)
+        num = -num, d = -d;   /* the same quotient, now over d > 0 */
+    /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
+    if (up ? num <= lo * d : num < (lo + 1) * d)
+        return lo;
+    /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
+    if (up ? num > (hi - 1) * d : num >= hi * d)
+        return hi;
+    /* Here num > lo.d >= 0, so C's truncation is the floor. */
+    q = num / d;
+    if (up && q * d != num)
+        q++;
+    return (int32_t)q;
 }
 
 /* The trace's two ends against one side, box offset included (kept out of
@@ -474,11 +491,14 @@ static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_p
 
 /* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
  * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
- * stays below 2^62. A zero denominator (d1 == d2) counts as -1. */
-static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2)
+ * stays below 2^62; clamped to [lo, hi] (solve_t). A zero denominator
+ * (d1 == d2) counts as -1. */
+static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2,
+                                                   int32_t lo, int32_t hi)
 {
     int64_t d1 = shr8(s1), den = d1 - shr8(s2);
-    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0);
+    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0,
+                   lo, hi);
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
@@ -508,11 +528,20 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
             return;                       /* wholly in front of this side */
         if (s1 < 0 && s2 <= 0)
             continue;                     /* wholly behind it */
-        f = side_frac(w, s1, s2);
-        if (s1 > s2 && f > enter)         /* entering: stop eps in front */
-            enter = f, clip = (int32_t)pi;
-        else if (s1 <= s2 && f < leave)   /* leaving */
-            leave = f;
+        if (s1 > s2) {
+            /* Entering: stop eps in front. Only an entry later than the
+             * latest so far counts, and one at or past the nearest hit
+             * ends this brush (below), so the fraction is needed only
+             * within [enter, best]. */
+            f = side_frac(w, s1, s2, enter > 0 ? enter : 0, w->best);
+            if (f > enter)
+                enter = f, clip = (int32_t)pi;
+        } else {
+            /* Leaving: only an exit earlier than the earliest so far counts. */
+            f = side_frac(w, s1, s2, 0, leave);
+            if (f < leave)
+                leave = f;
+        }
         /* Enter only grows and leave only shrinks: once the start is known
          * to be outside, a brush entered after it is left, or no nearer
          * than the nearest hit so far, can no longer count. */
@@ -614,8 +643,8 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
     if (d != 0) {   /* the near part ends where the box leaves its child (t
                      * rounded up), the far one starts where it reaches its own
                      * (rounded down) */
-        int32_t tn = solve_t(d > 0 ? nb : nf, d, 1), tx = solve_t(d > 0 ? nf : nb, d, 0);
-        p->t1 = tn < t1 ? tn : t1, far->t0 = tx > t0 ? tx : t0;
+        p->t1 = solve_t(d > 0 ? nb : nf, d, 1, 0, t1);
+        far->t0 = solve_t(d > 0 ? nf : nb, d, 0, t0, FRAC_ONE);
     }
     return 1;
 }
