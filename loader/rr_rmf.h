@@ -19,7 +19,9 @@
  *
  * LIMITS AND COSTS
  *   Query points and extents must lie within +-RR_RMF_MAX_COORD coords
- *   (RR_ERR_RANGE otherwise). Queries walk the baked brush BSP with a stack
+ *   (RR_ERR_RANGE otherwise); the room's bounds lie within
+ *   +-RR_RMF_MAX_BOUNDS (half that, checked by rr_open), so any query
+ *   within the bounds grown by 2^20 coords is answered. Queries walk the baked brush BSP with a stack
  *   in the arena (12 bytes per tree level, depth <= RR_MAX_DEPTH) and mark
  *   tested brushes with a per-query stamp in the arena: a room is not
  *   re-entrant (one query at a time per arena). Arena (rr_arena_size): the

@@ -31,7 +31,7 @@
 
 #define RRB_RMF_TREE_DEPTH 48   /* <= RR_MAX_DEPTH (64) */
 #define RRB_RMF_LEAF_BRUSHES 2  /* stop splitting at this many brushes */
-#define RRB_RMF_COORD_LIMIT (1 << 20)
+#define RRB_RMF_COORD_LIMIT RR_RMF_MAX_BOUNDS   /* rr_open checks the header bounds against it */
 
 typedef struct rule {
     char pattern[64];
