@@ -434,40 +434,76 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* num / d rounded up when up, else down, clamped to [0, FRAC_ONE]: the
- * tree walk's clip fractions (rounded outward) and the brush sides' hit
- * fractions (down: C's division truncates instead, but the two differ only
- * for a negative quotient, which the clamp makes 0 either way). */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up)
+/* num / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo, hi
+ * <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
+ * brush sides' hit fractions (down). The callers pass the range of
+ * fractions that can still change their answer (the part being split, the
+ * brush's latest entry and earliest exit so far, the nearest hit), and the
+ * clamps are tested first with products t.d (|t| <= 2^30, |d| < 2^31:
+ * below 2^61): a 64-bit division is a library call of a few hundred
+ * instructions on the boards without a divide instruction (ARM926 and
+ * Cortex-M0 have none), and most fractions asked for fall outside that
+ * range. */
+static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up,
+                                                 int32_t lo, int32_t hi)
 {
-    int64_t q = num / d, r = num % d;
-    /* Inexact: C truncated toward 0, so floor is q - 1 when the quotient is
-     * negative (r and d of opposite signs), and ceil is floor + 1. */
-    if (r != 0)
-        q += ((r < 0) != (d < 0) ? -1 : 0) + (up ? 1 : 0);
-    return (int32_t)(q < 0 ? 0 : q > FRAC_ONE ? FRAC_ONE : q);
+    int64_t q;
+    if (lo >= hi)
+        return lo;
+    if (d < 0)
+        num = -num, d = -d;   /* the same quotient, now over d > 0 */
+    /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
+    if (up ? num <= lo * d : num < (lo + 1) * d)
+        return lo;
+    /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
+    if (up ? num > (hi - 1) * d : num >= hi * d)
+        return hi;
+    /* Here num > lo.d >= 0, so C's truncation is the floor. */
+    q = num / d;
+    if (up && q * d != num)
+        q++;
+    return (int32_t)q;
 }
 
 /* The trace's two ends against one side, box offset included (kept out of
- * line so its 64-bit temporaries do not sit in trace_brush's frame). */
+ * line so its 64-bit temporaries do not sit in trace_brush's frame). An
+ * axial side (normal exactly +-1 on axis a, checked at open) is
+ * 65536 (+-v[a] - dist - half[a]): one 32-bit sum per end (|sum| < 2^23),
+ * no products; the baker puts these sides first in every brush. */
 static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_plane *p,
                                                    int64_t *s2)
 {
-    int64_t off = box_offset(p, w->half);
+    int64_t off;
+    if (p->type < 3) {
+        int a = p->type;
+        int32_t c1 = w->start[a], c2 = w->end[a];
+        if (p->normal[a] < 0)
+            c1 = -c1, c2 = -c2;
+        c1 -= p->dist + w->half[a];
+        c2 -= p->dist + w->half[a];
+        *s2 = (int64_t)c2 * 65536;
+        return (int64_t)c1 * 65536;
+    }
+    off = box_offset(p, w->half);
     *s2 = side_dist(p, w->end) - off;
     return side_dist(p, w->start) - off;
 }
 
 /* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
  * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
- * stays below 2^62. A zero denominator (d1 == d2) counts as -1. */
-static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2)
+ * stays below 2^62; clamped to [lo, hi] (solve_t). A zero denominator
+ * (d1 == d2) counts as -1. */
+static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2,
+                                                   int32_t lo, int32_t hi)
 {
     int64_t d1 = shr8(s1), den = d1 - shr8(s2);
-    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0);
+    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0,
+                   lo, hi);
 }
 
-/* Quake III's CM_TraceThroughBrush in fixed point. */
+/* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
+ * the start blocks only a trace that ends inside it too (all_solid); one
+ * that ends outside it gets out freely (start_solid only). */
 static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
 {
     const sections *s = w->sec;
@@ -476,7 +512,6 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
     const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     int startout = 0, getout = 0;
-    int64_t near_s1 = INT64_MIN, near_s2 = 0;
     uint32_t i;
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
@@ -489,24 +524,33 @@ static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
          * beyond a thin brush would then pass through it. */
         getout |= s2 > 0;
         startout |= s1 >= 0;
-        if (s1 > near_s1)
-            near_s1 = s1, near_s2 = s2;   /* the side the start is nearest to */
         if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
             return;                       /* wholly in front of this side */
         if (s1 < 0 && s2 <= 0)
             continue;                     /* wholly behind it */
-        f = side_frac(w, s1, s2);
-        if (s1 > s2 && f > enter)         /* entering: stop eps in front */
-            enter = f, clip = (int32_t)pi;
-        else if (s1 <= s2 && f < leave)   /* leaving */
-            leave = f;
+        if (s1 > s2) {
+            /* Entering: stop eps in front. Only an entry later than the
+             * latest so far counts, and one at or past the nearest hit
+             * ends this brush (below), so the fraction is needed only
+             * within [enter, best]. */
+            f = side_frac(w, s1, s2, enter > 0 ? enter : 0, w->best);
+            if (f > enter)
+                enter = f, clip = (int32_t)pi;
+        } else {
+            /* Leaving: only an exit earlier than the earliest so far counts. */
+            f = side_frac(w, s1, s2, 0, leave);
+            if (f < leave)
+                leave = f;
+        }
+        /* Enter only grows and leave only shrinks: once the start is known
+         * to be outside, a brush entered after it is left, or no nearer
+         * than the nearest hit so far, can no longer count. */
+        if (startout && (enter >= leave || enter >= w->best))
+            return;
     }
     if (!startout) {
-        /* Started inside: it may only get out by moving away from the
-         * side it is nearest to (depenetration); going deeper, or out
-         * through the far side of a thin brush, is blocked at once. */
         w->start_solid = 1;
-        if (!getout || near_s2 <= near_s1)
+        if (!getout)
             w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
         return;
     }
@@ -599,8 +643,8 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
     if (d != 0) {   /* the near part ends where the box leaves its child (t
                      * rounded up), the far one starts where it reaches its own
                      * (rounded down) */
-        int32_t tn = solve_t(d > 0 ? nb : nf, d, 1), tx = solve_t(d > 0 ? nf : nb, d, 0);
-        p->t1 = tn < t1 ? tn : t1, far->t0 = tx > t0 ? tx : t0;
+        p->t1 = solve_t(d > 0 ? nb : nf, d, 1, 0, t1);
+        far->t0 = solve_t(d > 0 ? nf : nb, d, 0, t0, FRAC_ONE);
     }
     return 1;
 }

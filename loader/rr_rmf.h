@@ -19,7 +19,9 @@
  *
  * LIMITS AND COSTS
  *   Query points and extents must lie within +-RR_RMF_MAX_COORD coords
- *   (RR_ERR_RANGE otherwise). Queries walk the baked brush BSP with a stack
+ *   (RR_ERR_RANGE otherwise); the room's bounds lie within
+ *   +-RR_RMF_MAX_BOUNDS (half that, checked by rr_open), so any query
+ *   within the bounds grown by 2^20 coords is answered. Queries walk the baked brush BSP with a stack
  *   in the arena (12 bytes per tree level, depth <= RR_MAX_DEPTH) and mark
  *   tested brushes with a per-query stamp in the arena: a room is not
  *   re-entrant (one query at a time per arena). Arena (rr_arena_size): the
@@ -43,6 +45,9 @@
  *   plane; every brush carries its axial bevels and its edge bevels (the
  *   baker adds them, as q3map does), so a box is not stopped early near the
  *   outside edges of sloped brushes.
+ *   A trace that starts inside a brush (start_solid) is blocked by it only
+ *   when it also ends inside it (all_solid, fraction 0), as in Quake III's
+ *   CM_TraceThroughBrush; a start exactly on a side counts as outside.
  */
 #ifndef RR_RMF_H
 #define RR_RMF_H

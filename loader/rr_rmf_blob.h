@@ -48,6 +48,15 @@
  * (The baker keeps every coordinate within 2^20 coords.) */
 #define RR_RMF_MAX_COORD (1 << 21)
 
+/* Largest |coordinate| of the room's bounds (rr_rmf_header.mins/maxs; the
+ * baker's limit, checked by rr_open): half the query limit, so that every
+ * query whose points lie within the bounds grown by up to 2^20 coords on
+ * each side is answered. In units that growth is 2^20 / 2^coord_frac:
+ * 4,096 units at the corpus's coord_frac 8, and never less than the room's
+ * own largest |coordinate|, which is why the blob declares no separate
+ * query limit: RR_RMF_MAX_COORD and coord_frac give it. */
+#define RR_RMF_MAX_BOUNDS (1 << 20)
+
 /* Contents bits of a brush (rr_rmf_brush.contents). */
 #define RR_RMF_SOLID    0x1u   /* world and ordinary brush entities */
 #define RR_RMF_WATER    0x2u   /* func_water and other liquids */
@@ -84,8 +93,9 @@
     F(T, tree_depth, U32, , SEMANTIC, 0, "nodes on the longest root-to-leaf path; "        \
       "<= the blob's max_depth")                                                          \
     F(T, active_camera, I32, , INDEX_OPT, RR_RMF_S_cameras, "-1 = none")                  \
-    F(T, mins, I32, [3], COORD, RR_RMF_MAX_COORD, "bounds of every brush, coords")        \
-    F(T, maxs, I32, [3], COORD, RR_RMF_MAX_COORD, "")                                     \
+    F(T, mins, I32, [3], COORD, RR_RMF_MAX_BOUNDS, "bounds of every brush, coords; "      \
+      "queries may reach RR_RMF_MAX_COORD")                                               \
+    F(T, maxs, I32, [3], COORD, RR_RMF_MAX_BOUNDS, "")                                    \
     F(T, nvisgroups, U32, , DATA, 0, "visgroups of the source map")                       \
     F(T, flags, U32, , FLAGS, RR_RMF_SKIPPED_HIDDEN, "RR_RMF_SKIPPED_HIDDEN")
 RR_RECORD(rr_rmf_header, RR_RMF_HEADER, 48);
@@ -192,7 +202,7 @@ RR_RECORD(rr_rmf_pathnode, RR_RMF_PATHNODE, 28);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMF_SCHEMA_VERSION 1u
+#define RR_RMF_SCHEMA_VERSION 2u
 
 #define RR_RMF_SECTIONS(S)                                                            \
     S(header, RR_SEC_RMF_HEADER, rr_rmf_header, RR_RMF_HEADER, ONE)                    \

@@ -172,6 +172,8 @@ int rrb_rmf_hidden(const rrb_rmf_map *m, int obj);
 /* Write the map in m->version (0.8 ... 2.2). Fields a version lacks are
  * dropped; fields it has but the map lacks get their usual defaults. */
 void rrb_rmf_write(const rrb_rmf_map *m, rrb_buf *out);
+/* A map of two floor brushes touching at a seam and a wall (for tests). */
+void rrb_rmf_seam_map(rrb_rmf_map *m);
 /* Write the sample map (v2.2) to dir/sample.rmf. */
 int rrb_rmf_sample(const char *dir, char *err, size_t errcap);
 /* Build the sample map in memory (free with rrb_rmf_free). */

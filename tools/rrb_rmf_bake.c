@@ -31,7 +31,7 @@
 
 #define RRB_RMF_TREE_DEPTH 48   /* <= RR_MAX_DEPTH (64) */
 #define RRB_RMF_LEAF_BRUSHES 2  /* stop splitting at this many brushes */
-#define RRB_RMF_COORD_LIMIT (1 << 20)
+#define RRB_RMF_COORD_LIMIT RR_RMF_MAX_BOUNDS   /* rr_open checks the header bounds against it */
 
 typedef struct rule {
     char pattern[64];
@@ -380,6 +380,25 @@ static int centroid_inside(const baker *b, const rrb_rmf_obj *o, size_t first)
     return 1;
 }
 
+/* The brush's axial sides first, the others after them, each group in its
+ * own order: a trace tests the axial ones in 32-bit arithmetic, and they
+ * usually decide that a box misses the brush (or meets it only beyond the
+ * nearest hit so far) before any sloped side's 64-bit test. */
+static void axial_first(baker *b, size_t first)
+{
+    size_t n = b->nsides - first, i, k = 0;
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    int pass;
+    if (!tmp)
+        return;   /* the order is only a speed-up */
+    for (pass = 0; pass < 2; pass++)
+        for (i = first; i < b->nsides; i++)
+            if ((b->planes[b->sides[i]].type < 3) == (pass == 0))
+                tmp[k++] = b->sides[i];
+    memcpy(b->sides + first, tmp, n * sizeof *tmp);
+    free(tmp);
+}
+
 static int add_brush(baker *b, int obj, uint32_t entity, uint32_t contents)
 {
     const rrb_rmf_obj *o = &b->m->objs[obj];
@@ -405,6 +424,7 @@ static int add_brush(baker *b, int obj, uint32_t entity, uint32_t contents)
                  o->off, o->kind_index);
         return -1;
     }
+    axial_first(b, first);
     br.first_side = (uint32_t)first;
     br.nsides = (uint32_t)(b->nsides - first);
     br.contents = contents;

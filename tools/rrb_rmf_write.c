@@ -428,6 +428,25 @@ void rrb_rmf_sample_map(rrb_rmf_map *m)
     m->cameras[0].look[2] = 64;
 }
 
+/* Two floor tiles that touch at x = 0 (A: x -256..0, B: x 0..256, z -16..0)
+ * and a wall on B (x 256..272, z 0..256): the seam cases of Quake III's
+ * start-inside rule (tests/host/test_rmf_bake.c). */
+void rrb_rmf_seam_map(rrb_rmf_map *m)
+{
+    builder b;
+    float v = 2.2f;
+    memset(m, 0, sizeof *m);
+    memset(&b, 0, sizeof b);
+    b.m = m;
+    m->version = RRB_RMF_V22;
+    memcpy(&m->version_bits, &v, 4);
+    add_obj(&b, RRB_RMF_WORLD, -1, "CMapWorld");
+    set_ent(&m->objs[0].ent, "worldspawn", NULL);
+    add_box(&b, 0, -256, -256, -16, 0, 256, 0, "FLOOR_A");
+    add_box(&b, 0, 0, -256, -16, 256, 256, 0, "FLOOR_B");
+    add_box(&b, 0, 256, -256, 0, 272, 256, 256, "WALL");
+}
+
 int rrb_rmf_sample(const char *dir, char *err, size_t errcap)
 {
     rrb_rmf_map m;

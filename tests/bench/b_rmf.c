@@ -91,7 +91,7 @@ static void brush_bf(const map *m, uint32_t bi, const int32_t s[3], const int32_
     const rr_rmf_brush *b = &m->brushes[bi];
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE;
     int startout = 0, getout = 0, k;
-    int64_t near1 = INT64_MIN, near2 = 0, eps_s = (int64_t)m->eps * 65536;
+    int64_t eps_s = (int64_t)m->eps * 65536;
     int64_t eps_d = (int64_t)m->eps << 8;
     uint32_t i;
     for (i = 0; i < b->nsides; i++) {
@@ -104,8 +104,6 @@ static void brush_bf(const map *m, uint32_t bi, const int32_t s[3], const int32_
         s2 = side_dist(p, e) - off;
         getout |= s2 > 0;
         startout |= s1 >= 0;
-        if (s1 > near1)
-            near1 = s1, near2 = s2;
         if (s1 >= 0 && (s2 >= eps_s || s2 >= s1))
             return;
         if (s1 < 0 && s2 <= 0)
@@ -118,7 +116,7 @@ static void brush_bf(const map *m, uint32_t bi, const int32_t s[3], const int32_
     }
     if (!startout) {
         t->start_solid = 1;
-        if (!getout || near2 <= near1)
+        if (!getout)   /* a start inside blocks only a trace that ends inside */
             t->all_solid = 1, t->best = 0, t->brush = (int32_t)bi;
         return;
     }

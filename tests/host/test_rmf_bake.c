@@ -195,12 +195,19 @@ static void free_ref(ref *r)
 }
 
 /* Entering fraction of the segment a->b (box half extents h) into brush rb
- * grown by g units; 2 = no hit, -1 = starts inside. */
+ * grown by g units; 2 = no hit. A start inside (Quake III's rule): -1 when
+ * the end is inside too (all solid), 3 when it is not (the brush does not
+ * block). */
 static double ref_hit(const rbrush *rb, const double a[3], const double b[3],
                       const double h[3], double g)
 {
     double enter = -HUGE_VAL, leave = HUGE_VAL;
-    int i;
+    int i, end_out = 0;
+    for (i = 0; i < rb->np; i++) {
+        const rplane *p = &rb->p[i];
+        double off = fabs(p->n[0]) * h[0] + fabs(p->n[1]) * h[1] + fabs(p->n[2]) * h[2];
+        end_out |= p->n[0] * b[0] + p->n[1] * b[1] + p->n[2] * b[2] - (p->d + off + g) > 0;
+    }
     for (i = 0; i < rb->np; i++) {
         const rplane *p = &rb->p[i];
         double off = fabs(p->n[0]) * h[0] + fabs(p->n[1]) * h[1] + fabs(p->n[2]) * h[2];
@@ -217,26 +224,32 @@ static double ref_hit(const rbrush *rb, const double a[3], const double b[3],
             leave = fmin(leave, d1 / (d1 - d2));
     }
     if (enter == -HUGE_VAL)
-        return -1;
+        return end_out ? 3 : -1;
     return enter <= leave ? enter : 2;
 }
 
 typedef struct refres {
-    double f;        /* nearest entering fraction (2 = none, -1 = starts inside) */
+    double f;        /* nearest entering fraction (2 = none, -1 = all solid) */
     int brush;
     double second;   /* next brush's fraction */
+    int inside;      /* brushes containing the start (3 or -1) */
+    int all_in;      /* ... and the end (-1) */
 } refres;
 
 static refres ref_trace(const ref *r, const double a[3], const double b[3], const double h[3],
                         double g, uint32_t mask)
 {
-    refres res = {2, -1, 2};
+    refres res = {2, -1, 2, 0, 0};
     int i;
     for (i = 0; i < r->nb; i++) {
         double f;
         if (!(r->b[i].contents & mask))
             continue;
         f = ref_hit(&r->b[i], a, b, h, g);
+        res.inside += f == 3 || f == -1;
+        res.all_in += f == -1;
+        if (f == 3)
+            continue;
         if (f < res.f)
             res.second = res.f, res.f = f, res.brush = i;
         else if (f < res.second)
@@ -316,7 +329,7 @@ static brute brute_trace(const rr_room *room, const int32_t a[3], const int32_t 
     rr_section(room, RR_SEC_RMF_SIDES, (const void **)&sides, &ns);
     for (bi = 0; bi < nb; bi++) {
         const rr_rmf_brush *br;
-        int64_t enter = -(1 << 30), leave = 1 << 30, near1 = INT64_MIN, near2 = 0;
+        int64_t enter = -(1 << 30), leave = 1 << 30;
         int out = 0, getout = 0, skip = 0;
         rr_rmf_get_brush(room, bi, &br);
         if (!(br->contents & mask))
@@ -333,8 +346,6 @@ static brute brute_trace(const rr_room *room, const int32_t a[3], const int32_t 
             }
             s1 -= (int64_t)p->dist * 65536, s2 -= (int64_t)p->dist * 65536;
             getout |= s2 > 0, out |= s1 >= 0;   /* touching counts as outside */
-            if (s1 > near1)
-                near1 = s1, near2 = s2;
             if (s1 >= 0 && (s2 >= eps * 65536 || s2 >= s1))
                 skip = 1;
             else if (s1 >= 0 || s2 > 0) {
@@ -350,7 +361,7 @@ static brute brute_trace(const rr_room *room, const int32_t a[3], const int32_t 
             continue;
         if (!out) {
             r.start_solid = 1;
-            if (!getout || near2 <= near1)   /* out only away from the nearest side */
+            if (!getout)   /* Quake III: blocks only a trace that ends inside too */
                 r.all_solid = 1, r.best = 0;
         } else if (enter < leave && enter > -(1 << 30) && enter < r.best) {
             r.best = enter < 0 ? 0 : enter;
@@ -362,6 +373,7 @@ static brute brute_trace(const rr_room *room, const int32_t a[3], const int32_t 
 typedef struct stats {
     long tree_vs_brute;
     long traces, hits, unambiguous, brush_mismatch, sandwich_fail, end_inside, start_solid;
+    long start_ambiguous;
     double worst_early, worst_late;
 } stats;
 
@@ -405,18 +417,36 @@ static void one_trace(const rr_room *room, const ref *r, const double a[3], cons
     grow = ref_trace(r, a, b, h, TOL, RR_RMF_SOLID);
     shrink = ref_trace(r, a, b, h, -TOL, RR_RMF_SOLID);
     exact = ref_trace(r, a, b, h, 0, RR_RMF_SOLID);
-    if (tr.start_solid || grow.f < 0) {
-        st->start_solid++;
-        if (shrink.f == -1 && !tr.start_solid)
-            st->sandwich_fail++;
+    if (grow.inside != shrink.inside || grow.all_in != shrink.all_in) {
+        st->start_ambiguous++;   /* the start or end within TOL of a side it is in */
         return;
     }
-    /* No end inside a solid brush (exact, baked planes). */
+    if (grow.inside) {   /* Quake III: only brushes it also ends in block */
+        st->start_solid++;
+        if (!tr.start_solid || tr.all_solid != (grow.all_in > 0) ||
+            (tr.all_solid && tr.fraction != 0)) {
+            st->sandwich_fail++;
+            if (st->sandwich_fail < 5)
+                printf("  %s: start inside %d brushes (ending in %d): start_solid %d all_solid "
+                       "%d fraction %08x\n", fn, grow.inside, grow.all_in, tr.start_solid,
+                       tr.all_solid, (unsigned)tr.fraction);
+        }
+        if (tr.all_solid)
+            return;
+    } else if (tr.start_solid) {
+        st->sandwich_fail++;
+        return;
+    }
+    /* No end inside a solid brush (exact, baked planes) the start was not
+     * in already. */
     for (i = 0; i < nb; i++)
-        if (r->b[i].contents & RR_RMF_SOLID)
+        if ((r->b[i].contents & RR_RMF_SOLID) && blob_box_in(room, i, ia, ih, 1) != 1)
             st->end_inside += blob_box_in(room, i, tr.end, ih, 1);
     fd = (double)tr.fraction / 65536.0 * len;
-    lo_d = (grow.f > 1 ? 1 : grow.f) * len - 0.01;
+    /* The reported fraction is Q16.16, rounded down: up to len / 2^16 early
+     * (0.26 units on the 17,000-unit traces across LostCaverns' grown
+     * bounds). */
+    lo_d = (grow.f > 1 ? 1 : grow.f) * len - 0.01 - len / 65536.0;
     hi_d = (shrink.f > 1 ? 1 : shrink.f) * len + 0.01;
     if (fd < lo_d || fd > hi_d) {
         st->sandwich_fail++;
@@ -479,6 +509,79 @@ static void trace_set(const rr_room *room, const rrb_rmf_map *m, const ref *r, c
                 one_trace(room, r, a, b, h, st, fn);
             }
     (void)m;
+}
+
+/* Issue 18, coordinate range: every query whose points lie within the
+ * room's bounds grown by its box is answered. rr_open holds the header
+ * bounds within RR_RMF_MAX_BOUNDS (2^20 coords) and queries may reach
+ * RR_RMF_MAX_COORD (2^21), so boxes up to 2^20 coords (4,096 units at
+ * coord_frac 8) are covered. Traces between points on and just inside the
+ * grown bounds (corners, faces, anywhere between), rays and boxes up to
+ * that largest one, must all be answered, agree with the brute force and
+ * stay within the double reference's sandwich; one coord past the query
+ * limit is refused. */
+static void grown_set(const rr_room *room, const ref *r, const char *fn)
+{
+    double sc = (double)(1 << room->coord_frac);
+    const int32_t boxes[4][3] = {{0, 0, 0}, {16, 16, 36}, {512, 512, 512}, {-1, -1, -1}};
+    int32_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+    rr_rmf_counts cn;
+    stats st;
+    uint32_t i, c;
+    int n, k, bx, refused = 0, answered = 0;
+    memset(&st, 0, sizeof st);
+    rr_rmf_get_counts(room, &cn);
+    for (i = 0; i < cn.brushes; i++) {   /* the room's bounds, coords */
+        const rr_rmf_brush *b;
+        rr_rmf_get_brush(room, i, &b);
+        for (k = 0; k < 3; k++) {
+            lo[k] = b->mins[k] < lo[k] ? b->mins[k] : lo[k];
+            hi[k] = b->maxs[k] > hi[k] ? b->maxs[k] : hi[k];
+        }
+    }
+    for (k = 0; k < 3; k++)
+        RT_EXPECT(cid(fn, "grown.bounds_within_limit"),
+                  lo[k] >= -RR_RMF_MAX_BOUNDS && hi[k] <= RR_RMF_MAX_BOUNDS);
+    for (bx = 0; bx < 4; bx++)
+        for (n = 0; n < 150; n++) {
+            int32_t h[3], ia[3], ib[3];
+            double a[3], b[3], hd[3];
+            for (k = 0; k < 3; k++) {
+                h[k] = boxes[bx][k] < 0 ? RR_RMF_MAX_BOUNDS : (int32_t)(boxes[bx][k] * sc);
+                hd[k] = h[k] / sc;
+            }
+            for (k = 0; k < 3; k++) {   /* each end: the low or high grown face, or between */
+                int32_t glo = lo[k] - h[k], ghi = hi[k] + h[k];
+                int32_t in = (int32_t)(urand() * sc);   /* up to 1 unit inside, half the time */
+                int ma = (int)(urand() * 3), mb = (int)(urand() * 3);
+                ia[k] = ma == 0 ? glo + (n % 2) * in : ma == 1 ? ghi - (n % 2) * in
+                        : glo + (int32_t)(urand() * (double)(ghi - glo));
+                ib[k] = mb == 0 ? glo + (n % 2) * in : mb == 1 ? ghi - (n % 2) * in
+                        : glo + (int32_t)(urand() * (double)(ghi - glo));
+                a[k] = ia[k] / sc, b[k] = ib[k] / sc;
+            }
+            one_trace(room, r, a, b, hd, &st, fn);   /* expects RR_OK */
+            answered += rr_rmf_point_contents(room, ia, &c) == RR_OK &&
+                        rr_rmf_point_contents(room, ib, &c) == RR_OK;
+        }
+    RT_EXPECT_EQ(cid(fn, "grown.traces_answered"), st.traces, 4 * 150);
+    RT_EXPECT_EQ(cid(fn, "grown.points_answered"), answered, 4 * 150);
+    RT_EXPECT_EQ(cid(fn, "grown.tree_vs_brute_fixed"), st.tree_vs_brute, 0);
+    RT_EXPECT_EQ(cid(fn, "grown.sandwich"), st.sandwich_fail, 0);
+    RT_EXPECT_EQ(cid(fn, "grown.same_brush"), st.brush_mismatch, 0);
+    RT_EXPECT_EQ(cid(fn, "grown.end_not_inside"), st.end_inside, 0);
+    for (k = 0; k < 3; k++) {   /* one coord past the query limit, on each axis */
+        int32_t p[3] = {0, 0, 0}, q[3] = {0, 0, 0};
+        rr_rmf_trace_result tr;
+        q[k] = RR_RMF_MAX_COORD + 1;
+        refused += rr_rmf_trace(room, p, q, NULL, RR_RMF_SOLID, &tr) == RR_ERR_RANGE;
+        q[k] = -RR_RMF_MAX_COORD;   /* the limit itself is answered */
+        refused += rr_rmf_trace(room, p, q, NULL, RR_RMF_SOLID, &tr) == RR_OK;
+    }
+    RT_EXPECT_EQ(cid(fn, "grown.limit_exact"), refused, 6);
+    printf("  %-40s grown bounds: %ld traces (rays, boxes up to %.0f units), %ld hits, "
+           "%ld unambiguous, early %.3f late %.3f\n", fn, st.traces, RR_RMF_MAX_BOUNDS / sc,
+           st.hits, st.unambiguous, st.worst_early, st.worst_late);
 }
 
 /* Point queries: tree vs brute force over baked brushes (exact), and
@@ -741,12 +844,16 @@ static void check_map(const char *fn, const rrb_rmf_map *m, size_t srcsize)
                          32768.0);
     point_set(&room, &r, fn);
     trace_set(&room, m, &r, fn, &st);
+    grown_set(&room, &r, fn);
     printf("  %-40s %7zu -> %7zu bytes frac %u planes %5u brushes %4u nodes %4u depth %2u | "
-           "%ld traces %ld hits, %ld start-solid, %ld unambiguous, early %.3f late %.3f\n",
+           "%ld traces %ld hits, %ld start-solid (%ld near a side), %ld unambiguous, early %.3f "
+           "late %.3f\n",
            fn, srcsize, n, room.coord_frac, cn.planes, cn.brushes, cn.nodes, cn.tree_depth,
-           st.traces, st.hits, st.start_solid, st.unambiguous, st.worst_early, st.worst_late);
+           st.traces, st.hits, st.start_solid, st.start_ambiguous, st.unambiguous, st.worst_early,
+           st.worst_late);
     RT_EXPECT_EQ(cid(fn, "trace.tree_vs_brute_fixed"), st.tree_vs_brute, 0);
     RT_EXPECT_EQ(cid(fn, "trace.sandwich"), st.sandwich_fail, 0);
+    RT_EXPECT(cid(fn, "trace.start_inside_checked"), st.start_solid >= NTRACE / 4);
     RT_EXPECT_EQ(cid(fn, "trace.same_brush"), st.brush_mismatch, 0);
     RT_EXPECT_EQ(cid(fn, "trace.end_not_inside"), st.end_inside, 0);
     RT_EXPECT(cid(fn, "trace.count"), st.traces >= 4 * 2 * NTRACE);
@@ -904,6 +1011,92 @@ static void check_big(void)
     rrb_rmf_free(&m);
 }
 
+/* Quake III's start-inside rule on a seam: a map of two touching floor
+ * tiles and a wall, written by rrb_rmf_write and read back, baked; a player
+ * box sunk d = 0.06-0.25 units into the floor. Each trace's fixed-point
+ * answer is checked against the double reference (every brush, the same
+ * rule): start_solid, all_solid, and the stop within TOL of the reference's. */
+static void check_seam(void)
+{
+    static uint8_t arena[1 << 16] __attribute__((aligned(8)));
+    static const double depth[4] = {0.06, 0.1, 0.18, 0.25};
+    /* start x, end x, end y, end z offset, expected all_solid, expected fraction (< 0: any) */
+    static const double cases[][6] = {
+        {-100, -100, 200, 0, 1, 0},     /* along y, staying in tile A: stuck (both rules) */
+        {-100, -100, 200, 8, 0, 1},     /* along y and up out of A: free (the old rule
+                                           let it out only straight away from A's top) */
+        {0, 0, 200, 0, 1, 0},           /* on the seam, along it, still in both: stuck */
+        {0, 0, 200, 1, 0, 1},           /* along the seam, rising out of both: free */
+        {-100, 100, 0, 0, 0, -1},       /* from A into B, sunk: B (started outside it) stops
+                                           it at the seam, A does not */
+        {-100, 100, 0, 1, 0, 1},        /* ... rising out of the floor before the seam: free */
+        {-100, 300, 0, 0.5, 0, -1},     /* ... on to the wall: stops in front of it */
+        {100, -100, 0, 0.3, 0, -1},     /* from B back over A, rising: A stops it at the
+                                           seam while it is still sunk below A's top */
+    };
+    rrb_rmf_map m, back;
+    rrb_buf wb = {0};
+    rrb_opts o;
+    rrb_blob *bl;
+    uint8_t *blob;
+    size_t n;
+    rr_room room;
+    ref r;
+    char err[RRB_ERR_MAX];
+    int di, ci, k;
+    long bad = 0, checked = 0;
+    memset(&o, 0, sizeof o);
+    o.quiet = 1;
+    rrb_rmf_seam_map(&m);
+    rrb_rmf_write(&m, &wb);
+    rrb_rmf_free(&m);
+    RT_EXPECT("rmf.seam.read", rrb_rmf_read(wb.data, wb.size, "seam.rmf", &back, err,
+                                            sizeof err) == 0);
+    bl = rrb_rmf_bake_map(&back, wb.size, "seam.rmf", &o, err, sizeof err);
+    RT_EXPECT("rmf.seam.bake", bl != NULL);
+    if (!bl)
+        return;
+    rrb_blob_finish(bl, 0, &blob, &n);
+    rrb_blob_free(bl);
+    RT_EXPECT_EQ("rmf.seam.open", rr_open(blob, (uint32_t)n, arena, sizeof arena, &room), 0);
+    build_ref(&back, &r);
+    for (di = 0; di < 4; di++)
+        for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
+            const double *c = cases[ci];
+            double a[3] = {c[0], 0, 36 - depth[di]}, b[3] = {c[1], c[2], 36 - depth[di] + c[3]};
+            double h[3] = {16, 16, 36}, sc = (double)(1 << room.coord_frac), len;
+            int32_t ia[3], ib[3], ih[3];
+            rr_rmf_trace_result tr;
+            refres ref0;
+            int ok;
+            for (k = 0; k < 3; k++)
+                ia[k] = (int32_t)lround(a[k] * sc), ib[k] = (int32_t)lround(b[k] * sc),
+                ih[k] = (int32_t)lround(h[k] * sc);
+            rr_rmf_trace(&room, ia, ib, ih, RR_RMF_SOLID, &tr);
+            ref0 = ref_trace(&r, a, b, h, 0, RR_RMF_SOLID);
+            len = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                       (b[2] - a[2]) * (b[2] - a[2]));
+            ok = tr.start_solid && ref0.inside > 0 && tr.all_solid == (c[4] != 0) &&
+                 tr.all_solid == (ref0.all_in > 0);
+            if (c[5] >= 0)
+                ok &= tr.fraction == (int32_t)(c[5] * 65536);
+            if (!tr.all_solid)   /* the stop: the reference's within TOL (+ the clip epsilon) */
+                ok &= fabs((ref0.f > 1 ? 1 : ref0.f) * len - tr.fraction / 65536.0 * len) <=
+                      0.25 + 1.0 / 32;
+            checked++;
+            if (!ok && bad++ < 4)
+                printf("  seam case %d depth %.2f: start_solid %d all_solid %d fraction %.5f; "
+                       "reference inside %d all_in %d f %.5f\n", ci, depth[di], tr.start_solid,
+                       tr.all_solid, tr.fraction / 65536.0, ref0.inside, ref0.all_in, ref0.f);
+        }
+    RT_EXPECT_EQ("rmf.seam.traces", bad, 0);
+    RT_EXPECT_EQ("rmf.seam.count", checked, 32);
+    free_ref(&r);
+    free(blob);
+    rrb_rmf_free(&back);
+    rrb_buf_free(&wb);
+}
+
 int main(int argc, char **argv)
 {
     const char *corpus = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -913,6 +1106,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IONBF, 0);
     check_sample_queries();
     check_big();
+    check_seam();
     for (i = 0; i < NFILES; i++) {
         char path[1024], err[RRB_ERR_MAX];
         uint8_t *d;

@@ -63,12 +63,24 @@ int main(void)
     RT_EXPECT("rest.above", r.fraction > 0 && r.brush == 0 && r.end[2] >= 36 << room.coord_frac);
     r = down(36, 1);  /* resting exactly on the floor: cannot move down at all */
     RT_EXPECT("rest.touching", r.fraction == 0 && r.brush == 0 && !r.start_solid);
-    r = down(35, 1);  /* 1 unit into the floor, moving deeper: blocked */
-    RT_EXPECT("rest.embedded-down", r.fraction == 0 && r.start_solid && r.all_solid);
+    /* A start inside a brush (Quake III's CM_TraceThroughBrush): the brush
+     * blocks only a trace that ends inside it too. */
+    r = down(35, 1);  /* 1 unit into the floor, ending far below it: passes (nothing below) */
+    RT_EXPECT("rest.embedded-down", r.fraction == RR_FIX_ONE && r.start_solid && !r.all_solid &&
+                                        r.brush == -1);
     r = up(35);       /* ... moving out of it: allowed */
     RT_EXPECT("rest.embedded-up", r.fraction == RR_FIX_ONE && r.start_solid && !r.all_solid);
-    r = down(0, 1);   /* half inside the floor, long trace through its far side: blocked */
-    RT_EXPECT("rest.no-tunnel", r.fraction == 0 && r.all_solid);
+    r = down(0, 1);   /* half inside the floor, ending below its far side: passes */
+    RT_EXPECT("rest.embedded-through", r.fraction == RR_FIX_ONE && r.start_solid && !r.all_solid);
+    {                 /* 1 unit into the floor, ending 0.5 unit deeper: still inside */
+        int32_t fr = (int32_t)room.coord_frac;
+        int32_t s[3] = {0, -128 * (1 << fr), 35 * (1 << fr)};
+        int32_t e[3] = {0, -128 * (1 << fr), 35 * (1 << fr) - (1 << fr) / 2};
+        int32_t h[3] = {16 * (1 << fr), 16 * (1 << fr), 36 * (1 << fr)};
+        rr_rmf_trace(&room, s, e, h, RR_RMF_SOLID, &r);
+        RT_EXPECT("rest.embedded-stays", r.fraction == 0 && r.start_solid && r.all_solid &&
+                                             r.brush == 0 && r.end[2] == s[2]);
+    }
     r = down(0, 0);   /* a ray starting on the floor surface, pointing down */
     RT_EXPECT("rest.ray-on-surface", r.fraction == 0 && r.brush == 0);
     /* the contents table is configurable: func_water baked as trigger */
