@@ -267,27 +267,47 @@ static int64_t line_side(const rr_roo_line_rec *l, int32_t x, int32_t y)
 
 /* The client's BSPFindLeafByPoint: from the root, take the child on the
  * point's side of each separator (s == 0: the + child if there is one)
- * until a leaf, or a missing child (outside). c is a child reference
- * (rr_roo_blob.h); internal children come later than their parent
- * (validated), so the loop ends. */
+ * until a leaf, or a missing child (outside). *c is a child reference
+ * (rr_roo_blob.h), the root on entry and the leaf or 0 on return; internal
+ * children come later than their parent (validated), so the loop ends. The
+ * side test looks at the sign first: s < 0 is the common way to the -
+ * child, s == 0 with no + child is rare. Returns the internal node tested
+ * last (NULL if none). The sections come in as pointers so that the loop
+ * addresses records from them directly. */
+static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *nodes,
+                                                     const rr_roo_line_rec *lines,
+                                                     const int32_t xy[2], uint32_t *child)
+{
+    const rr_roo_node_rec *p = 0;
+    int32_t x = xy[0], y = xy[1];
+    uint32_t c = *child;
+    /* c is an internal node (1..nnodes) as long as c - 1 < RR_ROO_MAX_TREE:
+     * 0 (none) wraps around, leaf references are >= RR_ROO_CHILD_LEAF, and
+     * internal ones at most nnodes <= RR_ROO_MAX_TREE (validated) */
+    while (c - 1u < RR_ROO_MAX_TREE) {
+        int64_t s;
+        p = &nodes[c - 1];
+        s = line_side(&lines[p->line], x, y);
+        c = p->pos;
+        if (s < 0 || (c == 0 && s == 0))
+            c = p->neg;
+    }
+    *child = c;
+    return p;
+}
+
+/* Locate (x, y): its leaf, sector and file node (or the node where the
+ * walk left the tree, RR_ERR_NOTFOUND). */
 static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
-    const rr_roo_node_rec *nodes = nodes_of(room);
-    const rr_roo_line_rec *lines = lines_of(room);
+    const rr_roo_node_rec *nodes = nodes_of(room), *p;
     const rr_roo_leaf_rec *leaf;
-    uint32_t nnodes = rr__count(room, RR_ROO_S_nodes);
-    uint32_t c = room_of(room)->root, last = 0; /* last: the internal node tested last */
-    /* c is an internal node (1..nnodes) as long as c - 1 < nnodes: 0 (none)
-     * wraps around, leaf references are >= RR_ROO_CHILD_LEAF > nnodes */
-    while (c - 1u < nnodes) {
-        const rr_roo_node_rec *p = &nodes[c - 1];
-        int64_t s = line_side(&lines[p->line], x, y);
-        last = c;
-        c = s > 0 ? p->pos : s < 0 ? p->neg : p->pos ? p->pos : p->neg;
-    }
+    const int32_t xy[2] = {x, y};
+    uint32_t c = room_of(room)->root;
+    p = descend_point(nodes, lines_of(room), xy, &c);
     if (c == 0) {
         out->sector = out->leaf = -1;
-        out->node = last ? node_info_of(room)[last - 1].number : -1;
+        out->node = p ? node_info_of(room)[p - nodes].number : -1;
         return RR_ERR_NOTFOUND;
     }
     leaf = &leaves_of(room)[c & ~RR_ROO_CHILD_LEAF];
@@ -566,16 +586,18 @@ typedef struct sighter {
 
 typedef struct qstate {
     const rr_room *room;  /* the room queried */
-    /* The two sections every visited wall reads, taken from the room's view
-     * once per query (query_setup); the others, read once per node or per
-     * crossing, go through the view. (Two pointers more would not fit the
-     * 96 bytes of state with 64-bit pointers.) */
+    /* The sections every visited wall or BSP node reads, taken from the
+     * room's view once per query (query_setup); the others, read once per
+     * crossing, go through the view. */
     const rr_roo_wall_rec *walls;
     const rr_roo_sidedef_rec *sidedefs;
+    const rr_roo_node_rec *nodes;
+    const rr_roo_line_rec *lines;
+    const rr_roo_line_norm_rec *norms;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
-    uint32_t node, sp;    /* the wall walk: next node (child reference, 0 = done), stack depth */
+    uint32_t node, sp;    /* the wall walk: next internal node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     void *out;            /* the caller's rr_roo_move or rr_roo_sight */
     union {
@@ -617,25 +639,27 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
  * get every wall. Visit order varies; visitors keep the (time, index)
  * minimum. */
 
-/* Take one node off the walk: queue its walls, pick the children to visit. */
+/* A child reference as the wall walk sees it: a leaf lists no walls, so
+ * only internal nodes are worth a visit (0 = nothing to visit). */
+static uint32_t wall_child(uint32_t c)
+{
+    return (c & RR_ROO_CHILD_LEAF) ? 0u : c;
+}
+
+/* Take one internal node off the walk: queue its walls, pick the children
+ * to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p;
-    const rr_roo_line_rec *l;
-    uint16_t *stack = walk_stack(room);
+    const rr_roo_node_rec *p = &q->nodes[q->node - 1];
+    const rr_roo_line_rec *l = &q->lines[p->line];
     int64_t sa, sb, lim;
-    if (q->node & RR_ROO_CHILD_LEAF) {
-        q->node = q->sp ? stack[--q->sp] : 0u;
-        return;
-    }
-    p = &nodes_of(room)[q->node - 1];
-    l = &lines_of(room)[p->line];
     q->wall = p->first_wall;
     sa = line_side(l, q->seg[0], q->seg[1]), sb = line_side(l, q->seg[2], q->seg[3]);
     /* < 2^30 * 2^31 (norm < 2^31, validated) */
-    lim = (int64_t)q->width * (int32_t)line_norms_of(room)[p->line].norm;
-    q->node = descend(stack, &q->sp, sa >= -lim || sb >= -lim ? p->pos : 0u,
-                      sa <= lim || sb <= lim ? p->neg : 0u);
+    lim = (int64_t)q->width * (int32_t)q->norms[p->line].norm;
+    q->node = descend(walk_stack(room), &q->sp,
+                      sa >= -lim || sb >= -lim ? wall_child(p->pos) : 0u,
+                      sa <= lim || sb <= lim ? wall_child(p->neg) : 0u);
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
@@ -673,7 +697,7 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
             visit(q, i, sight);
         return;
     }
-    q->node = room_of(room)->root;
+    q->node = wall_child(room_of(room)->root);
     q->sp = 0;
     q->wall = RR_ROO_NONE;
     while ((i = walk_next(room, q)) != RR_ROO_NONE)
@@ -830,6 +854,9 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
     q->room = room;
     q->walls = walls_of(room);
     q->sidedefs = sidedefs_of(room);
+    q->nodes = nodes_of(room);
+    q->lines = lines_of(room);
+    q->norms = line_norms_of(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
