@@ -280,17 +280,18 @@ static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *node
 {
     const rr_roo_node_rec *p = 0;
     int32_t x = xy[0], y = xy[1];
-    uint32_t c = *child;
-    /* c is an internal node (1..nnodes) as long as c - 1 < RR_ROO_MAX_TREE:
+    uint32_t c = *child, k = c - 1u; /* k: c's 0-based node index */
+    /* c is an internal node (1..nnodes) as long as k = c - 1 < RR_ROO_MAX_TREE:
      * 0 (none) wraps around, leaf references are >= RR_ROO_CHILD_LEAF, and
      * internal ones at most nnodes <= RR_ROO_MAX_TREE (validated) */
-    while (c - 1u < RR_ROO_MAX_TREE) {
+    while (k < RR_ROO_MAX_TREE) {
         int64_t s;
-        p = &nodes[c - 1];
+        p = nodes + k;
         s = line_side(&lines[p->line], x, y);
         c = p->pos;
         if (s < 0 || (c == 0 && s == 0))
             c = p->neg;
+        k = c - 1u;
     }
     *child = c;
     return p;
