@@ -61,13 +61,27 @@ static int coord_ok(int32_t v)
 static rr_err check_room(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    const uint32_t *const counts16[6] = {&r->nnodes, &r->nleaves, &r->nsectors,
+    const uint32_t *const counts16[7] = {&r->nnodes, &r->nleaves, &r->nlines, &r->nsectors,
                                           &r->nslopes, &r->nwalls, &r->nsidedefs};
     uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
-    for (k = 0; k < 6; k++)
-        if (*counts16[k] >= RR_ROO_NONE)
+    for (k = 0; k < 7; k++) {
+        /* internal nodes and leaves: child references; the others: 16-bit indices */
+        uint32_t limit = k < 2 ? RR_ROO_MAX_TREE : RR_ROO_NONE - 1u;
+        if (*counts16[k] > limit)
             return rr__fail(room, diag, RR_ERR_RANGE, counts16[k],
-                            "record count (16-bit indices)", *counts16[k], RR_ROO_NONE - 1);
+                            "record count (16-bit indices)", *counts16[k], limit);
+    }
+    /* the parallel sections hold one record per node, per line */
+    if (r->nnode_info != r->nnodes)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->nnode_info, "node info vs nodes",
+                        r->nnode_info, r->nnodes);
+    if (r->nline_norms != r->nlines)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->nline_norms, "line norms vs lines",
+                        r->nline_norms, r->nlines);
+    /* the root: internal node 1, or the one leaf of a room without internal
+     * nodes, or nothing in an empty room */
+    if (r->root != (r->nnodes ? 1u : r->nleaves ? RR_ROO_CHILD_LEAF : 0u))
+        return rr__fail(room, diag, RR_ERR_INDEX, &r->root, "bsp root", r->root, r->nnodes);
     if (r->bsp_depth > room->max_depth)
         return rr__fail(room, diag, RR_ERR_DEPTH, &r->bsp_depth, "bsp depth", r->bsp_depth,
                         room->max_depth);
@@ -83,63 +97,70 @@ static rr_err check_room(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* A child link of node i (0-based): 0, or a later node whose depth is one
- * more than the parent's (the schema has checked it is a node number). */
+/* A child reference of internal node i (0-based): 0, a leaf that exists, or
+ * a later internal node whose depth is one more than the parent's. */
 static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const uint16_t *child)
 {
-    const rr_roo_node_rec *nodes = nodes_of(room);
-    uint32_t depth = nodes[i].depth + 1u;
-    if (*child == 0)
+    const rr_roo_node_info_rec *info = node_info_of(room);
+    uint32_t c = *child, depth = info[i].depth + 1u;
+    if (c == 0)
         return RR_OK;
-    if (*child <= i + 1)
-        return rr__fail(room, diag, RR_ERR_CYCLE, child, "child not after its parent", *child,
+    if (c & RR_ROO_CHILD_LEAF) {
+        if ((c & ~RR_ROO_CHILD_LEAF) >= rr__count(room, RR_ROO_S_leaves))
+            return rr__fail(room, diag, RR_ERR_INDEX, child, "child leaf",
+                            c & ~RR_ROO_CHILD_LEAF, rr__count(room, RR_ROO_S_leaves));
+        return RR_OK;
+    }
+    if (c > rr__count(room, RR_ROO_S_nodes))
+        return rr__fail(room, diag, RR_ERR_INDEX, child, "child node", c,
+                        rr__count(room, RR_ROO_S_nodes));
+    if (c <= i + 1)
+        return rr__fail(room, diag, RR_ERR_CYCLE, child, "child not after its parent", c,
                         i + 1);
-    if (nodes[*child - 1].depth != depth)
-        return rr__fail(room, diag, RR_ERR_DEPTH, &nodes[*child - 1].depth, "child depth",
-                        nodes[*child - 1].depth, depth);
+    if (info[c - 1].depth != depth)
+        return rr__fail(room, diag, RR_ERR_DEPTH, &info[c - 1].depth, "child depth",
+                        info[c - 1].depth, depth);
     return RR_OK;
 }
 
-/* Node i: its depth; a leaf names a sector and the leaf record that names
- * it back; an internal node's norm bounds its separator's length, and its
- * children come after it, one level deeper. */
+/* Internal node i: its depth (the root 1), its children. */
 static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 {
     const rr_roo_node_rec *n = &nodes_of(room)[i];
+    const rr_roo_node_info_rec *info = &node_info_of(room)[i];
     uint32_t bsp_depth = room_of(room)->bsp_depth;
     rr_err e;
-    if (n->depth < 1 || n->depth > bsp_depth || (i == 0 && n->depth != 1))
-        return rr__fail(room, diag, RR_ERR_DEPTH, &n->depth, "node depth", n->depth, bsp_depth);
-    if (n->kind == RR_ROO_NODE_LEAF) {
-        if (n->sector == RR_ROO_NONE)
-            return rr__fail(room, diag, RR_ERR_INDEX, &n->sector, "leaf sector", n->sector,
-                            rr__count(room, RR_ROO_S_sectors));
-        if (n->leaf == RR_ROO_NONE || leaves_of(room)[n->leaf].node != i)
-            return rr__fail(room, diag, RR_ERR_INDEX, &n->leaf, "leaf record", n->leaf,
-                            rr__count(room, RR_ROO_S_leaves));
-        return RR_OK;
-    }
-    if (n->kind != RR_ROO_NODE_INTERNAL)
-        return rr__fail(room, diag, RR_ERR_RANGE, &n->kind, "node kind", n->kind,
-                        RR_ROO_NODE_LEAF);
-    if ((uint64_t)n->norm * n->norm < (uint64_t)((int64_t)n->a * n->a + (int64_t)n->b * n->b))
-        return rr__fail(room, diag, RR_ERR_RANGE, &n->norm, "separator norm < sqrt(a^2 + b^2)",
-                        n->norm, 0);
+    if (info->depth < 1 || info->depth > bsp_depth || (i == 0 && info->depth != 1))
+        return rr__fail(room, diag, RR_ERR_DEPTH, &info->depth, "node depth", info->depth,
+                        bsp_depth);
     e = check_child(room, diag, i, &n->pos);
     return e ? e : check_child(room, diag, i, &n->neg);
 }
 
-/* Each leaf record's node is a leaf node that names it back. */
-static rr_err check_leaves(const rr_room *room, rr_diag *diag)
+/* A line's norm bounds its length: norm^2 >= A^2 + B^2. */
+static rr_err check_lines(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_leaf_rec *leaves = leaves_of(room);
+    const rr_roo_line_rec *lines = lines_of(room);
+    const rr_roo_line_norm_rec *norms = line_norms_of(room);
     uint32_t i;
-    for (i = 0; i < rr__count(room, RR_ROO_S_leaves); i++) {
-        const rr_roo_node_rec *n = &nodes_of(room)[leaves[i].node];
-        if (n->kind != RR_ROO_NODE_LEAF || n->leaf != i)
-            return rr__fail(room, diag, RR_ERR_INDEX, &leaves[i].node, "leaf node",
-                            leaves[i].node, rr__count(room, RR_ROO_S_nodes));
+    for (i = 0; i < rr__count(room, RR_ROO_S_lines); i++) {
+        const rr_roo_line_rec *l = &lines[i];
+        uint32_t norm = norms[i].norm;
+        if ((uint64_t)norm * norm < (uint64_t)((int64_t)l->a * l->a + (int64_t)l->b * l->b))
+            return rr__fail(room, diag, RR_ERR_RANGE, &norms[i].norm,
+                            "separator norm < sqrt(a^2 + b^2)", norm, 0);
     }
+    return RR_OK;
+}
+
+/* Leaf polygons, when present, one per leaf. */
+static rr_err check_polygons(const rr_room *room, rr_diag *diag)
+{
+    const rr_roo_room_rec *r = room_of(room);
+    uint32_t n = rr__count(room, RR_ROO_S_polygons);
+    if (present(room, RR_ROO_S_polygons) && n != r->nleaves)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->nleaves, "leaf polygons vs leaves", n,
+                        r->nleaves);
     return RR_OK;
 }
 
@@ -167,15 +188,17 @@ static rr_err check_walls(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* A server grid that is present holds rows x cols cells (the room record's
- * dimensions). */
+/* A server grid that is present holds rows x cols cells (or, for the
+ * high-res map, 4 x 4 tiles) (the room record's dimensions). */
 static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const int32_t *rows,
-                         const int32_t *cols)
+                         const int32_t *cols, uint32_t tile_shift)
 {
-    uint32_t cells = rr__count(room, k);
+    uint32_t cells = rr__count(room, k), round = (1u << tile_shift) - 1u;
     if (!present(room, k))
         return RR_OK;
-    if (*rows < 0 || *cols < 0 || (uint64_t)(uint32_t)*rows * (uint32_t)*cols != cells)
+    if (*rows < 0 || *cols < 0 || *rows >= RR_ROO_COORD_LIMIT || *cols >= RR_ROO_COORD_LIMIT ||
+        (uint64_t)(((uint32_t)*rows + round) >> tile_shift) *
+                (((uint32_t)*cols + round) >> tile_shift) != cells)
         return rr__fail(room, diag, RR_ERR_SECTION, rows, "grid rows x cols vs the grid's cells",
                         (uint32_t)*rows, cells);
     return RR_OK;
@@ -184,13 +207,14 @@ static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const i
 static rr_err check_grids(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    rr_err e = check_grid(room, diag, RR_ROO_S_move_grid, &r->grid_rows, &r->grid_cols);
+    rr_err e = check_grid(room, diag, RR_ROO_S_move_grid, &r->grid_rows, &r->grid_cols, 0);
     if (!e)
-        e = check_grid(room, diag, RR_ROO_S_flag_grid, &r->grid_rows, &r->grid_cols);
+        e = check_grid(room, diag, RR_ROO_S_flag_grid, &r->grid_rows, &r->grid_cols, 0);
     if (!e)
-        e = check_grid(room, diag, RR_ROO_S_monster_grid, &r->grid_rows, &r->grid_cols);
+        e = check_grid(room, diag, RR_ROO_S_monster_grid, &r->grid_rows, &r->grid_cols, 0);
     if (!e)
-        e = check_grid(room, diag, RR_ROO_S_hires_grid, &r->hires_rows, &r->hires_cols);
+        e = check_grid(room, diag, RR_ROO_S_hires_map, &r->hires_rows, &r->hires_cols,
+                       RR_ROO_TILE_SHIFT);
     return e;
 }
 
@@ -204,7 +228,9 @@ static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_dia
     for (i = 0; !e && i < rr__count(room, RR_ROO_S_nodes); i++)
         e = check_node(room, diag, i);
     if (!e)
-        e = check_leaves(room, diag);
+        e = check_lines(room, diag);
+    if (!e)
+        e = check_polygons(room, diag);
     if (!e)
         e = check_slopes(room, diag);
     if (!e)
@@ -233,41 +259,63 @@ static int query_ok(const rr_room *room, int ok)
     return 1;
 }
 
-/* a*x + b*y + c of node p's separator: > 0 on its + side. */
-static int64_t node_side(const rr_roo_node_rec *p, int32_t x, int32_t y)
+/* A*x + B*y + C of a separator line: > 0 on its + side. */
+static int64_t line_side(const rr_roo_line_rec *l, int32_t x, int32_t y)
 {
-    return (int64_t)p->a * x + (int64_t)p->b * y + join64(p->c_lo, p->c_hi);
+    return (int64_t)l->a * x + (int64_t)l->b * y + join64(l->c_lo, l->c_hi);
 }
 
+/* The client's BSPFindLeafByPoint: from the root, take the child on the
+ * point's side of each separator (s == 0: the + child if there is one)
+ * until a leaf, or a missing child (outside). *c is a child reference
+ * (rr_roo_blob.h), the root on entry and the leaf or 0 on return; internal
+ * children come later than their parent (validated), so the loop ends. The
+ * side test looks at the sign first: s < 0 is the common way to the -
+ * child, s == 0 with no + child is rare. Returns the internal node tested
+ * last (NULL if none). The sections come in as pointers so that the loop
+ * addresses records from them directly. */
+static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *nodes,
+                                                     const rr_roo_line_rec *lines,
+                                                     const int32_t xy[2], uint32_t *child)
+{
+    const rr_roo_node_rec *p = 0;
+    int32_t x = xy[0], y = xy[1];
+    uint32_t c = *child, k = c - 1u; /* k: c's 0-based node index */
+    /* c is an internal node (1..nnodes) as long as k = c - 1 < RR_ROO_MAX_TREE:
+     * 0 (none) wraps around, leaf references are >= RR_ROO_CHILD_LEAF, and
+     * internal ones at most nnodes <= RR_ROO_MAX_TREE (validated) */
+    while (k < RR_ROO_MAX_TREE) {
+        int64_t s;
+        p = nodes + k;
+        s = line_side(&lines[p->line], x, y);
+        c = p->pos;
+        if (s < 0 || (c == 0 && s == 0))
+            c = p->neg;
+        k = c - 1u;
+    }
+    *child = c;
+    return p;
+}
+
+/* Locate (x, y): its leaf, sector and file node (or the node where the
+ * walk left the tree, RR_ERR_NOTFOUND). */
 static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
 {
-    const rr_roo_node_rec *nodes = nodes_of(room);
-    uint32_t n = 1; /* 1-based node number */
-    out->sector = out->leaf = -1;
-    out->node = -1;
-    if (rr__count(room, RR_ROO_S_nodes) == 0)
+    const rr_roo_node_rec *nodes = nodes_of(room), *p;
+    const rr_roo_leaf_rec *leaf;
+    const int32_t xy[2] = {x, y};
+    uint32_t c = room_of(room)->root;
+    p = descend_point(nodes, lines_of(room), xy, &c);
+    if (c == 0) {
+        out->sector = out->leaf = -1;
+        out->node = p ? node_info_of(room)[p - nodes].number : -1;
         return RR_ERR_NOTFOUND;
-    for (;;) {
-        const rr_roo_node_rec *p = &nodes[n - 1];
-        int64_t s;
-        uint32_t next;
-        out->node = (int32_t)(n - 1);
-        if (p->kind == RR_ROO_NODE_LEAF) {
-            out->sector = p->sector;
-            out->leaf = p->leaf;
-            return RR_OK;
-        }
-        s = node_side(p, x, y);
-        if (s > 0)
-            next = p->pos;
-        else if (s < 0)
-            next = p->neg;
-        else
-            next = p->pos ? p->pos : p->neg;
-        if (next == 0)
-            return RR_ERR_NOTFOUND; /* validated: next > n, so the loop ends */
-        n = next;
     }
+    leaf = &leaves_of(room)[c & ~RR_ROO_CHILD_LEAF];
+    out->leaf = (int32_t)(c & ~RR_ROO_CHILD_LEAF);
+    out->sector = leaf->sector;
+    out->node = leaf->node;
+    return RR_OK;
 }
 
 rr_err rr_roo_locate(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
@@ -301,6 +349,14 @@ static void floor_ceiling(const rr_room *room, uint32_t sector, int32_t x, int32
     fc[1] = surface_z(room, s->ceiling_slope, s->ceiling_z, x, y);
 }
 
+/* How far an object sinks into a sector of the given depth (flags bits
+ * 0-1): {0, 204, 409, 614} client units (NOTES §7.3), in coords. */
+static int32_t depth_offset(const rr_room *room, uint32_t flags)
+{
+    static const int32_t units[4] = {0, 1024 / 5, 2 * 1024 / 5, 3 * 1024 / 5};
+    return units[flags & 3u] * (1 << room->coord_frac);
+}
+
 /* The heights of a sector at (x, y); sector -1 (outside: what walk gives
  * when it fails) zeroes them and returns RR_ERR_NOTFOUND. */
 static NOINLINE rr_err sector_heights(const rr_room *room, int32_t sector, int32_t x, int32_t y,
@@ -311,7 +367,7 @@ static NOINLINE rr_err sector_heights(const rr_room *room, int32_t sector, int32
     if (s)
         floor_ceiling(room, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = s ? rr__sat32((int64_t)fc[0] - s->depth_z) : 0;
+    out->floor = s ? rr__sat32((int64_t)fc[0] - depth_offset(room, s->flags)) : 0;
     out->ceiling = fc[1];
     out->sector = sector;
     out->flags = s ? s->flags : 0;
@@ -345,7 +401,7 @@ rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
         return RR_ERR_ARG;
     r = room_of(room);
     out->version = r->version;
-    out->nodes = r->nnodes;
+    out->nodes = r->nnodes + r->nleaves; /* as in the file */
     out->leaves = r->nleaves;
     out->sectors = r->nsectors;
     out->slopes = r->nslopes;
@@ -531,16 +587,18 @@ typedef struct sighter {
 
 typedef struct qstate {
     const rr_room *room;  /* the room queried */
-    /* The two sections every visited wall reads, taken from the room's view
-     * once per query (query_setup); the others, read once per node or per
-     * crossing, go through the view. (Two pointers more would not fit the
-     * 96 bytes of state with 64-bit pointers.) */
+    /* The sections every visited wall or BSP node reads, taken from the
+     * room's view once per query (query_setup); the others, read once per
+     * crossing, go through the view. */
     const rr_roo_wall_rec *walls;
     const rr_roo_sidedef_rec *sidedefs;
+    const rr_roo_node_rec *nodes;
+    const rr_roo_line_rec *lines;
+    const rr_roo_line_norm_rec *norms;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
-    uint32_t node, sp;    /* the wall walk: next node (1-based, 0 = done), stack depth */
+    uint32_t node, sp;    /* the wall walk: next internal node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
     void *out;            /* the caller's rr_roo_move or rr_roo_sight */
     union {
@@ -582,21 +640,27 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
  * get every wall. Visit order varies; visitors keep the (time, index)
  * minimum. */
 
-/* Take one node off the walk: queue its walls, pick the children to visit. */
+/* A child reference as the wall walk sees it: a leaf lists no walls, so
+ * only internal nodes are worth a visit (0 = nothing to visit). */
+static uint32_t wall_child(uint32_t c)
+{
+    return (c & RR_ROO_CHILD_LEAF) ? 0u : c;
+}
+
+/* Take one internal node off the walk: queue its walls, pick the children
+ * to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
 {
-    const rr_roo_node_rec *p = &nodes_of(room)[q->node - 1];
-    uint16_t *stack = walk_stack(room);
+    const rr_roo_node_rec *p = &q->nodes[q->node - 1];
+    const rr_roo_line_rec *l = &q->lines[p->line];
     int64_t sa, sb, lim;
-    if (p->kind == RR_ROO_NODE_LEAF) {
-        q->node = q->sp ? stack[--q->sp] : 0u;
-        return;
-    }
     q->wall = p->first_wall;
-    sa = node_side(p, q->seg[0], q->seg[1]), sb = node_side(p, q->seg[2], q->seg[3]);
-    lim = (int64_t)q->width * (int32_t)p->norm; /* < 2^30 * 2^31 (norm < 2^31, validated) */
-    q->node = descend(stack, &q->sp, sa >= -lim || sb >= -lim ? p->pos : 0u,
-                      sa <= lim || sb <= lim ? p->neg : 0u);
+    sa = line_side(l, q->seg[0], q->seg[1]), sb = line_side(l, q->seg[2], q->seg[3]);
+    /* < 2^30 * 2^31 (norm < 2^31, validated) */
+    lim = (int64_t)q->width * (int32_t)q->norms[p->line].norm;
+    q->node = descend(walk_stack(room), &q->sp,
+                      sa >= -lim || sb >= -lim ? wall_child(p->pos) : 0u,
+                      sa <= lim || sb <= lim ? wall_child(p->neg) : 0u);
 }
 
 /* The next wall, or RR_ROO_NONE when the walk is over. */
@@ -634,7 +698,7 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
             visit(q, i, sight);
         return;
     }
-    q->node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
+    q->node = wall_child(room_of(room)->root);
     q->sp = 0;
     q->wall = RR_ROO_NONE;
     while ((i = walk_next(room, q)) != RR_ROO_NONE)
@@ -791,6 +855,9 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
     q->room = room;
     q->walls = walls_of(room);
     q->sidedefs = sidedefs_of(room);
+    q->nodes = nodes_of(room);
+    q->lines = lines_of(room);
+    q->norms = line_norms_of(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
@@ -930,26 +997,29 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
                          uint32_t cap, uint32_t *count)
 {
     const rr_roo_node_rec *nodes;
+    const rr_roo_line_rec *lines;
     uint16_t *stack;
-    uint32_t sp = 0, n = 0, node;
+    uint32_t sp = 0, n = 0, c;
     if (!query_ok(room, count && (out || cap == 0)))
         return RR_ERR_ARG;
     nodes = nodes_of(room);
+    lines = lines_of(room);
     stack = walk_stack(room); /* validated: 2 * (depth + 1) bytes */
-    node = rr__count(room, RR_ROO_S_nodes) ? 1u : 0u;
-    while (node) {
-        const rr_roo_node_rec *p = &nodes[node - 1];
+    c = room_of(room)->root;  /* a child reference (rr_roo_blob.h) */
+    while (c) {
+        const rr_roo_node_rec *p;
         uint32_t near, far;
-        if (p->kind == RR_ROO_NODE_LEAF) {
+        if (c & RR_ROO_CHILD_LEAF) {
             if (n < cap)
-                out[n] = p->leaf;
+                out[n] = (uint16_t)(c & ~RR_ROO_CHILD_LEAF);
             n++;
-            node = descend(stack, &sp, 0, 0);
+            c = descend(stack, &sp, 0, 0);
             continue;
         }
-        near = node_side(p, x, y) >= 0 ? p->pos : p->neg;
+        p = &nodes[c - 1];
+        near = line_side(&lines[p->line], x, y) >= 0 ? p->pos : p->neg;
         far = near == p->pos ? p->neg : p->pos;
-        node = descend(stack, &sp, near, far);
+        c = descend(stack, &sp, near, far);
     }
     *count = n;
     return RR_OK;
@@ -958,19 +1028,33 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
 
 /// Server grids ///
 
-/* Cell index of (x, y) in a grid of squares of 2^shift coords (row 0 at
- * y = 0), or -1 outside. Shifting is dividing here: x, y >= 0. */
-static int32_t cell_of(int32_t x, int32_t y, uint32_t shift, int32_t rows, int32_t cols)
+/* Row and column of (x, y) in a grid of rows x cols squares of 2^shift
+ * coords (row 0 at y = 0): 0 when it lies outside. Shifting is dividing
+ * here: x, y >= 0. */
+static int grid_cell(int32_t x, int32_t y, uint32_t shift, int32_t rows, int32_t cols,
+                     uint32_t rc[2])
 {
-    if (x < 0 || y < 0 || (x >> shift) >= cols || (y >> shift) >= rows)
-        return -1;
-    return (int32_t)((uint32_t)(y >> shift) * (uint32_t)cols + (uint32_t)(x >> shift));
+    if (x < 0 || y < 0 || (y >> shift) >= rows || (x >> shift) >= cols)
+        return 0;
+    rc[0] = (uint32_t)(y >> shift), rc[1] = (uint32_t)(x >> shift);
+    return 1;
+}
+
+/* The high-res cell at row, column: its 4 x 4 tile from the map, its palette
+ * entry from the tile, its value from the palette (all validated indices). */
+static uint32_t hires_cell(const rr_room *room, const rr_roo_room_rec *r, const uint32_t rc[2])
+{
+    uint32_t tcols = ((uint32_t)r->hires_cols + RR_ROO_TILE - 1u) >> RR_ROO_TILE_SHIFT;
+    uint32_t t = (rc[0] >> RR_ROO_TILE_SHIFT) * tcols + (rc[1] >> RR_ROO_TILE_SHIFT);
+    uint32_t within = (rc[0] & (RR_ROO_TILE - 1u)) * RR_ROO_TILE + (rc[1] & (RR_ROO_TILE - 1u));
+    const rr_roo_hires_tile *tile = &hires_tiles_of(room)[hires_map_of(room)[t].tile];
+    return hires_palette_of(room)[tile->cell[within]].hires;
 }
 
 rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *out)
 {
     const rr_roo_room_rec *r;
-    int32_t c;
+    uint32_t rc[2], c;
     if (!query_ok(room, out != 0))
         return RR_ERR_ARG;
     /* the three byte grids come together; the high-res grid alone is optional */
@@ -982,20 +1066,17 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
     /* validated: each grid present holds rows x cols cells */
-    c = cell_of(x, y, room->coord_frac + 10, r->grid_rows, r->grid_cols);
-    if (c >= 0) {
+    if (grid_cell(x, y, room->coord_frac + 10, r->grid_rows, r->grid_cols, rc)) {
+        c = rc[0] * (uint32_t)r->grid_cols + rc[1];
         out->has_grid = 1;
-        out->move = ((const rr_roo_move_cell *)rr__records(room, RR_ROO_S_move_grid))[c].move;
-        out->flags = ((const rr_roo_flag_cell *)rr__records(room, RR_ROO_S_flag_grid))[c].flags;
-        out->monster =
-            ((const rr_roo_monster_cell *)rr__records(room, RR_ROO_S_monster_grid))[c].monster;
+        out->move = move_grid_of(room)[c].move;
+        out->flags = flag_grid_of(room)[c].flags;
+        out->monster = monster_grid_of(room)[c].monster;
     }
-    c = present(room, RR_ROO_S_hires_grid)
-            ? cell_of(x, y, room->coord_frac + 8, r->hires_rows, r->hires_cols)
-            : -1;
-    if (c >= 0) {
+    if (present(room, RR_ROO_S_hires_map) &&
+        grid_cell(x, y, room->coord_frac + 8, r->hires_rows, r->hires_cols, rc)) {
         out->has_hires = 1;
-        out->hires = ((const rr_roo_hires_cell *)rr__records(room, RR_ROO_S_hires_grid))[c].hires;
+        out->hires = hires_cell(room, r, rc);
     }
     return out->has_grid || out->has_hires ? RR_OK : RR_ERR_NOTFOUND;
 }

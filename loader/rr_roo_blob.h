@@ -25,10 +25,21 @@
  * |A|, |B| (and a slope's |C|) < 2^30 and |C| (|D|) < 2^61, so
  * A*X + B*Y + C never overflows an int64 for any int32 point.
  *
- * Indices: node children are 1-based node numbers with 0 = none (as in the
- * file); every other index is 0-based with RR_ROO_NONE (0xffff) = none
+ * The BSP (issue 18): the internal nodes in their own section, in pre-order
+ * (root first), each naming its separator in a table of distinct lines
+ * (NODES -> LINES), and the leaves in another (leaf k = the k-th leaf node of
+ * the file). A child reference (node pos / neg, the room's root) is a u16:
+ * 0 = none (outside), 1..nnodes = internal node (1-based), RR_ROO_CHILD_LEAF
+ * | k = leaf k. Every other index is 0-based with RR_ROO_NONE (0xffff) = none
  * where the field says so. 16-bit indices need fewer than 0xffff records in
- * the section they point into (the validator checks the room's counts).
+ * the section they point into (the validator checks the room's counts;
+ * internal nodes and leaves fewer than 0x8000).
+ *
+ * Grids: the three byte grids one byte a cell; the high-res grid (u32 cells,
+ * 262-526 distinct values in a room of up to 425,984 cells) as 4 x 4 tiles of
+ * u16 indices into a palette of its distinct cells, each distinct tile stored
+ * once and a map of u16 tile indices: 2 bytes per 16 cells plus the distinct
+ * tiles, read in place (cell = palette[tiles[map[tile]].cell[within]]).
  */
 #ifndef RR_ROO_BLOB_H
 #define RR_ROO_BLOB_H
@@ -37,23 +48,38 @@
 
 #include "rr_blobfmt.h"
 
-#define RR_SEC_ROO_ROOM     0x0300u
-#define RR_SEC_ROO_NODES    0x0301u
-#define RR_SEC_ROO_LEAVES   0x0302u
-#define RR_SEC_ROO_POINTS   0x0303u
-#define RR_SEC_ROO_SECTORS  0x0304u
+/* Section type ids. Issue 18 gave the room, the nodes, the leaves and the
+ * sectors new layouts, so they have new ids (a blob of the old layout fails
+ * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304 and 0x830b
+ * are retired. */
 #define RR_SEC_ROO_SLOPES   0x0305u
 #define RR_SEC_ROO_WALLS    0x0306u
 #define RR_SEC_ROO_SIDEDEFS 0x0307u
+#define RR_SEC_ROO_ROOM     0x030cu
+#define RR_SEC_ROO_NODES    0x030du
+#define RR_SEC_ROO_LINES    0x030eu
+#define RR_SEC_ROO_LEAVES   0x030fu
+#define RR_SEC_ROO_SECTORS  0x0310u
+#define RR_SEC_ROO_NODE_INFO  0x0317u
+#define RR_SEC_ROO_LINE_NORMS 0x0318u
+/* Leaf polygons (floor outlines: render data, no query reads them), optional:
+ * left out by --collision-only. */
+#define RR_SEC_ROO_POLYGONS (RR_SEC_OPTIONAL | 0x0311u)
+#define RR_SEC_ROO_CORNERS  (RR_SEC_OPTIONAL | 0x0312u)
+#define RR_SEC_ROO_VERTS    (RR_SEC_OPTIONAL | 0x0313u)
 /* Server grids (v12-14), optional: cells row-major, row 0 = north. */
 #define RR_SEC_ROO_MOVE_GRID    (RR_SEC_OPTIONAL | 0x0308u)
 #define RR_SEC_ROO_FLAG_GRID    (RR_SEC_OPTIONAL | 0x0309u)
 #define RR_SEC_ROO_MONSTER_GRID (RR_SEC_OPTIONAL | 0x030au)
-#define RR_SEC_ROO_HIRES_GRID   (RR_SEC_OPTIONAL | 0x030bu)
+#define RR_SEC_ROO_HIRES_PALETTE (RR_SEC_OPTIONAL | 0x0314u)
+#define RR_SEC_ROO_HIRES_TILES   (RR_SEC_OPTIONAL | 0x0315u)
+#define RR_SEC_ROO_HIRES_MAP     (RR_SEC_OPTIONAL | 0x0316u)
 
 #define RR_ROO_NONE 0xffffu
-#define RR_ROO_NODE_INTERNAL 1u
-#define RR_ROO_NODE_LEAF 2u
+#define RR_ROO_CHILD_LEAF 0x8000u   /* child reference to a leaf: | leaf index */
+#define RR_ROO_MAX_TREE 0x7fffu     /* internal nodes, leaves: at most this many */
+#define RR_ROO_TILE 4u              /* high-res grid tiles: 4 x 4 cells */
+#define RR_ROO_TILE_SHIFT 2u
 #define RR_ROO_MAX_FRAC 8u          /* largest coord_frac the baker picks */
 #define RR_ROO_COORD_LIMIT (1L << 29) /* |coordinate| bound in coords */
 #define RR_ROO_COEF_LIMIT (1L << 30)  /* |A|, |B| (and slope |C|) bound */
@@ -71,7 +97,7 @@
  * the BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth +
  * 1), rounded up to 4 (rrb_blob_finish adds the view); the validator
  * refuses less. */
-#define RR_ROO_ARENA_STATE 96u
+#define RR_ROO_ARENA_STATE 120u
 
 /* Room flags (rr_roo_room_rec.flags). */
 #define RR_ROO_ROOM_SECURITY_OK 1u  /* the file's security value matched */
@@ -97,84 +123,109 @@
     F(T, rect, I32, [4], COORD, RR_ROO_COORD_MAX, "room rectangle x0, y0, x1, y1 in "  \
       "coords: (0, 0, width, height)")                                                 \
     F(T, nnodes, U32, , COUNTOF, RR_ROO_S_nodes, "records of each section, in "        \
-      "section order; all but npoints below 0xffff (16-bit indices)")                  \
+      "section order: internal nodes and leaves below 0x8000, the others below "       \
+      "0xffff (16-bit indices)")                                                       \
+    F(T, nnode_info, U32, , COUNTOF, RR_ROO_S_node_info, "= nnodes (checked)")        \
+    F(T, nlines, U32, , COUNTOF, RR_ROO_S_lines, "")                                   \
+    F(T, nline_norms, U32, , COUNTOF, RR_ROO_S_line_norms, "= nlines (checked)")      \
     F(T, nleaves, U32, , COUNTOF, RR_ROO_S_leaves, "")                                 \
-    F(T, npoints, U32, , COUNTOF, RR_ROO_S_points, "")                                 \
     F(T, nsectors, U32, , COUNTOF, RR_ROO_S_sectors, "")                               \
     F(T, nslopes, U32, , COUNTOF, RR_ROO_S_slopes, "")                                 \
     F(T, nwalls, U32, , COUNTOF, RR_ROO_S_walls, "")                                   \
     F(T, nsidedefs, U32, , COUNTOF, RR_ROO_S_sidedefs, "")                             \
-    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest node, root = 1; at most the blob's "  \
-      "max_depth; the arena holds a walk stack of 2 * (bsp_depth + 1) bytes")          \
+    F(T, root, U32, , SEMANTIC, 0, "child reference of the root: 0 (no tree), 1 "      \
+      "(internal node 1) or RR_ROO_CHILD_LEAF | 0 (one leaf)")                         \
+    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1; at most "    \
+      "the blob's max_depth; the arena holds a walk stack of 2 * (bsp_depth + 1) "     \
+      "bytes")                                                                         \
     F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: each byte grid present "    \
       "holds grid_rows x grid_cols cells (0 when absent)")                             \
     F(T, grid_cols, I32, , SEMANTIC, 0, "")                                            \
-    F(T, hires_rows, I32, , SEMANTIC, 0, "high-res grid rows: the high-res grid, if "  \
-      "present, holds hires_rows x hires_cols cells (0 when absent)")                  \
+    F(T, hires_rows, I32, , SEMANTIC, 0, "high-res grid rows: its map, if present, "   \
+      "holds ceil(hires_rows / 4) x ceil(hires_cols / 4) tiles (0 when absent)")       \
     F(T, hires_cols, I32, , SEMANTIC, 0, "")                                           \
     F(T, wall_slack, I32, , MAX, RR_ROO_COORD_MAX, "coords, 0..2^29-1: how far any "   \
       "wall reaches outside the BSP cell of the node that lists it, rounded up, + 1 "  \
       "client unit (the BSP wall walk widens its corridor by this)")
-RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 84);
+RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 96);
 
-/* RR_SEC_ROO_NODES: the BSP, root first, in pre-order. A child's number is
- * greater than its parent's and its depth is the parent's + 1 (checked),
- * so the BSP walk is a forward loop of at most bsp_depth nodes. */
+/* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order.
+ * An internal child's number is greater than its parent's and its depth is
+ * the parent's + 1 (checked), so a walk is a forward loop of at most
+ * bsp_depth nodes. What the walks read is here (8 bytes, and the line's 16:
+ * an index is a shift); what they do not, in NODE_INFO and LINE_NORMS. */
 #define RR_ROO_NODE(F, T)                                                              \
-    F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "internal: scaled separator A*x + B*y + C "   \
-      "(see rr_roo_blob.h), |A|, |B| < 2^30; leaf: 0")                                 \
+    F(T, line, U16, , INDEX, RR_ROO_S_lines, "its separator line")                     \
+    F(T, pos, U16, , SEMANTIC, 0, "child on the + side (s > 0): 0 = none (outside), "  \
+      "1..nnodes = internal node (1-based, later than this one), RR_ROO_CHILD_LEAF | " \
+      "k = leaf k (checked)")                                                          \
+    F(T, neg, U16, , SEMANTIC, 0, "the same on the - side")                            \
+    F(T, first_wall, U16, , INDEX_OPT, RR_ROO_S_walls, "first wall on this line, or "  \
+      "none; the list goes on through the walls' next")
+RR_RECORD(rr_roo_node_rec, RR_ROO_NODE, 8);
+
+/* RR_SEC_ROO_NODE_INFO: one per internal node, in the same order. */
+#define RR_ROO_NODE_INFO(F, T)                                                         \
+    F(T, number, U16, , DATA, 0, "0-based node number in the file (locate reports "    \
+      "it)")                                                                           \
+    F(T, depth, U8, , SEMANTIC, 0, "root = 1; an internal child is its parent's "      \
+      "depth + 1, at most bsp_depth")                                                  \
+    F(T, pad, U8, , ZERO, 0, "0")
+RR_RECORD(rr_roo_node_info_rec, RR_ROO_NODE_INFO, 4);
+
+/* RR_SEC_ROO_LINES: the distinct separator lines of the nodes, scaled as
+ * described at the top: s = A*X + B*Y + C > 0 on the + side. */
+#define RR_ROO_LINE(F, T)                                                              \
+    F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "scaled separator A*x + B*y + C (see "        \
+      "rr_roo_blob.h), |A|, |B| < 2^30")                                               \
     F(T, b, I32, , ABS, RR_ROO_COEF_MAX, "")                                           \
     F(T, c_lo, U32, , DATA, 0, "C, an int64 in two words: low word")                   \
-    F(T, c_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |c_hi| < 2^29")            \
-    F(T, norm, U32, , MAX, 0x7fffffffu, "internal: >= sqrt(A^2 + B^2) (checked), "     \
-      "< 2^31: scales the wall walk's corridor to the line's units")                   \
-    F(T, pos, U16, , INDEX1, RR_ROO_S_nodes, "internal: 1-based child node on the + "  \
-      "side (s > 0), 0 = none (outside); later than this node (checked)")              \
-    F(T, neg, U16, , INDEX1, RR_ROO_S_nodes, "the same on the - side")                 \
-    F(T, sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "leaf: its sector; internal: "    \
-      "none")                                                                          \
-    F(T, first_wall, U16, , INDEX_OPT, RR_ROO_S_walls, "internal: first wall on this " \
-      "line, or none; the list goes on through the walls' next")                       \
-    F(T, leaf, U16, , INDEX_OPT, RR_ROO_S_leaves, "leaf: its leaf record, whose node " \
-      "is this one (checked); internal: none")                                         \
-    F(T, kind, U8, , MAX, RR_ROO_NODE_LEAF, "1 internal, 2 leaf")                      \
-    F(T, depth, U8, , SEMANTIC, 0, "root = 1; a child is its parent's depth + 1, "     \
-      "at most bsp_depth")
-RR_RECORD(rr_roo_node_rec, RR_ROO_NODE, 32);
+    F(T, c_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |c_hi| < 2^29")
+RR_RECORD(rr_roo_line_rec, RR_ROO_LINE, 16);
 
-/* RR_SEC_ROO_LEAVES: one per leaf node, in node order. */
+/* RR_SEC_ROO_LINE_NORMS: one per line, in the same order. */
+#define RR_ROO_LINE_NORM(F, T)                                                         \
+    F(T, norm, U32, , MAX, 0x7fffffffu, ">= sqrt(A^2 + B^2) of its line (checked), "   \
+      "< 2^31: scales the wall walk's corridor to the line's units")
+RR_RECORD(rr_roo_line_norm_rec, RR_ROO_LINE_NORM, 4);
+
+/* RR_SEC_ROO_LEAVES: the leaves, in the file's node order. */
 #define RR_ROO_LEAF(F, T)                                                              \
-    F(T, node, U16, , INDEX, RR_ROO_S_nodes, "its leaf node, whose leaf is this "      \
-      "record (checked)")                                                              \
-    F(T, sector, U16, , INDEX, RR_ROO_S_sectors, "its sector")                         \
-    F(T, first_point, U32, , FIRST, RR_ROO_S_points, "its polygon: convex, clockwise " \
-      "seen from above (x east, y south)")                                             \
-    F(T, npoints, U32, , COUNT, RR_ROO_S_points, "")
-RR_RECORD(rr_roo_leaf_rec, RR_ROO_LEAF, 12);
+    F(T, node, U16, , DATA, 0, "0-based node number in the file (locate reports it)")  \
+    F(T, sector, U16, , INDEX, RR_ROO_S_sectors, "its sector")
+RR_RECORD(rr_roo_leaf_rec, RR_ROO_LEAF, 4);
 
-/* RR_SEC_ROO_POINTS: the leaf polygons' corners. */
-#define RR_ROO_POINT(F, T)                                                             \
+/* RR_SEC_ROO_POLYGONS (optional, one per leaf when present): the leaf's
+ * floor polygon, convex, clockwise seen from above (x east, y south), as a
+ * run of corners. */
+#define RR_ROO_POLYGON(F, T)                                                           \
+    F(T, first, U16, , FIRST, RR_ROO_S_corners, "first corner")                        \
+    F(T, count, U16, , COUNT, RR_ROO_S_corners, "corners")
+RR_RECORD(rr_roo_polygon_rec, RR_ROO_POLYGON, 4);
+
+/* RR_SEC_ROO_CORNERS (optional): a polygon corner, as a vertex. */
+#define RR_ROO_CORNER(F, T) F(T, vert, U16, , INDEX, RR_ROO_S_verts, "its vertex")
+RR_RECORD(rr_roo_corner_rec, RR_ROO_CORNER, 2);
+
+/* RR_SEC_ROO_VERTS (optional): the distinct polygon corners. */
+#define RR_ROO_VERT(F, T)                                                              \
     F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
     F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
-RR_RECORD(rr_roo_point_rec, RR_ROO_POINT, 8);
+RR_RECORD(rr_roo_vert_rec, RR_ROO_VERT, 8);
 
-/* RR_SEC_ROO_SECTORS. */
+/* RR_SEC_ROO_SECTORS. The depth offset {0, 204, 409, 614} client units
+ * follows from flags bits 0-1. */
 #define RR_ROO_SECTOR(F, T)                                                            \
     F(T, floor_z, I32, , COORD, RR_ROO_COORD_MAX, "flat floor, coords (file height "   \
       "* 16 client units)")                                                            \
     F(T, ceiling_z, I32, , COORD, RR_ROO_COORD_MAX, "flat ceiling, coords")            \
-    F(T, depth_z, I32, , COORD, RR_ROO_COORD_MAX, "how far an object sinks: {0, 204, " \
-      "409, 614} client units by depth, in coords")                                    \
     F(T, flags, U32, , DATA, 0, "file sector flags (depth bits 0-1, 0x400 sloped "     \
       "floor, 0x800 sloped ceiling, 0x2000 no-move, ...)")                             \
-    F(T, id, U16, , DATA, 0, "server id")                                              \
     F(T, floor_slope, U16, , INDEX_OPT, RR_ROO_S_slopes, "floor plane, or none = "     \
       "flat")                                                                          \
     F(T, ceiling_slope, U16, , INDEX_OPT, RR_ROO_S_slopes, "ceiling plane, or none = " \
-      "flat")                                                                          \
-    F(T, light, U8, , DATA, 0, "light level")                                          \
-    F(T, depth, U8, , MAX, 3, "depth 0..3 (flags bits 0-1)")
-RR_RECORD(rr_roo_sector_rec, RR_ROO_SECTOR, 24);
+      "flat")
+RR_RECORD(rr_roo_sector_rec, RR_ROO_SECTOR, 16);
 
 /* RR_SEC_ROO_SLOPES: z = -(A*x + B*y + D) / C. */
 #define RR_ROO_SLOPE(F, T)                                                             \
@@ -214,9 +265,9 @@ RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 28);
     F(T, normal_bitmap, U16, , DATA, 0, "middle texture, 0 = none")
 RR_RECORD(rr_roo_sidedef_rec, RR_ROO_SIDEDEF, 8);
 
-/* The server grids, one cell per record: the three byte grids of
- * grid_rows x grid_cols 1024-unit squares, the u32 high-res grid of
- * hires_rows x hires_cols 256-unit squares. */
+/* The server grids: the three byte grids of grid_rows x grid_cols 1024-unit
+ * squares, one cell per record; the high-res grid of hires_rows x hires_cols
+ * 256-unit squares as palette, tiles and map (top of this file). */
 #define RR_ROO_MOVE_CELL(F, T)                                                         \
     F(T, move, U8, , DATA, 0, "player move bits N, NE, E, SE, S, SW, W, NW (bit 0 = N)")
 RR_RECORD(rr_roo_move_cell, RR_ROO_MOVE_CELL, 1);
@@ -227,32 +278,49 @@ RR_RECORD(rr_roo_flag_cell, RR_ROO_FLAG_CELL, 1);
     F(T, monster, U8, , DATA, 0, "monster move bits, as the move grid's")
 RR_RECORD(rr_roo_monster_cell, RR_ROO_MONSTER_CELL, 1);
 #define RR_ROO_HIRES_CELL(F, T)                                                        \
-    F(T, hires, U32, , DATA, 0, "bit 0 walkable, bits 1-8 move, bits 9-31 floor "      \
-      "height / 256 client units")
+    F(T, hires, U32, , DATA, 0, "a distinct high-res cell: bit 0 walkable, bits 1-8 "  \
+      "move, bits 9-31 floor height / 256 client units")
 RR_RECORD(rr_roo_hires_cell, RR_ROO_HIRES_CELL, 4);
+#define RR_ROO_HIRES_TILE(F, T)                                                        \
+    F(T, cell, U16, [16], INDEX, RR_ROO_S_hires_palette, "4 x 4 cells, row-major "     \
+      "(row 0 north), each its palette entry; cells past the grid's edge are 0")
+RR_RECORD(rr_roo_hires_tile, RR_ROO_HIRES_TILE, 32);
+#define RR_ROO_HIRES_MAP_ENTRY(F, T)                                                   \
+    F(T, tile, U16, , INDEX, RR_ROO_S_hires_tiles, "the tile of each 4 x 4 block, "    \
+      "row-major, ceil(hires_cols / 4) a row")
+RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
 
 /* The version of this format's sections and records: the baker writes it
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_ROO_SCHEMA_VERSION 1u
+#define RR_ROO_SCHEMA_VERSION 2u
 
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
 #define RR_ROO_SECTIONS(S)                                                              \
     S(room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
     S(nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
+    S(node_info, RR_SEC_ROO_NODE_INFO, rr_roo_node_info_rec, RR_ROO_NODE_INFO, REQ)      \
+    S(lines, RR_SEC_ROO_LINES, rr_roo_line_rec, RR_ROO_LINE, REQ)                        \
+    S(line_norms, RR_SEC_ROO_LINE_NORMS, rr_roo_line_norm_rec, RR_ROO_LINE_NORM, REQ)    \
     S(leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
-    S(points, RR_SEC_ROO_POINTS, rr_roo_point_rec, RR_ROO_POINT, REQ)                    \
     S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
     S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
     S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
     S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
+    S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
+    S(corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \
+    S(verts, RR_SEC_ROO_VERTS, rr_roo_vert_rec, RR_ROO_VERT, OPT)                        \
     S(move_grid, RR_SEC_ROO_MOVE_GRID, rr_roo_move_cell, RR_ROO_MOVE_CELL, OPT)          \
     S(flag_grid, RR_SEC_ROO_FLAG_GRID, rr_roo_flag_cell, RR_ROO_FLAG_CELL, OPT)          \
     S(monster_grid, RR_SEC_ROO_MONSTER_GRID, rr_roo_monster_cell, RR_ROO_MONSTER_CELL,   \
       OPT)                                                                               \
-    S(hires_grid, RR_SEC_ROO_HIRES_GRID, rr_roo_hires_cell, RR_ROO_HIRES_CELL, OPT)
+    S(hires_palette, RR_SEC_ROO_HIRES_PALETTE, rr_roo_hires_cell, RR_ROO_HIRES_CELL,     \
+      OPT)                                                                               \
+    S(hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \
+    S(hires_map, RR_SEC_ROO_HIRES_MAP, rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY,   \
+      OPT)
 #define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
 enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };
 

@@ -58,22 +58,16 @@ static int coef_shift(const rrb_roo *r, double m)
     return 29 - (e - 1);
 }
 
-static int bake_node(const rrb_roo *r, uint32_t i, int f, uint8_t depth, uint16_t leaf,
-                     rr_roo_node_rec *o, const char *path, char *err, size_t errcap)
+/* Node i's separator as a blob line (scaling: rr_roo_blob.h). */
+static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o,
+                     rr_roo_line_norm_rec *norm, const char *path, char *err, size_t errcap)
 {
     const rrb_roo_node *n = &r->nodes[i];
-    memset(o, 0, sizeof *o);
-    o->kind = n->type;
-    o->depth = depth;
-    o->sector = o->first_wall = o->leaf = RR_ROO_NONE;
-    if (n->type == RRB_ROO_NODE_LEAF) {
-        o->sector = (uint16_t)(n->sector - 1);
-        o->leaf = leaf;
-        return 0;
-    }
     int k = coef_shift(r, fmax(fabs(n->a), fabs(n->b)));
     int64_t a = rrb_roo_round_scaled(n->a, k), b = rrb_roo_round_scaled(n->b, k);
     double c = ldexp(n->c, k + f);
+    memset(o, 0, sizeof *o);
+    memset(norm, 0, sizeof *norm);
     if (llabs(a) >= RR_ROO_COEF_LIMIT || llabs(b) >= RR_ROO_COEF_LIMIT || fabs(c) >= LIMIT61) {
         snprintf(err, errcap, "%s:0x%zx: expected a separator line that fits the blob "
                  "(|a|,|b| < 2^30, |c| < 2^61 after scaling), found %.9g %.9g %.9g",
@@ -84,53 +78,119 @@ static int bake_node(const rrb_roo *r, uint32_t i, int f, uint8_t depth, uint16_
     uint64_t n2 = (uint64_t)(a * a + b * b), nn = (uint64_t)sqrt((double)n2);
     while (nn * nn < n2)
         nn++;
-    o->norm = (uint32_t)nn; /* ceil(sqrt(a^2 + b^2)) < 2^30.5 */
+    norm->norm = (uint32_t)nn; /* ceil(sqrt(a^2 + b^2)) < 2^30.5 */
     o->a = (int32_t)a, o->b = (int32_t)b;
     o->c_lo = (uint32_t)((uint64_t)cc & 0xffffffffu);
     o->c_hi = (int32_t)(cc >> 32);
-    o->pos = n->pos, o->neg = n->neg;
-    if (n->first_wall)
-        o->first_wall = (uint16_t)(n->first_wall - 1);
     return 0;
 }
 
-static int bake_nodes(const rrb_roo *r, int f, rrb_blob *bl, const char *path, char *err,
-                      size_t errcap)
+/* The index of line l in lines[0..*n), added at the end (with its norm)
+ * if it is new (linear search: a few thousand lines at most, baked once). */
+static uint16_t line_index(rr_roo_line_rec *lines, rr_roo_line_norm_rec *norms, uint32_t *n,
+                           const rr_roo_line_rec *l, const rr_roo_line_norm_rec *norm)
+{
+    uint32_t i;
+    for (i = 0; i < *n; i++)
+        if (!memcmp(&lines[i], l, sizeof *l))
+            return (uint16_t)i;
+    lines[*n] = *l, norms[*n] = *norm;
+    (*n)++;
+    return (uint16_t)i;
+}
+
+/* The index of vertex (x, y) in verts[0..*n), added if new. */
+static uint16_t vert_index(rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32_t y)
+{
+    uint32_t i;
+    for (i = 0; i < *n; i++)
+        if (verts[i].x == x && verts[i].y == y)
+            return (uint16_t)i;
+    verts[*n].x = x, verts[*n].y = y;
+    return (uint16_t)(*n)++;
+}
+
+/* The BSP: internal nodes (with their lines) and leaves in separate
+ * sections, child links as child references (rr_roo_blob.h); leaf polygons
+ * unless collision_only. */
+typedef struct tree_counts {
+    uint32_t nodes, lines, leaves, root;
+} tree_counts;
+
+static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
+                      tree_counts *tc, const char *path, char *err, size_t errcap)
 {
     rr_roo_node_rec *nodes = rrb_xcalloc(r->nnodes + 1, sizeof *nodes);
+    rr_roo_node_info_rec *info = rrb_xcalloc(r->nnodes + 1, sizeof *info);
+    rr_roo_line_rec *lines = rrb_xcalloc(r->nnodes + 1, sizeof *lines);
+    rr_roo_line_norm_rec *norms = rrb_xcalloc(r->nnodes + 1, sizeof *norms);
     rr_roo_leaf_rec *leaves = rrb_xcalloc(r->nleaves + 1, sizeof *leaves);
-    rr_roo_point_rec *pts = rrb_xcalloc(r->npoints + 1, sizeof *pts);
+    rr_roo_polygon_rec *polys = rrb_xcalloc(r->nleaves + 1, sizeof *polys);
+    rr_roo_corner_rec *corners = rrb_xcalloc(r->npoints + 1, sizeof *corners);
+    rr_roo_vert_rec *verts = rrb_xcalloc(r->npoints + 1, sizeof *verts);
+    uint16_t *ref = rrb_xcalloc(r->nnodes + 2, sizeof *ref); /* file node -> child reference */
     uint8_t *depth = rrb_xcalloc(r->nnodes + 2, 1);
-    uint16_t nl = 0;
+    uint32_t ni = 0, nl = 0, nlines = 0, nverts = 0;
     int rc = 0;
+    /* child references first: internal nodes and leaves each in file order */
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ref[i + 1] = r->nodes[i].type == RRB_ROO_NODE_INTERNAL
+                         ? (uint16_t)(++ni)
+                         : (uint16_t)(RR_ROO_CHILD_LEAF | nl++);
+    if (ni > RR_ROO_MAX_TREE || nl > RR_ROO_MAX_TREE ||
+        (!collision_only && r->npoints > 0xffffu)) {
+        snprintf(err, errcap, "%s:0x%x: expected at most %u internal nodes, %u leaves and "
+                 "65535 leaf points, found %u, %u and %u", path, (unsigned)r->offsets[0],
+                 RR_ROO_MAX_TREE, RR_ROO_MAX_TREE, ni, nl, r->npoints);
+        rc = -1;
+    }
+    tc->root = r->nnodes ? ref[1] : 0u;
     if (r->nnodes)
         depth[1] = 1;
+    ni = nl = 0;
     for (uint32_t i = 0; i < r->nnodes && !rc; i++) {
         const rrb_roo_node *n = &r->nodes[i];
-        rc = bake_node(r, i, f, depth[i + 1], nl, &nodes[i], path, err, errcap);
-        if (n->type == RRB_ROO_NODE_INTERNAL) {
-            if (n->pos)
-                depth[n->pos] = (uint8_t)(depth[i + 1] + 1);
-            if (n->neg)
-                depth[n->neg] = (uint8_t)(depth[i + 1] + 1);
+        if (n->type == RRB_ROO_NODE_LEAF) {
+            leaves[nl].node = (uint16_t)i;
+            leaves[nl].sector = (uint16_t)(n->sector - 1);
+            polys[nl].first = (uint16_t)n->first_point;
+            polys[nl].count = (uint16_t)n->npoints;
+            nl++;
             continue;
         }
-        leaves[nl].node = (uint16_t)i;
-        leaves[nl].sector = (uint16_t)(n->sector - 1);
-        leaves[nl].first_point = n->first_point;
-        leaves[nl].npoints = n->npoints;
-        nl++;
+        rr_roo_line_rec line;
+        rr_roo_line_norm_rec norm;
+        rr_roo_node_info_rec *oi = &info[ni];
+        rr_roo_node_rec *o = &nodes[ni++];
+        rc = bake_line(r, i, f, &line, &norm, path, err, errcap);
+        o->line = line_index(lines, norms, &nlines, &line, &norm);
+        o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
+        o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
+        oi->number = (uint16_t)i;
+        oi->depth = depth[i + 1];
+        if (n->pos)
+            depth[n->pos] = (uint8_t)(depth[i + 1] + 1);
+        if (n->neg)
+            depth[n->neg] = (uint8_t)(depth[i + 1] + 1);
     }
-    for (uint32_t i = 0; i < r->npoints; i++) {
-        pts[i].x = to_coord(r->points[2 * i], f);
-        pts[i].y = to_coord(r->points[2 * i + 1], f);
-    }
+    for (uint32_t i = 0; i < r->npoints; i++)
+        corners[i].vert = vert_index(verts, &nverts, to_coord(r->points[2 * i], f),
+                                     to_coord(r->points[2 * i + 1], f));
+    tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
-        rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, r->nnodes, sizeof *nodes, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_NODE_INFO, info, ni, sizeof *info, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_LINES, lines, nlines, sizeof *lines, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_LINE_NORMS, norms, nlines, sizeof *norms, NULL);
         rrb_blob_add(bl, RR_SEC_ROO_LEAVES, leaves, nl, sizeof *leaves, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_POINTS, pts, r->npoints, sizeof *pts, NULL);
+        if (!collision_only && nl) {
+            rrb_blob_add(bl, RR_SEC_ROO_POLYGONS, polys, nl, sizeof *polys, NULL);
+            rrb_blob_add(bl, RR_SEC_ROO_CORNERS, corners, r->npoints, sizeof *corners, NULL);
+            rrb_blob_add(bl, RR_SEC_ROO_VERTS, verts, nverts, sizeof *verts, NULL);
+        }
     }
-    free(nodes), free(leaves), free(pts), free(depth);
+    free(nodes), free(info), free(lines), free(norms), free(leaves), free(polys), free(corners), free(verts);
+    free(ref), free(depth);
     return rc;
 }
 
@@ -157,7 +217,6 @@ static int bake_slope(const rrb_roo *r, const rrb_roo_slope *s, int f, rr_roo_sl
 static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path, char *err,
                         size_t errcap)
 {
-    static const int32_t depth_units[4] = {0, 1024 / 5, 2 * 1024 / 5, 3 * 1024 / 5};
     rr_roo_sector_rec *sec = rrb_xcalloc(r->nsectors + 1, sizeof *sec);
     rr_roo_slope_rec *sl = rrb_xcalloc(r->nslopes + 1, sizeof *sl);
     uint32_t ns = 0;
@@ -167,11 +226,7 @@ static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path,
         rr_roo_sector_rec *o = &sec[i];
         o->floor_z = (int32_t)s->floor_h * 16 * (1 << f);
         o->ceiling_z = (int32_t)s->ceiling_h * 16 * (1 << f);
-        o->depth = (uint8_t)(s->flags & RRB_ROO_SF_DEPTH_MASK);
-        o->depth_z = depth_units[o->depth] * (1 << f);
         o->flags = s->flags;
-        o->id = s->id;
-        o->light = s->light;
         o->floor_slope = o->ceiling_slope = RR_ROO_NONE;
         if (s->flags & RRB_ROO_SF_SLOPED_FLOOR) {
             o->floor_slope = (uint16_t)ns;
@@ -268,7 +323,49 @@ static double wall_excursion(const rrb_roo *r, const uint32_t *owner)
     return worst;
 }
 
-static void bake_room(const rrb_roo *r, int f, rrb_blob *bl)
+/* The high-res grid as palette, 4 x 4 tiles and map (rr_roo_blob.h). The
+ * palette holds the distinct cells in order of first appearance, the tiles
+ * the distinct blocks in order of first appearance (linear searches: a few
+ * hundred of each in the corpus, baked once). */
+static void bake_hires(const rrb_roo *r, rrb_blob *bl)
+{
+    uint32_t rows = (uint32_t)r->rows_hr, cols = (uint32_t)r->cols_hr, cells = rows * cols;
+    uint32_t trows = (rows + RR_ROO_TILE - 1) / RR_ROO_TILE;
+    uint32_t tcols = (cols + RR_ROO_TILE - 1) / RR_ROO_TILE;
+    rr_roo_hires_cell *pal = rrb_xcalloc(cells + 1, sizeof *pal);
+    rr_roo_hires_tile *tiles = rrb_xcalloc(trows * tcols + 1, sizeof *tiles);
+    rr_roo_hires_map_entry *map = rrb_xcalloc(trows * tcols + 1, sizeof *map);
+    uint32_t npal = 0, ntiles = 0;
+    for (uint32_t t = 0; t < trows * tcols; t++) {
+        rr_roo_hires_tile tile;
+        uint32_t k, i;
+        memset(&tile, 0, sizeof tile);
+        for (k = 0; k < RR_ROO_TILE * RR_ROO_TILE; k++) {
+            uint32_t row = t / tcols * RR_ROO_TILE + k / RR_ROO_TILE;
+            uint32_t col = t % tcols * RR_ROO_TILE + k % RR_ROO_TILE;
+            uint32_t v;
+            if (row >= rows || col >= cols)
+                continue; /* past the edge: palette entry 0 */
+            v = r->hires_grid[row * cols + col];
+            for (i = 0; i < npal && pal[i].hires != v; i++)
+                ;
+            if (i == npal)
+                pal[npal++].hires = v;
+            tile.cell[k] = (uint16_t)i;
+        }
+        for (i = 0; i < ntiles && memcmp(&tiles[i], &tile, sizeof tile); i++)
+            ;
+        if (i == ntiles)
+            tiles[ntiles++] = tile;
+        map[t].tile = (uint16_t)i;
+    }
+    rrb_blob_add(bl, RR_SEC_ROO_HIRES_PALETTE, pal, npal, sizeof *pal, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_HIRES_TILES, tiles, ntiles, sizeof *tiles, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_HIRES_MAP, map, trows * tcols, sizeof *map, NULL);
+    free(pal), free(tiles), free(map);
+}
+
+static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, rrb_blob *bl)
 {
     rr_roo_room_rec o;
     memset(&o, 0, sizeof o);
@@ -279,7 +376,7 @@ static void bake_room(const rrb_roo *r, int f, rrb_blob *bl)
     o.room_id = r->room_id;
     o.rect[2] = to_coord(r->width, f);
     o.rect[3] = to_coord(r->height, f);
-    o.nnodes = r->nnodes, o.nleaves = r->nleaves, o.npoints = r->npoints;
+    o.nnodes = o.nnode_info = tc->nodes, o.nlines = o.nline_norms = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
     o.nsectors = r->nsectors, o.nslopes = r->nslopes, o.nwalls = r->nwalls;
     o.nsidedefs = r->nsidedefs, o.bsp_depth = r->depth;
     o.grid_rows = r->rows, o.grid_cols = r->cols;
@@ -303,8 +400,7 @@ static void bake_room(const rrb_roo *r, int f, rrb_blob *bl)
         rrb_blob_add(bl, RR_SEC_ROO_MONSTER_GRID, r->monster_grid, n, 1, NULL);
     }
     if (r->has_hires && r->rows_hr * r->cols_hr > 0)
-        rrb_blob_add(bl, RR_SEC_ROO_HIRES_GRID, r->hires_grid,
-                     (uint32_t)(r->rows_hr * r->cols_hr), 4, NULL);
+        bake_hires(r, bl);
 }
 
 rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *path,
@@ -335,11 +431,13 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
                 "0x%08lx)\n", path, (unsigned long)(uint32_t)r->security,
                 (unsigned long)(uint32_t)r->security_calc);
     bl = rrb_blob_new(RR_FMT_ROO, (uint32_t)f);
-    bake_room(r, f, bl);
-    if (bake_nodes(r, f, bl, path, err, errcap) || bake_sectors(r, f, bl, path, err, errcap)) {
+    tree_counts tc;
+    if (bake_nodes(r, f, opts && opts->collision_only, bl, &tc, path, err, errcap) ||
+        bake_sectors(r, f, bl, path, err, errcap)) {
         rrb_blob_free(bl);
         return NULL;
     }
+    bake_room(r, f, &tc, bl);
     bake_walls(r, f, bl);
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;

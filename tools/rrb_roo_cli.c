@@ -189,14 +189,51 @@ static void roo_walls(rrb_svg *s, const rr_room *room, const rr_roo_wall_rec *w,
     }
 }
 
+/* The leaf polygons of a full blob (none in a --collision-only one): the
+ * k-th corner of leaf i is vert[corner[poly[i].first + k].vert]. */
+typedef struct roo_polys {
+    const rr_roo_leaf_rec *leaf;
+    const rr_roo_polygon_rec *poly;
+    const rr_roo_corner_rec *corner;
+    const rr_roo_vert_rec *vert;
+    uint32_t nleaves, npolys, nverts;
+} roo_polys;
+
+static void roo_get_polys(const rr_room *room, roo_polys *p)
+{
+    const void *d;
+    uint32_t n;
+    memset(p, 0, sizeof *p);
+    if (rr_section(room, RR_SEC_ROO_LEAVES, &d, &p->nleaves) == RR_OK)
+        p->leaf = d;
+    if (rr_section(room, RR_SEC_ROO_POLYGONS, &d, &p->npolys) == RR_OK)
+        p->poly = d;
+    if (rr_section(room, RR_SEC_ROO_CORNERS, &d, &n) == RR_OK)
+        p->corner = d;
+    if (rr_section(room, RR_SEC_ROO_VERTS, &d, &p->nverts) == RR_OK)
+        p->vert = d;
+    if (!p->poly || !p->corner || !p->vert)
+        p->npolys = 0;
+}
+
+/* Corners of leaf i (0 without polygons) and its k-th corner. */
+static uint32_t roo_ncorners(const roo_polys *p, uint32_t i)
+{
+    return i < p->npolys ? p->poly[i].count : 0u;
+}
+
+static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_t k)
+{
+    return &p->vert[p->corner[p->poly[i].first + k].vert];
+}
+
 static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
 {
     const rr_room *room = &r->room;
     const rr_roo_wall_rec *w;
-    const rr_roo_leaf_rec *lf;
-    const rr_roo_point_rec *pt;
     const void *p;
-    uint32_t nw = 0, nl = 0, np = 0, i, k;
+    roo_polys pl;
+    uint32_t nw = 0, nl, i, k;
     double f = ldexp(1.0, -(int)room->coord_frac);
     char col[64], text[256];
     rr_roo_info info;
@@ -204,39 +241,42 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     rr_roo_get_info(room, &info);
     rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
     w = p;
-    rr_section(room, RR_SEC_ROO_LEAVES, &p, &nl);
-    lf = p;
-    rr_section(room, RR_SEC_ROO_POINTS, &p, &np);
-    pt = p;
+    roo_get_polys(room, &pl);
+    nl = pl.nleaves;
     s->x0 = s->y0 = 1e300, s->x1 = s->y1 = -1e300, s->zmin = 1e300, s->zmax = -1e300;
-    for (i = 0; i < np; i++) {
-        s->x0 = fmin(s->x0, pt[i].x * f), s->x1 = fmax(s->x1, pt[i].x * f);
-        s->y0 = fmin(s->y0, pt[i].y * f), s->y1 = fmax(s->y1, pt[i].y * f);
+    for (i = 0; i < pl.nverts; i++) {
+        s->x0 = fmin(s->x0, pl.vert[i].x * f), s->x1 = fmax(s->x1, pl.vert[i].x * f);
+        s->y0 = fmin(s->y0, pl.vert[i].y * f), s->y1 = fmax(s->y1, pl.vert[i].y * f);
+    }
+    for (i = 0; i < nw; i++) { /* walls too: a --collision-only blob has no polygons */
+        s->x0 = fmin(s->x0, fmin(w[i].x0, w[i].x1) * f), s->x1 = fmax(s->x1, fmax(w[i].x0, w[i].x1) * f);
+        s->y0 = fmin(s->y0, fmin(w[i].y0, w[i].y1) * f), s->y1 = fmax(s->y1, fmax(w[i].y0, w[i].y1) * f);
     }
     for (i = 0; i < nl; i++) {
         rr_roo_heights h;
-        rr_roo_sector_height(room, lf[i].sector, 0, 0, &h);
+        rr_roo_sector_height(room, pl.leaf[i].sector, 0, 0, &h);
         s->zmin = fmin(s->zmin, h.floor_surface * f), s->zmax = fmax(s->zmax, h.floor_surface * f);
     }
-    if (np == 0)
+    if (pl.nverts == 0 && nw == 0)
         s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
     snprintf(text, sizeof text, "Meridian 59 room v%u: %u leaves, %u walls", info.version, nl, nw);
     rrb_svg_head(s, text);
-    for (i = 0; i < nl; i++) {
+    for (i = 0; i < pl.npolys; i++) {
         double cx = 0, cy = 0;
+        uint32_t nc = roo_ncorners(&pl, i);
         rr_roo_heights h;
-        for (k = 0; k < lf[i].npoints; k++)
-            cx += pt[lf[i].first_point + k].x, cy += pt[lf[i].first_point + k].y;
-        cx /= lf[i].npoints ? lf[i].npoints : 1, cy /= lf[i].npoints ? lf[i].npoints : 1;
-        rr_roo_sector_height(room, lf[i].sector, (int32_t)cx, (int32_t)cy, &h);
+        for (k = 0; k < nc; k++)
+            cx += roo_corner(&pl, i, k)->x, cy += roo_corner(&pl, i, k)->y;
+        cx /= nc ? nc : 1, cy /= nc ? nc : 1;
+        rr_roo_sector_height(room, pl.leaf[i].sector, (int32_t)cx, (int32_t)cy, &h);
         rrb_svg_ramp(col, sizeof col, s, h.floor_surface * f);
         fprintf(s->f, "<polygon fill=\"%s\" stroke=\"%s\" stroke-width=\"%.4f\" points=\"", col,
                 col, s->sw * 0.5);
-        for (k = 0; k < lf[i].npoints; k++)
-            fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", pt[lf[i].first_point + k].x * f,
-                    pt[lf[i].first_point + k].y * f);
+        for (k = 0; k < nc; k++)
+            fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", roo_corner(&pl, i, k)->x * f,
+                    roo_corner(&pl, i, k)->y * f);
         fprintf(s->f, "\"><title>leaf %u sector %u floor %.6g</title></polygon>\n", i,
-                lf[i].sector, h.floor_surface * f);
+                pl.leaf[i].sector, h.floor_surface * f);
     }
     roo_walls(s, room, w, nw);
     snprintf(text, sizeof text, "white: one-sided wall, red: impassable two-sided, green: "
@@ -276,34 +316,29 @@ static int roo_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
 {
     const rr_room *room = &r->room;
     const rr_roo_wall_rec *w;
-    const rr_roo_leaf_rec *lf;
-    const rr_roo_point_rec *pt;
     const void *p;
-    uint32_t nw = 0, nl = 0, np = 0, i, k, side;
+    roo_polys pl;
+    uint32_t nw = 0, i, k, side;
     (void)render, (void)err, (void)cap;
     rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
     w = p;
-    rr_section(room, RR_SEC_ROO_LEAVES, &p, &nl);
-    lf = p;
-    rr_section(room, RR_SEC_ROO_POINTS, &p, &np);
-    pt = p;
-    (void)np;
+    roo_get_polys(room, &pl);
     for (side = 0; side < 2; side++) {
         fprintf(o->f, "g %s\n", side ? "ceilings" : "floors");
         rrb_obj_material(o, side ? "ceiling" : "floor", NULL, side ? col_ceil : col_floor);
-        for (i = 0; i < nl; i++) {
-            for (k = 0; k < lf[i].npoints; k++) {
+        for (i = 0; i < pl.npolys; i++) {
+            uint32_t nc = roo_ncorners(&pl, i);
+            for (k = 0; k < nc; k++) {
                 /* leaves are clockwise seen from above (y south): reverse for
                  * floors so their normal points up in the OBJ's axes */
-                uint32_t j = side ? k : lf[i].npoints - 1 - k;
-                const rr_roo_point_rec *q = &pt[lf[i].first_point + j];
+                const rr_roo_vert_rec *q = roo_corner(&pl, i, side ? k : nc - 1 - k);
                 rrb_obj_vertex(o, rrb_obj_unit(o, q->x),
-                               rrb_obj_unit(o, roo_z(room, lf[i].sector, q->x, q->y, (int)side)),
+                               rrb_obj_unit(o, roo_z(room, pl.leaf[i].sector, q->x, q->y, (int)side)),
                                rrb_obj_unit(o, q->y));
             }
             fprintf(o->f, "f");
-            for (k = 0; k < lf[i].npoints; k++)
-                fprintf(o->f, " %u", o->nv - lf[i].npoints + 1 + k);
+            for (k = 0; k < nc; k++)
+                fprintf(o->f, " %u", o->nv - nc + 1 + k);
             fprintf(o->f, "\n");
             o->nf++;
         }

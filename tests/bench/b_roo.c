@@ -37,30 +37,38 @@ static int32_t spread(int32_t m)
 static uint32_t arena[512];
 static volatile int32_t sink;
 
+/* The leaf polygons of the (full) blob: corner k of leaf i is
+ * verts[corners[polys[i].first + k].vert]. */
 typedef struct rooms {
     const rr_roo_leaf_rec *leaves;
-    const rr_roo_point_rec *points;
-    uint32_t nleaves, npoints;
+    const rr_roo_polygon_rec *polys;
+    const rr_roo_corner_rec *corners;
+    const rr_roo_vert_rec *verts;
+    uint32_t nleaves;
 } rooms;
+
+static const rr_roo_vert_rec *corner(const rooms *r, const rr_roo_polygon_rec *l, uint32_t k)
+{
+    return &r->verts[r->corners[l->first + k].vert];
+}
 
 /* Brute-force locate: the first leaf whose polygon contains (x, y). */
 __attribute__((noinline)) static int32_t locate_bf(const rooms *r, int32_t x, int32_t y)
 {
     uint32_t i, k;
     for (i = 0; i < r->nleaves; i++) {
-        const rr_roo_leaf_rec *l = &r->leaves[i];
-        const rr_roo_point_rec *p = &r->points[l->first_point];
+        const rr_roo_polygon_rec *l = &r->polys[i];
         int pos = 0, neg = 0;
-        for (k = 0; k < l->npoints; k++) {
-            const rr_roo_point_rec *a = &p[k], *b = &p[k + 1 < l->npoints ? k + 1 : 0];
+        for (k = 0; k < l->count; k++) {
+            const rr_roo_vert_rec *a = corner(r, l, k), *b = corner(r, l, k + 1 < l->count ? k + 1 : 0);
             int64_t c = (int64_t)(b->x - a->x) * (y - a->y) - (int64_t)(b->y - a->y) * (x - a->x);
             pos |= c > 0;
             neg |= c < 0;
             if (pos && neg)
                 break;
         }
-        if (!(pos && neg) && l->npoints >= 3)
-            return (int32_t)l->sector;
+        if (!(pos && neg) && l->count >= 3)
+            return (int32_t)r->leaves[i].sector;
     }
     return -1;
 }
@@ -68,16 +76,16 @@ __attribute__((noinline)) static int32_t locate_bf(const rooms *r, int32_t x, in
 /* A point strictly inside a random leaf (weights 1..256 on every corner). */
 static void leaf_point(const rooms *r, int32_t *x, int32_t *y)
 {
-    const rr_roo_leaf_rec *l;
+    const rr_roo_polygon_rec *l;
     int64_t sx = 0, sy = 0, sw = 0;
     uint32_t k;
     do
-        l = &r->leaves[rt_rand() % r->nleaves];
-    while (l->npoints < 3);
-    for (k = 0; k < l->npoints; k++) {
+        l = &r->polys[rt_rand() % r->nleaves];
+    while (l->count < 3);
+    for (k = 0; k < l->count; k++) {
         int64_t w = (int64_t)(rt_rand() % 256u) + 1;
-        sx += w * r->points[l->first_point + k].x;
-        sy += w * r->points[l->first_point + k].y;
+        sx += w * corner(r, l, k)->x;
+        sy += w * corner(r, l, k)->y;
         sw += w;
     }
     *x = (int32_t)(sx / sw);
@@ -89,7 +97,7 @@ static void leaf_point(const rooms *r, int32_t *x, int32_t *y)
  * move when rr_room grows. */
 typedef struct bench {
     rooms r;
-    const rr_roo_node_rec *nodes;
+    uint8_t leaf_depth[4096]; /* depth of each leaf (root = 1) */
     int32_t px[NQ], py[NQ], mx[NQ], my[NQ], sa[NQ][3], sb[NQ][3];
     int32_t f;
     uint32_t depth_sum;
@@ -139,8 +147,8 @@ static int32_t query(bench *q, int kind, int brute, uint32_t i)
     }
     switch (kind) {
     case 0:
-        if (!brute && w.node >= 0)
-            q->depth_sum += q->nodes[w.node].depth;
+        if (!brute && w.leaf >= 0)
+            q->depth_sum += q->leaf_depth[w.leaf];
         return brute ? s : w.sector;
     case 1: return h.floor;
     case 2: return m.x ^ (m.y << 3) ^ m.block ^ m.wall;
@@ -192,6 +200,7 @@ static void bench_room(const rr_test_blob *b)
     static bench q;
     rr_roo_info info;
     const void *d;
+    const rr_roo_node_info_rec *info_rec;
     uint32_t agree[4], nn;
     int k;
     rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &q.room);
@@ -202,10 +211,25 @@ static void bench_room(const rr_test_blob *b)
     rr_roo_get_info(&q.room, &info);
     rr_section(&q.room, RR_SEC_ROO_LEAVES, &d, &q.r.nleaves);
     q.r.leaves = d;
-    rr_section(&q.room, RR_SEC_ROO_POINTS, &d, &q.r.npoints);
-    q.r.points = d;
+    rr_section(&q.room, RR_SEC_ROO_POLYGONS, &d, &nn);
+    q.r.polys = d;
+    rr_section(&q.room, RR_SEC_ROO_CORNERS, &d, &nn);
+    q.r.corners = d;
+    rr_section(&q.room, RR_SEC_ROO_VERTS, &d, &nn);
+    q.r.verts = d;
+    rr_section(&q.room, RR_SEC_ROO_NODE_INFO, &d, &nn);
+    info_rec = d;
     rr_section(&q.room, RR_SEC_ROO_NODES, &d, &nn);
-    q.nodes = d;
+    for (k = 0; k < (int)nn; k++) { /* a leaf lies one level below its parent */
+        const rr_roo_node_rec *p = (const rr_roo_node_rec *)d + k;
+        uint8_t depth = (uint8_t)(info_rec[k].depth + 1);
+        if (p->pos & RR_ROO_CHILD_LEAF)
+            q.leaf_depth[(p->pos & ~RR_ROO_CHILD_LEAF) % 4096u] = depth;
+        if (p->neg & RR_ROO_CHILD_LEAF)
+            q.leaf_depth[(p->neg & ~RR_ROO_CHILD_LEAF) % 4096u] = depth;
+    }
+    if (nn == 0)
+        q.leaf_depth[0] = 1;
     q.f = (int32_t)q.room.coord_frac;
     q.depth_sum = 0;
     plat_printf("%s: version %lu, %lu nodes, %lu leaves, %lu walls, %lu sectors, depth %lu\n",

@@ -326,41 +326,57 @@ static void patch_open(const char *name, const baked *b, uint32_t type, uint32_t
     free(copy);
 }
 
+/* Records of a section of the baked blob. */
+static uint32_t blob_count(const baked *b, uint32_t type)
+{
+    const void *p;
+    uint32_t n = 0;
+    return rr_section(&b->room, type, &p, &n) == RR_OK ? n : 0;
+}
+
 static void check_evil(const char *name, const rrb_roo *r, const baked *b)
 {
-    uint32_t internal = 0, leaf = 0;
-    while (internal < r->nnodes && (r->nodes[internal].type != RRB_ROO_NODE_INTERNAL ||
-                                    !r->nodes[internal].pos))
-        internal++;
-    while (leaf < r->nnodes && r->nodes[leaf].type != RRB_ROO_NODE_LEAF)
-        leaf++;
+    int32_t ni = (int32_t)blob_count(b, RR_SEC_ROO_NODES), nl = (int32_t)r->nleaves;
     size_t pos = offsetof(rr_roo_node_rec, pos), neg = offsetof(rr_roo_node_rec, neg);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, pos, (int32_t)r->nnodes + 1, 2, RR_ERR_INDEX);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, pos, (int32_t)internal + 1, 2, RR_ERR_CYCLE);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, neg, 1, 2, RR_ERR_CYCLE);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, offsetof(rr_roo_node_rec, depth), 9, 1,
+    /* the root (internal node 1): children out of range, backward, wrong depth */
+    patch_open(name, b, RR_SEC_ROO_NODES, 0, pos, ni + 1, 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_NODES, 0, pos, (int32_t)(RR_ROO_CHILD_LEAF | (uint32_t)nl), 2,
+               RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_NODES, 0, pos, 1, 2, RR_ERR_CYCLE);
+    patch_open(name, b, RR_SEC_ROO_NODES, 0, neg, 1, 2, RR_ERR_CYCLE);
+    patch_open(name, b, RR_SEC_ROO_NODE_INFO, 0, offsetof(rr_roo_node_info_rec, depth), 9, 1,
                RR_ERR_DEPTH);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, offsetof(rr_roo_node_rec, a), 1 << 30, 4,
+    patch_open(name, b, RR_SEC_ROO_NODES, 0, offsetof(rr_roo_node_rec, line),
+               (int32_t)blob_count(b, RR_SEC_ROO_LINES), 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_LINES, 0, offsetof(rr_roo_line_rec, a), 1 << 30, 4,
                RR_ERR_RANGE);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, offsetof(rr_roo_node_rec, kind), 7, 1,
+    patch_open(name, b, RR_SEC_ROO_LINE_NORMS, 0, offsetof(rr_roo_line_norm_rec, norm), 0, 4,
                RR_ERR_RANGE);
-    patch_open(name, b, RR_SEC_ROO_NODES, leaf, offsetof(rr_roo_node_rec, sector),
+    patch_open(name, b, RR_SEC_ROO_LEAVES, 0, offsetof(rr_roo_leaf_rec, sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
-    patch_open(name, b, RR_SEC_ROO_LEAVES, 0, offsetof(rr_roo_leaf_rec, npoints),
-               (int32_t)r->npoints + 1, 4, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_POLYGONS, 0, offsetof(rr_roo_polygon_rec, count),
+               (int32_t)r->npoints + 1, 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_CORNERS, 0, offsetof(rr_roo_corner_rec, vert),
+               (int32_t)blob_count(b, RR_SEC_ROO_VERTS), 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, pos_sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_SECTORS, 0, offsetof(rr_roo_sector_rec, floor_slope),
                (int32_t)r->nslopes, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_SLOPES, 0, offsetof(rr_roo_slope_rec, c), 0, 4, RR_ERR_RANGE);
-    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, nnodes),
-               (int32_t)r->nnodes + 1, 4, RR_ERR_SECTION);
+    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, nnodes), ni + 1, 4,
+               RR_ERR_SECTION);
+    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, root), 2, 4,
+               RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, bsp_depth), 65, 4,
                RR_ERR_DEPTH);
     patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, wall_slack), -1, 4,
                RR_ERR_RANGE);
-    patch_open(name, b, RR_SEC_ROO_NODES, internal, offsetof(rr_roo_node_rec, norm), 0, 4,
-               RR_ERR_RANGE);
+    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, hires_rows),
+               r->rows_hr + 4, 4, blob_count(b, RR_SEC_ROO_HIRES_MAP) ? RR_ERR_SECTION : RR_OK);
+    patch_open(name, b, RR_SEC_ROO_HIRES_MAP, 0, offsetof(rr_roo_hires_map_entry, tile),
+               (int32_t)blob_count(b, RR_SEC_ROO_HIRES_TILES), 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_HIRES_TILES, 0, offsetof(rr_roo_hires_tile, cell[15]),
+               (int32_t)blob_count(b, RR_SEC_ROO_HIRES_PALETTE), 2, RR_ERR_INDEX);
     if (r->nwalls > 1)
         patch_open(name, b, RR_SEC_ROO_WALLS, 1, offsetof(rr_roo_wall_rec, next), 1, 2,
                    RR_ERR_CYCLE);
