@@ -402,20 +402,26 @@ static void sample_path(rrb_rmf_map *m)
     snprintf(p->nodes[1].name_override, sizeof p->nodes[1].name_override, "track_top");
 }
 
+/* An empty version 2.2 map with its world object (worldspawn, keys kv). */
+static void begin_map(rrb_rmf_map *m, builder *b, const char *const *kv)
+{
+    float v = 2.2f;
+    memset(m, 0, sizeof *m);
+    memset(b, 0, sizeof *b);
+    b->m = m;
+    m->version = RRB_RMF_V22;
+    memcpy(&m->version_bits, &v, 4);
+    add_obj(b, RRB_RMF_WORLD, -1, "CMapWorld");
+    set_ent(&m->objs[0].ent, "worldspawn", kv);
+}
+
 void rrb_rmf_sample_map(rrb_rmf_map *m)
 {
     static const char *const kv_world[] = {"wad", "sample.wad", "message", "romroom sample",
                                            NULL};
     builder b;
-    float v = 2.2f;
-    memset(m, 0, sizeof *m);
-    memset(&b, 0, sizeof b);
-    b.m = m;
-    m->version = RRB_RMF_V22;
-    memcpy(&m->version_bits, &v, 4);
+    begin_map(m, &b, kv_world);
     sample_visgroups(m);
-    add_obj(&b, RRB_RMF_WORLD, -1, "CMapWorld");
-    set_ent(&m->objs[0].ent, "worldspawn", kv_world);
     sample_room(&b);
     sample_path(m);
     m->has_docinfo = 1;
@@ -434,14 +440,7 @@ void rrb_rmf_sample_map(rrb_rmf_map *m)
 void rrb_rmf_seam_map(rrb_rmf_map *m)
 {
     builder b;
-    float v = 2.2f;
-    memset(m, 0, sizeof *m);
-    memset(&b, 0, sizeof b);
-    b.m = m;
-    m->version = RRB_RMF_V22;
-    memcpy(&m->version_bits, &v, 4);
-    add_obj(&b, RRB_RMF_WORLD, -1, "CMapWorld");
-    set_ent(&m->objs[0].ent, "worldspawn", NULL);
+    begin_map(m, &b, NULL);
     add_box(&b, 0, -256, -256, -16, 0, 256, 0, "FLOOR_A");
     add_box(&b, 0, 0, -256, -16, 256, 256, 0, "FLOOR_B");
     add_box(&b, 0, 256, -256, 0, 272, 256, 256, "WALL");
