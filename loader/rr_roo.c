@@ -367,7 +367,9 @@ static NOINLINE rr_err sector_heights(const rr_room *room, int32_t sector, int32
     if (s)
         floor_ceiling(room, (uint32_t)sector, x, y, fc);
     out->floor_surface = fc[0];
-    out->floor = s ? rr__sat32((int64_t)fc[0] - depth_offset(room, s->flags)) : 0;
+    /* most sectors have no depth: their floor is the surface */
+    out->floor = s && (s->flags & 3u) ? rr__sat32((int64_t)fc[0] - depth_offset(room, s->flags))
+                                      : fc[0];
     out->ceiling = fc[1];
     out->sector = sector;
     out->flags = s ? s->flags : 0;
