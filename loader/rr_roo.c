@@ -276,10 +276,9 @@ static int64_t line_side(const rr_roo_line_rec *l, int32_t x, int32_t y)
  * addresses records from them directly. */
 static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *nodes,
                                                      const rr_roo_line_rec *lines,
-                                                     const int32_t xy[2], uint32_t *child)
+                                                     uint32_t *child, int32_t x, int32_t y)
 {
     const rr_roo_node_rec *p = 0;
-    int32_t x = xy[0], y = xy[1];
     uint32_t c = *child, k = c - 1u; /* k: c's 0-based node index */
     /* c is an internal node (1..nnodes) as long as k = c - 1 < RR_ROO_MAX_TREE:
      * 0 (none) wraps around, leaf references are >= RR_ROO_CHILD_LEAF, and
@@ -303,9 +302,8 @@ static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_wh
 {
     const rr_roo_node_rec *nodes = nodes_of(room), *p;
     const rr_roo_leaf_rec *leaf;
-    const int32_t xy[2] = {x, y};
     uint32_t c = room_of(room)->root;
-    p = descend_point(nodes, lines_of(room), xy, &c);
+    p = descend_point(nodes, lines_of(room), &c, x, y);
     if (c == 0) {
         out->sector = out->leaf = -1;
         out->node = p ? node_info_of(room)[p - nodes].number : -1;
