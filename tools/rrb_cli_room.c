@@ -9,86 +9,91 @@
 #include "rrb_schema.h"
 #include "rrb_util.h"
 
-static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, size_t cap)
+/* Open a blob's bytes with the real loader. A big-endian blob (for
+ * malta-be) is swapped to host order through its format's schema first, so
+ * it is checked and queried exactly as the board would. *host and *arena
+ * are malloc'd for the caller to free, also on failure; *host is NULL when
+ * the bytes are shorter than a header (RR_ERR_TRUNC). On any other failure
+ * text says why, naming section, record and field (a checksum mismatch
+ * with both values in hex), and *at is the offset. */
+static rr_err open_bytes(const uint8_t *d, size_t n, uint8_t **host, void **arena, int *be,
+                         rr_room *room, uint32_t *at, char *text, size_t cap)
 {
     rr_diag diag;
-    rr_err e;
     int32_t need;
+    rr_err e;
+    *arena = NULL;
+    *host = rrb_blob_host_copy(d, n, be);
+    if (!*host)
+        return RR_ERR_TRUNC;
+    memset(&diag, 0, sizeof diag);
+    need = rr_arena_size(*host, (uint32_t)n);
+    *arena = rrb_xmalloc(need > 0 ? (size_t)need + 4 : 4);
+    e = rr_open_diag(*host, (uint32_t)n, *arena, need > 0 ? (uint32_t)need : 0, room, &diag);
+    *at = diag.offset;
+    if (e == RR_ERR_CHECKSUM) {
+        uint32_t stored = rrb_rd32(d + offsetof(rr_blob_header, checksum), *be);
+        uint32_t crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
+        snprintf(text, cap, "header.checksum at 0x%x: stored 0x%08x, computed 0x%08x "
+                 "(%s: the blob was changed after it was baked)",
+                 (unsigned)offsetof(rr_blob_header, checksum), stored, crc, rr_strerror(e));
+    } else if (e) {
+        rrb_diag_text(*host, n, e, &diag, text, cap);
+    }
+    return e;
+}
+
+static int open_blob(rrb_cli_room *r, const uint8_t *d, size_t n, char *err, size_t cap)
+{
+    uint8_t *host;
+    uint32_t at;
     int be;
+    char text[256];
+    rr_err e;
     if (n > 0x7fffffffu) {
         snprintf(err, cap, "%s:0x0: expected a blob below 2 GB, found %zu bytes", r->path, n);
         return -1;
     }
-    /* A big-endian blob (for malta-be) is swapped to host order through its
-     * format's schema, so it is queried exactly as the board would. */
-    r->blob = (uint32_t *)(void *)rrb_blob_host_copy(d, n, &be);
-    if (!r->blob) {
+    e = open_bytes(d, n, &host, &r->arena, &be, &r->room, &at, text, sizeof text);
+    r->blob = (uint32_t *)(void *)host;
+    r->size = n;
+    if (!host) {
         snprintf(err, cap, "%s:0x0: expected a %u-byte blob header, found %zu bytes (the file "
                  "looks truncated)", r->path, RR_HEADER_BYTES, n);
         return -1;
     }
-    r->size = n;
-    memset(&diag, 0, sizeof diag);
-    need = rr_arena_size(r->blob, (uint32_t)n);
-    r->arena = rrb_xmalloc(need > 0 ? (size_t)need + 4 : 4);
-    e = rr_open_diag(r->blob, (uint32_t)n, r->arena, need > 0 ? (uint32_t)need : 0, &r->room,
-                     &diag);
     if (e) {
-        char text[256];
-        rrb_diag_text((const uint8_t *)r->blob, n, e, &diag, text, sizeof text);
-        snprintf(err, cap, "%s:0x%x: expected a valid blob, found %s", r->path, diag.offset, text);
+        snprintf(err, cap, "%s:0x%x: expected a valid blob, found %s", r->path, at, text);
         return -1;
     }
     return 0;
 }
 
-/* Open a blob of either byte order with the real loader (a big-endian one
- * swapped to host order through its schema first); prints the diagnosis,
- * naming section, record and field. */
+/* Open a blob of either byte order with the real loader, as the board
+ * would; prints the diagnosis, naming section, record and field. */
 int rrb_cli_check_blob(const uint8_t *d, size_t n, const char *path, FILE *verbose)
 {
     rr_room room;
-    rr_diag diag;
-    rr_err e;
-    int32_t need;
-    int be;
-    uint8_t *c = rrb_blob_host_copy(d, n, &be);
+    uint8_t *host;
     void *arena;
+    uint32_t at;
+    int be;
     char text[256];
-    memset(&diag, 0, sizeof diag);
-    if (!c) {
+    rr_err e = open_bytes(d, n, &host, &arena, &be, &room, &at, text, sizeof text);
+    free(arena);
+    if (!host) {
         fprintf(stderr, "%s:0x0: blob rejected: expected a %u-byte header, found %zu bytes "
                         "(the file looks truncated)\n", path, RR_HEADER_BYTES, n);
         return 1;
     }
-    need = rr_arena_size(c, (uint32_t)n);
-    if (need < 0) {
-        e = rr_open_diag(c, (uint32_t)n, NULL, 0, &room, &diag);
-    } else {
-        arena = rrb_xmalloc((size_t)need + 4);
-        e = rr_open_diag(c, (uint32_t)n, arena, (uint32_t)need, &room, &diag);
-        free(arena);
-    }
-    if (e) {
-        if (e == RR_ERR_CHECKSUM) {
-            uint32_t stored = rrb_rd32(d + offsetof(rr_blob_header, checksum), be);
-            uint32_t crc = rr_crc32(0, d + RR_CHECKSUM_FROM, (uint32_t)(n - RR_CHECKSUM_FROM));
-            snprintf(text, sizeof text, "header.checksum at 0x%x: stored 0x%08x, computed 0x%08x "
-                     "(%s: the blob was changed after it was baked)",
-                     (unsigned)offsetof(rr_blob_header, checksum), stored, crc, rr_strerror(e));
-        } else {
-            rrb_diag_text(c, n, e, &diag, text, sizeof text);
-        }
-        fprintf(stderr, "%s:0x%x: blob rejected: %s\n", path, diag.offset, text);
-        free(c);
-        return 1;
-    }
-    if (verbose)
+    if (e)
+        fprintf(stderr, "%s:0x%x: blob rejected: %s\n", path, at, text);
+    else if (verbose)
         fprintf(verbose, "%s: ok (%s room, %s-endian, %u bytes, arena %u, depth %u)\n", path,
-               rrb_room_format_name(room.format), be ? "big" : "little", room.size,
-               rr_arena_size(c, (uint32_t)n), room.max_depth);
-    free(c);
-    return 0;
+                rrb_room_format_name(room.format), be ? "big" : "little", room.size,
+                rr_arena_size(host, (uint32_t)n), room.max_depth);
+    free(host);
+    return e ? 1 : 0;
 }
 
 int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t cap)
