@@ -342,6 +342,21 @@ static int run_batch(rrb_inputs *b, const bake_cfg *cfg, int tty, const char *sk
     return failed;
 }
 
+/* --target is a board and gives the byte order, which --endian may only
+ * repeat: sets opts.big_endian; 0, or 2 (usage error, said on stderr). */
+static int byte_order(bake_cfg *cfg, const char *cmd)
+{
+    int big = cfg->endian && !strcmp(cfg->endian, "big");
+    if (cfg->endian && cfg->board && big != cfg->board->big_endian) {
+        fprintf(stderr, "rrbake %s: --endian %s contradicts --target %s (%s-endian); give "
+                "one of them\n", cmd, cfg->endian, cfg->board->name,
+                cfg->board->big_endian ? "big" : "little");
+        return 2;
+    }
+    cfg->opts.big_endian = cfg->board ? cfg->board->big_endian : big;
+    return 0;
+}
+
 int rrb_cli_bake(int argc, char **argv)
 {
     bake_cfg cfg;
@@ -364,16 +379,10 @@ int rrb_cli_bake(int argc, char **argv)
             return 2;
         }
     }
-    /* --target is a board: its byte order, unless --endian says the same. */
-    if (cfg.endian && cfg.board && (strcmp(cfg.endian, "big") == 0) != cfg.board->big_endian) {
-        fprintf(stderr, "rrbake bake: --endian %s contradicts --target %s (%s-endian); give "
-                "one of them\n", cfg.endian, cfg.board->name,
-                cfg.board->big_endian ? "big" : "little");
+    if (byte_order(&cfg, "bake")) {
         rrb_inputs_free(&in);
         return 2;
     }
-    cfg.opts.big_endian = cfg.board ? cfg.board->big_endian
-                                    : cfg.endian && !strcmp(cfg.endian, "big");
     if (!nin) {
         fprintf(stderr, "%s", rrb_cli_usage_bake);
         return 2;
@@ -384,14 +393,13 @@ int rrb_cli_bake(int argc, char **argv)
     for (k = 0; k < in.n; k++) {
         rrb_input *x = &in.v[k];
         const char *base = strrchr(x->path, '/');
-        if (!out_dir)
-            snprintf(outp, sizeof outp, "%s", out);
-        else if (x->rel)   /* mirrors the folder's tree below -o, or beside the input */
-            out_name(outp, sizeof outp, out ? out : NULL, out ? x->rel : x->path,
-                     cfg.c_array != NULL);
+        /* Beside the input; or below -o, a folder's files mirroring its tree
+         * and a file argument by its name. */
+        const char *name = !out ? x->path : x->rel ? x->rel : base ? base + 1 : x->path;
+        if (out_dir)
+            out_name(outp, sizeof outp, out, name, cfg.c_array != NULL);
         else
-            out_name(outp, sizeof outp, out, out ? (base ? base + 1 : x->path) : x->path,
-                     cfg.c_array != NULL);
+            snprintf(outp, sizeof outp, "%s", out);
         x->out = rrb_xstrdup(outp);
     }
     rrb_inputs_skipped(&in, skipped, sizeof skipped);
@@ -502,22 +510,19 @@ int rrb_cli_pack(int argc, char **argv)
     packed_room *rooms;
     char hpath[4096], prefix[256], base[256];
     size_t i, j, total = 0;
-    int rc, failed = 0;
+    int rc, failed = 0, a;
     memset(&cfg, 0, sizeof cfg);
-    for (i = 0; i < (size_t)argc; i++) {
-        int k = (int)i;
-        if (argv[i][0] != '-') {
-            rrb_inputs_add(&in, argv[i]);
-        } else if (!strcmp(argv[i], "--prefix") && i + 1 < (size_t)argc) {
-            prefix_arg = argv[++i];
-        } else if ((rc = parse_bake_opt(argc, argv, &k, &cfg, &out)) != 0 || cfg.c_array) {
+    for (a = 0; a < argc; a++) {
+        if (argv[a][0] != '-') {
+            rrb_inputs_add(&in, argv[a]);
+        } else if (!strcmp(argv[a], "--prefix") && a + 1 < argc) {
+            prefix_arg = argv[++a];
+        } else if ((rc = parse_bake_opt(argc, argv, &a, &cfg, &out)) != 0 || cfg.c_array) {
             if (rc == -1 || cfg.c_array)
                 fprintf(stderr, "rrbake pack: unknown option '%s' (rrbake pack --help lists "
-                        "them)\n", argv[i]);
+                        "them)\n", argv[a]);
             rrb_inputs_free(&in);
             return 2;
-        } else {
-            i = (size_t)k;
         }
     }
     if (!in.n || !out || strlen(out) < 3 || strcmp(out + strlen(out) - 2, ".c")) {
@@ -525,15 +530,10 @@ int rrb_cli_pack(int argc, char **argv)
         rrb_inputs_free(&in);
         return 2;
     }
-    if (cfg.endian && cfg.board && (strcmp(cfg.endian, "big") == 0) != cfg.board->big_endian) {
-        fprintf(stderr, "rrbake pack: --endian %s contradicts --target %s\n", cfg.endian,
-                cfg.board->name);
+    if (byte_order(&cfg, "pack")) {
         rrb_inputs_free(&in);
         return 2;
     }
-    cfg.opts.big_endian = cfg.board ? cfg.board->big_endian
-                                    : cfg.endian && !strcmp(cfg.endian, "big");
-    cfg.opts.quiet = cfg.quiet;
     snprintf(hpath, sizeof hpath, "%.*s.h", (int)(strlen(out) - 2), out);
     snprintf(base, sizeof base, "%s", strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
     base[strlen(base) - 2] = 0;
@@ -564,9 +564,7 @@ int rrb_cli_pack(int argc, char **argv)
             failed++;
             continue;
         }
-        r->format = ((const rr_blob_header *)(const void *)r->blob)->format;
-        if (cfg.opts.big_endian)
-            r->format = rrb_rd32(r->blob + offsetof(rr_blob_header, format), 1);
+        r->format = rrb_rd32(r->blob + offsetof(rr_blob_header, format), cfg.opts.big_endian);
         total += r->size;
     }
     rc = failed ? 1 : write_pack(out, hpath, prefix, rooms, in.n, &cfg);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "rrb_blob.h"
 #include "rrb_format.h"
@@ -28,17 +27,11 @@ static int by_path(const void *a, const void *b)
     return strcmp(((const rrb_input *)a)->path, ((const rrb_input *)b)->path);
 }
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 void rrb_inputs_add(rrb_inputs *in, const char *arg)
 {
     char **stack = NULL, path[PATH_MAX];
     size_t sn = 0, scap = 0, first = in->n, rootlen = strlen(arg);
-    if (!is_dir(arg)) {
+    if (!rrb_is_dir(arg)) {
         push(in, arg, NULL);
         return;
     }
@@ -57,7 +50,7 @@ void rrb_inputs_add(rrb_inputs *in, const char *arg)
             if (de->d_name[0] == '.')
                 continue;
             snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            if (is_dir(path)) {
+            if (rrb_is_dir(path)) {
                 stack = rrb_grow(stack, &scap, sn + 1, sizeof *stack);
                 stack[sn++] = rrb_xstrdup(path);
             } else {

@@ -294,7 +294,7 @@ static int verify_one(const char *path)
 static int cmd_text(int argc, char **argv, const char *usage, int which)
 {
     rrb_inputs in = {0};
-    int json = 0, i, nargs = 0, failed = 0;
+    int json = 0, i, nargs = 0, failed = 0, array;
     size_t k;
     char skipped[256];
     for (i = 0; i < argc; i++) {
@@ -319,16 +319,17 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
     }
     rrb_inputs_filter(&in, NULL, 0, 1, 0);
     rrb_inputs_skipped(&in, skipped, sizeof skipped);
-    if (json && which == 0 && (in.n != 1 || in.v[0].rel))
+    array = json && which == 0 && (in.n != 1 || in.v[0].rel);   /* info --json of several */
+    if (array)
         printf("[");
     for (k = 0; k < in.n; k++) {
-        if (json && which == 0 && k)
+        if (array && k)
             printf(",");
         fflush(stdout);
         failed += which == 1 ? verify_one(in.v[k].path) : text_one(in.v[k].path, which, json,
                                                                      stdout);
     }
-    if (json && which == 0 && (in.n != 1 || in.v[0].rel))
+    if (array)
         printf("]\n");
     if (which == 1 && (in.n != 1 || *skipped))
         printf("%zu file%s: %zu ok, %d failed%s%s\n", in.n, in.n == 1 ? "" : "s",
