@@ -26,7 +26,8 @@
  * distance; sweep_flat against sweep: end point) and the agreement printed.
  *
  * Queries (the same xorshift seed on every board): rays start 64 units in
- * front of the centre of a random collision triangle (along its normal) in a
+ * front of the centre of a random collision triangle (drawn by its source
+ * index, so any blob layout gets the same queries) along its normal, in a
  * random direction, max_dist 2048 units; sweeps start 160 units in front of a
  * random triangle and move by up to +-256 units per axis, with the game's
  * player collider (radius 0.15 x 0.30 game units = 38 x 77 file units).
@@ -182,10 +183,23 @@ static int make_flat(const rr_test_blob *b, rr_room *out)
     return rr_open(buf, b->size, flat_arena, sizeof flat_arena, out) ? -1 : 0;
 }
 
+/* The collision triangle with the lowest source index >= s (zero-area
+ * source triangles are not baked): queries are chosen by source triangle,
+ * so every blob layout of the same room gets the same queries. */
+static const rr_rmesh_tri *by_source(const mesh *m, uint32_t s)
+{
+    const rr_rmesh_tri *best = &m->t[0];
+    uint32_t i;
+    for (i = 0; i < m->ntris; i++)
+        if (m->t[i].src >= s && (best->src < s || m->t[i].src < best->src))
+            best = &m->t[i];
+    return best;
+}
+
 /* A point `units` file units in front of the centre of a random triangle. */
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
-    const rr_rmesh_tri *t = &m->t[rt_rand() % m->ntris];
+    const rr_rmesh_tri *t = by_source(m, rt_rand() % m->ntris);
     int k;
     for (k = 0; k < 3; k++) {
         int64_t c = ((int64_t)m->v[t->v[0]].p[k] + m->v[t->v[1]].p[k] + m->v[t->v[2]].p[k]) / 3;
