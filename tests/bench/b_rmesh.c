@@ -185,11 +185,16 @@ static int make_flat(const rr_test_blob *b, rr_room *out)
 
 /* The collision triangle with the lowest source index >= s (zero-area
  * source triangles are not baked): queries are chosen by source triangle,
- * so every blob layout of the same room gets the same queries. */
-static const rr_rmesh_tri *by_source(const mesh *m, uint32_t s)
+ * so every blob layout of the same room gets the same queries (a layout
+ * that drops other zero-area triangles changes only the queries that fall
+ * on those). */
+static const rr_rmesh_tri *by_source(const mesh *m, uint32_t r)
 {
     const rr_rmesh_tri *best = &m->t[0];
-    uint32_t i;
+    uint32_t i, s, nsrc = 0;
+    for (i = 0; i < m->ntris; i++)   /* the source triangles: the highest index + 1 */
+        nsrc = m->t[i].src >= nsrc ? m->t[i].src + 1u : nsrc;
+    s = r % nsrc;
     for (i = 0; i < m->ntris; i++)
         if (m->t[i].src >= s && (best->src < s || m->t[i].src < best->src))
             best = &m->t[i];
@@ -199,7 +204,7 @@ static const rr_rmesh_tri *by_source(const mesh *m, uint32_t s)
 /* A point `units` file units in front of the centre of a random triangle. */
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
-    const rr_rmesh_tri *t = by_source(m, rt_rand() % m->ntris);
+    const rr_rmesh_tri *t = by_source(m, rt_rand());
     int k;
     for (k = 0; k < 3; k++) {
         int64_t c = ((int64_t)m->v[t->v[0]].p[k] + m->v[t->v[1]].p[k] + m->v[t->v[2]].p[k]) / 3;
