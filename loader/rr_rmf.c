@@ -47,10 +47,10 @@ typedef struct part {
 } part;
 
 /* The sections a tree walk reads, as plain pointers: read from the view
- * once per query (rr_rmf_trace, rr_rmf_box_brushes, on their stack) and
- * handed to walk_tree, which leaves them in the work for visit_leaf and
- * trace_brush; these then index a pointer instead of reaching each record
- * through blob + view offset (make bench: rmf.trace). */
+ * once per query by walk_tree (on its stack), which leaves them in the
+ * work for visit_leaf and trace_brush; these then index a pointer instead
+ * of reaching each record through blob + view offset (make bench:
+ * rmf.trace). */
 typedef struct sections {
     const rr_rmf_node *nodes;
     const rr_rmf_plane *planes;
@@ -599,15 +599,6 @@ static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
     }
 }
 
-/* The work of a query: a new stamp. */
-static work *start_work(const rr_room *room)
-{
-    work *w = work_of(room);
-    w->seen = marks_of(room);
-    w->cur = next_stamp(room);
-    return w;
-}
-
 /* Part p at its node: which children it reaches and over which parts,
  * near child first. Along the node's axis the swept box spans P(t) +- r
  * with P(t) = start + d.t; the front child (x >= v) needs P(t) + r >= v, the
@@ -652,15 +643,22 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
- * it never hits: best stays 1, all_solid 0). */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
+ * it never hits: best stays 1, all_solid 0). The caller has filled the rest
+ * of the work; the walk takes a new brush stamp and its sections here, one
+ * copy for both queries. */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    const rr_rmf_node *nodes = s->nodes;
-    const rr_rmf_plane *planes = s->planes;
+    sections s;
+    const rr_rmf_node *nodes;
+    const rr_rmf_plane *planes;
     uint32_t sp = 0;
     part p;
-    w->sec = s;
+    w->seen = marks_of(room);
+    w->cur = next_stamp(room);
+    sections_of(room, &s);
+    w->sec = &s;
+    nodes = s.nodes, planes = s.planes;
     p.node = header_of(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
@@ -711,17 +709,15 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
                     const int32_t half[3], uint32_t mask, rr_rmf_trace_result *out)
 {
-    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !out || !start || !end)
         return RR_ERR_ARG;
     if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
-    w = start_work(room);
+    w = work_of(room);
     init_work(room, w, start, end, half, mask);
-    sections_of(room, &s);
-    walk_tree(room, &s, w);
+    walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -742,22 +738,20 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
-    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
-    w = start_work(room);
+    w = work_of(room);
     for (k = 0; k < 3; k++)
         w->lo[k] = mins[k], w->hi[k] = maxs[k];
     w->list = list;
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    sections_of(room, &s);
-    walk_tree(room, &s, w);
+    walk_tree(room, w);
     return RR_OK;
 }
 
