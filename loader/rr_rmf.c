@@ -47,10 +47,10 @@ typedef struct part {
 } part;
 
 /* The sections a tree walk reads, as plain pointers: read from the view
- * once per query by walk_tree (on its stack), which leaves them in the
- * work for visit_leaf and trace_brush; these then index a pointer instead
- * of reaching each record through blob + view offset (make bench:
- * rmf.trace). */
+ * once per query by walk (on its stack) and handed to walk_tree, which
+ * leaves them in the work for visit_leaf and trace_brush; these then index
+ * a pointer instead of reaching each record through blob + view offset
+ * (make bench: rmf.trace). */
 typedef struct sections {
     const rr_rmf_node *nodes;
     const rr_rmf_plane *planes;
@@ -643,22 +643,15 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
- * it never hits: best stays 1, all_solid 0). The caller has filled the rest
- * of the work; the walk takes a new brush stamp and its sections here, one
- * copy for both queries. */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
+ * it never hits: best stays 1, all_solid 0). */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    sections s;
-    const rr_rmf_node *nodes;
-    const rr_rmf_plane *planes;
+    const rr_rmf_node *nodes = s->nodes;
+    const rr_rmf_plane *planes = s->planes;
     uint32_t sp = 0;
     part p;
-    w->seen = marks_of(room);
-    w->cur = next_stamp(room);
-    sections_of(room, &s);
-    w->sec = &s;
-    nodes = s.nodes, planes = s.planes;
+    w->sec = s;
     p.node = header_of(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
@@ -671,6 +664,18 @@ static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
             return;
         p = stack[--sp];
     }
+}
+
+/* Walk the tree for a query whose work the caller has filled: a new brush
+ * stamp, the section pointers (on this frame), the walk. One copy for the
+ * trace and the box query. */
+static __attribute__((noinline)) void walk(const rr_room *room, work *w)
+{
+    sections s;
+    w->seen = marks_of(room);
+    w->cur = next_stamp(room);
+    sections_of(room, &s);
+    walk_tree(room, &s, w);
 }
 
 /* a + (b - a) * f30, the product's magnitude rounded down (toward a: never
@@ -687,22 +692,24 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
                                                 const int32_t start[3], const int32_t end[3],
                                                 const int32_t half[3], uint32_t mask)
 {
+    /* the clip epsilon: 2^-RR_RMF_CLIP_SHIFT units, at least 1 coord */
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
-    w->eps_d = eps < 1 ? 1 : eps;
-    w->eps_s = (int64_t)w->eps_d * 65536;
-    w->eps_d <<= 8;
+    if (eps < 1)
+        eps = 1;
+    w->eps_s = (int64_t)eps * 65536;
+    w->eps_d = eps << 8;
+    w->margin = eps + 1;
     w->mask = mask;
     w->list = 0;
     w->best = FRAC_ONE;
     w->plane = w->brush = -1;
     w->start_solid = w->all_solid = 0;
-    w->margin = (eps < 1 ? 1 : eps) + 1;
     for (k = 0; k < 3; k++) {
         int32_t h = half ? half[k] : 0, a = start[k], b = end[k];
         w->start[k] = a, w->end[k] = b, w->half[k] = h;
-        w->lo[k] = (a < b ? a : b) - h - (eps < 1 ? 1 : eps) - 1;
-        w->hi[k] = (a < b ? b : a) + h + (eps < 1 ? 1 : eps) + 1;
+        w->lo[k] = (a < b ? a : b) - h - w->margin;
+        w->hi[k] = (a < b ? b : a) + h + w->margin;
     }
 }
 
@@ -717,7 +724,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = work_of(room);
     init_work(room, w, start, end, half, mask);
-    walk_tree(room, w);
+    walk(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -751,7 +758,7 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    walk_tree(room, w);
+    walk(room, w);
     return RR_OK;
 }
 
