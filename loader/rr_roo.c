@@ -422,6 +422,13 @@ rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
 /* Coordinates are validated (walls) or required (arguments) to lie within
  * +-2^29, so differences fit 2^30, products 2^60 and a cross product 2^61. */
 
+/* a * b <= c * d, exactly (128-bit products). */
+static int mul_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    uint64_t lo1, lo2, hi1 = rr__mul128(a, b, &lo1), hi2 = rr__mul128(c, d, &lo2);
+    return hi1 < hi2 || (hi1 == hi2 && lo1 <= lo2);
+}
+
 static uint64_t abs64(int64_t v)
 {
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -461,7 +468,7 @@ static NOINLINE int near_seg(const int32_t l[4], const int32_t c[2], uint64_t r2
     if (u > 0 && ee != 0) {
         if (u < ee) { /* nearest point inside the segment: compare d^2 / ee with r2 */
             d = orient(l, c); /* ex * vy - ey * vx */
-            return rr__cmp_mul128(abs64(d), abs64(d), r2, (uint64_t)ee) <= 0;
+            return mul_le(abs64(d), abs64(d), r2, (uint64_t)ee);
         }
         x = c[0] - l[2], y = c[1] - l[3]; /* nearest point: the end */
     }
