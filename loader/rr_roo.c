@@ -1007,8 +1007,9 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
             continue;
         }
         p = &nodes[c - 1];
-        near = line_side(&lines[p->line], x, y) >= 0 ? p->pos : p->neg;
-        far = near == p->pos ? p->neg : p->pos;
+        near = p->pos, far = p->neg;
+        if (line_side(&lines[p->line], x, y) < 0)
+            near = p->neg, far = p->pos;
         c = descend(stack, &sp, near, far);
     }
     *count = n;
