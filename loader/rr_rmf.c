@@ -783,22 +783,22 @@ rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 }
 
 /* The record getters share one body: record i of section slot k, whose
- * records are size bytes. */
-static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t k, uint32_t size,
-                                                  uint32_t i, const void **out)
+ * record size the schema gives. */
+static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t k, uint32_t i,
+                                                  const void **out)
 {
     if (!is_rmf(room) || !out)
         return RR_ERR_ARG;
     if (i >= rr__count(room, k))
         return RR_ERR_NOTFOUND;
-    *out = (const uint8_t *)rr__records(room, k) + i * size;
+    *out = (const uint8_t *)rr__records(room, k) + i * rmf_schema_sections[k].elem;
     return RR_OK;
 }
 
-#define GETTER(fn, T, slot)                                                               \
-    rr_err fn(const rr_room *room, uint32_t i, const T **out)                             \
-    {                                                                                     \
-        return get_record(room, slot, (uint32_t)sizeof(T), i, (const void **)(void *)out); \
+#define GETTER(fn, T, slot)                                                   \
+    rr_err fn(const rr_room *room, uint32_t i, const T **out)                 \
+    {                                                                         \
+        return get_record(room, slot, i, (const void **)(void *)out);         \
     }
 GETTER(rr_rmf_get_plane, rr_rmf_plane, RR_RMF_S_planes)
 GETTER(rr_rmf_get_brush, rr_rmf_brush, RR_RMF_S_brushes)
