@@ -292,12 +292,11 @@ RR_VALIDATION rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* ---- points -------------------------------------------------------------- */
 
+/* n.v - dist of a side that is not axial (type 3), in side units (Q16
+ * coords). Both callers test an axial side in 32 bits themselves (see
+ * brush_contains and side_pair), so it never comes here. */
 static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
-    if (p->type < 3) {   /* normal +-1 on its axis: 65536 (+-v - dist), no product */
-        int32_t x = v[p->type];
-        return (int64_t)((p->normal[p->type] < 0 ? -x : x) - p->dist) * 65536;
-    }
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
