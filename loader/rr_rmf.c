@@ -47,10 +47,9 @@ typedef struct part {
 } part;
 
 /* The sections a tree walk reads, as plain pointers: read from the view
- * once per query by walk (on its stack) and handed to walk_tree, which
- * leaves them in the work for visit_leaf and trace_brush; these then index
- * a pointer instead of reaching each record through blob + view offset
- * (make bench: rmf.trace). */
+ * once per query by walk_tree (on its stack) and handed to visit_leaf and
+ * trace_brush, which then index a pointer instead of reaching each record
+ * through blob + view offset (make bench: rmf.trace). */
 typedef struct sections {
     const rr_rmf_node *nodes;
     const rr_rmf_plane *planes;
@@ -74,7 +73,6 @@ static void sections_of(const rr_room *room, sections *s)
  * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
  * memory; the stack bound is 512 bytes). */
 typedef struct work {
-    const sections *sec;       /* the walk's sections (on the query's stack) */
     int32_t start[3], end[3], half[3];
     int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
                                   the box of a box query */
@@ -503,9 +501,8 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
  * that ends outside it gets out freely (start_solid only). */
-static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
+static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
 {
-    const sections *s = w->sec;
     const rr_rmf_brush *b = &s->brushes[bi];
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
@@ -579,9 +576,8 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
-static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
+static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
 {
-    const sections *s = w->sec;
     const rr_rmf_leaf *lf = &s->leaves[-1 - n];
     const rr_rmf_leafbrush *refs = s->refs + lf->first;
     const rr_rmf_brush *brushes = s->brushes;
@@ -594,7 +590,7 @@ static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
-            trace_brush(w, b);
+            trace_brush(w, s, b);
     }
 }
 
@@ -642,39 +638,30 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
- * it never hits: best stays 1, all_solid 0). */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
+ * it never hits: best stays 1, all_solid 0). The caller has filled the
+ * rest of the work; the walk takes a new brush stamp and the section
+ * pointers here, one copy for both queries. */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    const rr_rmf_node *nodes = s->nodes;
-    const rr_rmf_plane *planes = s->planes;
+    sections s;
     uint32_t sp = 0;
     part p;
-    w->sec = s;
+    w->seen = marks_of(room);
+    w->cur = next_stamp(room);
+    sections_of(room, &s);
     p.node = header_of(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
-            const rr_rmf_node *nd = &nodes[p.node];
-            sp += (uint32_t)split_segment(w, nd, &planes[nd->plane], &p, &stack[sp]);
+            const rr_rmf_node *nd = &s.nodes[p.node];
+            sp += (uint32_t)split_segment(w, nd, &s.planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, p.node);
+            visit_leaf(w, &s, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
     }
-}
-
-/* Walk the tree for a query whose work the caller has filled: a new brush
- * stamp, the section pointers (on this frame), the walk. One copy for the
- * trace and the box query. */
-static __attribute__((noinline)) void walk(const rr_room *room, work *w)
-{
-    sections s;
-    w->seen = marks_of(room);
-    w->cur = next_stamp(room);
-    sections_of(room, &s);
-    walk_tree(room, &s, w);
 }
 
 /* a + (b - a) * f30, the product's magnitude rounded down (toward a: never
@@ -723,7 +710,7 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
         return RR_ERR_RANGE;
     w = work_of(room);
     init_work(room, w, start, end, half, mask);
-    walk(room, w);
+    walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -757,7 +744,7 @@ rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int3
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    walk(room, w);
+    walk_tree(room, w);
     return RR_OK;
 }
 
