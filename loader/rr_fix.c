@@ -59,6 +59,16 @@ __attribute__((noinline)) int64_t rr__div_round64(int64_t n, int64_t d)
     return neg ? -(int64_t)q : (int64_t)q;
 }
 
+uint64_t rr__mul128(uint64_t a, uint64_t b, uint64_t *lo)
+{
+    /* four 32 x 32 -> 64 partial products (schoolbook) */
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = (p00 & 0xffffffffu) | (mid << 32);
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
 /* The same, saturated to int32 (every caller's quotient is below 2^63). */
 static int32_t div_round(int64_t n, int64_t d)
 {

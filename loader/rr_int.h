@@ -85,6 +85,10 @@ const rr_section_entry *rr__entry(const rr_room *room, uint32_t type);
  * library's one rounding rule), d != 0, |quotient| < 2^63, not saturated. */
 int32_t rr__sat32(int64_t v);
 int64_t rr__div_round64(int64_t n, int64_t d);
+/* a * b in 128 bits: returns the high 64 bits and stores the low 64 in
+ * *lo. For exact comparisons of products that reach 2^61 and more (ROO's
+ * point-to-wall distance; RMesh's earliest hit, as its own mul128). */
+uint64_t rr__mul128(uint64_t a, uint64_t b, uint64_t *lo);
 
 /* Validators of each runtime (weak: a program links only what it uses).
  * Called by rr_open after the container passed, each must check every index,

@@ -47,9 +47,8 @@ typedef struct part {
 } part;
 
 /* The sections a tree walk reads, as plain pointers: read from the view
- * once per query (rr_rmf_trace, rr_rmf_box_brushes, on their stack) and
- * handed to walk_tree, which leaves them in the work for visit_leaf and
- * trace_brush; these then index a pointer instead of reaching each record
+ * once per query by walk_tree (on its stack) and handed to visit_leaf and
+ * trace_brush, which then index a pointer instead of reaching each record
  * through blob + view offset (make bench: rmf.trace). */
 typedef struct sections {
     const rr_rmf_node *nodes;
@@ -74,7 +73,6 @@ static void sections_of(const rr_room *room, sections *s)
  * the arena, not on the C stack (Cortex-M0 keeps every 64-bit temporary in
  * memory; the stack bound is 512 bytes). */
 typedef struct work {
-    const sections *sec;       /* the walk's sections (on the query's stack) */
     int32_t start[3], end[3], half[3];
     int32_t lo[3], hi[3];      /* swept bounds (coords), widened by the epsilon;
                                   the box of a box query */
@@ -292,12 +290,11 @@ RR_VALIDATION rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* ---- points -------------------------------------------------------------- */
 
+/* n.v - dist of a side that is not axial (type 3), in side units (Q16
+ * coords). Both callers test an axial side in 32 bits themselves (see
+ * brush_contains and side_pair), so it never comes here. */
 static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
-    if (p->type < 3) {   /* normal +-1 on its axis: 65536 (+-v - dist), no product */
-        int32_t x = v[p->type];
-        return (int64_t)((p->normal[p->type] < 0 ? -x : x) - p->dist) * 65536;
-    }
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
@@ -504,9 +501,8 @@ static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, in
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
  * that ends outside it gets out freely (start_solid only). */
-static __attribute__((noinline)) void trace_brush(work *w, uint32_t bi)
+static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
 {
-    const sections *s = w->sec;
     const rr_rmf_brush *b = &s->brushes[bi];
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
@@ -580,9 +576,8 @@ static uint32_t next_stamp(const rr_room *room)
 
 /* The brushes of one leaf not seen yet in this query that overlap [lo, hi]:
  * into the list (a box query) or to trace_brush. */
-static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
+static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
 {
-    const sections *s = w->sec;
     const rr_rmf_leaf *lf = &s->leaves[-1 - n];
     const rr_rmf_leafbrush *refs = s->refs + lf->first;
     const rr_rmf_brush *brushes = s->brushes;
@@ -595,17 +590,8 @@ static __attribute__((noinline)) void visit_leaf(work *w, int32_t n)
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
-            trace_brush(w, b);
+            trace_brush(w, s, b);
     }
-}
-
-/* The work of a query: a new stamp. */
-static work *start_work(const rr_room *room)
-{
-    work *w = work_of(room);
-    w->seen = marks_of(room);
-    w->cur = next_stamp(room);
-    return w;
 }
 
 /* Part p at its node: which children it reaches and over which parts,
@@ -652,23 +638,26 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
 /* Quake III's CM_TraceThroughTree without recursion: the far part of each
  * split waits on the arena stack; a part starting beyond the nearest hit so
  * far is dropped. The box query walks here too (its parts all span [0, 1],
- * it never hits: best stays 1, all_solid 0). */
-static __attribute__((noinline)) void walk_tree(const rr_room *room, const sections *s, work *w)
+ * it never hits: best stays 1, all_solid 0). The caller has filled the
+ * rest of the work; the walk takes a new brush stamp and the section
+ * pointers here, one copy for both queries. */
+static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
 {
     part *stack = stack_of(room);   /* {node, t0, t1} per level */
-    const rr_rmf_node *nodes = s->nodes;
-    const rr_rmf_plane *planes = s->planes;
+    sections s;
     uint32_t sp = 0;
     part p;
-    w->sec = s;
+    w->seen = marks_of(room);
+    w->cur = next_stamp(room);
+    sections_of(room, &s);
     p.node = header_of(room)->root, p.t0 = 0, p.t1 = FRAC_ONE;
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
-            const rr_rmf_node *nd = &nodes[p.node];
-            sp += (uint32_t)split_segment(w, nd, &planes[nd->plane], &p, &stack[sp]);
+            const rr_rmf_node *nd = &s.nodes[p.node];
+            sp += (uint32_t)split_segment(w, nd, &s.planes[nd->plane], &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
-            visit_leaf(w, p.node);
+            visit_leaf(w, &s, p.node);
         if (sp == 0 || w->all_solid)
             return;
         p = stack[--sp];
@@ -689,39 +678,39 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
                                                 const int32_t start[3], const int32_t end[3],
                                                 const int32_t half[3], uint32_t mask)
 {
+    /* the clip epsilon: 2^-RR_RMF_CLIP_SHIFT units, at least 1 coord */
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
     int k;
-    w->eps_d = eps < 1 ? 1 : eps;
-    w->eps_s = (int64_t)w->eps_d * 65536;
-    w->eps_d <<= 8;
+    if (eps < 1)
+        eps = 1;
+    w->eps_s = (int64_t)eps * 65536;
+    w->eps_d = eps << 8;
+    w->margin = eps + 1;
     w->mask = mask;
     w->list = 0;
     w->best = FRAC_ONE;
     w->plane = w->brush = -1;
     w->start_solid = w->all_solid = 0;
-    w->margin = (eps < 1 ? 1 : eps) + 1;
     for (k = 0; k < 3; k++) {
         int32_t h = half ? half[k] : 0, a = start[k], b = end[k];
         w->start[k] = a, w->end[k] = b, w->half[k] = h;
-        w->lo[k] = (a < b ? a : b) - h - (eps < 1 ? 1 : eps) - 1;
-        w->hi[k] = (a < b ? b : a) + h + (eps < 1 ? 1 : eps) + 1;
+        w->lo[k] = (a < b ? a : b) - h - w->margin;
+        w->hi[k] = (a < b ? b : a) + h + w->margin;
     }
 }
 
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
                     const int32_t half[3], uint32_t mask, rr_rmf_trace_result *out)
 {
-    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !out || !start || !end)
         return RR_ERR_ARG;
     if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
         return RR_ERR_RANGE;
-    w = start_work(room);
+    w = work_of(room);
     init_work(room, w, start, end, half, mask);
-    sections_of(room, &s);
-    walk_tree(room, &s, w);
+    walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
         out->end[k] = move_along(start[k], end[k], w->best);   /* best = 1: end exactly */
@@ -742,22 +731,20 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
 rr_err rr_rmf_box_brushes(const rr_room *room, const int32_t mins[3], const int32_t maxs[3],
                           rr_rmf_list *list)
 {
-    sections s;
     work *w;
     int k;
     if (!is_rmf(room) || !list || (list->max && !list->items))
         return RR_ERR_ARG;
     if (!pair_ok(mins, maxs, -RR_RMF_MAX_COORD))
         return RR_ERR_RANGE;
-    w = start_work(room);
+    w = work_of(room);
     for (k = 0; k < 3; k++)
         w->lo[k] = mins[k], w->hi[k] = maxs[k];
     w->list = list;
     w->best = FRAC_ONE;
     w->all_solid = 0;
     list->count = list->total = 0;
-    sections_of(room, &s);
-    walk_tree(room, &s, w);
+    walk_tree(room, w);
     return RR_OK;
 }
 
@@ -782,22 +769,22 @@ rr_err rr_rmf_get_counts(const rr_room *room, rr_rmf_counts *out)
 }
 
 /* The record getters share one body: record i of section slot k, whose
- * records are size bytes. */
-static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t k, uint32_t size,
-                                                  uint32_t i, const void **out)
+ * record size the schema gives. */
+static __attribute__((noinline)) rr_err get_record(const rr_room *room, uint32_t k, uint32_t i,
+                                                  const void **out)
 {
     if (!is_rmf(room) || !out)
         return RR_ERR_ARG;
     if (i >= rr__count(room, k))
         return RR_ERR_NOTFOUND;
-    *out = (const uint8_t *)rr__records(room, k) + i * size;
+    *out = (const uint8_t *)rr__records(room, k) + i * rmf_schema_sections[k].elem;
     return RR_OK;
 }
 
-#define GETTER(fn, T, slot)                                                               \
-    rr_err fn(const rr_room *room, uint32_t i, const T **out)                             \
-    {                                                                                     \
-        return get_record(room, slot, (uint32_t)sizeof(T), i, (const void **)(void *)out); \
+#define GETTER(fn, T, slot)                                                   \
+    rr_err fn(const rr_room *room, uint32_t i, const T **out)                 \
+    {                                                                         \
+        return get_record(room, slot, i, (const void **)(void *)out);         \
     }
 GETTER(rr_rmf_get_plane, rr_rmf_plane, RR_RMF_S_planes)
 GETTER(rr_rmf_get_brush, rr_rmf_brush, RR_RMF_S_brushes)

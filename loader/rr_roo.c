@@ -422,20 +422,10 @@ rr_err rr_roo_get_info(const rr_room *room, rr_roo_info *out)
 /* Coordinates are validated (walls) or required (arguments) to lie within
  * +-2^29, so differences fit 2^30, products 2^60 and a cross product 2^61. */
 
-/* High and low 64 bits of a * b. */
-static uint64_t mul_hi(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    *lo = (p00 & 0xffffffffu) | (mid << 32);
-    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
 /* a * b <= c * d, exactly (128-bit products). */
 static int mul_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
-    uint64_t lo1, lo2, hi1 = mul_hi(a, b, &lo1), hi2 = mul_hi(c, d, &lo2);
+    uint64_t lo1, lo2, hi1 = rr__mul128(a, b, &lo1), hi2 = rr__mul128(c, d, &lo2);
     return hi1 < hi2 || (hi1 == hi2 && lo1 <= lo2);
 }
 
@@ -1017,8 +1007,9 @@ rr_err rr_roo_leaf_order(const rr_room *room, int32_t x, int32_t y, uint16_t *ou
             continue;
         }
         p = &nodes[c - 1];
-        near = line_side(&lines[p->line], x, y) >= 0 ? p->pos : p->neg;
-        far = near == p->pos ? p->neg : p->pos;
+        near = p->pos, far = p->neg;
+        if (line_side(&lines[p->line], x, y) < 0)
+            near = p->neg, far = p->pos;
         c = descend(stack, &sp, near, far);
     }
     *count = n;
