@@ -316,6 +316,14 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
+/* Time of key i of track tr: in PKEYS or RKEYS by its op. */
+static const rr_fix *key_time(const rr_room *room, const rr_emi_track *tr, uint32_t i)
+{
+    if (tr->op == RR_EMI_OP_POS)
+        return &pkeys_of(room)[tr->first_key + i].time;
+    return &rkeys_of(room)[tr->first_key + i].time;
+}
+
 /* A track's keys: a non-empty run of the key section of its op (n keys). */
 static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t n,
                             rr_diag *diag)
@@ -332,33 +340,19 @@ static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t
 }
 
 /* Key times of a track start at 0 or later and never decrease (sampling
- * searches them). Position keys: the schema checked their coordinates. */
-static rr_err check_pkeys(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
+ * searches them). Position keys: the schema checked their coordinates;
+ * rotation keys: any four components are a quaternion the sampler can
+ * normalize. */
+static rr_err check_key_times(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
 {
-    const rr_emi_pkey *keys = pkeys_of(room) + t->first_key;
     rr_fix prev = 0;
     uint32_t k;
     for (k = 0; k < t->nkeys; k++) {
-        if (keys[k].time < prev)
-            return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].time, "key time order",
-                            (uint32_t)keys[k].time, (uint32_t)prev);
-        prev = keys[k].time;
-    }
-    return RR_OK;
-}
-
-/* Rotation keys: times as above (any four components are a quaternion the
- * sampler can normalize). */
-static rr_err check_rkeys(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
-{
-    const rr_emi_rkey *keys = rkeys_of(room) + t->first_key;
-    rr_fix prev = 0;
-    uint32_t k;
-    for (k = 0; k < t->nkeys; k++) {
-        if (keys[k].time < prev)
-            return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].time, "key time order",
-                            (uint32_t)keys[k].time, (uint32_t)prev);
-        prev = keys[k].time;
+        const rr_fix *time = key_time(room, t, k);
+        if (*time < prev)
+            return rr__fail(room, diag, RR_ERR_RANGE, time, "key time order", (uint32_t)*time,
+                            (uint32_t)prev);
+        prev = *time;
     }
     return RR_OK;
 }
@@ -373,18 +367,12 @@ static rr_err check_tracks(const rr_room *room, rr_diag *diag)
     for (i = 0; i < f->ntracks; i++) {
         const rr_emi_track *t = &tracks[i];
         rr_err e;
-        if (t->op == RR_EMI_OP_POS) {
-            e = check_key_run(room, t, f->npkeys, diag);
-            if (!e)
-                e = check_pkeys(room, t, diag);
-        } else if (t->op == RR_EMI_OP_ROT) {
-            e = check_key_run(room, t, f->nrkeys, diag);
-            if (!e)
-                e = check_rkeys(room, t, diag);
-        } else {
-            e = rr__fail(room, diag, RR_ERR_RANGE, &t->op, "track operation (3 or 4)", t->op,
-                         RR_EMI_OP_ROT);
-        }
+        if (t->op != RR_EMI_OP_POS && t->op != RR_EMI_OP_ROT)
+            return rr__fail(room, diag, RR_ERR_RANGE, &t->op, "track operation (3 or 4)", t->op,
+                            RR_EMI_OP_ROT);
+        e = check_key_run(room, t, t->op == RR_EMI_OP_POS ? f->npkeys : f->nrkeys, diag);
+        if (!e)
+            e = check_key_times(room, t, diag);
         if (e)
             return e;
     }
@@ -587,14 +575,6 @@ static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
     return (int32_t)rr__div_round64((int64_t)dt * 65536, span);
 }
 
-/* Time of key i of track tr: in PKEYS or RKEYS by its op. */
-static rr_fix key_time(const rr_room *room, const rr_emi_track *tr, uint32_t i)
-{
-    if (tr->op == RR_EMI_OP_POS)
-        return pkeys_of(room)[tr->first_key + i].time;
-    return rkeys_of(room)[tr->first_key + i].time;
-}
-
 /* The keys of track tr around t: with i the first key whose time >= t
  * (binary search), key i - 1 and the fraction of the way to key i (Q16, in
  * (0, 1]); or, when i is 0 or past the last key, the key to copy (the first
@@ -605,7 +585,7 @@ static NOINLINE int32_t key_span(const rr_room *room, const rr_emi_track *tr, rr
     uint32_t lo = 0, hi = tr->nkeys;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (key_time(room, tr, mid) >= t)
+        if (*key_time(room, tr, mid) >= t)
             hi = mid;
         else
             lo = mid + 1;
@@ -613,7 +593,7 @@ static NOINLINE int32_t key_span(const rr_room *room, const rr_emi_track *tr, rr
     *at = lo ? lo - 1 : 0;   /* the last key when lo == nkeys */
     if (lo == 0 || lo == tr->nkeys)
         return -1;
-    return key_frac(t, key_time(room, tr, lo - 1), key_time(room, tr, lo));
+    return key_frac(t, *key_time(room, tr, lo - 1), *key_time(room, tr, lo));
 }
 
 /* A key's snorm16 components as Q30 (v * 2^15: the length is 32767/32768 of
