@@ -458,7 +458,7 @@ static int lower(int c)
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-static int name_ieq(const char *a, const char *b)
+static NOINLINE int name_ieq(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = lower(*a);
