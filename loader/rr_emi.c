@@ -844,89 +844,80 @@ static int32_t share(int32_t a, int32_t b, int32_t w)
     return (int32_t)shr_round((int64_t)d * w, 15);
 }
 
-/* A vertex with n >= 2 influences: the weighted sum of each joint's matrix
- * applied, written as the first influence's value plus each other one's
- * weight times its difference from it (Q15 weights summing to exactly 1: the
- * same convex combination, in 32-bit sums, which wrap instead of overflowing
- * only for junk matrices); the normal renormalized. Out of line: the
- * one-influence loop keeps its registers. */
-static NOINLINE void skin_blend(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+/* A vertex with n >= 1 influences. Its position is the weighted sum of
+ * each joint's matrix applied, written as the first influence's value plus
+ * each other one's weight times its difference from it (Q15 weights summing
+ * to exactly 1: the same convex combination, in 32-bit sums, which wrap
+ * instead of overflowing only for junk matrices); with one influence, its
+ * joint's matrix applied. Its normal, when wanted: with one influence, the
+ * rotated unit normal, unit within the rotation's rounding (docs/emi.md), so
+ * not renormalized; with several, their weighted sum renormalized. */
+static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                 const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint];
-    int32_t x0 = skin_pos(m0, 0, v->pos, shift), y0 = skin_pos(m0, 1, v->pos, shift);
-    int32_t z0 = skin_pos(m0, 2, v->pos, shift);
-    uint32_t x = (uint32_t)x0, y = (uint32_t)y0, z = (uint32_t)z0, k;
+    int32_t p0[3], p[3], nq[3];
+    uint32_t k;
+    int c;
+    for (c = 0; c < 3; c++)
+        p0[c] = p[c] = skin_pos(m0, c, v->pos, shift);
     for (k = 1; k < n; k++) {
         const rr_emi_xform *m = &skin[in[k].joint];
-        int32_t w = in[k].weight;
-        x += (uint32_t)share(x0, skin_pos(m, 0, v->pos, shift), w);
-        y += (uint32_t)share(y0, skin_pos(m, 1, v->pos, shift), w);
-        z += (uint32_t)share(z0, skin_pos(m, 2, v->pos, shift), w);
+        for (c = 0; c < 3; c++)
+            p[c] = (int32_t)((uint32_t)p[c] +
+                             (uint32_t)share(p0[c], skin_pos(m, c, v->pos, shift), in[k].weight));
     }
-    pos->x = (int32_t)x, pos->y = (int32_t)y, pos->z = (int32_t)z;
-    if (nrm) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
-        int64_t nx = 0, ny = 0, nz = 0;
-        int32_t nq[3];
-        for (k = 0; k < n; k++) {
-            const rr_emi_xform *m = &skin[in[k].joint];
-            int32_t w = in[k].weight;
-            nx += (int64_t)w * row_dot(m, 0, v->nrm);
-            ny += (int64_t)w * row_dot(m, 1, v->nrm);
-            nz += (int64_t)w * row_dot(m, 2, v->nrm);
-        }
-        nq[0] = (int32_t)shr_round(nx, 15);   /* Q29 */
-        nq[1] = (int32_t)shr_round(ny, 15);
-        nq[2] = (int32_t)shr_round(nz, 15);
-        normal_unit(nq, nrm);
+    pos->x = p[0], pos->y = p[1], pos->z = p[2];
+    if (!nrm)
+        return;
+    if (n == 1) {   /* Q14 * Q15 -> Q16 */
+        nrm->x = row_dot(m0, 0, v->nrm) >> (SKIN_FRAC - 1u);
+        nrm->y = row_dot(m0, 1, v->nrm) >> (SKIN_FRAC - 1u);
+        nrm->z = row_dot(m0, 2, v->nrm) >> (SKIN_FRAC - 1u);
+        return;
     }
+    for (c = 0; c < 3; c++) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
+        int64_t sum = 0;
+        for (k = 0; k < n; k++)
+            sum += (int64_t)in[k].weight * row_dot(&skin[in[k].joint], c, v->nrm);
+        nq[c] = (int32_t)shr_round(sum, 15);   /* Q29 */
+    }
+    normal_unit(nq, nrm);
 }
 
-/* Linear blend skinning in two passes, each a tight loop: positions (and
- * the whole of every vertex with several influences or none), then, when
- * normals are wanted, the normals of one-influence vertices. A vertex with
- * one influence (most vertices) is its joint's matrix applied, weight 1;
- * its normal is a rotated unit normal, unit within the rotation's rounding
- * (docs/emi.md), so it needs no renormalization. */
+/* Linear blend skinning, one vertex at a time (skin_vertex), but for two
+ * plain cases: a vertex without influences stays in the bind pose, and
+ * when no normals are wanted a one-influence vertex (most vertices) is its
+ * joint's matrix applied, in the loop (a call per vertex would cost the
+ * positions-only job a third more). */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
-    const rr_emi_vert *verts, *v, *end;
+    const rr_emi_vert *v;
     const rr_emi_infl *infl;
-    const rr_emi_xform *skin;
     rr_vec3 *pos, *nrm;
     unsigned shift;
+    uint32_t i;
     rr_err e = rr_emi_skin_job_validate(job);
     if (e)
         return e;
-    /* the job's fields in locals: the stores below cannot change them */
-    verts = verts_of(job->room) + job->first;
+    v = verts_of(job->room) + job->first;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
-    skin = job->skin, nrm = job->nrm_out, end = verts + job->count;
-    for (v = verts, pos = job->pos_out; v < end; v++, pos++) {
-        const rr_emi_infl *in = infl + v->infl_first;
-        if (v->infl_count == 1) {
-            const rr_emi_xform *m = &skin[in->joint];
+    for (i = 0; i < job->count; i++, v++) {
+        pos = &job->pos_out[i];
+        nrm = job->nrm_out ? &job->nrm_out[i] : 0;
+        if (v->infl_count == 1 && !nrm) {
+            const rr_emi_xform *m = &job->skin[infl[v->infl_first].joint];
             pos->x = skin_pos(m, 0, v->pos, shift);
             pos->y = skin_pos(m, 1, v->pos, shift);
             pos->z = skin_pos(m, 2, v->pos, shift);
-        } else if (v->infl_count > 1) {
-            skin_blend(in, v->infl_count, skin, v, shift, pos, nrm ? nrm + (v - verts) : 0);
-        } else {   /* not skinned: the bind pose, vpos << vert_shift coords, normal Q15 -> Q16 */
+        } else if (v->infl_count != 0) {
+            skin_vertex(infl + v->infl_first, v->infl_count, job->skin, v, shift, pos, nrm);
+        } else {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
             int32_t step = 1 << (SKIN_FRAC - shift);
             pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-            if (nrm) {
-                rr_vec3 *n = nrm + (v - verts);
-                n->x = v->nrm[0] * 2, n->y = v->nrm[1] * 2, n->z = v->nrm[2] * 2;
-            }
-        }
-    }
-    for (v = verts; nrm && v < end; v++, nrm++) {
-        if (v->infl_count == 1) {   /* Q14 * Q15 -> Q16 */
-            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
-            nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
-            nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
-            nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
+            if (nrm)
+                nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         }
     }
     return RR_OK;
