@@ -169,20 +169,25 @@ static int64_t twice_sum(int32_t a, int32_t b, int32_t c, int32_t d)
 }
 
 /* Rotation matrix of a unit quaternion (x, y, z, w) = q[0..3], Q30, row
- * major (the textbook formula; the ten products are 32 x 32 bits). */
+ * major. The textbook formula is the same under the cyclic permutation
+ * x -> y -> z -> x, so one pass per axis pair (a, b) = (x, y), (y, z),
+ * (z, x), with c the third axis, writes three entries:
+ *   r[a][b] = 2 (a b - c w),  r[b][a] = 2 (a b + c w),  r[c][c] = 1 - 2 (a a + b b).
+ * The products are 32 x 32 bits. */
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int32_t x = qclamp(q[0]), y = qclamp(q[1]), z = qclamp(q[2]), w = qclamp(q[3]);
+    int32_t v[3], w = qclamp(q[3]);
     int64_t one = RR_EMI_Q30_ONE;
-    r[0] = sat32(one - twice_sum(y, y, z, z));
-    r[1] = sat32(twice_sum(x, y, -z, w));
-    r[2] = sat32(twice_sum(x, z, y, w));
-    r[3] = sat32(twice_sum(x, y, z, w));
-    r[4] = sat32(one - twice_sum(x, x, z, z));
-    r[5] = sat32(twice_sum(y, z, -x, w));
-    r[6] = sat32(twice_sum(x, z, -y, w));
-    r[7] = sat32(twice_sum(y, z, x, w));
-    r[8] = sat32(one - twice_sum(x, x, y, y));
+    int i, a = 0, b = 1, c = 2;
+    for (i = 0; i < 3; i++)
+        v[i] = qclamp(q[i]);
+    for (i = 0; i < 3; i++) {
+        int next = a;
+        r[3 * a + b] = sat32(twice_sum(v[a], v[b], -v[c], w));
+        r[3 * b + a] = sat32(twice_sum(v[a], v[b], v[c], w));
+        r[4 * c] = sat32(one - twice_sum(v[a], v[a], v[b], v[b]));
+        a = b, b = c, c = next;   /* the next pair: (b, c) */
+    }
 }
 
 /* Row a . column b, three 32 x 32-bit products, rounded by 2^shift and
