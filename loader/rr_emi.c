@@ -137,8 +137,10 @@ static int32_t qclamp(int32_t v)
 }
 
 /* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
- * and quaternion components): out may alias a or b. */
-static void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
+ * and quaternion components): out may alias a or b. Out of line: inlined
+ * into its three callers (a translation track, nlerp, blend) it was three
+ * copies, and the call is a small part of a track's sampling. */
+static NOINLINE void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
 {
     int c;
     for (c = 0; c < n; c++)
