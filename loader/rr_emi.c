@@ -252,6 +252,17 @@ static rr_err emi_room(const rr_room *room)
     return room->format == RR_FMT_EMI ? RR_OK : RR_ERR_FORMAT;
 }
 
+/* RR_OK when room is an open EMI room and count records (a pose, an array
+ * of matrices) cover its joints, as every job over the joints needs. Out
+ * of line: it is the common part of five argument checks. */
+static NOINLINE rr_err joints_room(const rr_room *room, uint32_t count)
+{
+    rr_err e = emi_room(room);
+    if (e)
+        return e;
+    return count < figure_of(room)->njoints ? RR_ERR_RANGE : RR_OK;
+}
+
 /* ------------------------------------------------------------ validation */
 
 /* Everything below runs after rr__schema_open: every count of the figure
@@ -560,11 +571,9 @@ static void bind_pose(const rr_room *room, rr_emi_local *out)
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
 {
-    rr_err e = out ? emi_room(room) : RR_ERR_ARG;
+    rr_err e = out ? joints_room(room, out_count) : RR_ERR_ARG;
     if (e)
         return e;
-    if (out_count < figure_of(room)->njoints)
-        return RR_ERR_RANGE;
     bind_pose(room, out);
     return RR_OK;
 }
@@ -650,12 +659,10 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
 
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
-    const rr_emi_figure *f;
-    rr_err e = job && job->out ? emi_room(job->room) : RR_ERR_ARG;
+    rr_err e = job && job->out ? joints_room(job->room, job->out_count) : RR_ERR_ARG;
     if (e)
         return e;
-    f = figure_of(job->room);
-    if (job->anim >= f->nanims || job->out_count < f->njoints || job->mode > RR_EMI_LOOP)
+    if (job->anim >= figure_of(job->room)->nanims || job->mode > RR_EMI_LOOP)
         return RR_ERR_RANGE;
     return RR_OK;
 }
@@ -693,11 +700,11 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
-    rr_err e = job && job->a && job->b && job->out ? emi_room(job->room) : RR_ERR_ARG;
+    rr_err e = job && job->a && job->b && job->out ? joints_room(job->room, job->count)
+                                                   : RR_ERR_ARG;
     if (e)
         return e;
-    if (job->count < figure_of(job->room)->njoints || job->weight < 0 ||
-        job->weight > RR_FIX_ONE)
+    if (job->weight < 0 || job->weight > RR_FIX_ONE)
         return RR_ERR_RANGE;
     return RR_OK;
 }
@@ -732,10 +739,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
-    rr_err e = job && job->out ? emi_room(job->room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < figure_of(job->room)->njoints ? RR_ERR_RANGE : RR_OK;
+    return job && job->out ? joints_room(job->room, job->count) : RR_ERR_ARG;
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
@@ -765,10 +769,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
-    rr_err e = job && job->model && job->out ? emi_room(job->room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < figure_of(job->room)->njoints ? RR_ERR_RANGE : RR_OK;
+    return job && job->model && job->out ? joints_room(job->room, job->count) : RR_ERR_ARG;
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
