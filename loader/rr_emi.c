@@ -852,14 +852,12 @@ static int32_t share(int32_t a, int32_t b, int32_t w)
     return (int32_t)shr_round((int64_t)d * w, 15);
 }
 
-/* A vertex with n >= 1 influences. Its position is the weighted sum of
+/* A vertex with n >= 2 influences. Its position is the weighted sum of
  * each joint's matrix applied, written as the first influence's value plus
  * each other one's weight times its difference from it (Q15 weights summing
  * to exactly 1: the same convex combination, in 32-bit sums, which wrap
- * instead of overflowing only for junk matrices); with one influence, its
- * joint's matrix applied. Its normal, when wanted: with one influence, the
- * rotated unit normal, unit within the rotation's rounding (docs/emi.md), so
- * not renormalized; with several, their weighted sum renormalized. */
+ * instead of overflowing only for junk matrices). Its normal, when wanted:
+ * the weighted sum of the rotated normals, renormalized. */
 static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
                                  const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
@@ -878,12 +876,6 @@ static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi
     pos->x = p[0], pos->y = p[1], pos->z = p[2];
     if (!nrm)
         return;
-    if (n == 1) {   /* Q14 * Q15 -> Q16 */
-        nrm->x = row_dot(m0, 0, v->nrm) >> (SKIN_FRAC - 1u);
-        nrm->y = row_dot(m0, 1, v->nrm) >> (SKIN_FRAC - 1u);
-        nrm->z = row_dot(m0, 2, v->nrm) >> (SKIN_FRAC - 1u);
-        return;
-    }
     for (c = 0; c < 3; c++) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
         int64_t sum = 0;
         for (k = 0; k < n; k++)
@@ -893,11 +885,11 @@ static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi
     normal_unit(nq, nrm);
 }
 
-/* Linear blend skinning, one vertex at a time (skin_vertex), but for two
- * plain cases: a vertex without influences stays in the bind pose, and
- * when no normals are wanted a one-influence vertex (most vertices) is its
- * joint's matrix applied, in the loop (a call per vertex would cost the
- * positions-only job a third more). */
+/* Linear blend skinning, one vertex at a time. A vertex with one influence
+ * (most vertices) is its joint's matrix applied, and its normal the rotated
+ * unit normal, unit within the rotation's rounding (docs/emi.md), so not
+ * renormalized; one with several is skin_vertex's; one without stays in
+ * the bind pose. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v;
@@ -914,11 +906,16 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     for (i = 0; i < job->count; i++, v++) {
         pos = &job->pos_out[i];
         nrm = job->nrm_out ? &job->nrm_out[i] : 0;
-        if (v->infl_count == 1 && !nrm) {
+        if (v->infl_count == 1) {
             const rr_emi_xform *m = &job->skin[infl[v->infl_first].joint];
             pos->x = skin_pos(m, 0, v->pos, shift);
             pos->y = skin_pos(m, 1, v->pos, shift);
             pos->z = skin_pos(m, 2, v->pos, shift);
+            if (nrm) {   /* Q14 * Q15 -> Q16 */
+                nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
+                nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
+                nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
+            }
         } else if (v->infl_count != 0) {
             skin_vertex(infl + v->infl_first, v->infl_count, job->skin, v, shift, pos, nrm);
         } else {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
