@@ -892,22 +892,22 @@ static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi
  * the bind pose. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
-    const rr_emi_vert *v;
+    const rr_emi_vert *v, *end;
     const rr_emi_infl *infl;
+    const rr_emi_xform *skin;
     rr_vec3 *pos, *nrm;
     unsigned shift;
-    uint32_t i;
     rr_err e = rr_emi_skin_job_validate(job);
     if (e)
         return e;
-    v = verts_of(job->room) + job->first;
+    /* the job's fields in locals: the stores below cannot change them */
+    v = verts_of(job->room) + job->first, end = v + job->count;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
-    for (i = 0; i < job->count; i++, v++) {
-        pos = &job->pos_out[i];
-        nrm = job->nrm_out ? &job->nrm_out[i] : 0;
+    skin = job->skin, pos = job->pos_out, nrm = job->nrm_out;
+    for (; v < end; v++, pos++, nrm = nrm ? nrm + 1 : 0) {
         if (v->infl_count == 1) {
-            const rr_emi_xform *m = &job->skin[infl[v->infl_first].joint];
+            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
             pos->x = skin_pos(m, 0, v->pos, shift);
             pos->y = skin_pos(m, 1, v->pos, shift);
             pos->z = skin_pos(m, 2, v->pos, shift);
@@ -917,7 +917,7 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
                 nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
             }
         } else if (v->infl_count != 0) {
-            skin_vertex(infl + v->infl_first, v->infl_count, job->skin, v, shift, pos, nrm);
+            skin_vertex(infl + v->infl_first, v->infl_count, skin, v, shift, pos, nrm);
         } else {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
             int32_t step = 1 << (SKIN_FRAC - shift);
             pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
