@@ -137,8 +137,10 @@ static int32_t qclamp(int32_t v)
 }
 
 /* out[c] = a[c] + (b[c] - a[c]) * f for c < n, f in Q16 [0, 1] (translations
- * and quaternion components): out may alias a or b. */
-static void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
+ * and quaternion components): out may alias a or b. Out of line: inlined
+ * into its three callers (a translation track, nlerp, blend) it was three
+ * copies, and the call is a small part of a track's sampling. */
+static NOINLINE void lerp(const int32_t *a, const int32_t *b, int32_t f, int32_t *out, int n)
 {
     int c;
     for (c = 0; c < n; c++)
@@ -169,20 +171,25 @@ static int64_t twice_sum(int32_t a, int32_t b, int32_t c, int32_t d)
 }
 
 /* Rotation matrix of a unit quaternion (x, y, z, w) = q[0..3], Q30, row
- * major (the textbook formula; the ten products are 32 x 32 bits). */
+ * major. The textbook formula is the same under the cyclic permutation
+ * x -> y -> z -> x, so one pass per axis pair (a, b) = (x, y), (y, z),
+ * (z, x), with c the third axis, writes three entries:
+ *   r[a][b] = 2 (a b - c w),  r[b][a] = 2 (a b + c w),  r[c][c] = 1 - 2 (a a + b b).
+ * The products are 32 x 32 bits. */
 static NOINLINE void quat_to_mat(const int32_t q[4], int32_t r[9])
 {
-    int32_t x = qclamp(q[0]), y = qclamp(q[1]), z = qclamp(q[2]), w = qclamp(q[3]);
+    int32_t v[3], w = qclamp(q[3]);
     int64_t one = RR_EMI_Q30_ONE;
-    r[0] = sat32(one - twice_sum(y, y, z, z));
-    r[1] = sat32(twice_sum(x, y, -z, w));
-    r[2] = sat32(twice_sum(x, z, y, w));
-    r[3] = sat32(twice_sum(x, y, z, w));
-    r[4] = sat32(one - twice_sum(x, x, z, z));
-    r[5] = sat32(twice_sum(y, z, -x, w));
-    r[6] = sat32(twice_sum(x, z, -y, w));
-    r[7] = sat32(twice_sum(y, z, x, w));
-    r[8] = sat32(one - twice_sum(x, x, y, y));
+    int i, a = 0, b = 1, c = 2;
+    for (i = 0; i < 3; i++)
+        v[i] = qclamp(q[i]);
+    for (i = 0; i < 3; i++) {
+        int next = a;
+        r[3 * a + b] = sat32(twice_sum(v[a], v[b], -v[c], w));
+        r[3 * b + a] = sat32(twice_sum(v[a], v[b], v[c], w));
+        r[4 * c] = sat32(one - twice_sum(v[a], v[a], v[b], v[b]));
+        a = b, b = c, c = next;   /* the next pair: (b, c) */
+    }
 }
 
 /* Row a . column b, three 32 x 32-bit products, rounded by 2^shift and
@@ -243,6 +250,17 @@ static rr_err emi_room(const rr_room *room)
     if (!room)
         return RR_ERR_ARG;
     return room->format == RR_FMT_EMI ? RR_OK : RR_ERR_FORMAT;
+}
+
+/* RR_OK when room is an open EMI room and count records (a pose, an array
+ * of matrices) cover its joints, as every job over the joints needs. Out
+ * of line: it is the common part of five argument checks. */
+static NOINLINE rr_err joints_room(const rr_room *room, uint32_t count)
+{
+    rr_err e = emi_room(room);
+    if (e)
+        return e;
+    return count < figure_of(room)->njoints ? RR_ERR_RANGE : RR_OK;
 }
 
 /* ------------------------------------------------------------ validation */
@@ -316,6 +334,14 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
+/* Time of key i of track tr: in PKEYS or RKEYS by its op. */
+static const rr_fix *key_time(const rr_room *room, const rr_emi_track *tr, uint32_t i)
+{
+    if (tr->op == RR_EMI_OP_POS)
+        return &pkeys_of(room)[tr->first_key + i].time;
+    return &rkeys_of(room)[tr->first_key + i].time;
+}
+
 /* A track's keys: a non-empty run of the key section of its op (n keys). */
 static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t n,
                             rr_diag *diag)
@@ -332,33 +358,19 @@ static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t
 }
 
 /* Key times of a track start at 0 or later and never decrease (sampling
- * searches them). Position keys: the schema checked their coordinates. */
-static rr_err check_pkeys(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
+ * searches them). Position keys: the schema checked their coordinates;
+ * rotation keys: any four components are a quaternion the sampler can
+ * normalize. */
+static rr_err check_key_times(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
 {
-    const rr_emi_pkey *keys = pkeys_of(room) + t->first_key;
     rr_fix prev = 0;
     uint32_t k;
     for (k = 0; k < t->nkeys; k++) {
-        if (keys[k].time < prev)
-            return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].time, "key time order",
-                            (uint32_t)keys[k].time, (uint32_t)prev);
-        prev = keys[k].time;
-    }
-    return RR_OK;
-}
-
-/* Rotation keys: times as above (any four components are a quaternion the
- * sampler can normalize). */
-static rr_err check_rkeys(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
-{
-    const rr_emi_rkey *keys = rkeys_of(room) + t->first_key;
-    rr_fix prev = 0;
-    uint32_t k;
-    for (k = 0; k < t->nkeys; k++) {
-        if (keys[k].time < prev)
-            return rr__fail(room, diag, RR_ERR_RANGE, &keys[k].time, "key time order",
-                            (uint32_t)keys[k].time, (uint32_t)prev);
-        prev = keys[k].time;
+        const rr_fix *time = key_time(room, t, k);
+        if (*time < prev)
+            return rr__fail(room, diag, RR_ERR_RANGE, time, "key time order", (uint32_t)*time,
+                            (uint32_t)prev);
+        prev = *time;
     }
     return RR_OK;
 }
@@ -373,18 +385,12 @@ static rr_err check_tracks(const rr_room *room, rr_diag *diag)
     for (i = 0; i < f->ntracks; i++) {
         const rr_emi_track *t = &tracks[i];
         rr_err e;
-        if (t->op == RR_EMI_OP_POS) {
-            e = check_key_run(room, t, f->npkeys, diag);
-            if (!e)
-                e = check_pkeys(room, t, diag);
-        } else if (t->op == RR_EMI_OP_ROT) {
-            e = check_key_run(room, t, f->nrkeys, diag);
-            if (!e)
-                e = check_rkeys(room, t, diag);
-        } else {
-            e = rr__fail(room, diag, RR_ERR_RANGE, &t->op, "track operation (3 or 4)", t->op,
-                         RR_EMI_OP_ROT);
-        }
+        if (t->op != RR_EMI_OP_POS && t->op != RR_EMI_OP_ROT)
+            return rr__fail(room, diag, RR_ERR_RANGE, &t->op, "track operation (3 or 4)", t->op,
+                            RR_EMI_OP_ROT);
+        e = check_key_run(room, t, t->op == RR_EMI_OP_POS ? f->npkeys : f->nrkeys, diag);
+        if (!e)
+            e = check_key_times(room, t, diag);
         if (e)
             return e;
     }
@@ -470,7 +476,7 @@ static int lower(int c)
     return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-static int name_ieq(const char *a, const char *b)
+static NOINLINE int name_ieq(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int x = lower(*a);
@@ -565,11 +571,9 @@ static void bind_pose(const rr_room *room, rr_emi_local *out)
 
 rr_err rr_emi_bind_pose(const rr_room *room, rr_emi_local *out, uint32_t out_count)
 {
-    rr_err e = out ? emi_room(room) : RR_ERR_ARG;
+    rr_err e = out ? joints_room(room, out_count) : RR_ERR_ARG;
     if (e)
         return e;
-    if (out_count < figure_of(room)->njoints)
-        return RR_ERR_RANGE;
     bind_pose(room, out);
     return RR_OK;
 }
@@ -587,14 +591,6 @@ static int32_t key_frac(int32_t t, int32_t t0, int32_t t1)
     return (int32_t)rr__div_round64((int64_t)dt * 65536, span);
 }
 
-/* Time of key i of track tr: in PKEYS or RKEYS by its op. */
-static rr_fix key_time(const rr_room *room, const rr_emi_track *tr, uint32_t i)
-{
-    if (tr->op == RR_EMI_OP_POS)
-        return pkeys_of(room)[tr->first_key + i].time;
-    return rkeys_of(room)[tr->first_key + i].time;
-}
-
 /* The keys of track tr around t: with i the first key whose time >= t
  * (binary search), key i - 1 and the fraction of the way to key i (Q16, in
  * (0, 1]); or, when i is 0 or past the last key, the key to copy (the first
@@ -605,7 +601,7 @@ static NOINLINE int32_t key_span(const rr_room *room, const rr_emi_track *tr, rr
     uint32_t lo = 0, hi = tr->nkeys;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (key_time(room, tr, mid) >= t)
+        if (*key_time(room, tr, mid) >= t)
             hi = mid;
         else
             lo = mid + 1;
@@ -613,7 +609,7 @@ static NOINLINE int32_t key_span(const rr_room *room, const rr_emi_track *tr, rr
     *at = lo ? lo - 1 : 0;   /* the last key when lo == nkeys */
     if (lo == 0 || lo == tr->nkeys)
         return -1;
-    return key_frac(t, key_time(room, tr, lo - 1), key_time(room, tr, lo));
+    return key_frac(t, *key_time(room, tr, lo - 1), *key_time(room, tr, lo));
 }
 
 /* A key's snorm16 components as Q30 (v * 2^15: the length is 32767/32768 of
@@ -663,12 +659,10 @@ static rr_fix wrap_time(rr_fix t, rr_fix d, uint32_t mode)
 
 rr_err rr_emi_sample_job_validate(const rr_emi_sample_job *job)
 {
-    const rr_emi_figure *f;
-    rr_err e = job && job->out ? emi_room(job->room) : RR_ERR_ARG;
+    rr_err e = job && job->out ? joints_room(job->room, job->out_count) : RR_ERR_ARG;
     if (e)
         return e;
-    f = figure_of(job->room);
-    if (job->anim >= f->nanims || job->out_count < f->njoints || job->mode > RR_EMI_LOOP)
+    if (job->anim >= figure_of(job->room)->nanims || job->mode > RR_EMI_LOOP)
         return RR_ERR_RANGE;
     return RR_OK;
 }
@@ -706,11 +700,11 @@ rr_err rr_emi_sample_job_run(const rr_emi_sample_job *job)
 
 rr_err rr_emi_blend_job_validate(const rr_emi_blend_job *job)
 {
-    rr_err e = job && job->a && job->b && job->out ? emi_room(job->room) : RR_ERR_ARG;
+    rr_err e = job && job->a && job->b && job->out ? joints_room(job->room, job->count)
+                                                   : RR_ERR_ARG;
     if (e)
         return e;
-    if (job->count < figure_of(job->room)->njoints || job->weight < 0 ||
-        job->weight > RR_FIX_ONE)
+    if (job->weight < 0 || job->weight > RR_FIX_ONE)
         return RR_ERR_RANGE;
     return RR_OK;
 }
@@ -745,10 +739,7 @@ rr_err rr_emi_blend_job_run(const rr_emi_blend_job *job)
 
 rr_err rr_emi_model_job_validate(const rr_emi_model_job *job)
 {
-    rr_err e = job && job->out ? emi_room(job->room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < figure_of(job->room)->njoints ? RR_ERR_RANGE : RR_OK;
+    return job && job->out ? joints_room(job->room, job->count) : RR_ERR_ARG;
 }
 
 rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
@@ -778,10 +769,7 @@ rr_err rr_emi_model_job_run(const rr_emi_model_job *job)
 
 rr_err rr_emi_skin_matrices_job_validate(const rr_emi_skin_matrices_job *job)
 {
-    rr_err e = job && job->model && job->out ? emi_room(job->room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    return job->count < figure_of(job->room)->njoints ? RR_ERR_RANGE : RR_OK;
+    return job && job->model && job->out ? joints_room(job->room, job->count) : RR_ERR_ARG;
 }
 
 rr_err rr_emi_skin_matrices_job_run(const rr_emi_skin_matrices_job *job)
@@ -864,53 +852,47 @@ static int32_t share(int32_t a, int32_t b, int32_t w)
     return (int32_t)shr_round((int64_t)d * w, 15);
 }
 
-/* A vertex with n >= 2 influences: the weighted sum of each joint's matrix
- * applied, written as the first influence's value plus each other one's
- * weight times its difference from it (Q15 weights summing to exactly 1: the
- * same convex combination, in 32-bit sums, which wrap instead of overflowing
- * only for junk matrices); the normal renormalized. Out of line: the
- * one-influence loop keeps its registers. */
-static NOINLINE void skin_blend(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+/* A vertex with n >= 2 influences. Its position is the weighted sum of
+ * each joint's matrix applied, written as the first influence's value plus
+ * each other one's weight times its difference from it (Q15 weights summing
+ * to exactly 1: the same convex combination, in 32-bit sums, which wrap
+ * instead of overflowing only for junk matrices). Its normal, when wanted:
+ * the weighted sum of the rotated normals, renormalized. */
+static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                 const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint];
-    int32_t x0 = skin_pos(m0, 0, v->pos, shift), y0 = skin_pos(m0, 1, v->pos, shift);
-    int32_t z0 = skin_pos(m0, 2, v->pos, shift);
-    uint32_t x = (uint32_t)x0, y = (uint32_t)y0, z = (uint32_t)z0, k;
+    int32_t p0[3], p[3], nq[3];
+    uint32_t k;
+    int c;
+    for (c = 0; c < 3; c++)
+        p0[c] = p[c] = skin_pos(m0, c, v->pos, shift);
     for (k = 1; k < n; k++) {
         const rr_emi_xform *m = &skin[in[k].joint];
-        int32_t w = in[k].weight;
-        x += (uint32_t)share(x0, skin_pos(m, 0, v->pos, shift), w);
-        y += (uint32_t)share(y0, skin_pos(m, 1, v->pos, shift), w);
-        z += (uint32_t)share(z0, skin_pos(m, 2, v->pos, shift), w);
+        for (c = 0; c < 3; c++)
+            p[c] = (int32_t)((uint32_t)p[c] +
+                             (uint32_t)share(p0[c], skin_pos(m, c, v->pos, shift), in[k].weight));
     }
-    pos->x = (int32_t)x, pos->y = (int32_t)y, pos->z = (int32_t)z;
-    if (nrm) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
-        int64_t nx = 0, ny = 0, nz = 0;
-        int32_t nq[3];
-        for (k = 0; k < n; k++) {
-            const rr_emi_xform *m = &skin[in[k].joint];
-            int32_t w = in[k].weight;
-            nx += (int64_t)w * row_dot(m, 0, v->nrm);
-            ny += (int64_t)w * row_dot(m, 1, v->nrm);
-            nz += (int64_t)w * row_dot(m, 2, v->nrm);
-        }
-        nq[0] = (int32_t)shr_round(nx, 15);   /* Q29 */
-        nq[1] = (int32_t)shr_round(ny, 15);
-        nq[2] = (int32_t)shr_round(nz, 15);
-        normal_unit(nq, nrm);
+    pos->x = p[0], pos->y = p[1], pos->z = p[2];
+    if (!nrm)
+        return;
+    for (c = 0; c < 3; c++) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
+        int64_t sum = 0;
+        for (k = 0; k < n; k++)
+            sum += (int64_t)in[k].weight * row_dot(&skin[in[k].joint], c, v->nrm);
+        nq[c] = (int32_t)shr_round(sum, 15);   /* Q29 */
     }
+    normal_unit(nq, nrm);
 }
 
-/* Linear blend skinning in two passes, each a tight loop: positions (and
- * the whole of every vertex with several influences or none), then, when
- * normals are wanted, the normals of one-influence vertices. A vertex with
- * one influence (most vertices) is its joint's matrix applied, weight 1;
- * its normal is a rotated unit normal, unit within the rotation's rounding
- * (docs/emi.md), so it needs no renormalization. */
+/* Linear blend skinning, one vertex at a time. A vertex with one influence
+ * (most vertices) is its joint's matrix applied, and its normal the rotated
+ * unit normal, unit within the rotation's rounding (docs/emi.md), so not
+ * renormalized; one with several is skin_vertex's; one without stays in
+ * the bind pose. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
-    const rr_emi_vert *verts, *v, *end;
+    const rr_emi_vert *v, *end;
     const rr_emi_infl *infl;
     const rr_emi_xform *skin;
     rr_vec3 *pos, *nrm;
@@ -919,34 +901,28 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     if (e)
         return e;
     /* the job's fields in locals: the stores below cannot change them */
-    verts = verts_of(job->room) + job->first;
+    v = verts_of(job->room) + job->first, end = v + job->count;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
-    skin = job->skin, nrm = job->nrm_out, end = verts + job->count;
-    for (v = verts, pos = job->pos_out; v < end; v++, pos++) {
-        const rr_emi_infl *in = infl + v->infl_first;
+    skin = job->skin, pos = job->pos_out, nrm = job->nrm_out;
+    for (; v < end; v++, pos++, nrm = nrm ? nrm + 1 : 0) {
         if (v->infl_count == 1) {
-            const rr_emi_xform *m = &skin[in->joint];
+            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
             pos->x = skin_pos(m, 0, v->pos, shift);
             pos->y = skin_pos(m, 1, v->pos, shift);
             pos->z = skin_pos(m, 2, v->pos, shift);
-        } else if (v->infl_count > 1) {
-            skin_blend(in, v->infl_count, skin, v, shift, pos, nrm ? nrm + (v - verts) : 0);
-        } else {   /* not skinned: the bind pose, vpos << vert_shift coords, normal Q15 -> Q16 */
+            if (nrm) {   /* Q14 * Q15 -> Q16 */
+                nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
+                nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
+                nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
+            }
+        } else if (v->infl_count != 0) {
+            skin_vertex(infl + v->infl_first, v->infl_count, skin, v, shift, pos, nrm);
+        } else {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
             int32_t step = 1 << (SKIN_FRAC - shift);
             pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-            if (nrm) {
-                rr_vec3 *n = nrm + (v - verts);
-                n->x = v->nrm[0] * 2, n->y = v->nrm[1] * 2, n->z = v->nrm[2] * 2;
-            }
-        }
-    }
-    for (v = verts; nrm && v < end; v++, nrm++) {
-        if (v->infl_count == 1) {   /* Q14 * Q15 -> Q16 */
-            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
-            nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
-            nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
-            nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
+            if (nrm)
+                nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         }
     }
     return RR_OK;
