@@ -261,22 +261,12 @@ typedef struct ray_work {
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* 64 x 64 -> 128-bit unsigned product: returns hi, stores lo. */
-static uint64_t mul128(uint64_t a, uint64_t b, uint64_t *lo)
-{
-    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    *lo = (mid << 32) | (p00 & 0xffffffffu);
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
 /* Take t / d of triangle i if it is earlier than b (equal fractions go to
  * the lower index); 1 if taken. The fractions are compared exactly, as the
  * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
 static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
 {
-    uint64_t l1, l2, h1 = mul128(t, b->d, &l1), h2 = mul128(b->t, d, &l2);
+    uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
     if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
         return 0;
     b->t = t;
