@@ -8,7 +8,9 @@
 # (symbols, stack, recursion), the checker self-test, one comparison per
 # target program per QEMU board (its output must equal the host's byte for
 # byte), and one comparison per golden room per QEMU board (its output must
-# equal the golden the host wrote, build/golden/<room>.txt, byte for byte).
+# equal the golden the host wrote, build/golden/<room>.txt, byte for byte),
+# and the example project's builds from an installed prefix (one per board
+# and build system; a build that fails counts as a failure).
 # A program that crashes, times out or exits non-zero counts as one failure.
 build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6 fuzz_secs=${7:-10}
 golden_rooms=$8 jobs=${9:-2}
@@ -165,6 +167,15 @@ for b in $boards; do
     fi
 done
 echo "goldens: ran in $(($(date +%s) - t0)) s"
+
+# ---- The example project (issue 19): built from `make install`'s prefix
+# only, with its Makefile (pkg-config) and its CMakeLists.txt, on every board;
+# one check per build whose output must equal the host's (tests/example-project/check.sh).
+echo "== example project from the installed prefix (make + pkg-config, CMake), each board byte for byte"
+sh tests/example-project/check.sh "$build" "$boards" > "$logs/example-project.log" 2>&1
+grep -vE '^# ' "$logs/example-project.log"; count "$logs/example-project.log"
+grep -q '^# example-project:' "$logs/example-project.log" ||
+    { echo "FAIL example project: check.sh ended without its summary"; F=$((F + 1)); }
 
 echo "$P passed, $F failed"
 [ $F = 0 ]

@@ -202,7 +202,6 @@ EOF
             echo "set(CMAKE_SYSTEM_PROCESSOR $(echo "$cc" | sed 's/-.*//'))"
             echo "# bare metal: CMake's compiler check builds a library, not a program"
             echo "set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)"
-            echo "set(CMAKE_EXECUTABLE_SUFFIX .elf)"
         fi
         echo "set(CMAKE_C_COMPILER $cc)"
         echo "set(CMAKE_ASM_COMPILER $cc)"
