@@ -199,7 +199,25 @@ $(B)/plat/librrplat.a: $(patsubst $(BOARD_PLAT_DIR)/%.c,$(B)/plat/%.o,$(PLAT_C_S
 	@rm -f $@
 	$(BOARD_AR) rcs $@ $^
 
-board-plat: $(B)/plat/librrplat.a $(patsubst $(BOARD_PLAT_DIR)/%.S,$(B)/plat/%.o,$(PLAT_S_SRCS))
+board-plat: $(B)/plat/librrplat.a $(patsubst $(BOARD_PLAT_DIR)/%.S,$(B)/plat/%.o,$(PLAT_S_SRCS)) \
+            $(if $(BOARD_QEMU),$(B)/rr-emulate.elf)
+
+# The board program of `rrbake emulate` (tools/emulate/rr_emulate.c, installed
+# as lib/romroom/<board>/rr-emulate.elf): QEMU boards only. Its arena is
+# 8 KB on the microbit (16 KB of RAM), 1 MB elsewhere; on the microbit it is
+# linked into the first 64 KB of flash, the input image takes the rest
+# (tools/rrb_emu.c, rre_input_place).
+EMU_ARENA := 1048576
+EMU_LDFLAGS :=
+ifeq ($(BOARD),microbit)
+EMU_ARENA := 8192
+EMU_LDFLAGS := -Wl,--defsym=__flash_size=0x10000
+endif
+$(B)/rr-emulate.elf: tools/emulate/rr_emulate.c tools/rrb_emu.c tools/rrb_emu.h $(B)/librr.a \
+                     $(BOARD_PLAT_SRCS)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(PLAT_CFLAGS) -Iloader -Itools -DRRE_BOARD='"$(BOARD)"' \
+	    -DRRE_ARENA_BYTES=$(EMU_ARENA) -o $@ tools/emulate/rr_emulate.c tools/rrb_emu.c \
+	    $(BOARD_PLAT_SRCS) $(B)/librr.a $(BOARD_LDFLAGS) $(EMU_LDFLAGS) $(BOARD_LIBS)
 
 # Target test programs: tests/target/t_<name>.c, with the blobs listed in
 # tests/target/<name>.blobs baked for this board and linked as const data.

@@ -12,6 +12,7 @@
 #   lib/romroom/<board>/*.o, *.ld          start-up objects and linker script,
 #                                          where the board has them
 #   lib/romroom/<board>/include/           malta only: its string.h, limits.h
+#   lib/romroom/<board>/rr-emulate.elf     QEMU boards: the program `rrbake emulate` runs
 #   lib/pkgconfig/romroom-<board>.pc       Cflags / Libs to compile and link a
 #                                          firmware; variables cc and run
 #   lib/cmake/romroom/romroomConfig.cmake  find_package(romroom): romroom::<board>
@@ -97,6 +98,8 @@ for b in $boards; do
     cc=$(var "$b" BOARD_CC)
     put 644 "$build/$b/librr.a" "$lib/librr.a"
     put 644 "$build/$b/plat/librrplat.a" "$lib/librrplat.a"
+    # the board program of `rrbake emulate` (QEMU boards)
+    if [ -n "$(var "$b" BOARD_QEMU)" ]; then put 644 "$build/$b/rr-emulate.elf" "$lib/rr-emulate.elf"; fi
 
     # Compile flags: arch and ABI kept; picolibc's --specs becomes its
     # header path (the specs file may appear only once on a command line,
