@@ -401,10 +401,11 @@ int rrb_cli_emulate(int argc, char **argv)
     unsigned timeout = 120;
     rrb_cli_room r;
     emu_q *qs = NULL;
-    char err[RRB_ERR_MAX], looked[9000], tmp[4096], *prog = NULL, *out = NULL, *cur, **lines;
+    char err[RRB_ERR_MAX], looked[9000], tmp[4096], *prog = NULL, *out = NULL, *raw = NULL, *cur;
+    char **lines;
     uint8_t *img;
     size_t size;
-    int i, nq, rc, fd, differ = 0, got = 0, status = 0;
+    int i, nq, rc, fd, differ = 0, got = 0, ended = 0, status = 0;
     for (i = 0; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "--board") || !strcmp(a, "--expect") || !strcmp(a, "--program") ||
@@ -487,33 +488,31 @@ int rrb_cli_emulate(int argc, char **argv)
     }
     rc = run_qemu(board, prog, tmp, load, timeout, &out);
     unlink(tmp);
+    if (!out)
+        out = rrb_xstrdup("");
+    raw = rrb_xstrdup(out);     /* out is cut into lines below */
     lines = rrb_xcalloc((size_t)nq, sizeof *lines);
     cur = out;
-    {   /* nq answers, then "# end nq" */
+    {   /* nq answers, then "# end nq"; each kept as "QUERY => ANSWER" */
         char *l, endline[32];
         snprintf(endline, sizeof endline, "# end %d", nq);
-        while ((l = next_line(&cur)) != NULL) {
-            if (!strcmp(l, endline)) {
-                got = -got - 1;   /* marks the end seen */
-                break;
-            }
+        while ((l = next_line(&cur)) != NULL && !(ended = !strcmp(l, endline))) {
             if (got < nq) {
-                char *line = rrb_xmalloc(strlen(qs[got].text) + strlen(l) + 5);
-                sprintf(line, "%s => %s", qs[got].text, l);
-                lines[got++] = line;
-            } else {
-                got++;
+                lines[got] = rrb_xmalloc(strlen(qs[got].text) + strlen(l) + 5);
+                sprintf(lines[got], "%s => %s", qs[got].text, l);
             }
+            got++;
         }
     }
-    if (rc != 0 || got >= 0 || -got - 1 != nq) {
-        int n = got < 0 ? -got - 1 : got;
+    if (rc != 0 || !ended || got != nq) {
         fprintf(stderr, "rrbake emulate: the board program on %s %s after %d of %d answers\n",
                 board, rc == 124 ? "timed out" : rc == 127 ? "could not start (is QEMU "
-                "installed?)" : rc ? "failed" : "ended early", n < nq ? n : nq, nq);
-        if (rc != 0 && rc != 124 && rc != 127)
-            fprintf(stderr, "rrbake emulate: exit status %d%s%s", rc, *cur ? "; it printed:\n" : "\n",
-                    cur);
+                "installed?)" : rc ? "failed" : "ended early", got < nq ? got : nq, nq);
+        if (rc != 0 && rc != 124 && rc != 127) {   /* the end of what it printed */
+            size_t len = strlen(raw);
+            fprintf(stderr, "rrbake emulate: exit status %d%s%s", rc, len ? "; it printed:\n" : "\n",
+                    raw + (len > 2000 ? len - 2000 : 0));
+        }
         for (i = 0; i < nq; i++)
             free(lines[i]);
         free(lines);
@@ -546,6 +545,7 @@ int rrb_cli_emulate(int argc, char **argv)
     free(lines);
 done:
     free(out);
+    free(raw);
     free(prog);
     free(img);
     for (i = 0; i < nq; i++)

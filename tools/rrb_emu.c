@@ -339,6 +339,12 @@ void rre_run(const rr_room *room, const rre_query *q, rre_line *line)
         put(line, "error: ");
         put(line, rr_strerror(e));
     }
+    if (line->s[0] == ' ') {   /* an answer that starts with a " label value" piece */
+        uint32_t i;
+        for (i = 0; i < line->n; i++)
+            line->s[i] = line->s[i + 1];
+        line->n--;
+    }
 }
 
 /* ---- where the input goes ---- */
