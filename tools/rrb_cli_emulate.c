@@ -154,71 +154,79 @@ static int parse_line(const rr_room *room, char *text, emu_q *e, const char *pat
     return 0;
 }
 
+/* The words of text t joined by single blanks (how a query is shown). */
+static char *joined(const char *t)
+{
+    char *copy = rrb_xstrdup(t), *w[RRE_MAX_ARGS + 2], *text = rrb_xmalloc(strlen(t) + 1);
+    int k, m = split(copy, w, RRE_MAX_ARGS + 1);
+    size_t at = 0;
+    text[0] = 0;
+    for (k = 0; k < m && k <= RRE_MAX_ARGS; k++)
+        at += (size_t)sprintf(text + at, "%s%s", k ? " " : "", w[k]);
+    free(copy);
+    return text;
+}
+
+static void free_queries(emu_q *qs, int n)
+{
+    while (n-- > 0)
+        free(qs[n].text), free(qs[n].host);
+    free(qs);
+}
+
 /* The queries of the file, parsed and answered on the host; count or -1. */
 static int load_queries(const char *path, const rr_room *room, emu_q **out)
 {
     uint8_t *d;
-    size_t n, at = 0;
+    size_t n, at = 0, cap = 0;
     char err[RRB_ERR_MAX];
     emu_q *qs = NULL;
-    size_t cap = 0;
-    int nq = 0;
+    int nq = 0, rc = 0;
     unsigned line = 0;
     rre_line ans;
     if (rrb_load_file(path, &d, &n, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return -1;
     }
-    while (at < n) {
-        size_t end = at, len;
-        char *s, *t, *copy;
+    while (at < n && !rc) {
+        size_t end = at;
+        char *s, *t;
         while (end < n && d[end] != '\n')
             end++;
         line++;
-        len = end - at;
-        s = rrb_xmalloc(len + 1);
-        memcpy(s, d + at, len);
-        s[len] = 0;
-        at = end + 1;
+        s = rrb_xmalloc(end - at + 1);
+        memcpy(s, d + at, end - at);
+        s[end - at] = 0;
         for (t = s; *t == ' ' || *t == '\t' || *t == '\r'; t++)
             ;
-        if (!*t || *t == '#' || memchr(s, 0, len)) {
-            if (memchr(s, 0, len))
-                fprintf(stderr, "%s:%u: warning: a NUL byte: line skipped\n", path, line);
-            free(s);
-            continue;
+        if (memchr(d + at, 0, end - at)) {
+            fprintf(stderr, "%s:%u: expected a line of text, found a NUL byte (is it a text "
+                    "file of queries?)\n", path, line);
+            rc = -1;
+        } else if (*t && *t != '#') {
+            qs = rrb_grow(qs, &cap, (size_t)nq + 1, sizeof *qs);
+            memset(&qs[nq], 0, sizeof qs[nq]);
+            qs[nq].line = line;
+            qs[nq].text = joined(t);
+            if (parse_line(room, t, &qs[nq], path, err, sizeof err)) {
+                fprintf(stderr, "%s\n", err);
+                rc = -1;
+            } else {
+                rre_run(room, &qs[nq].q, &ans);
+                qs[nq].host = rrb_xstrdup(ans.s);
+            }
+            nq++;
         }
-        qs = rrb_grow(qs, &cap, (size_t)nq + 1, sizeof *qs);
-        memset(&qs[nq], 0, sizeof qs[nq]);
-        qs[nq].line = line;
-        copy = rrb_xstrdup(t);
-        if (parse_line(room, t, &qs[nq], path, err, sizeof err)) {
-            fprintf(stderr, "%s\n", err);
-            free(copy), free(s), free(d);
-            while (nq--)
-                free(qs[nq].text), free(qs[nq].host);
-            free(qs);
-            return -1;
-        }
-        {   /* the query as "name arg arg": single blanks */
-            char *w[RRE_MAX_ARGS + 2];
-            int k, m = split(copy, w, RRE_MAX_ARGS + 1);
-            size_t tl = 0;
-            qs[nq].text = rrb_xmalloc(len + 1);
-            qs[nq].text[0] = 0;
-            for (k = 0; k < m; k++)
-                tl += (size_t)sprintf(qs[nq].text + tl, "%s%s", k ? " " : "", w[k]);
-        }
-        free(copy);
         free(s);
-        rre_run(room, &qs[nq].q, &ans);
-        qs[nq].host = rrb_xstrdup(ans.s);
-        nq++;
+        at = end + 1;
     }
     free(d);
-    if (!nq) {
+    if (!rc && !nq) {
         fprintf(stderr, "%s: expected at least one query line, found none\n", path);
-        free(qs);
+        rc = -1;
+    }
+    if (rc) {
+        free_queries(qs, nq);
         return -1;
     }
     *out = qs;
@@ -393,33 +401,32 @@ static int check_expect(const char *path, char **lines, const emu_q *qs, int nq)
     return bad;
 }
 
-int rrb_cli_emulate(int argc, char **argv)
+typedef struct emu_args {
+    const char *board, *room, *queries, *expect, *program;
+    unsigned timeout;           /* seconds */
+} emu_args;
+
+/* The command line into *a: 0, or 2 after a usage message. */
+static int parse_args(int argc, char **argv, emu_args *a)
 {
-    const char *board = NULL, *room_path = NULL, *qpath = NULL, *expect = NULL, *prog_opt = NULL;
-    const rrb_board *b;
-    uint32_t load, read, max;
-    unsigned timeout = 120;
-    rrb_cli_room r;
-    emu_q *qs = NULL;
-    char err[RRB_ERR_MAX], looked[9000], tmp[4096], *prog = NULL, *out = NULL, *raw = NULL, *cur;
-    char **lines;
-    uint8_t *img;
-    size_t size;
-    int i, nq, rc, fd, differ = 0, got = 0, ended = 0, status = 0;
+    int i;
+    memset(a, 0, sizeof *a);
+    a->timeout = 120;
     for (i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if ((!strcmp(a, "--board") || !strcmp(a, "--expect") || !strcmp(a, "--program") ||
-             !strcmp(a, "--timeout")) && i + 1 >= argc) {
-            fprintf(stderr, "rrbake emulate: %s needs a value\n%s", a, rrb_cli_usage_emulate);
+        const char *o = argv[i];
+        int valued = !strcmp(o, "--board") || !strcmp(o, "--expect") ||
+                     !strcmp(o, "--program") || !strcmp(o, "--timeout");
+        if (valued && i + 1 >= argc) {
+            fprintf(stderr, "rrbake emulate: %s needs a value\n%s", o, rrb_cli_usage_emulate);
             return 2;
         }
-        if (!strcmp(a, "--board"))
-            board = argv[++i];
-        else if (!strcmp(a, "--expect"))
-            expect = argv[++i];
-        else if (!strcmp(a, "--program"))
-            prog_opt = argv[++i];
-        else if (!strcmp(a, "--timeout")) {
+        if (!strcmp(o, "--board")) {
+            a->board = argv[++i];
+        } else if (!strcmp(o, "--expect")) {
+            a->expect = argv[++i];
+        } else if (!strcmp(o, "--program")) {
+            a->program = argv[++i];
+        } else if (!strcmp(o, "--timeout")) {
             char *end;
             long t = strtol(argv[++i], &end, 10);
             if (*end || t < 1 || t > 86400) {
@@ -427,130 +434,163 @@ int rrb_cli_emulate(int argc, char **argv)
                         "'%s'\n", argv[i]);
                 return 2;
             }
-            timeout = (unsigned)t;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "rrbake emulate: unknown option '%s'\n%s", a, rrb_cli_usage_emulate);
+            a->timeout = (unsigned)t;
+        } else if (o[0] == '-' && o[1]) {
+            fprintf(stderr, "rrbake emulate: unknown option '%s'\n%s", o, rrb_cli_usage_emulate);
             return 2;
-        } else if (!room_path)
-            room_path = a;
-        else if (!qpath)
-            qpath = a;
-        else {
+        } else if (!a->room || !a->queries) {
+            *(a->room ? &a->queries : &a->room) = o;
+        } else {
             fprintf(stderr, "rrbake emulate: expected ROOM and QUERIES, found a third file "
-                    "'%s'\n%s", a, rrb_cli_usage_emulate);
+                    "'%s'\n%s", o, rrb_cli_usage_emulate);
             return 2;
         }
     }
-    if (!board || !room_path || !qpath) {
+    if (!a->board || !a->room || !a->queries) {
         fprintf(stderr, "rrbake emulate: expected --board BOARD, ROOM and QUERIES\n%s",
                 rrb_cli_usage_emulate);
         return 2;
     }
-    if (!(b = rrb_board_by_name(board)) || rre_input_place(board, &load, &read, &max)) {
-        fprintf(stderr, "rrbake emulate: expected a QEMU board (mps2-an385, versatilepb, "
-                "malta-be, malta-le, microbit), found '%s'%s\n", board,
-                b ? " (on the host, rrbake query answers directly)" : "");
-        return 2;
+    return 0;
+}
+
+/* QEMU's output: nq answers, then "# end nq"; each answer kept in lines[]
+ * as "QUERY => ANSWER". 0 when all of them and the end line are there. */
+static int split_answers(char *out, const emu_q *qs, int nq, char **lines, int *got)
+{
+    char *l, *cur = out, endline[32];
+    int ended = 0;
+    snprintf(endline, sizeof endline, "# end %d", nq);
+    *got = 0;
+    while ((l = next_line(&cur)) != NULL && !(ended = !strcmp(l, endline))) {
+        if (*got < nq) {
+            lines[*got] = rrb_xmalloc(strlen(qs[*got].text) + strlen(l) + 5);
+            sprintf(lines[*got], "%s => %s", qs[*got].text, l);
+        }
+        (*got)++;
     }
-    (void)read;
-    if (rrb_cli_open(room_path, &r, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        return 1;
-    }
-    nq = load_queries(qpath, &r.room, &qs);
-    if (nq < 0) {
-        rrb_cli_close(&r);
-        return 2;
-    }
-    img = make_image(&r, qs, nq, b->big_endian, &size);
+    return ended && *got == nq ? 0 : -1;
+}
+
+/* The board's answers into lines[] (nq of them): 0, 1 when the image does
+ * not fit the board, 3 when the program could not run or failed. */
+static int board_answers(const emu_args *a, const rrb_board *b, const rrb_cli_room *r,
+                         const emu_q *qs, int nq, char **lines)
+{
+    uint32_t load, read, max;
+    char looked[9000], tmp[4096], *prog, *out = NULL;
+    const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    size_t size;
+    uint8_t *img = make_image(r, qs, nq, b->big_endian, &size);
+    int rc, fd, got;
+    rre_input_place(a->board, &load, &read, &max);
     if (size > max) {
         fprintf(stderr, "%s: the blob and %d queries take %zu bytes; rr-emulate on %s reads at "
-                "most %u (%zu too many)\n", room_path, nq, size, board, (unsigned)max,
+                "most %u (%zu too many)\n", a->room, nq, size, a->board, (unsigned)max,
                 size - max);
-        status = 1;
-        goto done;
+        free(img);
+        return 1;
     }
-    prog = prog_opt ? rrb_xstrdup(prog_opt) : find_program(board, looked, sizeof looked);
+    prog = a->program ? rrb_xstrdup(a->program) : find_program(a->board, looked, sizeof looked);
     if (!prog || access(prog, R_OK)) {
         fprintf(stderr, "rrbake emulate: no board program for %s: %s not found (build it "
-                "with make, or install romroom: make install)\n", board,
+                "with make, or install romroom: make install)\n", a->board,
                 prog ? prog : looked);
-        status = 3;
-        goto done;
+        free(prog), free(img);
+        return 3;
     }
-    snprintf(tmp, sizeof tmp, "%s/rrbake-emulate-XXXXXX",
-             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(tmp, sizeof tmp, "%s/rrbake-emulate-XXXXXX", dir);
     if ((fd = mkstemp(tmp)) < 0 || write(fd, img, size) != (ssize_t)size || close(fd)) {
         fprintf(stderr, "rrbake emulate: cannot write the input image %s: %s\n", tmp,
                 strerror(errno));
-        status = 3;
-        goto done;
+        free(prog), free(img);
+        return 3;
     }
-    rc = run_qemu(board, prog, tmp, load, timeout, &out);
+    free(img);
+    rc = run_qemu(a->board, prog, tmp, load, a->timeout, &out);
     unlink(tmp);
+    free(prog);
     if (!out)
         out = rrb_xstrdup("");
-    raw = rrb_xstrdup(out);     /* out is cut into lines below */
-    lines = rrb_xcalloc((size_t)nq, sizeof *lines);
-    cur = out;
-    {   /* nq answers, then "# end nq"; each kept as "QUERY => ANSWER" */
-        char *l, endline[32];
-        snprintf(endline, sizeof endline, "# end %d", nq);
-        while ((l = next_line(&cur)) != NULL && !(ended = !strcmp(l, endline))) {
-            if (got < nq) {
-                lines[got] = rrb_xmalloc(strlen(qs[got].text) + strlen(l) + 5);
-                sprintf(lines[got], "%s => %s", qs[got].text, l);
-            }
-            got++;
-        }
-    }
-    if (rc != 0 || !ended || got != nq) {
-        fprintf(stderr, "rrbake emulate: the board program on %s %s after %d of %d answers\n",
-                board, rc == 124 ? "timed out" : rc == 127 ? "could not start (is QEMU "
-                "installed?)" : rc ? "failed" : "ended early", got < nq ? got : nq, nq);
-        if (rc != 0 && rc != 124 && rc != 127) {   /* the end of what it printed */
+    {
+        char *raw = rrb_xstrdup(out);   /* out is cut into lines */
+        int whole = split_answers(out, qs, nq, lines, &got) == 0;
+        if (rc != 0 || !whole) {
             size_t len = strlen(raw);
-            fprintf(stderr, "rrbake emulate: exit status %d%s%s", rc, len ? "; it printed:\n" : "\n",
-                    raw + (len > 2000 ? len - 2000 : 0));
+            fprintf(stderr, "rrbake emulate: the board program on %s %s after %d of %d "
+                    "answers\n", a->board, rc == 124 ? "timed out" : rc == 127 ? "could not "
+                    "start (is QEMU installed?)" : rc ? "failed" : "ended early",
+                    got < nq ? got : nq, nq);
+            if (rc != 0 && rc != 124 && rc != 127)   /* the end of what it printed */
+                fprintf(stderr, "rrbake emulate: exit status %d%s%s", rc,
+                        len ? "; it printed:\n" : "\n", raw + (len > 2000 ? len - 2000 : 0));
         }
-        for (i = 0; i < nq; i++)
-            free(lines[i]);
-        free(lines);
-        status = 3;
-        goto done;
+        free(raw);
+        free(out);
+        return rc != 0 || !whole ? 3 : 0;
     }
+}
+
+/* Print the answers, name every one that differs from the host's or from
+ * the expected file; 0 when none does, else 1. */
+static int compare(const emu_args *a, const emu_q *qs, int nq, char **lines)
+{
+    int i, differ = 0, bad;
+    char n[32];
     for (i = 0; i < nq; i++) {
         const char *ans = lines[i] + strlen(qs[i].text) + 4;
         printf("%s\n", lines[i]);
         if (strcmp(ans, qs[i].host)) {
-            fprintf(stderr, "%s:%u: %s answered '%s', the host '%s'\n", qpath, qs[i].line, board,
-                    ans, qs[i].host);
+            fprintf(stderr, "%s:%u: %s answered '%s', the host '%s'\n", a->queries, qs[i].line,
+                    a->board, ans, qs[i].host);
             differ++;
         }
     }
     fflush(stdout);
-    {
-        int bad = expect ? check_expect(expect, lines, qs, nq) : 0;
-        fprintf(stderr, "emulate: %d quer%s on %s: %s%s%s%s\n", nq, nq == 1 ? "y" : "ies", board,
-                differ ? "" : "every answer equal to the host's",
-                differ ? "answers differ from the host's: " : "",
-                differ ? (snprintf(err, sizeof err, "%d", differ), err) : "",
-                !expect ? "" : bad ? ", and differ from the expected answers" :
-                ", and to the expected answers");
-        if (differ || bad)
-            status = 1;
+    bad = a->expect ? check_expect(a->expect, lines, qs, nq) : 0;
+    snprintf(n, sizeof n, "%d", differ);
+    fprintf(stderr, "emulate: %d quer%s on %s: %s%s%s\n", nq, nq == 1 ? "y" : "ies", a->board,
+            differ ? n : "every answer equal to the host's",
+            differ ? " answers differ from the host's" : "",
+            !a->expect ? "" : bad ? ", and differ from the expected answers" :
+            ", and to the expected answers");
+    return differ || bad ? 1 : 0;
+}
+
+int rrb_cli_emulate(int argc, char **argv)
+{
+    emu_args a;
+    const rrb_board *b;
+    uint32_t load, read, max;
+    rrb_cli_room r;
+    emu_q *qs = NULL;
+    char err[RRB_ERR_MAX], **lines;
+    int i, nq, status;
+    if (parse_args(argc, argv, &a))
+        return 2;
+    if (!(b = rrb_board_by_name(a.board)) || rre_input_place(a.board, &load, &read, &max)) {
+        fprintf(stderr, "rrbake emulate: expected a QEMU board (mps2-an385, versatilepb, "
+                "malta-be, malta-le, microbit), found '%s'%s\n", a.board,
+                b ? " (on the host, rrbake query answers directly)" : "");
+        return 2;
     }
+    if (rrb_cli_open(a.room, &r, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    nq = load_queries(a.queries, &r.room, &qs);
+    if (nq < 0) {
+        rrb_cli_close(&r);
+        return 2;
+    }
+    lines = rrb_xcalloc((size_t)nq, sizeof *lines);
+    status = board_answers(&a, b, &r, qs, nq, lines);
+    if (status == 0)
+        status = compare(&a, qs, nq, lines);
     for (i = 0; i < nq; i++)
         free(lines[i]);
     free(lines);
-done:
-    free(out);
-    free(raw);
-    free(prog);
-    free(img);
-    for (i = 0; i < nq; i++)
-        free(qs[i].text), free(qs[i].host);
-    free(qs);
+    free_queries(qs, nq);
     rrb_cli_close(&r);
     return status;
 }

@@ -146,6 +146,34 @@ static void f_move(rre_line *l, const char *pre, const rr_roo_move *m)
 
 /* ---- the queries (what `rrbake query` prints, on one line, as integers) ---- */
 
+static rr_err roo_height(const rr_room *room, const int32_t *a, rre_line *l)
+{
+    rr_roo_heights h;
+    rr_err e = rr_roo_height(room, a[0], a[1], &h);
+    if (e == RR_ERR_NOTFOUND)
+        return put(l, "outside"), RR_OK;
+    if (!e) {
+        put(l, "sector "), put_i(l, h.sector), f_x(l, "flags", h.flags);
+        f_i(l, "floor", h.floor), f_i(l, "floor_surface", h.floor_surface);
+        f_i(l, "ceiling", h.ceiling);
+    }
+    return e;
+}
+
+static rr_err roo_grid(const rr_room *room, const int32_t *a, rre_line *l)
+{
+    rr_roo_cell c;
+    rr_err e = rr_roo_grid_at(room, a[0], a[1], &c);
+    if (e == RR_ERR_MISSING || e == RR_ERR_NOTFOUND)
+        return put(l, e == RR_ERR_MISSING ? "no grids" : "outside the grids"), RR_OK;
+    if (!e) {
+        put(l, "grid "), put_u(l, c.has_grid), f_x(l, "move", c.move);
+        f_x(l, "flags", c.flags), f_x(l, "monster", c.monster);
+        f_u(l, "hires", c.has_hires), f_x(l, "hires_cell", c.hires);
+    }
+    return e;
+}
+
 static rr_err roo(const rr_room *room, const rre_query *q, rre_line *l)
 {
     const int32_t *a = q->a;
@@ -160,18 +188,8 @@ static rr_err roo(const rr_room *room, const rre_query *q, rre_line *l)
             put(l, "sector "), put_i(l, w.sector), f_i(l, "leaf", w.leaf), f_i(l, "node", w.node);
         return e;
     }
-    case RRE_ROO_HEIGHT: {
-        rr_roo_heights h;
-        e = rr_roo_height(room, a[0], a[1], &h);
-        if (e == RR_ERR_NOTFOUND)
-            return put(l, "outside"), RR_OK;
-        if (!e) {
-            put(l, "sector "), put_i(l, h.sector), f_x(l, "flags", h.flags);
-            f_i(l, "floor", h.floor), f_i(l, "floor_surface", h.floor_surface);
-            f_i(l, "ceiling", h.ceiling);
-        }
-        return e;
-    }
+    case RRE_ROO_HEIGHT:
+        return roo_height(room, a, l);
     case RRE_ROO_MOVE: {
         rr_roo_move m;
         e = rr_roo_can_move(room, a[0], a[1], a[2], a[3], a[4], a[5], a[6], &m);
@@ -194,20 +212,49 @@ static rr_err roo(const rr_room *room, const rre_query *q, rre_line *l)
                 f_fix(l, "fraction", s.fraction);
         return e;
     }
-    case RRE_ROO_GRID: {
-        rr_roo_cell c;
-        e = rr_roo_grid_at(room, a[0], a[1], &c);
-        if (e == RR_ERR_MISSING || e == RR_ERR_NOTFOUND)
-            return put(l, e == RR_ERR_MISSING ? "no grids" : "outside the grids"), RR_OK;
-        if (!e) {
-            put(l, "grid "), put_u(l, c.has_grid), f_x(l, "move", c.move);
-            f_x(l, "flags", c.flags), f_x(l, "monster", c.monster);
-            f_u(l, "hires", c.has_hires), f_x(l, "hires_cell", c.hires);
-        }
-        return e;
-    }
+    case RRE_ROO_GRID:
+        return roo_grid(room, a, l);
     }
     return RR_ERR_ARG;
+}
+
+static rr_err rmesh_ray(const rr_room *room, const int32_t *a, rre_line *l)
+{
+    rr_rmesh_ray r;
+    rr_rmesh_hit h;
+    rr_err e;
+    r.origin[0] = a[0], r.origin[1] = a[1], r.origin[2] = a[2];
+    r.dir.x = a[3], r.dir.y = a[4], r.dir.z = a[5];   /* 16.16 */
+    r.max_dist = a[6];
+    e = rr_rmesh_raycast(room, &r, &h);
+    if (e)
+        return e;
+    put(l, "hit "), put_i(l, h.hit);
+    if (h.hit) {
+        f_u(l, "triangle", h.tri), f_u(l, "source_triangle", h.src);
+        f_u(l, "surface", h.surface), f_i(l, "distance", h.dist);
+        f_fix(l, "fraction", h.frac), f_pt(l, "point", h.point, 3);
+        f_vec(l, "normal", h.normal);
+    }
+    return RR_OK;
+}
+
+static rr_err rmesh_sweep(const rr_room *room, const rre_query *q, rre_line *l)
+{
+    rr_rmesh_sweep s;
+    rr_rmesh_sweep_out o;
+    rr_err e;
+    int i;
+    for (i = 0; i < 3; i++)
+        s.from[i] = q->a[i], s.to[i] = q->a[3 + i], s.radius[i] = q->a[6 + i];
+    s.max_slides = q->nargs > 9 ? (uint32_t)q->a[9] : RR_RMESH_MAX_SLIDES;
+    e = rr_rmesh_sweep_move(room, &s, &o);
+    if (e)
+        return e;
+    f_pt(l, "position", o.pos, 3), f_i(l, "hit", o.hit), f_u(l, "slides", o.slides);
+    if (o.hit)
+        f_u(l, "triangle", o.tri), f_vec(l, "normal", o.normal);
+    return RR_OK;
 }
 
 static rr_err rmesh(const rr_room *room, const rre_query *q, rre_line *l)
@@ -215,39 +262,10 @@ static rr_err rmesh(const rr_room *room, const rre_query *q, rre_line *l)
     const int32_t *a = q->a;
     rr_err e;
     switch (q->op) {
-    case RRE_RMESH_RAY: {
-        rr_rmesh_ray r;
-        rr_rmesh_hit h;
-        r.origin[0] = a[0], r.origin[1] = a[1], r.origin[2] = a[2];
-        r.dir.x = a[3], r.dir.y = a[4], r.dir.z = a[5];   /* 16.16 */
-        r.max_dist = a[6];
-        e = rr_rmesh_raycast(room, &r, &h);
-        if (e)
-            return e;
-        put(l, "hit "), put_i(l, h.hit);
-        if (h.hit) {
-            f_u(l, "triangle", h.tri), f_u(l, "source_triangle", h.src);
-            f_u(l, "surface", h.surface), f_i(l, "distance", h.dist);
-            f_fix(l, "fraction", h.frac), f_pt(l, "point", h.point, 3);
-            f_vec(l, "normal", h.normal);
-        }
-        return RR_OK;
-    }
-    case RRE_RMESH_SWEEP: {
-        rr_rmesh_sweep s;
-        rr_rmesh_sweep_out o;
-        int i;
-        for (i = 0; i < 3; i++)
-            s.from[i] = a[i], s.to[i] = a[3 + i], s.radius[i] = a[6 + i];
-        s.max_slides = q->nargs > 9 ? (uint32_t)a[9] : RR_RMESH_MAX_SLIDES;
-        e = rr_rmesh_sweep_move(room, &s, &o);
-        if (e)
-            return e;
-        f_pt(l, "position", o.pos, 3), f_i(l, "hit", o.hit), f_u(l, "slides", o.slides);
-        if (o.hit)
-            f_u(l, "triangle", o.tri), f_vec(l, "normal", o.normal);
-        return RR_OK;
-    }
+    case RRE_RMESH_RAY:
+        return rmesh_ray(room, a, l);
+    case RRE_RMESH_SWEEP:
+        return rmesh_sweep(room, q, l);
     case RRE_RMESH_TRIGGER: {
         uint32_t i;
         const rr_rmesh_trigger *box;
