@@ -41,15 +41,18 @@ if [ "$mode" = uninstall ]; then
     rm -f "$root/$manifest"
     dirs=$(sort -r "$root/$manifest.dirs" 2>/dev/null || true)
     rm -f "$root/$manifest.dirs"
-    for d in $dirs; do rmdir "$root/$d" 2>/dev/null || true; done
+    for d in $dirs; do rmdir "$root/${d#./}" 2>/dev/null || true; done
     echo "romroom removed from $root"
     exit 0
 fi
 
 [ "$mode" = install ] || { echo "usage: install.sh install|uninstall PREFIX BUILD BOARDS [DESTDIR]" >&2; exit 2; }
-mkdir -p "$root"
 newfiles=$(mktemp) newdirs=$(mktemp)
 trap 'rm -f "$newfiles" "$newdirs"' EXIT
+if [ ! -d "$root" ]; then   # the prefix itself, when install makes it ("./" sorts last)
+    mkdir -p "$root"
+    echo "./" >> "$newdirs"
+fi
 mkd() {  # mkd DIR (relative to the prefix): make it, recording each level made
     [ -d "$root/$1" ] && return 0
     [ "$(dirname "$1")" = . ] || mkd "$(dirname "$1")"

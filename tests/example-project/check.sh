@@ -16,7 +16,9 @@
 # the host's; per board (host too), the CMake build's output equals the
 # host's. A build that fails, a program that fails or times out, or a
 # compile or link command naming the source tree's loader/, platform/ or
-# linker/ counts as a failure of that check. Logs: BUILD/example/.
+# linker/ counts as a failure of that check. One more: make uninstall from a
+# prefix that holds a file of its own leaves exactly that file. Logs:
+# BUILD/example/.
 # Last line: "# example-project: N passed, M failed".
 build=$1 boards=$2
 repo=$(pwd)
@@ -98,4 +100,18 @@ done
 for b in $boards; do
     check cmake "$b"
 done
+# make uninstall removes exactly what make install wrote: into a prefix that
+# already holds a file of someone else's, install, uninstall, and only that
+# file (and its folder) is left.
+other=$ex/prefix-shared
+mkdir -p "$other/lib/pkgconfig" && echo keep > "$other/lib/pkgconfig/other.pc"
+if make -s --no-print-directory install PREFIX="$other" BUILD="$build" > "$ex/install2.log" 2>&1 &&
+   [ -f "$other/lib/pkgconfig/romroom-host.pc" ] &&
+   make -s --no-print-directory uninstall PREFIX="$other" BUILD="$build" >> "$ex/install2.log" 2>&1 &&
+   [ "$(cd "$other" && find . | sort | tr '\n' ' ')" = ". ./lib ./lib/pkgconfig ./lib/pkgconfig/other.pc " ]
+then
+    pass "make uninstall: removed every file and folder install made, kept the prefix's own"
+else
+    fail "make uninstall: left or removed other files:"; (cd "$other" && find . | sort | head -20)
+fi
 echo "# example-project: $P passed, $F failed"
