@@ -27,6 +27,9 @@
 # -fdata-sections. See docs/install.md.
 set -e
 mode=$1 prefix=$2 build=$3 boards=$4 destdir=$5
+# The files name the prefix, so it must be absolute: a relative one is taken
+# from the current folder (romroom's tree).
+case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
 root=$destdir$prefix
 manifest=lib/romroom/install-manifest.txt
 version=0.1.0
