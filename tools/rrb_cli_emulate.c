@@ -85,7 +85,8 @@ static void put32(uint8_t *p, uint32_t v, int be)
         p[be ? 3 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
-/* "word word ..." of a line: split in place on blanks; the count. */
+/* "word word ..." of a line: split in place on blanks, the first max words
+ * into w[]; the count of all of them. */
 static int split(char *s, char **w, int max)
 {
     int n = 0;
@@ -94,9 +95,9 @@ static int split(char *s, char **w, int max)
             *s++ = 0;
         if (!*s)
             break;
-        if (n == max)
-            return max + 1;
-        w[n++] = s;
+        if (n < max)
+            w[n] = s;
+        n++;
         while (*s && *s != ' ' && *s != '\t' && *s != '\r')
             s++;
     }
