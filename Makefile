@@ -64,7 +64,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 RRBAKE := $(BUILD)/tools/rrbake
 
 .PHONY: all deps tools run test bench fuzz fuzz-formats stack size docs clean install uninstall \
-        board-lib board-tests board-bench board-goldens help FORCE
+        board-lib board-plat board-tests board-bench board-goldens help FORCE
 
 # ------------------------------------------------------------------------
 .SECONDEXPANSION:
@@ -73,7 +73,7 @@ ifeq ($(BOARD),)
 # Top level: no board selected.
 
 all: deps tools
-	@for b in $(ALL_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-lib || exit 1; done
+	@for b in $(ALL_BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-lib board-plat || exit 1; done
 
 help:
 	@sed -n '3,14p' Makefile | sed 's/^# *//'
@@ -152,10 +152,10 @@ docs: tools
 	$(RRBAKE) schema --markdown -o docs/blob-format.md
 
 install: all
-	@sh tools/install.sh install "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"
+	@sh tools/install.sh install "$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)" "$(DESTDIR)"
 
 uninstall:
-	@sh tools/install.sh uninstall "$(DESTDIR)$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)"
+	@sh tools/install.sh uninstall "$(PREFIX)" "$(BUILD)" "$(ALL_BOARDS)" "$(DESTDIR)"
 
 clean:
 	rm -rf $(BUILD)
@@ -180,6 +180,44 @@ $(B)/loader/%.o: loader/%.c $(LOADER_HDRS)
 $(B)/librr.a: $(LOADER_OBJS)
 	@rm -f $@
 	$(BOARD_AR) rcs $@ $^
+
+# What `make install` adds for a user's firmware (tools/install.sh): the
+# board's platform layer (console, printf, exit; plat_*.c, and memcpy & co.
+# on malta) as librrplat.a, kept apart so librr.a stays the pure loader, and
+# its start-up objects (the .S files: malta's entry, versatilepb's vectors),
+# which must be linked as objects since nothing refers to them by name.
+PLAT_C_SRCS := $(filter %.c,$(BOARD_PLAT_SRCS))
+PLAT_S_SRCS := $(filter %.S,$(BOARD_PLAT_SRCS))
+PLAT_CFLAGS := -std=c99 -Wall -Wextra $(WERROR) -Iplatform
+$(B)/plat/%.o: $(BOARD_PLAT_DIR)/%.c platform/rr_plat.h
+	@mkdir -p $(dir $@)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(PLAT_CFLAGS) -c $< -o $@
+$(B)/plat/%.o: $(BOARD_PLAT_DIR)/%.S
+	@mkdir -p $(dir $@)
+	$(BOARD_CC) $(BOARD_CFLAGS) -c $< -o $@
+$(B)/plat/librrplat.a: $(patsubst $(BOARD_PLAT_DIR)/%.c,$(B)/plat/%.o,$(PLAT_C_SRCS))
+	@rm -f $@
+	$(BOARD_AR) rcs $@ $^
+
+board-plat: $(B)/plat/librrplat.a $(patsubst $(BOARD_PLAT_DIR)/%.S,$(B)/plat/%.o,$(PLAT_S_SRCS)) \
+            $(if $(BOARD_QEMU),$(B)/rr-emulate.elf)
+
+# The board program of `rrbake emulate` (tools/emulate/rr_emulate.c, installed
+# as lib/romroom/<board>/rr-emulate.elf): QEMU boards only. Its arena is
+# 8 KB on the microbit (16 KB of RAM), 1 MB elsewhere; on the microbit it is
+# linked into the first 64 KB of flash, the input image takes the rest
+# (tools/rrb_emu.c, rre_input_place).
+EMU_ARENA := 1048576
+EMU_LDFLAGS :=
+ifeq ($(BOARD),microbit)
+EMU_ARENA := 8192
+EMU_LDFLAGS := -Wl,--defsym=__flash_size=0x10000
+endif
+$(B)/rr-emulate.elf: tools/emulate/rr_emulate.c tools/rrb_emu.c tools/rrb_emu.h $(B)/librr.a \
+                     $(BOARD_PLAT_SRCS)
+	$(BOARD_CC) $(BOARD_CFLAGS) $(PLAT_CFLAGS) -Iloader -Itools -DRRE_BOARD='"$(BOARD)"' \
+	    -DRRE_ARENA_BYTES=$(EMU_ARENA) -o $@ tools/emulate/rr_emulate.c tools/rrb_emu.c \
+	    $(BOARD_PLAT_SRCS) $(B)/librr.a $(BOARD_LDFLAGS) $(EMU_LDFLAGS) $(BOARD_LIBS)
 
 # Target test programs: tests/target/t_<name>.c, with the blobs listed in
 # tests/target/<name>.blobs baked for this board and linked as const data.

@@ -8,7 +8,10 @@
 # (symbols, stack, recursion), the checker self-test, one comparison per
 # target program per QEMU board (its output must equal the host's byte for
 # byte), and one comparison per golden room per QEMU board (its output must
-# equal the golden the host wrote, build/golden/<room>.txt, byte for byte).
+# equal the golden the host wrote, build/golden/<room>.txt, byte for byte),
+# the example project's builds from an installed prefix (one per board
+# and build system; a build that fails counts as a failure), and rrbake
+# emulate's checks from that prefix (tests/check_emulate.sh).
 # A program that crashes, times out or exits non-zero counts as one failure.
 build=$1 corpus=$2 boards=$3 host_tests=$4 target_tests=$5 bound=$6 fuzz_secs=${7:-10}
 golden_rooms=$8 jobs=${9:-2}
@@ -165,6 +168,23 @@ for b in $boards; do
     fi
 done
 echo "goldens: ran in $(($(date +%s) - t0)) s"
+
+# ---- The example project (issue 19): built from `make install`'s prefix
+# only, with its Makefile (pkg-config) and its CMakeLists.txt, on every board;
+# one check per build whose output must equal the host's (tests/example-project/check.sh).
+echo "== example project from the installed prefix (make + pkg-config, CMake), each board byte for byte"
+sh tests/example-project/check.sh "$build" "$boards" > "$logs/example-project.log" 2>&1
+grep -vE '^# ' "$logs/example-project.log"; count "$logs/example-project.log"
+grep -q '^# example-project:' "$logs/example-project.log" ||
+    { echo "FAIL example project: check.sh ended without its summary"; F=$((F + 1)); }
+
+# ---- rrbake emulate from that prefix: a file of queries per room answered on
+# every QEMU board, compared with the host's (tests/check_emulate.sh).
+echo "== rrbake emulate from the installed prefix: queries answered on each board, compared with the host's"
+sh tests/check_emulate.sh "$build/example/prefix" "$boards" "$build/emulate" > "$logs/emulate.log" 2>&1
+grep -vE '^# ' "$logs/emulate.log"; count "$logs/emulate.log"
+grep -q '^# emulate:' "$logs/emulate.log" ||
+    { echo "FAIL emulate: check_emulate.sh ended without its summary"; F=$((F + 1)); }
 
 echo "$P passed, $F failed"
 [ $F = 0 ]

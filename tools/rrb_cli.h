@@ -49,6 +49,11 @@ extern const char rrb_cli_usage_bake[];
 /* `rrbake pack ARGS` (rrb_cli_bake.c): exit status. */
 int rrb_cli_pack(int argc, char **argv);
 extern const char rrb_cli_usage_pack[];
+/* `rrbake emulate ARGS` (rrb_cli_emulate.c): exit status. */
+int rrb_cli_emulate(int argc, char **argv);
+extern const char rrb_cli_usage_emulate[];
+/* The QEMU binary emulate runs for a board (and *args, its machine options), or NULL. */
+const char *rrb_emulate_qemu(const char *board, const char **args);
 
 /* Value in source units -> coords (round half away from zero); -1 when it
  * does not fit an int32. */

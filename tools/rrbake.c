@@ -32,6 +32,7 @@ static const char usage_main[] =
     "  verify FILE...         full consistency check (exit status 0 = ok)\n"
     "  dump FILE --json       whole content of a source file as JSON\n"
     "  query BLOB CMD ARGS    run a runtime query (locate, height, ray, trace, pose...)\n"
+    "  emulate --board B ROOM QUERIES  answer a file of queries on a QEMU board\n"
     "  preview FILE -o OUT    OBJ (+MTL) geometry or SVG plan of a room\n"
     "  convert FILE -o OUT    RMF -> Valve-220 .map, RMesh/ROO -> OBJ, EMI -> glTF\n"
     "  sample FORMAT|all -o DIR  write the project's own sample files\n"
@@ -513,6 +514,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "query"))
         return has_help(sub, sv) ? (fputs(rrb_cli_query_usage(), stdout), 0)
                                  : rrb_cli_query(sub, sv, stdout, stderr);
+    if (!strcmp(cmd, "emulate"))
+        return has_help(sub, sv) ? (fputs(rrb_cli_usage_emulate, stdout), 0) : rrb_cli_emulate(sub, sv);
     if (!strcmp(cmd, "preview"))
         return has_help(sub, sv) ? (fputs(rrb_cli_usage_preview, stdout), 0)
                                  : rrb_cli_preview(sub, sv, stdout, stderr);

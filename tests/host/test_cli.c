@@ -1325,6 +1325,85 @@ static void test_batch(void)
     free(o);
 }
 
+
+/* rrbake emulate on the host side (the runs on the QEMU boards are in
+ * tests/check_emulate.sh): usage, boards, query file errors with file and
+ * line, a missing board program, and its QEMU commands equal to
+ * platform/<board>/board.mk's BOARD_QEMU and BOARD_QEMU_ARGS. */
+static void squeeze(char *s)   /* runs of blanks and the newline -> one blank, trimmed */
+{
+    char *d = s, *r = s;
+    while (*r) {
+        if (*r == ' ' || *r == '\t' || *r == '\n') {
+            while (*r == ' ' || *r == '\t' || *r == '\n')
+                r++;
+            if (d != s && *r)
+                *d++ = ' ';
+        } else {
+            *d++ = *r++;
+        }
+    }
+    *d = 0;
+}
+
+static void test_emulate(void)
+{
+    static const char *const boards[] = {"mps2-an385", "versatilepb", "malta-be", "malta-le",
+                                         "microbit"};
+    const char *rb = "build/tools/rrbake";
+    char dir[600], *o;
+    size_t i;
+    int rc;
+    snprintf(dir, sizeof dir, "%s/emu", tmpdir);
+    rc = sh(&o, "%s sample roo -o %s && printf '# c\\n\\nheight 1024 1024\\nmove 1 2 3\\n' > %s/argc.q && "
+            "printf 'height 1 x\\n' > %s/num.q && printf 'fly 1 2\\n' > %s/name.q && "
+            "printf '\\n# only a comment\\n' > %s/empty.q && printf 'height 1024 1024\\n' > %s/ok.q",
+            rb, dir, dir, dir, dir, dir, dir);
+    RT_EXPECT("cli.emulate.setup", rc == 0);
+    free(o);
+    rc = sh(&o, "%s emulate", rb);
+    RT_EXPECT("cli.emulate.usage", rc == 2 && strstr(o, "usage: rrbake emulate --board BOARD"));
+    free(o);
+    rc = sh(&o, "%s emulate --board host %s/sample.roo %s/ok.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.host", rc == 2 && strstr(o, "found 'host'") &&
+                                      strstr(o, "rrbake query answers directly"));
+    free(o);
+    rc = sh(&o, "%s emulate --board stm32 %s/sample.roo %s/ok.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.board", rc == 2 && strstr(o, "found 'stm32'") && strstr(o, "microbit"));
+    free(o);
+    rc = sh(&o, "%s emulate --board microbit %s/sample.roo %s/argc.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.argc", rc == 2 && strstr(o, "argc.q:4: query move: expected 7 "
+                                                       "arguments, found 3"));
+    free(o);
+    rc = sh(&o, "%s emulate --board microbit %s/sample.roo %s/num.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.number", rc == 2 && strstr(o, "num.q:1: query height: argument 2: "
+                                                         "expected a number, found 'x'"));
+    free(o);
+    rc = sh(&o, "%s emulate --board microbit %s/sample.roo %s/name.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.name", rc == 2 && strstr(o, "name.q:1: expected a query of a roo room") &&
+                                      strstr(o, "found 'fly'"));
+    free(o);
+    rc = sh(&o, "%s emulate --board microbit %s/sample.roo %s/empty.q", rb, dir, dir);
+    RT_EXPECT("cli.emulate.empty", rc == 2 && strstr(o, "expected at least one query line"));
+    free(o);
+    rc = sh(&o, "%s emulate --board microbit %s/sample.roo %s/ok.q --program %s/none.elf", rb, dir,
+            dir, dir);
+    RT_EXPECT("cli.emulate.no_program", rc == 3 && strstr(o, "none.elf not found"));
+    free(o);
+    for (i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        const char *args = NULL, *qemu = rrb_emulate_qemu(boards[i], &args);
+        char *mq, *ma;
+        sh(&mq, "make -s --no-print-directory -f platform/board-vars.mk BOARD=%s print-BOARD_QEMU",
+           boards[i]);
+        sh(&ma, "make -s --no-print-directory -f platform/board-vars.mk BOARD=%s "
+           "print-BOARD_QEMU_ARGS", boards[i]);
+        squeeze(mq), squeeze(ma);
+        RT_EXPECT(cid("emulate.qemu", boards[i]),
+                  qemu && *mq && !strcmp(qemu, mq) && args && *ma && !strcmp(args, ma));
+        free(mq), free(ma);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1345,6 +1424,7 @@ int main(int argc, char **argv)
     test_emi();
     test_errors();
     test_batch();
+    test_emulate();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
