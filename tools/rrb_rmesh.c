@@ -69,14 +69,33 @@ static const char *shown(const rrb_rm_str *s, char *buf, size_t cap)
 
 /* ---- header ---- */
 
+/* The RM header: B3D string "RM", then one version byte. Versions 0 and 1
+ * have the same layout in every file seen (NOTES §3.9); any other value is
+ * a version nobody has described, refused rather than guessed. */
+static int read_rm_header(rrb_cur *c, rrb_rmesh *m)
+{
+    size_t at;
+    if (read_str(c, &m->header, "header B3D string"))
+        return -1;
+    at = c->pos;
+    m->rm_version = rrb_u8(c, "RM version byte");
+    if (c->failed)
+        return -1;
+    if (m->rm_version > 1)
+        return rrb_fail(c, at, "expected RM version byte 0 or 1 (CBRE-EX \"1.3.12\" export), "
+                        "found %u: an RM version this reader does not know", m->rm_version);
+    m->rm = 1;
+    m->has_nocoll = m->has_trigger = 1;   /* both blocks are always there */
+    return 0;
+}
+
 static int read_header(rrb_cur *c, rrb_rmesh *m)
 {
     const char *p, *end;
     char b[96];
-    if (c->size >= 7 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
+    if (c->size >= 6 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
         c->data[4] == 'R' && c->data[5] == 'M')
-        return rrb_fail(c, 0, "unsupported RM variant (KCE tool): header \"RM\" + version "
-                        "byte %u; only RoomMesh files are read (docs/rmesh.md, Not done)", c->data[6]);
+        return read_rm_header(c, m);
     if (read_str(c, &m->header, "header B3D string"))
         return -1;
     p = m->header.s;
@@ -96,7 +115,8 @@ static int read_header(rrb_cur *c, rrb_rmesh *m)
     }
     return 0;
 bad:
-    return rrb_fail(c, 0, "expected header \"RoomMesh\"[.HasTriggerBox][.HasNoColl], found \"%s\"",
+    return rrb_fail(c, 0, "expected header \"RoomMesh\"[.HasTriggerBox][.HasNoColl] or \"RM\" + "
+                    "version byte, found \"%s\"",
                     shown(&m->header, b, sizeof b));
 }
 
@@ -337,9 +357,24 @@ static int read_tail(rrb_cur *c, rrb_rmesh *m)
     return 0;
 }
 
+/* Every block between the header and the entities, in the variant's order. */
+static int read_blocks(rrb_cur *c, rrb_rmesh *m)
+{
+    if (read_surfs(c, &m->surf, &m->nsurf, "visible surfaces"))
+        return -1;
+    if (m->rm)   /* RM: no-collision surfaces come before the invisible block */
+        return read_surfs(c, &m->nocoll, &m->nnocoll, "no-collision surfaces") ||
+               read_invis(c, m) || read_triggers(c, m) ? -1 : 0;
+    return read_invis(c, m) ||
+           (m->has_nocoll && read_surfs(c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) ||
+           (m->has_trigger && read_triggers(c, m)) ? -1 : 0;
+}
+
 static int detect_variant(const rrb_rmesh *m)
 {
     uint32_t i;
+    if (m->rm)
+        return RRB_RM_CBRE;   /* CBRE-EX's "1.3.12" export (NOTES §3.9) */
     if (m->has_nocoll)
         return RRB_RM_VBP;
     if (m->eof_trailer)
@@ -361,10 +396,7 @@ int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh
     m->size = size;
     if (size == 0)
         rrb_fail(&c, 0, "expected a room mesh header, found an empty file (0 bytes)");
-    else if (!read_header(&c, m) && !read_surfs(&c, &m->surf, &m->nsurf, "visible surfaces") &&
-             !read_invis(&c, m) &&
-             !(m->has_nocoll && read_surfs(&c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) &&
-             !(m->has_trigger && read_triggers(&c, m)) && !read_entities(&c, m))
+    else if (!read_header(&c, m) && !read_blocks(&c, m) && !read_entities(&c, m))
         read_tail(&c, m);
     if (c.failed) {
         snprintf(err, errcap, "%s", c.err);
@@ -473,7 +505,8 @@ static int ents_eq(const rrb_rm_entity *a, const rrb_rm_entity *b, uint32_t n)
 int rrb_rmesh_equal(const rrb_rmesh *a, const rrb_rmesh *b)
 {
     uint32_t i;
-    if (!str_eq(&a->header, &b->header) || a->nsurf != b->nsurf || a->ninvis != b->ninvis ||
+    if (!str_eq(&a->header, &b->header) || a->rm != b->rm || a->rm_version != b->rm_version ||
+        a->nsurf != b->nsurf || a->ninvis != b->ninvis ||
         a->nnocoll != b->nnocoll || a->ntrig != b->ntrig || a->nents != b->nents ||
         a->eof_trailer != b->eof_trailer || a->redux_trigcount != b->redux_trigcount ||
         a->variant != b->variant)
@@ -634,8 +667,11 @@ static int info_text(const uint8_t *data, size_t size, const char *path, FILE *o
     if (load_model(data, size, path, &m, err, errcap))
         return -1;
     compute_stats(&m, &st);
-    fprintf(out, "%s: rmesh, variant %s, header \"%s\"\n", path, rrb_rm_variant_names[m.variant],
+    fprintf(out, "%s: rmesh, variant %s, header \"%s\"", path, rrb_rm_variant_names[m.variant],
             m.header.s);
+    if (m.rm)
+        fprintf(out, " version %u (CBRE-EX \"1.3.12\" export)", m.rm_version);
+    fprintf(out, "\n");
     fprintf(out, "  textures %u, vertices %llu, triangles %llu (alpha %llu)\n", m.nsurf,
             (unsigned long long)st.verts, (unsigned long long)st.tris,
             (unsigned long long)st.alpha_tris);
@@ -683,7 +719,10 @@ static int info_json(const uint8_t *data, size_t size, const char *path, FILE *o
     fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
             rrb_rm_variant_names[m.variant]);
     rrb_json_str(out, m.header.s);
-    fprintf(out, ",");
+    if (m.rm)
+        fprintf(out, ",\"rm_version\":%u,", m.rm_version);
+    else
+        fprintf(out, ",\"rm_version\":null,");
     json_counts(out, &m, &st);
     fprintf(out, "\"texture_flags\":[");
     for (s = 0; s < 2; s++)
@@ -856,6 +895,8 @@ static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o
     fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
             rrb_rm_variant_names[m.variant]);
     jstr(out, &m.header);
+    if (m.rm)
+        fprintf(out, ",\"rm_version\":%u", m.rm_version);
     dump_list(out, "surfaces", m.nsurf, 0, &m);
     dump_list(out, "invisible", m.ninvis, 2, &m);
     if (m.has_nocoll)
@@ -875,6 +916,9 @@ static int probe(const uint8_t *data, size_t size, const char *path)
     /* B3D header string "RoomMesh[...]": length 8..64, then the name */
     if (size >= 12 && data[0] >= 8 && data[0] <= 64 && !data[1] && !data[2] && !data[3] &&
         !memcmp(data + 4, "RoomMesh", 8))
+        return 1;
+    /* the RM variant: B3D string "RM" and a version byte */
+    if (size >= 7 && data[0] == 2 && !data[1] && !data[2] && !data[3] && !memcmp(data + 4, "RM", 2))
         return 1;
     return n >= 6 && rrb_strieq(path + n - 6, ".rmesh");
 }

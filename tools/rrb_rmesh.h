@@ -11,6 +11,11 @@
  *   entity block       i32 n; n x {B3D class name, class fields}
  *   trailer            vanilla converter: B3D string "EOF"; scpcbredux: see below.
  *
+ * The `RM` variant (CBRE-EX's "1.3.12" export, NOTES §3.9) has its own order:
+ *   B3D string "RM", u8 version (0 or 1), visible block, no-collision block
+ *   (i32 count first, always present), invisible block, trigger block (always
+ *   present), entity block.
+ *
  * A texture slot is a u8 flag, then a B3D string iff the flag is non-zero.
  * The reader keeps every byte it needs to write the file back identically
  * (strings keep their stored length, floats their bits).
@@ -86,8 +91,10 @@ enum rrb_rm_variant {
 extern const char *const rrb_rm_variant_names[4];
 
 typedef struct rrb_rmesh {
-    rrb_rm_str header;
-    int has_trigger, has_nocoll;
+    rrb_rm_str header;         /* "RoomMesh..." or "RM" */
+    int rm;                    /* 1: the RM variant (header "RM" + version byte) */
+    uint8_t rm_version;        /* RM: 0 or 1 */
+    int has_trigger, has_nocoll;   /* the block is in the file (RM: always) */
     uint32_t nsurf, ninvis, nnocoll, ntrig, nents;
     rrb_rm_surf *surf;
     rrb_rm_surf *nocoll;       /* .HasNoColl block */
@@ -120,6 +127,8 @@ int rrb_rmesh_entity_ignored(const rrb_rm_entity *e);
 
 /* The project's hand-made sample room (see docs/rmesh.md). */
 void rrb_rmesh_sample_model(rrb_rmesh *m);
+/* The same room in the RM variant (version 0 or 1), with or without its trigger box. */
+void rrb_rmesh_sample_rm_model(rrb_rmesh *m, int version, int with_triggers);
 int rrb_rmesh_sample(const char *dir, char *err, size_t errcap);
 
 /* Malformed variants of a valid file, for the tests: variant k (0 .. count-1)

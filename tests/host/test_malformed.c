@@ -585,6 +585,18 @@ static void special_rmf(ctx *c, const fmap *m)
             poke(c, f, bad[k], C_SPECIAL);
 }
 
+/* RMesh RM variant: version bytes nobody has described (NOTES §3.9 knows 0
+ * and 1): refused, naming the byte's offset. */
+static void special_rm(ctx *c, const fmap *m)
+{
+    static const uint32_t bad[] = {2, 7, 0x80, 0xff};
+    const field *f = find_field(m, "RM version byte", 0, 0);
+    RT_EXPECT("rmesh.rm.version_field", f != NULL);
+    if (f)
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+            poke(c, f, bad[k], C_SPECIAL);
+}
+
 /* EMI .meshb: unknown vertex layouts. */
 static void special_meshb(ctx *c, const fmap *m)
 {
@@ -707,6 +719,25 @@ static void emi_figure(uint32_t seed, const rrb_emi_gen_params *gp)
     rrb_emi_anim_free(&an);
 }
 
+/* RMesh: the RM variant (no public file in the corpus): the sample room
+ * written by the project's writer in the RM layout, version 1 with its
+ * trigger box and version 0 without. */
+static void rmesh_generated(void)
+{
+    for (int k = 0; k < 2; k++) {
+        rrb_rmesh m;
+        rrb_buf b = {0};
+        subject s = {0};
+        rrb_rmesh_sample_rm_model(&m, 1 - k, 1 - k);
+        rrb_rmesh_write(&m, &b);
+        s.name = k ? "rmesh-gen-rm0.rm" : "rmesh-gen-rm1.rm";
+        s.fmt = "rmesh";
+        do_file(&s, b.data, b.size, special_rm);
+        rrb_buf_free(&b);
+        rrb_rmesh_free(&m);
+    }
+}
+
 static void report(void)
 {
     unsigned long all[4] = {0};
@@ -739,6 +770,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
         if (!only || strcmp(only, dirs[i]) == 0)
             corpus_dir(corpus, dirs[i]);
+    if (!only || strcmp(only, "rmesh-gen") == 0)
+        rmesh_generated();
     if (!only || strcmp(only, "emi") == 0) {
         rrb_emi_gen_defaults(&gp);
         emi_figure(1, &gp);
