@@ -52,9 +52,29 @@ static void put_mesh(rrb_buf *b, const rrb_rm_mesh *m)
     put_idx(b, m->idx, m->ntris);
 }
 
+static void put_prop(rrb_buf *b, const rrb_rm_prop *p)
+{
+    switch (p->type) {
+    case RRB_RM_BOOL: rrb_buf_u8(b, p->b); break;
+    case RRB_RM_INTEGER: rrb_buf_u32le(b, (uint32_t)p->i); break;
+    case RRB_RM_FLOAT: rrb_buf_put(b, p->v, 4); break;
+    case RRB_RM_VECTOR: rrb_buf_put(b, p->v, 12); break;
+    case RRB_RM_STRING:
+    case RRB_RM_COLOR255: put_str(b, &p->s); break;
+    default: break;   /* Choices: nothing */
+    }
+}
+
 static void put_entity(rrb_buf *b, const rrb_rm_entity *e)
 {
+    uint32_t k;
     put_str(b, &e->classname);
+    if (e->cls >= RRB_RM_NCLASSES) {   /* custom: position, then the properties */
+        rrb_buf_put(b, e->pos, 12);
+        for (k = 0; k < e->nprops; k++)
+            put_prop(b, &e->props[k]);
+        return;
+    }
     if (e->cls == RRB_RM_MODEL) {
         put_str(b, &e->str);
         rrb_buf_put(b, e->pos, 12);
@@ -128,9 +148,11 @@ void rrb_rmesh_write(const rrb_rmesh *m, rrb_buf *out)
     static const rrb_rm_str eof = {3, "EOF"};
     uint32_t i;
     put_body(out, m);
-    rrb_buf_u32le(out, m->nents);
+    rrb_buf_u32le(out, m->nents + m->undecoded);
     for (i = 0; i < m->nents; i++)
         put_entity(out, &m->ents[i]);
+    if (m->ntail)   /* records left undecoded, as they were */
+        rrb_buf_put(out, m->tail, m->ntail);
     if (m->eof_trailer)
         put_str(out, &eof);
 }
