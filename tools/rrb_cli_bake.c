@@ -37,6 +37,8 @@ const char rrb_cli_usage_bake[] =
     "                         endian), malta-be (big-endian)\n"
     "  --strict               treat warnings (e.g. ROO checksum) as errors\n"
     "  --room-scale           RMesh: apply the game's RoomScale 8/2048\n"
+    "  --entity-defs FILE     RMesh: CBRE-EX entity definitions (a .json file or\n"
+    "                         its Entities folder) to decode custom entities\n"
     "  --collision-only       leave render data out of the blob\n"
     "  --skip-hidden          RMF: leave out solids of hidden visgroups\n"
     "  --contents RULES       RMF: brush contents by entity class, tried before\n"
@@ -212,6 +214,8 @@ static int parse_bake_opt(int argc, char **argv, int *i, bake_cfg *cfg, const ch
         cfg->opts.strict = 1;
     else if (!strcmp(a, "--room-scale"))
         cfg->opts.room_scale = 1;
+    else if (!strcmp(a, "--entity-defs") && next)
+        cfg->opts.entity_defs = next, (*i)++;
     else if (!strcmp(a, "--collision-only"))
         cfg->opts.collision_only = 1;
     else if (!strcmp(a, "--contents") && next)

@@ -17,6 +17,8 @@ static const char usage_head[] =
     ".rrb blob or any source file rrbake can bake (baked in memory first).\n"
     "Coordinates are in source units (ROO client units, RMesh file units, RMF\n"
     "map units); results show source units and the raw coords [in brackets].\n"
+    "A source file is read with --entity-defs FILE (RMesh: CBRE-EX entity\n"
+    "definitions) and --strict (a warning is an error), given anywhere.\n"
     "\n";
 
 /* "  name ARGS    help": the help in column 38 (two spaces after a longer
@@ -134,7 +136,18 @@ int rrb_cli_query(int argc, char **argv, FILE *out, FILE *errf)
     char err[RRB_ERR_MAX];
     const rrb_room_hooks *h;
     const rrb_query_cmd *c;
-    int n, rc, lo, hi;
+    int n, rc, lo, hi, i, k;
+    /* the source-reading options, taken out of the arguments (numbers may
+     * be negative, so no other word starting with '-' is an option here) */
+    for (i = k = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--entity-defs") && i + 1 < argc)
+            rrb_text_opts.entity_defs = argv[++i];
+        else if (!strcmp(argv[i], "--strict"))
+            rrb_text_opts.strict = 1;
+        else
+            argv[k++] = argv[i];
+    }
+    argc = k;
     if (argc < 2) {
         fputs(rrb_cli_query_usage(), errf);
         return 2;

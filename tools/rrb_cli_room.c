@@ -125,6 +125,8 @@ int rrb_cli_open(const char *path, rrb_cli_room *r, char *err, size_t cap)
     }
     memset(&opts, 0, sizeof opts);
     opts.quiet = 1;
+    opts.entity_defs = rrb_text_opts.entity_defs;   /* query's --entity-defs, --strict */
+    opts.strict = rrb_text_opts.strict;
     err[0] = 0;
     b = r->fmt->bake(d, n, path, &opts, err, cap);
     r->src = d;

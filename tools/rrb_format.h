@@ -31,7 +31,13 @@ typedef struct rrb_opts {
      * default table (contents: solid, water, trigger, nonsolid or a number);
      * NULL = the RRB_RMF_CONTENTS environment variable, if set. */
     const char *contents_rules;
+    /* RMesh: CBRE-EX entity definitions (a JSON file or a folder of them) */
+    const char *entity_defs;
 } rrb_opts;
+
+/* The options of info, verify and dump (their hooks take none): set by the
+ * command line before it calls a text hook (strict, quiet, entity_defs). */
+extern rrb_opts rrb_text_opts;
 
 typedef int (*rrb_text_fn)(const uint8_t *data, size_t size, const char *path,
                            FILE *out, char *err, size_t errcap);

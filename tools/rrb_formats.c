@@ -10,6 +10,8 @@ extern const rrb_format rrb_format_rmf __attribute__((weak));
 extern const rrb_format rrb_format_roo __attribute__((weak));
 extern const rrb_format rrb_format_emi __attribute__((weak));
 
+rrb_opts rrb_text_opts;
+
 const rrb_format *const rrb_formats[RRB_NFORMATS] = {
     &rrb_format_rmesh, &rrb_format_rmf, &rrb_format_roo, &rrb_format_emi};
 

@@ -69,14 +69,33 @@ static const char *shown(const rrb_rm_str *s, char *buf, size_t cap)
 
 /* ---- header ---- */
 
+/* The RM header: B3D string "RM", then one version byte. Versions 0 and 1
+ * have the same layout in every file seen (NOTES §3.9); any other value is
+ * a version nobody has described, refused rather than guessed. */
+static int read_rm_header(rrb_cur *c, rrb_rmesh *m)
+{
+    size_t at;
+    if (read_str(c, &m->header, "header B3D string"))
+        return -1;
+    at = c->pos;
+    m->rm_version = rrb_u8(c, "RM version byte");
+    if (c->failed)
+        return -1;
+    if (m->rm_version > 1)
+        return rrb_fail(c, at, "expected RM version byte 0 or 1 (CBRE-EX \"1.3.12\" export), "
+                        "found %u: an RM version this reader does not know", m->rm_version);
+    m->rm = 1;
+    m->has_nocoll = m->has_trigger = 1;   /* both blocks are always there */
+    return 0;
+}
+
 static int read_header(rrb_cur *c, rrb_rmesh *m)
 {
     const char *p, *end;
     char b[96];
-    if (c->size >= 7 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
+    if (c->size >= 6 && c->data[0] == 2 && !c->data[1] && !c->data[2] && !c->data[3] &&
         c->data[4] == 'R' && c->data[5] == 'M')
-        return rrb_fail(c, 0, "unsupported RM variant (KCE tool): header \"RM\" + version "
-                        "byte %u; only RoomMesh files are read (docs/rmesh.md, Not done)", c->data[6]);
+        return read_rm_header(c, m);
     if (read_str(c, &m->header, "header B3D string"))
         return -1;
     p = m->header.s;
@@ -96,7 +115,8 @@ static int read_header(rrb_cur *c, rrb_rmesh *m)
     }
     return 0;
 bad:
-    return rrb_fail(c, 0, "expected header \"RoomMesh\"[.HasTriggerBox][.HasNoColl], found \"%s\"",
+    return rrb_fail(c, 0, "expected header \"RoomMesh\"[.HasTriggerBox][.HasNoColl] or \"RM\" + "
+                    "version byte, found \"%s\"",
                     shown(&m->header, b, sizeof b));
 }
 
@@ -277,19 +297,123 @@ static void read_entity_fields(rrb_cur *c, rrb_rm_entity *e)
     }
 }
 
-static int read_entity(rrb_cur *c, rrb_rm_entity *e, uint32_t i)
+/* ---- custom entities (NOTES §3.7) ---- */
+
+const char *const rrb_rm_ptype_names[RRB_RM_NPTYPES] = {
+    "", "Bool", "Color255", "Float", "Integer", "String", "Vector", "Choices"};
+
+/* The two classes CBRE-EX's RoomMesh export path writes in fixed layouts
+ * (after the class name and the X, Z, Y position). The item's name and
+ * state are written twice; the copies are kept as name2 and state2. */
+static const rrb_rm_propdef door_props[] = {
+    {"type", RRB_RM_INTEGER}, {"keycard", RRB_RM_INTEGER}, {"code", RRB_RM_STRING},
+    {"angle", RRB_RM_FLOAT}, {"open", RRB_RM_BOOL}, {"allow_remote_control", RRB_RM_BOOL}};
+static const rrb_rm_propdef item_props[] = {
+    {"name", RRB_RM_STRING}, {"name2", RRB_RM_STRING}, {"use_custom_rotation", RRB_RM_BOOL},
+    {"angles", RRB_RM_VECTOR}, {"state", RRB_RM_FLOAT}, {"state2", RRB_RM_FLOAT},
+    {"chance", RRB_RM_FLOAT}};
+
+static int read_prop(rrb_cur *c, rrb_rm_prop *p, const rrb_rm_propdef *d)
+{
+    p->name = rrb_xstrdup(d->name);
+    p->type = d->type;
+    switch (d->type) {
+    case RRB_RM_BOOL: p->b = rrb_u8(c, "custom entity Bool property"); break;
+    case RRB_RM_INTEGER: p->i = rrb_i32(c, "custom entity Integer property"); break;
+    case RRB_RM_FLOAT: p->v[0] = rrb_f32(c, "custom entity Float property"); break;
+    case RRB_RM_VECTOR: read_xyz(c, p->v, "custom entity Vector property"); break;
+    case RRB_RM_STRING: read_str(c, &p->s, "custom entity String property"); break;
+    case RRB_RM_COLOR255: read_str(c, &p->s, "custom entity Color255 property"); break;
+    default: break;   /* Choices: CBRE-EX writes nothing */
+    }
+    if (!p->s.s)
+        empty_str(&p->s);
+    return c->failed ? -1 : 0;
+}
+
+/* Position (X, Z, Y as stored), then the properties in definition order. */
+static int read_custom(rrb_cur *c, rrb_rm_entity *e, const rrb_rm_propdef *props, uint32_t n)
+{
+    uint32_t k;
+    read_xyz(c, e->pos, "custom entity position");
+    e->props = rrb_xcalloc(n, sizeof *e->props);
+    for (k = 0; k < n && !c->failed; k++) {
+        e->nprops = k + 1;
+        read_prop(c, &e->props[k], &props[k]);
+    }
+    return c->failed ? -1 : 0;
+}
+
+/* A class name CBRE-EX could have written: 1 to 64 printable ASCII
+ * characters without spaces (the JSON "Name" of a class). */
+static int plausible_class(const rrb_rm_str *s)
+{
+    uint32_t i;
+    if (s->len < 1 || s->len > 64)
+        return 0;
+    for (i = 0; i < s->len; i++)
+        if ((unsigned char)s->s[i] <= 0x20 || (unsigned char)s->s[i] >= 0x7f)
+            return 0;
+    return 1;
+}
+
+/* 1 if the record at c->pos, whose class name (name, ending at c->pos) no
+ * one can decode, looks like a custom entity and not like damage: a
+ * plausible class name, then a position of three finite floats, and room
+ * for the records still announced (each at least 17 bytes). */
+static int looks_custom(const rrb_cur *c, size_t at, const rrb_rm_str *name, uint32_t left)
+{
+    float f;
+    int k;
+    if (!plausible_class(name) || c->size - c->pos < 12 || (c->size - at) / MIN_ENTITY < left)
+        return 0;
+    for (k = 0; k < 3; k++) {
+        const uint8_t *p = c->data + c->pos + 4 * k;
+        uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                        (uint32_t)p[3] << 24;
+        memcpy(&f, &bits, 4);
+        if (!isfinite(f))
+            return 0;
+    }
+    return 1;
+}
+
+/* Returns 0 (decoded), 1 (a custom class that cannot be decoded: the
+ * caller stops there) or -1 (error). */
+static int read_entity(rrb_cur *c, rrb_rmesh *m, rrb_rm_entity *e, uint32_t i,
+                       const rrb_rm_defs *defs, int after_defs)
 {
     size_t at = c->pos;
     char b[96];
+    const rrb_rm_classdef *d;
     if (read_str(c, &e->classname, "entity class name"))
         return -1;
     e->cls = find_class(&e->classname);
-    if (e->cls < 0)
+    if (e->cls >= 0) {
+        read_entity_fields(c, e);
+    } else if (!m->rm && str_is(&e->classname, "door")) {
+        e->cls = RRB_RM_DOOR;
+        read_custom(c, e, door_props, sizeof door_props / sizeof door_props[0]);
+    } else if (!m->rm && str_is(&e->classname, "item")) {
+        e->cls = RRB_RM_ITEM;
+        read_custom(c, e, item_props, sizeof item_props / sizeof item_props[0]);
+    } else if (defs && (d = rrb_rm_defs_find(defs, e->classname.s, e->classname.len)) != NULL) {
+        e->cls = RRB_RM_CUSTOM;
+        read_custom(c, e, d->props, d->nprops);
+    } else if (looks_custom(c, at, &e->classname, m->nents - i)) {
+        m->undecoded = m->nents - i;
+        m->undecoded_at = at;
+        m->undecoded_class = e->classname;
+        e->classname.s = NULL;
+        e->classname.len = 0;
+        return 1;
+    } else {
         return rrb_fail(c, at, "expected an entity class (screen, waypoint, light, spotlight, "
-                        "soundemitter, playerstart, model), found \"%s\" (entity %u): unknown "
-                        "class; CBRE-EX custom entities cannot be decoded without their JSON "
-                        "definitions", shown(&e->classname, b, sizeof b), i);
-    read_entity_fields(c, e);
+                        "soundemitter, playerstart, model, or a custom class name followed by a "
+                        "position), found \"%s\" (entity %u)%s", shown(&e->classname, b, sizeof b),
+                        i, after_defs ? ": it follows a custom entity decoded with the entity "
+                        "definitions, which may not match the ones the file was written with" : "");
+    }
     if (!e->str.s)
         empty_str(&e->str);
     if (!e->str2.s)
@@ -297,15 +421,30 @@ static int read_entity(rrb_cur *c, rrb_rm_entity *e, uint32_t i)
     return c->failed ? -1 : 0;
 }
 
-static int read_entities(rrb_cur *c, rrb_rmesh *m)
+static int read_entities(rrb_cur *c, rrb_rmesh *m, const rrb_rm_defs *defs)
 {
-    uint32_t i;
+    uint32_t i, n;
+    int r, after_defs = 0;
     if (read_count(c, &m->nents, MIN_ENTITY, "entities"))
         return -1;
     m->ents = rrb_xcalloc(m->nents, sizeof *m->ents);
-    for (i = 0; i < m->nents; i++)
-        if (read_entity(c, &m->ents[i], i))
+    n = m->nents;
+    for (i = 0; i < n; i++) {
+        r = read_entity(c, m, &m->ents[i], i, defs, after_defs);
+        if (r < 0)
             return -1;
+        if (r == 1) {   /* keep the rest of the file as it is */
+            free(m->ents[i].classname.s);
+            memset(&m->ents[i], 0, sizeof m->ents[i]);
+            m->nents = i;
+            m->ntail = c->size - m->undecoded_at;
+            m->tail = rrb_xmalloc(m->ntail ? m->ntail : 1);
+            memcpy(m->tail, c->data + m->undecoded_at, m->ntail);
+            c->pos = c->size;
+            return 0;
+        }
+        after_defs = m->ents[i].cls == RRB_RM_CUSTOM;
+    }
     return 0;
 }
 
@@ -316,6 +455,10 @@ static const uint8_t eof_trailer[7] = {3, 0, 0, 0, 'E', 'O', 'F'};
 static int read_tail(rrb_cur *c, rrb_rmesh *m)
 {
     size_t left = rrb_left(c);
+    if (m->undecoded) {   /* the reading stopped at an undecodable custom entity */
+        m->parse_end = m->undecoded_at;
+        return 0;
+    }
     if (left == 7 && memcmp(c->data + c->pos, eof_trailer, 7) == 0) {
         m->eof_trailer = 1;
         c->pos += 7;
@@ -327,7 +470,7 @@ static int read_tail(rrb_cur *c, rrb_rmesh *m)
         free(m->ents);
         m->ents = NULL;
         m->redux_trigcount = 1;
-        if (read_entities(c, m))
+        if (read_entities(c, m, NULL))
             return -1;
         left = rrb_left(c);
     }
@@ -337,9 +480,24 @@ static int read_tail(rrb_cur *c, rrb_rmesh *m)
     return 0;
 }
 
+/* Every block between the header and the entities, in the variant's order. */
+static int read_blocks(rrb_cur *c, rrb_rmesh *m)
+{
+    if (read_surfs(c, &m->surf, &m->nsurf, "visible surfaces"))
+        return -1;
+    if (m->rm)   /* RM: no-collision surfaces come before the invisible block */
+        return read_surfs(c, &m->nocoll, &m->nnocoll, "no-collision surfaces") ||
+               read_invis(c, m) || read_triggers(c, m) ? -1 : 0;
+    return read_invis(c, m) ||
+           (m->has_nocoll && read_surfs(c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) ||
+           (m->has_trigger && read_triggers(c, m)) ? -1 : 0;
+}
+
 static int detect_variant(const rrb_rmesh *m)
 {
     uint32_t i;
+    if (m->rm)
+        return RRB_RM_CBRE;   /* CBRE-EX's "1.3.12" export (NOTES §3.9) */
     if (m->has_nocoll)
         return RRB_RM_VBP;
     if (m->eof_trailer)
@@ -352,8 +510,8 @@ static int detect_variant(const rrb_rmesh *m)
     return RRB_RM_CBRE;
 }
 
-int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh *m,
-                   char *err, size_t errcap)
+int rrb_rmesh_read_defs(const uint8_t *data, size_t size, const char *path,
+                        const rrb_rm_defs *defs, rrb_rmesh *m, char *err, size_t errcap)
 {
     rrb_cur c;
     memset(m, 0, sizeof *m);
@@ -361,10 +519,7 @@ int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh
     m->size = size;
     if (size == 0)
         rrb_fail(&c, 0, "expected a room mesh header, found an empty file (0 bytes)");
-    else if (!read_header(&c, m) && !read_surfs(&c, &m->surf, &m->nsurf, "visible surfaces") &&
-             !read_invis(&c, m) &&
-             !(m->has_nocoll && read_surfs(&c, &m->nocoll, &m->nnocoll, "no-collision surfaces")) &&
-             !(m->has_trigger && read_triggers(&c, m)) && !read_entities(&c, m))
+    else if (!read_header(&c, m) && !read_blocks(&c, m) && !read_entities(&c, m, defs))
         read_tail(&c, m);
     if (c.failed) {
         snprintf(err, errcap, "%s", c.err);
@@ -372,6 +527,68 @@ int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh
         return -1;
     }
     m->variant = detect_variant(m);
+    return 0;
+}
+
+int rrb_rmesh_read(const uint8_t *data, size_t size, const char *path, rrb_rmesh *m,
+                   char *err, size_t errcap)
+{
+    return rrb_rmesh_read_defs(data, size, path, NULL, m, err, errcap);
+}
+
+void rrb_rmesh_undecoded_msg(const rrb_rmesh *m, const char *path, int strict, char *out,
+                             size_t cap)
+{
+    char b[96];
+    if (strict)
+        snprintf(out, cap, "%s:0x%zx: expected an entity this reader can decode, found custom "
+                 "class \"%s\" (%u entity record%s left undecoded; --entity-defs FILE decodes "
+                 "them, or leave out --strict to keep the room without them)", path,
+                 m->undecoded_at, shown(&m->undecoded_class, b, sizeof b), m->undecoded,
+                 m->undecoded == 1 ? "" : "s");
+    else
+        snprintf(out, cap, "%s:0x%zx: warning: custom entity class \"%s\" cannot be decoded "
+                 "without its definitions (--entity-defs FILE): %u entity record%s from here "
+                 "left undecoded; geometry, collision, triggers and the %u entit%s before it "
+                 "are kept", path, m->undecoded_at, shown(&m->undecoded_class, b, sizeof b),
+                 m->undecoded, m->undecoded == 1 ? "" : "s", m->nents, m->nents == 1 ? "y" : "ies");
+}
+
+/* Definitions are loaded once per path (a folder bake reads many rooms). */
+static rrb_rm_defs cached_defs;
+static char *cached_path;
+
+int rrb_rmesh_load(const uint8_t *data, size_t size, const char *path, const rrb_opts *opts,
+                   FILE *warn, rrb_rmesh *m, char *err, size_t errcap)
+{
+    const rrb_rm_defs *defs = NULL;
+    int quiet = opts && opts->quiet;
+    if (opts && opts->entity_defs) {
+        if (!cached_path || strcmp(cached_path, opts->entity_defs)) {
+            rrb_rm_defs_free(&cached_defs);
+            free(cached_path);
+            cached_path = NULL;
+            if (rrb_rm_defs_load(opts->entity_defs, &cached_defs, quiet ? NULL : warn, err,
+                                 errcap)) {
+                memset(m, 0, sizeof *m);
+                return -1;
+            }
+            cached_path = rrb_xstrdup(opts->entity_defs);
+        }
+        defs = &cached_defs;
+    }
+    if (rrb_rmesh_read_defs(data, size, path, defs, m, err, errcap))
+        return -1;
+    if (m->undecoded && opts && opts->strict) {
+        rrb_rmesh_undecoded_msg(m, path, 1, err, errcap);
+        rrb_rmesh_free(m);
+        return -1;
+    }
+    if (m->undecoded && !quiet && warn) {
+        char msg[RRB_ERR_MAX];
+        rrb_rmesh_undecoded_msg(m, path, 0, msg, sizeof msg);
+        fprintf(warn, "%s\n", msg);
+    }
     return 0;
 }
 
@@ -412,11 +629,20 @@ void rrb_rmesh_free(rrb_rmesh *m)
     }
     free(m->trig);
     for (i = 0; m->ents && i < m->nents; i++) {
-        free(m->ents[i].classname.s);
-        free(m->ents[i].str.s);
-        free(m->ents[i].str2.s);
+        rrb_rm_entity *e = &m->ents[i];
+        uint32_t k;
+        free(e->classname.s);
+        free(e->str.s);
+        free(e->str2.s);
+        for (k = 0; k < e->nprops; k++) {
+            free(e->props[k].name);
+            free(e->props[k].s.s);
+        }
+        free(e->props);
     }
     free(m->ents);
+    free(m->undecoded_class.s);
+    free(m->tail);
     memset(m, 0, sizeof *m);
 }
 
@@ -456,9 +682,26 @@ static int meshes_eq(const rrb_rm_mesh *a, const rrb_rm_mesh *b, uint32_t n)
     return 1;
 }
 
+static int props_eq(const rrb_rm_entity *a, const rrb_rm_entity *b)
+{
+    uint32_t k;
+    if (a->nprops != b->nprops)
+        return 0;
+    for (k = 0; k < a->nprops; k++) {
+        const rrb_rm_prop *x = &a->props[k], *y = &b->props[k];
+        if (strcmp(x->name, y->name) || x->type != y->type || x->b != y->b || x->i != y->i ||
+            memcmp(x->v, y->v, sizeof x->v) || !str_eq(&x->s, &y->s))
+            return 0;
+    }
+    return 1;
+}
+
 static int ents_eq(const rrb_rm_entity *a, const rrb_rm_entity *b, uint32_t n)
 {
     uint32_t i;
+    for (i = 0; i < n; i++)
+        if (!props_eq(&a[i], &b[i]))
+            return 0;
     for (i = 0; i < n; i++)
         if (a[i].cls != b[i].cls || !str_eq(&a[i].classname, &b[i].classname) ||
             memcmp(a[i].pos, b[i].pos, 12) || !str_eq(&a[i].str, &b[i].str) ||
@@ -473,10 +716,12 @@ static int ents_eq(const rrb_rm_entity *a, const rrb_rm_entity *b, uint32_t n)
 int rrb_rmesh_equal(const rrb_rmesh *a, const rrb_rmesh *b)
 {
     uint32_t i;
-    if (!str_eq(&a->header, &b->header) || a->nsurf != b->nsurf || a->ninvis != b->ninvis ||
+    if (!str_eq(&a->header, &b->header) || a->rm != b->rm || a->rm_version != b->rm_version ||
+        a->nsurf != b->nsurf || a->ninvis != b->ninvis ||
         a->nnocoll != b->nnocoll || a->ntrig != b->ntrig || a->nents != b->nents ||
         a->eof_trailer != b->eof_trailer || a->redux_trigcount != b->redux_trigcount ||
-        a->variant != b->variant)
+        a->variant != b->variant || a->undecoded != b->undecoded || a->ntail != b->ntail ||
+        (a->ntail && memcmp(a->tail, b->tail, a->ntail)))
         return 0;
     if (!surfs_eq(a->surf, b->surf, a->nsurf) || !surfs_eq(a->nocoll, b->nocoll, a->nnocoll) ||
         !meshes_eq(a->invis, b->invis, a->ninvis) || !ents_eq(a->ents, b->ents, a->nents))
@@ -552,7 +797,7 @@ void rrb_rmesh_soup_free(rrb_rm_soup *s)
 
 typedef struct stats {
     uint64_t verts, tris, alpha_tris, invis_tris, invis_verts, nocoll_tris, zero_area;
-    uint32_t by_class[RRB_RM_NCLASSES], ignored;
+    uint32_t by_class[RRB_RM_NCLASSES], ignored, custom;
     uint32_t flags_seen[2][4];
     double bmin[3], bmax[3];
 } stats;
@@ -610,6 +855,10 @@ static void compute_stats(const rrb_rmesh *m, stats *st)
             grow_box(st, m->invis[i].pos + 3 * k);
     }
     for (i = 0; i < m->nents; i++) {
+        if (m->ents[i].cls >= RRB_RM_NCLASSES) {
+            st->custom++;
+            continue;
+        }
         st->by_class[m->ents[i].cls]++;
         st->ignored += (uint32_t)rrb_rmesh_entity_ignored(&m->ents[i]);
     }
@@ -619,10 +868,40 @@ static void compute_stats(const rrb_rmesh *m, stats *st)
     rrb_rmesh_soup_free(&soup);
 }
 
+/* The text commands (info, verify, dump) read with the command line's
+ * options: entity definitions, --strict; the warning goes to stderr. */
 static int load_model(const uint8_t *data, size_t size, const char *path, rrb_rmesh *m,
                       char *err, size_t errcap)
 {
-    return rrb_rmesh_read(data, size, path, m, err, errcap);
+    return rrb_rmesh_load(data, size, path, &rrb_text_opts, stderr, m, err, errcap);
+}
+
+/* Custom entities by class, in order of first appearance: "door 2, item 1"
+ * (json: "door":2,"item":1). */
+static void custom_counts(FILE *out, const rrb_rmesh *m, int json)
+{
+    uint32_t i, j, n;
+    int first = 1;
+    for (i = 0; i < m->nents; i++) {
+        const rrb_rm_entity *e = &m->ents[i];
+        if (e->cls < RRB_RM_NCLASSES)
+            continue;
+        for (j = 0; j < i && !(m->ents[j].cls >= RRB_RM_NCLASSES &&
+                               str_eq(&m->ents[j].classname, &e->classname)); j++)
+            ;
+        if (j < i)
+            continue;   /* counted at its first appearance */
+        for (n = 0, j = i; j < m->nents; j++)
+            n += m->ents[j].cls >= RRB_RM_NCLASSES && str_eq(&m->ents[j].classname, &e->classname);
+        if (json) {
+            fputs(first ? "" : ",", out);
+            rrb_json_str(out, e->classname.s);
+            fprintf(out, ":%u", n);
+        } else {
+            fprintf(out, "%s%s %u", first ? "" : ", ", e->classname.s, n);
+        }
+        first = 0;
+    }
 }
 
 static int info_text(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
@@ -634,8 +913,11 @@ static int info_text(const uint8_t *data, size_t size, const char *path, FILE *o
     if (load_model(data, size, path, &m, err, errcap))
         return -1;
     compute_stats(&m, &st);
-    fprintf(out, "%s: rmesh, variant %s, header \"%s\"\n", path, rrb_rm_variant_names[m.variant],
+    fprintf(out, "%s: rmesh, variant %s, header \"%s\"", path, rrb_rm_variant_names[m.variant],
             m.header.s);
+    if (m.rm)
+        fprintf(out, " version %u (CBRE-EX \"1.3.12\" export)", m.rm_version);
+    fprintf(out, "\n");
     fprintf(out, "  textures %u, vertices %llu, triangles %llu (alpha %llu)\n", m.nsurf,
             (unsigned long long)st.verts, (unsigned long long)st.tris,
             (unsigned long long)st.alpha_tris);
@@ -647,6 +929,16 @@ static int info_text(const uint8_t *data, size_t size, const char *path, FILE *o
     for (k = 0; k < RRB_RM_NCLASSES; k++)
         if (st.by_class[k])
             fprintf(out, " %s %u", rrb_rm_class_names[k], st.by_class[k]);
+    if (st.custom) {
+        fprintf(out, "\n  custom entities %u: ", st.custom);
+        custom_counts(out, &m, 0);
+    }
+    if (m.undecoded) {
+        char b[96];
+        fprintf(out, "\n  undecoded: %u entity record%s from 0x%zx (custom class \"%s\"; "
+                "--entity-defs FILE decodes them)", m.undecoded, m.undecoded == 1 ? "" : "s",
+                m.undecoded_at, shown(&m.undecoded_class, b, sizeof b));
+    }
     fprintf(out, "\n  ignored by the game (light/spotlight/screen at origin): %u\n", st.ignored);
     fprintf(out, "  trailer %s, parse end %zu/%zu\n",
             m.eof_trailer ? "EOF" : m.redux_trigcount ? "scpcbredux trigger count" : "none",
@@ -668,7 +960,15 @@ static void json_counts(FILE *out, const rrb_rmesh *m, const stats *st)
             m->ntrig, m->nents);
     for (k = 0; k < RRB_RM_NCLASSES; k++)
         fprintf(out, "%s\"%s\":%u", k ? "," : "", rrb_rm_class_names[k], st->by_class[k]);
-    fprintf(out, "},\"entities_ignored_at_origin\":%u,", st->ignored);
+    fprintf(out, "},\"custom_entities\":{");
+    custom_counts(out, m, 1);
+    fprintf(out, "},\"undecoded_entities\":%u,", m->undecoded);
+    if (m->undecoded) {
+        fprintf(out, "\"undecoded_at\":%zu,\"undecoded_class\":", m->undecoded_at);
+        rrb_json_str(out, m->undecoded_class.s);
+        fputc(',', out);
+    }
+    fprintf(out, "\"entities_ignored_at_origin\":%u,", st->ignored);
 }
 
 static int info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
@@ -683,7 +983,10 @@ static int info_json(const uint8_t *data, size_t size, const char *path, FILE *o
     fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
             rrb_rm_variant_names[m.variant]);
     rrb_json_str(out, m.header.s);
-    fprintf(out, ",");
+    if (m.rm)
+        fprintf(out, ",\"rm_version\":%u,", m.rm_version);
+    else
+        fprintf(out, ",\"rm_version\":null,");
     json_counts(out, &m, &st);
     fprintf(out, "\"texture_flags\":[");
     for (s = 0; s < 2; s++)
@@ -711,7 +1014,9 @@ static int verify(const uint8_t *data, size_t size, const char *path, FILE *out,
     rrb_buf b = {0};
     stats st;
     int same;
-    if (load_model(data, size, path, &m, err, errcap))
+    rrb_opts o = rrb_text_opts;
+    o.quiet = 1;
+    if (rrb_rmesh_load(data, size, path, &o, NULL, &m, err, errcap))
         return -1;
     compute_stats(&m, &st);
     fprintf(out, "ok parse: %zu/%zu bytes, variant %s\n", m.parse_end, m.size,
@@ -728,6 +1033,13 @@ static int verify(const uint8_t *data, size_t size, const char *path, FILE *out,
     if (st.ignored)
         fprintf(out, "note: %u light/spotlight/screen entities at (0,0,0), ignored by the game\n",
                 st.ignored);
+    if (st.custom)
+        fprintf(out, "ok entities: %u custom entities decoded\n", st.custom);
+    if (m.undecoded) {   /* the warning is a line of the report here, not on stderr */
+        char msg[RRB_ERR_MAX];
+        rrb_rmesh_undecoded_msg(&m, path, 0, msg, sizeof msg);
+        fprintf(out, "%s\n", msg);
+    }
     rrb_buf_free(&b);
     rrb_rmesh_free(&m);
     if (!same)
@@ -785,8 +1097,42 @@ static void dump_surf(FILE *out, const rrb_rm_surf *s)
     fprintf(out, "]}");
 }
 
+/* A custom entity: class, position and its properties with their types. */
+static void dump_custom(FILE *out, const rrb_rm_entity *e)
+{
+    uint32_t k;
+    fprintf(out, "{\"class\":");
+    jstr(out, &e->classname);
+    fprintf(out, ",\"custom\":\"%s\",\"pos\":[%.9g,%.9g,%.9g],\"properties\":[",
+            e->cls == RRB_RM_CUSTOM ? "definitions" : "fixed layout", (double)e->pos[0],
+            (double)e->pos[1], (double)e->pos[2]);
+    for (k = 0; k < e->nprops; k++) {
+        const rrb_rm_prop *p = &e->props[k];
+        fprintf(out, "%s{\"name\":", k ? "," : "");
+        rrb_json_str(out, p->name);
+        fprintf(out, ",\"type\":\"%s\",\"value\":", rrb_rm_ptype_names[p->type]);
+        switch (p->type) {
+        case RRB_RM_BOOL: fprintf(out, "%u", p->b); break;
+        case RRB_RM_INTEGER: fprintf(out, "%d", p->i); break;
+        case RRB_RM_FLOAT: jf(out, p->v[0]); break;
+        case RRB_RM_VECTOR:
+            fprintf(out, "[%.9g,%.9g,%.9g]", (double)p->v[0], (double)p->v[1], (double)p->v[2]);
+            break;
+        case RRB_RM_STRING:
+        case RRB_RM_COLOR255: jstr(out, &p->s); break;
+        default: fprintf(out, "null"); break;   /* Choices: nothing stored */
+        }
+        fputc('}', out);
+    }
+    fprintf(out, "]}");
+}
+
 static void dump_entity(FILE *out, const rrb_rm_entity *e)
 {
+    if (e->cls >= RRB_RM_NCLASSES) {
+        dump_custom(out, e);
+        return;
+    }
     fprintf(out, "{\"class\":\"%s\",\"pos\":[", rrb_rm_class_names[e->cls]);
     jf(out, e->pos[0]); fputc(',', out); jf(out, e->pos[1]); fputc(',', out); jf(out, e->pos[2]);
     fputc(']', out);
@@ -856,6 +1202,8 @@ static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o
     fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
             rrb_rm_variant_names[m.variant]);
     jstr(out, &m.header);
+    if (m.rm)
+        fprintf(out, ",\"rm_version\":%u", m.rm_version);
     dump_list(out, "surfaces", m.nsurf, 0, &m);
     dump_list(out, "invisible", m.ninvis, 2, &m);
     if (m.has_nocoll)
@@ -863,6 +1211,11 @@ static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o
     if (m.has_trigger)
         dump_list(out, "trigger_boxes", m.ntrig, 3, &m);
     dump_list(out, "entities", m.nents, 4, &m);
+    if (m.undecoded) {
+        fprintf(out, ",\"undecoded_entities\":%u,\"undecoded_at\":%zu,\"undecoded_class\":",
+                m.undecoded, m.undecoded_at);
+        jstr(out, &m.undecoded_class);
+    }
     fprintf(out, ",\"trailer\":\"%s\"}\n", m.eof_trailer ? "EOF" :
             m.redux_trigcount ? "scpcbredux" : "none");
     rrb_rmesh_free(&m);
@@ -875,6 +1228,9 @@ static int probe(const uint8_t *data, size_t size, const char *path)
     /* B3D header string "RoomMesh[...]": length 8..64, then the name */
     if (size >= 12 && data[0] >= 8 && data[0] <= 64 && !data[1] && !data[2] && !data[3] &&
         !memcmp(data + 4, "RoomMesh", 8))
+        return 1;
+    /* the RM variant: B3D string "RM" and a version byte */
+    if (size >= 7 && data[0] == 2 && !data[1] && !data[2] && !data[3] && !memcmp(data + 4, "RM", 2))
         return 1;
     return n >= 6 && rrb_strieq(path + n - 6, ".rmesh");
 }

@@ -68,6 +68,8 @@ static void extents(const rrb_rmesh *m, const rrb_rm_soup *s, double scale, doub
             *pos = max_abs3(sf->verts[j].pos, scale, *pos);
     }
     for (t = 0; t < m->nents; t++) {
+        if (m->ents[t].cls >= RRB_RM_NCLASSES)
+            continue;   /* custom entities are not baked (yet) */
         *pos = max_abs3(m->ents[t].pos, scale, *pos);
         if (fabs((double)m->ents[t].range * scale) > *len)
             *len = fabs((double)m->ents[t].range * scale);
@@ -354,29 +356,35 @@ static void add_triggers(rrb_blob *blob, const rrb_rmesh *m, double scale, int f
     free(t);
 }
 
-static void add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac)
+/* The game's entities, in file order. CBRE-EX custom entities have no
+ * record in the blob schema yet; they are left out (and counted). */
+static uint32_t add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac)
 {
     rr_rmesh_ent *e = rrb_xcalloc(m->nents, sizeof *e);
-    uint32_t i;
+    uint32_t i, n = 0;
     int k;
     for (i = 0; i < m->nents; i++) {
         const rrb_rm_entity *s = &m->ents[i];
-        e[i].cls = (uint16_t)s->cls;
-        e[i].flags = rrb_rmesh_entity_ignored(s) ? RR_RMESH_ENT_IGNORED : 0;
+        if (s->cls >= RRB_RM_NCLASSES)
+            continue;
+        e[n].cls = (uint16_t)s->cls;
+        e[n].flags = rrb_rmesh_entity_ignored(s) ? RR_RMESH_ENT_IGNORED : 0;
         for (k = 0; k < 3; k++) {
-            e[i].pos[k] = q((double)s->pos[k] * scale, frac);
-            e[i].rot[k] = qfix((double)s->rot[k]);
-            e[i].scale[k] = qfix((double)s->scale[k]);
+            e[n].pos[k] = q((double)s->pos[k] * scale, frac);
+            e[n].rot[k] = qfix((double)s->rot[k]);
+            e[n].scale[k] = qfix((double)s->scale[k]);
         }
-        e[i].str = rrb_blob_string(blob, s->str.s);
-        e[i].str2 = rrb_blob_string(blob, s->str2.s);
-        e[i].ival[0] = s->cls == RRB_RM_SOUNDEMITTER ? s->sound : s->inner;
-        e[i].ival[1] = s->cls == RRB_RM_SOUNDEMITTER ? 0 : s->outer;
-        e[i].range = q((double)s->range * scale, frac);
-        e[i].intensity = qfix((double)s->intensity);
+        e[n].str = rrb_blob_string(blob, s->str.s);
+        e[n].str2 = rrb_blob_string(blob, s->str2.s);
+        e[n].ival[0] = s->cls == RRB_RM_SOUNDEMITTER ? s->sound : s->inner;
+        e[n].ival[1] = s->cls == RRB_RM_SOUNDEMITTER ? 0 : s->outer;
+        e[n].range = q((double)s->range * scale, frac);
+        e[n].intensity = qfix((double)s->intensity);
+        n++;
     }
-    rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, m->nents, sizeof *e, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, n, sizeof *e, NULL);
     free(e);
+    return n;
 }
 
 /* ---- render data ---- */
@@ -575,7 +583,6 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     h.ntris = (uint32_t)n;
     h.nnodes = (uint32_t)b.nnodes;
     h.ntriggers = m->ntrig;
-    h.nents = m->nents;
     h.flags = scale != 1.0 ? RR_RMESH_ROOM_SCALE : 0;
     h.variant = (uint32_t)m->variant;
     for (n = 0; n < m->nsurf; n++)
@@ -583,7 +590,11 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     add_geometry(blob, &b, h.ntris, &h);
     add_surfaces(blob, m, &h);
     add_triggers(blob, m, scale, frac);
-    add_entities(blob, m, scale, frac);
+    h.nents = add_entities(blob, m, scale, frac);
+    if (h.nents < m->nents && !(opts && opts->quiet))
+        fprintf(stderr, "%s: note: %u CBRE-EX custom entit%s not kept in the blob (the RMesh "
+                "blob has no record for them yet; rrbake info and dump show them)\n", path,
+                m->nents - h.nents, m->nents - h.nents == 1 ? "y" : "ies");
     if (!(opts && opts->collision_only) && add_render(blob, m, scale, frac, err, errcap, path)) {
         rrb_blob_free(blob);
         free(b.t);
@@ -604,7 +615,7 @@ rrb_blob *rrb_rmesh_bake(const uint8_t *data, size_t size, const char *path,
 {
     rrb_rmesh m;
     rrb_blob *b;
-    if (rrb_rmesh_read(data, size, path, &m, err, errcap))
+    if (rrb_rmesh_load(data, size, path, opts, stderr, &m, err, errcap))
         return NULL;
     b = rrb_rmesh_bake_model(&m, path, opts, err, errcap);
     rrb_rmesh_free(&m);

@@ -52,9 +52,29 @@ static void put_mesh(rrb_buf *b, const rrb_rm_mesh *m)
     put_idx(b, m->idx, m->ntris);
 }
 
+static void put_prop(rrb_buf *b, const rrb_rm_prop *p)
+{
+    switch (p->type) {
+    case RRB_RM_BOOL: rrb_buf_u8(b, p->b); break;
+    case RRB_RM_INTEGER: rrb_buf_u32le(b, (uint32_t)p->i); break;
+    case RRB_RM_FLOAT: rrb_buf_put(b, p->v, 4); break;
+    case RRB_RM_VECTOR: rrb_buf_put(b, p->v, 12); break;
+    case RRB_RM_STRING:
+    case RRB_RM_COLOR255: put_str(b, &p->s); break;
+    default: break;   /* Choices: nothing */
+    }
+}
+
 static void put_entity(rrb_buf *b, const rrb_rm_entity *e)
 {
+    uint32_t k;
     put_str(b, &e->classname);
+    if (e->cls >= RRB_RM_NCLASSES) {   /* custom: position, then the properties */
+        rrb_buf_put(b, e->pos, 12);
+        for (k = 0; k < e->nprops; k++)
+            put_prop(b, &e->props[k]);
+        return;
+    }
     if (e->cls == RRB_RM_MODEL) {
         put_str(b, &e->str);
         rrb_buf_put(b, e->pos, 12);
@@ -81,26 +101,44 @@ static void put_entity(rrb_buf *b, const rrb_rm_entity *e)
     }
 }
 
-/* Everything up to (not including) the entity count. */
-static void put_body(rrb_buf *b, const rrb_rmesh *m)
+static void put_triggers(rrb_buf *b, const rrb_rmesh *m)
 {
     uint32_t i, j;
-    put_str(b, &m->header);
-    put_surfs(b, m->surf, m->nsurf);
+    rrb_buf_u32le(b, m->ntrig);
+    for (i = 0; i < m->ntrig; i++) {
+        rrb_buf_u32le(b, m->trig[i].nsurf);
+        for (j = 0; j < m->trig[i].nsurf; j++)
+            put_mesh(b, &m->trig[i].surf[j]);
+        put_str(b, &m->trig[i].name);
+    }
+}
+
+static void put_invis(rrb_buf *b, const rrb_rmesh *m)
+{
+    uint32_t i;
     rrb_buf_u32le(b, m->ninvis);
     for (i = 0; i < m->ninvis; i++)
         put_mesh(b, &m->invis[i]);
+}
+
+/* Everything up to (not including) the entity count, in the variant's order. */
+static void put_body(rrb_buf *b, const rrb_rmesh *m)
+{
+    put_str(b, &m->header);
+    if (m->rm) {   /* RM (NOTES §3.9): version, visible, no-collision, invisible, triggers */
+        rrb_buf_u8(b, m->rm_version);
+        put_surfs(b, m->surf, m->nsurf);
+        put_surfs(b, m->nocoll, m->nnocoll);
+        put_invis(b, m);
+        put_triggers(b, m);
+        return;
+    }
+    put_surfs(b, m->surf, m->nsurf);
+    put_invis(b, m);
     if (m->has_nocoll)
         put_surfs(b, m->nocoll, m->nnocoll);
-    if (m->has_trigger) {
-        rrb_buf_u32le(b, m->ntrig);
-        for (i = 0; i < m->ntrig; i++) {
-            rrb_buf_u32le(b, m->trig[i].nsurf);
-            for (j = 0; j < m->trig[i].nsurf; j++)
-                put_mesh(b, &m->trig[i].surf[j]);
-            put_str(b, &m->trig[i].name);
-        }
-    }
+    if (m->has_trigger)
+        put_triggers(b, m);
     if (m->redux_trigcount)
         rrb_buf_u32le(b, 0);
 }
@@ -110,9 +148,11 @@ void rrb_rmesh_write(const rrb_rmesh *m, rrb_buf *out)
     static const rrb_rm_str eof = {3, "EOF"};
     uint32_t i;
     put_body(out, m);
-    rrb_buf_u32le(out, m->nents);
+    rrb_buf_u32le(out, m->nents + m->undecoded);
     for (i = 0; i < m->nents; i++)
         put_entity(out, &m->ents[i]);
+    if (m->ntail)   /* records left undecoded, as they were */
+        rrb_buf_put(out, m->tail, m->ntail);
     if (m->eof_trailer)
         put_str(out, &eof);
 }
@@ -260,17 +300,59 @@ void rrb_rmesh_sample_model(rrb_rmesh *m)
     m->variant = RRB_RM_VANILLA;
 }
 
-int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
+/* The sample room as CBRE-EX's "1.3.12" export would lay it out (NOTES §3.9):
+ * header "RM" + version byte, the trigger block always present (empty when
+ * with_triggers is 0), no "EOF" trailer. */
+void rrb_rmesh_sample_rm_model(rrb_rmesh *m, int version, int with_triggers)
 {
-    rrb_rmesh m;
+    uint32_t i;
+    rrb_rmesh_sample_model(m);
+    free(m->header.s);
+    set_str(&m->header, "RM");
+    m->rm = 1;
+    m->rm_version = (uint8_t)version;
+    m->has_trigger = m->has_nocoll = 1;
+    m->eof_trailer = 0;
+    m->variant = RRB_RM_CBRE;
+    if (!with_triggers) {
+        for (i = 0; i < m->ntrig; i++) {
+            free(m->trig[i].surf[0].pos);
+            free(m->trig[i].surf[0].idx);
+            free(m->trig[i].surf);
+            free(m->trig[i].name.s);
+        }
+        free(m->trig);
+        m->trig = NULL;
+        m->ntrig = 0;
+    }
+}
+
+static int save_model(const rrb_rmesh *m, const char *dir, const char *name, char *err,
+                      size_t errcap)
+{
     rrb_buf b = {0};
     char path[4096];
     int r;
-    rrb_rmesh_sample_model(&m);
-    rrb_rmesh_write(&m, &b);
-    snprintf(path, sizeof path, "%s/sample.rmesh", dir);
+    rrb_rmesh_write(m, &b);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     r = rrb_save_file(path, b.data, b.size, err, errcap);
     rrb_buf_free(&b);
+    return r;
+}
+
+/* sample.rmesh (vanilla layout) and sample_rm.rm (the RM variant, version 1,
+ * with its trigger box). */
+int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
+{
+    rrb_rmesh m;
+    int r;
+    rrb_rmesh_sample_model(&m);
+    r = save_model(&m, dir, "sample.rmesh", err, errcap);
+    rrb_rmesh_free(&m);
+    if (r)
+        return r;
+    rrb_rmesh_sample_rm_model(&m, 1, 1);
+    r = save_model(&m, dir, "sample_rm.rm", err, errcap);
     rrb_rmesh_free(&m);
     return r;
 }
@@ -278,9 +360,9 @@ int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
 /* ---- malformed variants ---- */
 
 static const char *const labels[] = {
-    "empty", "truncated-half", "truncated-last-byte", "rm-kce-header", "bad-header",
+    "empty", "truncated-half", "truncated-last-byte", "rm-unknown-version", "bad-header",
     "huge-surface-count", "negative-vertex-count", "index-out-of-range", "nan-vertex",
-    "inf-uv", "bad-texture-flag", "unknown-entity-class", "trailing-garbage",
+    "inf-uv", "bad-texture-flag", "garbage-entity-class", "trailing-garbage",
     "huge-header-length", "huge-entity-count", "triangle-count-past-end", "invisible-index"};
 
 int rrb_rmesh_malformed_count(void)
@@ -298,10 +380,16 @@ static void set32(rrb_buf *b, size_t off, uint32_t v)
     b->data[off + 3] = (uint8_t)(v >> 24);
 }
 
+/* Offset of the visible surface count (after the header, and RM's version byte). */
+static size_t body_off(const rrb_rmesh *m)
+{
+    return 4 + m->header.len + (m->rm ? 1u : 0u);
+}
+
 /* Offset of the first surface's vertex count. */
 static size_t first_nverts_off(const rrb_rmesh *m)
 {
-    size_t off = 4 + m->header.len + 4;
+    size_t off = body_off(m) + 4;
     int j;
     for (j = 0; j < 2; j++)
         off += 1 + (m->surf[0].flag[j] ? 4 + m->surf[0].tex[j].len : 0);
@@ -334,7 +422,8 @@ static int damage_model(rrb_rmesh *m, int k)
         m->invis[0].idx[0] = 0x7fffffff;
         return 1;
     }
-    /* k == 11: rename (or add) an entity to a class nobody can decode */
+    /* k == 11: rename (or add) an entity to a name that is no class name at
+     * all (a NUL and bytes above 0x7f): garbage, not a custom entity */
     if (!m->nents) {
         free(m->ents);
         m->ents = rrb_xcalloc(1, sizeof *m->ents);
@@ -346,13 +435,15 @@ static int damage_model(rrb_rmesh *m, int k)
         free(m->ents[0].classname.s);
     }
     e = &m->ents[0];
-    set_str(&e->classname, "door");
+    e->classname.len = 4;
+    e->classname.s = rrb_xmalloc(5);
+    memcpy(e->classname.s, "d\0\xff\x10", 5);
     return 1;
 }
 
 static void damage_bytes(const rrb_rmesh *m, const uint8_t *src, size_t size, int k, rrb_buf *out)
 {
-    static const uint8_t rm[7] = {2, 0, 0, 0, 'R', 'M', 1};
+    static const uint8_t rm[7] = {2, 0, 0, 0, 'R', 'M', 7};   /* an RM version nobody knows */
     rrb_rmesh copy = *m;
     rrb_buf pre = {0};
     if (k == 0)
@@ -363,14 +454,14 @@ static void damage_bytes(const rrb_rmesh *m, const uint8_t *src, size_t size, in
     }
     if (k == 3) {
         rrb_buf_put(out, rm, 7);
-        rrb_buf_put(out, src + 4 + m->header.len, size - 4 - m->header.len);
+        rrb_buf_put(out, src + body_off(m), size - body_off(m));
         return;
     }
     rrb_buf_put(out, src, size);
     if (k == 4)
-        out->data[8] = 'X';  /* "RoomXesh" */
+        out->data[m->rm ? 5 : 8] = 'X';  /* "RX" or "RoomXesh" */
     if (k == 5 || ((k == 6 || k == 15) && !m->nsurf))
-        set32(out, 4 + m->header.len, 0x7fffffffu);
+        set32(out, body_off(m), 0x7fffffffu);
     else if (k == 6)
         set32(out, first_nverts_off(m), 0xfffffff0u);
     else if (k == 15)

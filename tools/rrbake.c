@@ -44,17 +44,20 @@ static const char usage_main[] =
     "Run 'rrbake COMMAND --help' for the options of a command.\n";
 
 static const char usage_info[] =
-    "usage: rrbake info FILE... [--json]\n"
+    "usage: rrbake info FILE... [--json] [--entity-defs FILE] [--strict]\n"
     "\n"
     "FILE may be a folder: every room source and blob below it (other files are\n"
     "skipped and counted). With several files, --json prints a JSON array.\n"
     "Print a summary of a source room file (any supported format) or of a .rrb\n"
     "blob (header, sections, sizes, arena, depth, and for a little-endian blob\n"
     "the room itself as the runtime sees it: counts, bounds, animations...).\n"
-    "--json prints one JSON object (blobs: the room summary under \"room\").\n";
+    "--json prints one JSON object (blobs: the room summary under \"room\").\n"
+    "--entity-defs FILE: RMesh, decode CBRE-EX custom entities with these JSON\n"
+    "definitions (a file or the editor's Entities folder); --strict: a room whose\n"
+    "entities cannot all be decoded is an error, not a warning.\n";
 
 static const char usage_verify[] =
-    "usage: rrbake verify FILE...\n"
+    "usage: rrbake verify FILE... [--entity-defs FILE] [--strict]\n"
     "\n"
     "FILE may be a folder: every room source and blob below it. Every line starts\n"
     "with the file's name; several files end with a count of ok and failed.\n"
@@ -62,14 +65,16 @@ static const char usage_verify[] =
     "EMI hierarchy...). Blob, of either byte order: the same validation rr_open\n"
     "does on the board (a big-endian blob is swapped to host order through its\n"
     "schema first), naming the section, record, field and byte offset of the\n"
-    "first problem. Exit status 0 when the file is sound.\n";
+    "first problem. Exit status 0 when the file is sound.\n"
+    "--entity-defs FILE and --strict as for info.\n";
 
 static const char usage_dump[] =
-    "usage: rrbake dump FILE --json\n"
+    "usage: rrbake dump FILE --json [--entity-defs FILE] [--strict]\n"
     "\n"
     "Print the whole content of a source room file as JSON (an EMI figure\n"
     "manifest: each file it names; a blob, of either byte order: its header and\n"
-    "every record of every section, field by field as the schema names them).\n";
+    "every record of every section, field by field as the schema names them).\n"
+    "--entity-defs FILE and --strict as for info.\n";
 
 static const char usage_schema[] =
     "usage: rrbake schema --markdown [-o FILE]\n"
@@ -301,6 +306,10 @@ static int cmd_text(int argc, char **argv, const char *usage, int which)
     for (i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--entity-defs") && i + 1 < argc) {
+            rrb_text_opts.entity_defs = argv[++i];   /* RMesh custom entities */
+        } else if (!strcmp(argv[i], "--strict")) {
+            rrb_text_opts.strict = 1;
         } else if (argv[i][0] == '-' || (which == 2 && nargs)) {
             fprintf(stderr, "rrbake: unexpected argument '%s'\n%s", argv[i], usage);
             rrb_inputs_free(&in);

@@ -6,6 +6,33 @@
 #include <stdlib.h>
 
 #include "rrb_format.h"
+#include "rrb_rmesh.h"
+
+/* RMesh custom entities: definitions with one class of every property type
+ * (as a CBRE-EX Entities file), so the reader's definitions path is fuzzed
+ * too; and the definitions parser itself on the same bytes. */
+static const char fuzz_defs[] =
+    "[{\"Name\":\"keypad\",\"Properties\":[{\"Name\":\"a\",\"Type\":\"Bool\"},"
+    "{\"Name\":\"b\",\"Type\":\"Integer\"},{\"Name\":\"c\",\"Type\":\"Float\"},"
+    "{\"Name\":\"d\",\"Type\":\"String\"},{\"Name\":\"e\",\"Type\":\"Color255\"},"
+    "{\"Name\":\"f\",\"Type\":\"Vector\"},{\"Name\":\"g\",\"Type\":\"Choices\"}]},"
+    "{\"Name\":\"marker\",\"Properties\":[]}]";
+
+static void fuzz_rmesh_custom(const uint8_t *data, size_t size)
+{
+    static rrb_rm_defs defs;
+    static int loaded;
+    rrb_rm_defs d;
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX];
+    if (!loaded)
+        loaded = 1, rrb_rm_defs_parse(fuzz_defs, sizeof fuzz_defs - 1, "f.json", &defs, NULL, err,
+                                      sizeof err);
+    if (rrb_rmesh_read_defs(data, size, "f.rm", &defs, &m, err, sizeof err) == 0)
+        rrb_rmesh_free(&m);
+    if (rrb_rm_defs_parse((const char *)data, size, "f.json", &d, NULL, err, sizeof err) == 0)
+        rrb_rm_defs_free(&d);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -18,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!null)
         null = fopen("/dev/null", "w");
     opts.quiet = 1;
+    fuzz_rmesh_custom(data, size);
     for (i = 0; i < RRB_NFORMATS; i++) {
         const rrb_format *f = rrb_formats[i];
         if (!f)

@@ -1404,6 +1404,162 @@ static void test_emulate(void)
     }
 }
 
+/* CBRE-EX custom entities (issue 20) through the commands, on a file built
+ * here from NOTES §3.7: a light, a door (fixed layout), then a "keypad"
+ * only its definitions decode. Facts: the bytes written here. */
+static void cli_str(rrb_buf *b, const char *s)
+{
+    rrb_buf_u32le(b, (uint32_t)strlen(s));
+    rrb_buf_put(b, s, strlen(s));
+}
+
+static void test_rmesh_custom(void)
+{
+    char dir[400], path[600], defs[600], err[1400], *o;
+    rrb_buf b = {0};
+    static const float tri[3][3] = {{0, 0, 0}, {256, 0, 0}, {0, 0, 256}};
+    size_t keypad_at;
+    int k, rc;
+    FILE *f;
+    snprintf(dir, sizeof dir, "%s/custom", tmpdir);
+    rrb_mkdirs(dir);
+    cli_str(&b, "RoomMesh");
+    rrb_buf_u32le(&b, 1);                               /* one surface, one triangle */
+    rrb_buf_u8(&b, 1), cli_str(&b, "r_lm.png"), rrb_buf_u8(&b, 1), cli_str(&b, "floor.jpg");
+    rrb_buf_u32le(&b, 3);
+    for (k = 0; k < 3; k++) {
+        int j;
+        for (j = 0; j < 3; j++)
+            rrb_buf_f32le(&b, tri[k][j]);
+        for (j = 0; j < 4; j++)
+            rrb_buf_f32le(&b, 0);
+        rrb_buf_put(&b, "\xff\xff\xff", 3);
+    }
+    rrb_buf_u32le(&b, 1), rrb_buf_u32le(&b, 0), rrb_buf_u32le(&b, 1), rrb_buf_u32le(&b, 2);
+    rrb_buf_u32le(&b, 0);                               /* no invisible meshes */
+    rrb_buf_u32le(&b, 3);                               /* entities */
+    cli_str(&b, "light"), rrb_buf_f32le(&b, 10), rrb_buf_f32le(&b, 100), rrb_buf_f32le(&b, 10);
+    rrb_buf_f32le(&b, 600), cli_str(&b, "255 255 255"), rrb_buf_f32le(&b, 1);
+    cli_str(&b, "door"), rrb_buf_f32le(&b, 64), rrb_buf_f32le(&b, 0), rrb_buf_f32le(&b, 64);
+    rrb_buf_u32le(&b, 2), rrb_buf_u32le(&b, 3), cli_str(&b, "1234"), rrb_buf_f32le(&b, 90);
+    rrb_buf_u8(&b, 1), rrb_buf_u8(&b, 0);
+    keypad_at = b.size;
+    cli_str(&b, "keypad"), rrb_buf_f32le(&b, 5), rrb_buf_f32le(&b, 6), rrb_buf_f32le(&b, 7);
+    rrb_buf_u8(&b, 1), rrb_buf_u32le(&b, 42), cli_str(&b, "hi");
+    snprintf(path, sizeof path, "%s/room.rmesh", dir);
+    expect("cli.custom.write", rrb_save_file(path, b.data, b.size, err, sizeof err) == 0);
+    rrb_buf_free(&b);
+    snprintf(defs, sizeof defs, "%s/keypad.json", dir);
+    f = fopen(defs, "w");
+    if (f) {
+        fputs("{\"Name\": \"keypad\", \"Properties\": [{\"Name\": \"locked\", \"Type\": "
+              "\"Bool\"}, {\"Name\": \"code\", \"Type\": \"Integer\"}, {\"Name\": \"label\", "
+              "\"Type\": \"String\"}]}\n", f);
+        fclose(f);
+    }
+    /* without definitions: kept up to the keypad, one warning naming it */
+    rc = sh(&o, "build/tools/rrbake info --json %s", path);
+    snprintf(err, sizeof err, "%s:0x%zx: warning: custom entity class \"keypad\"", path, keypad_at);
+    expect("cli.custom.info", rc == 0 && strstr(o, "\"custom_entities\":{\"door\":1}") &&
+                                  strstr(o, "\"undecoded_entities\":1,") &&
+                                  lines_with(o, err) == 1 && lines_with(o, "warning") == 1);
+    free(o);
+    rc = sh(&o, "build/tools/rrbake bake %s -o %s/room.rrb && build/tools/rrbake query %s/room.rrb "
+            "nearest light 0 0 0", path, dir, dir);
+    expect("cli.custom.bake", rc == 0 && lines_with(o, err) == 1 &&
+                                  strstr(o, "position: 10 100 10 ") != NULL);
+    free(o);
+    rc = sh(&o, "build/tools/rrbake verify %s", path);
+    expect("cli.custom.verify", rc == 0 && lines_with(o, err) == 1 &&
+                                    strstr(o, "ok roundtrip") != NULL);
+    free(o);
+    /* --strict: an error, for every command */
+    rc = sh(&o, "build/tools/rrbake info --strict %s; echo rc=$?; build/tools/rrbake bake --strict "
+            "%s -o %s/s.rrb; echo rc=$?; build/tools/rrbake query %s --strict ray 0 10 0 0 -1 0 50;"
+            " echo rc=$?", path, path, dir, path);
+    snprintf(err, sizeof err, "%s:0x%zx: expected an entity this reader can decode, found custom "
+             "class \"keypad\" (1 entity record left undecoded", path, keypad_at);
+    expect("cli.custom.strict", lines_with(o, err) == 3 && lines_with(o, "rc=1") == 3);
+    if (lines_with(o, err) != 3)
+        fprintf(stderr, "%s\n", o);
+    free(o);
+    /* with the definitions: every entity decoded, shown with its properties */
+    rc = sh(&o, "build/tools/rrbake dump --json %s --entity-defs %s --strict", path, defs);
+    expect("cli.custom.dump", rc == 0 && strstr(o, "{\"class\":\"keypad\",\"custom\":\"definitions\","
+                                               "\"pos\":[5,6,7],\"properties\":[{\"name\":\"locked\","
+                                               "\"type\":\"Bool\",\"value\":1},{\"name\":\"code\","
+                                               "\"type\":\"Integer\",\"value\":42},{\"name\":\"label\","
+                                               "\"type\":\"String\",\"value\":\"hi\"}]}") &&
+                                  strstr(o, "\"class\":\"door\",\"custom\":\"fixed layout\"") &&
+                                  !strstr(o, "warning"));
+    free(o);
+    rc = sh(&o, "build/tools/rrbake info %s --entity-defs %s --strict && build/tools/rrbake query "
+            "%s --entity-defs %s --strict nearest light 0 0 0", path, defs, path, defs);
+    expect("cli.custom.info.defs", rc == 0 && strstr(o, "custom entities 2: door 1, keypad 1") &&
+                                       strstr(o, "position: 10 100 10 ") != NULL);
+    free(o);
+    /* a definitions file that is no JSON is named with line and column */
+    rc = sh(&o, "printf '{\"Name\": \"k\",\\n  \"Properties\": [,]}' > %s/bad.json && "
+            "build/tools/rrbake info %s --entity-defs %s/bad.json", dir, path, dir);
+    snprintf(err, sizeof err, "%s/bad.json:2:18: expected a JSON value", dir);
+    expect("cli.custom.badjson", rc == 1 && lines_with(o, err) == 1);
+    free(o);
+}
+
+/* The RM variant (issue 20): the sample room written in the RM layout goes
+ * through every check of test_rmesh, and gives the same query answers as the
+ * same room in the vanilla layout (the layouts differ, the room does not). */
+static void test_rmesh_rm(void)
+{
+    char dir[400], save[1024], err[RRB_ERR_MAX], *o1, *o2;
+    rrb_rmesh m;
+    rrb_buf b = {0};
+    int rc1, rc2;
+    snprintf(dir, sizeof dir, "%s/rm", tmpdir);
+    rrb_mkdirs(dir);
+    rrb_rmesh_sample_rm_model(&m, 0, 1);
+    rrb_rmesh_write(&m, &b);
+    snprintf(save, sizeof save, "%s/sample_rm.rmesh", dir);
+    expect("cli.rm.write", rrb_save_file(save, b.data, b.size, err, sizeof err) == 0);
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&m);
+    rrb_rmesh_sample_model(&m);
+    rrb_rmesh_write(&m, &b);
+    snprintf(save, sizeof save, "%s/sample.rmesh", dir);
+    expect("cli.rm.write2", rrb_save_file(save, b.data, b.size, err, sizeof err) == 0);
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&m);
+    snprintf(save, sizeof save, "%s", corpus);
+    snprintf(corpus, sizeof corpus, "%s", tmpdir);
+    test_rmesh("rm", "sample_rm");
+    snprintf(corpus, sizeof corpus, "%s", save);
+    rc1 = sh(&o1, "build/tools/rrbake query %s/sample.rmesh ray 0 200 100 0 -1 0 1000 && "
+             "build/tools/rrbake query %s/sample.rmesh ray -500 100 0 1 0 0 2000 && "
+             "build/tools/rrbake query %s/sample.rmesh trigger -300 100 -300 && "
+             "build/tools/rrbake query %s/sample.rmesh nearest light 0 0 0", dir, dir, dir, dir);
+    rc2 = sh(&o2, "build/tools/rrbake query %s/sample_rm.rmesh ray 0 200 100 0 -1 0 1000 && "
+             "build/tools/rrbake query %s/sample_rm.rmesh ray -500 100 0 1 0 0 2000 && "
+             "build/tools/rrbake query %s/sample_rm.rmesh trigger -300 100 -300 && "
+             "build/tools/rrbake query %s/sample_rm.rmesh nearest light 0 0 0", dir, dir, dir, dir);
+    expect("cli.rm.query.rc", rc1 == 0 && rc2 == 0);
+    expect("cli.rm.query.same", !strcmp(o1, o2) && strstr(o1, "name: sample_trigger") &&
+                                    strstr(o1, "distance: 200 ") != NULL);
+    free(o1);
+    free(o2);
+    /* info names the variant and version; an unknown version byte is named */
+    rc1 = sh(&o1, "build/tools/rrbake info --json %s/sample_rm.rmesh", dir);
+    expect("cli.rm.info", rc1 == 0 && strstr(o1, "\"header\":\"RM\",\"rm_version\":0,") &&
+                              strstr(o1, "\"trigger_boxes\":1,\"entities\":7,"));
+    free(o1);
+    rc1 = sh(&o1, "printf '\\002\\000\\000\\000RM\\011\\000\\000\\000\\000' > %s/v9.rm && "
+             "build/tools/rrbake info %s/v9.rm", dir, dir);
+    expect("cli.rm.v9", rc1 == 1 && strstr(o1, "v9.rm:0x6: expected RM version byte 0 or 1") &&
+                            strstr(o1, "found 9"));
+    if (rc1 != 1)
+        fprintf(stderr, "%s\n", o1);
+    free(o1);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1418,6 +1574,8 @@ int main(int argc, char **argv)
     test_roo("v15_a5");
     test_rmesh("scpcb-rmesh", "173_opt");
     test_rmesh("cbre-rmesh", "room079");
+    test_rmesh_rm();
+    test_rmesh_custom();
     test_rmf("sledge_22");
     test_rmf("msr_tower");
     test_rmf("sledge_08");

@@ -130,12 +130,13 @@ static void check_malformed(const char *name, const uint8_t *data, size_t size)
         RT_EXPECT(id, r == -1 && strstr(err, "bad.rmesh:0x") == err);
         if (r == 0)
             rrb_rmesh_free(&m);
-        if (!strcmp(label, "rm-kce-header"))
-            RT_EXPECT(id, strstr(err, "unsupported RM variant (KCE tool)") != NULL);
+        if (!strcmp(label, "rm-unknown-version"))
+            RT_EXPECT(id, strstr(err, "bad.rmesh:0x6: expected RM version byte 0 or 1") == err &&
+                          strstr(err, "found 7") != NULL);
         if (!strcmp(label, "empty"))
             RT_EXPECT(id, strstr(err, "expected a room mesh header, found an empty file (0 bytes)") != NULL);
-        if (!strcmp(label, "unknown-entity-class"))
-            RT_EXPECT(id, strstr(err, "\"door\"") != NULL);
+        if (!strcmp(label, "garbage-entity-class"))
+            RT_EXPECT(id, strstr(err, "entity class") != NULL);
         if (!strcmp(label, "nan-vertex") || !strcmp(label, "inf-uv"))
             RT_EXPECT(id, strstr(err, "finite float") != NULL);
         if (!strcmp(label, "index-out-of-range") || !strcmp(label, "invisible-index"))
@@ -323,6 +324,453 @@ static void check_sample(void)
     free(data);
 }
 
+/* ---- the RM variant (NOTES §3.9), built byte by byte here ---- */
+
+static void put32(rrb_buf *b, uint32_t v)
+{
+    rrb_buf_u32le(b, v);
+}
+
+static void putf(rrb_buf *b, float f)
+{
+    rrb_buf_f32le(b, f);
+}
+
+static void putstr(rrb_buf *b, const char *s)
+{
+    put32(b, (uint32_t)strlen(s));
+    rrb_buf_put(b, s, strlen(s));
+}
+
+/* A small RM file in the layout of NOTES §3.9, written from the notes (not
+ * by the project's writer): one lightmapped triangle, no no-collision
+ * surfaces, one invisible triangle, ntrig trigger boxes of one triangle,
+ * one waypoint and one light. */
+static void rm_bytes(rrb_buf *b, uint8_t version, int ntrig, uint32_t nocoll_count)
+{
+    int t, k;
+    put32(b, 2);
+    rrb_buf_put(b, "RM", 2);
+    rrb_buf_u8(b, version);
+    put32(b, 1);                                   /* visible surfaces */
+    rrb_buf_u8(b, 1), putstr(b, "room_lm.png");    /* slot 0 */
+    rrb_buf_u8(b, 1), putstr(b, "floor.jpg");      /* slot 1 */
+    put32(b, 3);
+    for (k = 0; k < 3; k++) {
+        putf(b, (float)(k == 1) * 64), putf(b, 0), putf(b, (float)(k == 2) * 64);
+        putf(b, 0.5f * (float)k), putf(b, 0), putf(b, 0.25f), putf(b, 0.75f);
+        rrb_buf_put(b, "\xff\xff\xff", 3);
+    }
+    put32(b, 1), put32(b, 0), put32(b, 1), put32(b, 2);
+    put32(b, nocoll_count);                        /* no-collision surfaces */
+    put32(b, 1);                                   /* invisible meshes */
+    put32(b, 3);
+    for (k = 0; k < 9; k++)
+        putf(b, (float)(k % 4) * 16);
+    put32(b, 1), put32(b, 2), put32(b, 1), put32(b, 0);
+    put32(b, (uint32_t)ntrig);                     /* trigger boxes: always there */
+    for (t = 0; t < ntrig; t++) {
+        put32(b, 1);
+        put32(b, 3);
+        for (k = 0; k < 9; k++)
+            putf(b, (float)(k + t));
+        put32(b, 1), put32(b, 0), put32(b, 1), put32(b, 2);
+        putstr(b, t ? "second" : "first");
+    }
+    put32(b, 2);                                   /* entities */
+    putstr(b, "waypoint"), putf(b, 1), putf(b, 2), putf(b, 3);
+    putstr(b, "light"), putf(b, 4), putf(b, 5), putf(b, 6), putf(b, 600);
+    putstr(b, "255 128 0"), putf(b, 2);
+}
+
+static void check_rm(void)
+{
+    int version, ntrig;
+    for (version = 0; version < 2; version++)
+        for (ntrig = 0; ntrig < 3; ntrig += 2) {
+            rrb_buf b = {0}, w = {0};
+            rrb_rmesh m;
+            char err[RRB_ERR_MAX] = "", name[32];
+            snprintf(name, sizeof name, "rm.v%d.trig%d", version, ntrig);
+            rm_bytes(&b, (uint8_t)version, ntrig, 0);
+            RT_EXPECT_EQ(cid(name, "read"), rrb_rmesh_read(b.data, b.size, name, &m, err,
+                                                           sizeof err), 0);
+            if (err[0])
+                plat_printf("  %s\n", err);
+            RT_EXPECT_EQ(cid(name, "rm"), m.rm, 1);
+            RT_EXPECT_EQ(cid(name, "version"), m.rm_version, version);
+            RT_EXPECT_EQ(cid(name, "variant"), m.variant, RRB_RM_CBRE);
+            RT_EXPECT_EQ(cid(name, "nsurf"), m.nsurf, 1);
+            RT_EXPECT_EQ(cid(name, "nverts"), m.nsurf ? m.surf[0].nverts : 0, 3);
+            RT_EXPECT_EQ(cid(name, "ninvis"), m.ninvis, 1);
+            RT_EXPECT_EQ(cid(name, "nnocoll"), m.nnocoll, 0);
+            RT_EXPECT_EQ(cid(name, "ntrig"), m.ntrig, ntrig);
+            if (ntrig == 2)
+                RT_EXPECT(cid(name, "trig.name"), !strcmp(m.trig[1].name.s, "second") &&
+                          m.trig[1].surf[0].pos[8] == 9.0f);
+            RT_EXPECT_EQ(cid(name, "nents"), m.nents, 2);
+            if (m.nents == 2)
+                RT_EXPECT(cid(name, "light"), m.ents[1].cls == RRB_RM_LIGHT &&
+                          m.ents[1].range == 600.0f && !strcmp(m.ents[1].str.s, "255 128 0"));
+            RT_EXPECT_EQ(cid(name, "parse_end"), m.parse_end, b.size);
+            rrb_rmesh_write(&m, &w);
+            RT_EXPECT(cid(name, "roundtrip"), w.size == b.size && !memcmp(w.data, b.data, b.size));
+            rrb_rmesh_free(&m);
+            rrb_buf_free(&w);
+            /* an unknown version byte is named, at its offset */
+            b.data[6] = 2;
+            RT_EXPECT_EQ(cid(name, "v2"), rrb_rmesh_read(b.data, b.size, "v2.rm", &m, err,
+                                                         sizeof err), -1);
+            RT_EXPECT(cid(name, "v2.msg"), strstr(err, "v2.rm:0x6: expected RM version byte 0 or "
+                                                       "1") == err && strstr(err, "found 2"));
+            rrb_buf_free(&b);
+        }
+    {   /* a no-collision surface: read with the visible layout, before the invisible block */
+        rrb_rmesh s, r;
+        rrb_buf w = {0}, w2 = {0};
+        char err[RRB_ERR_MAX] = "";
+        rrb_rmesh_sample_rm_model(&s, 0, 1);
+        s.nnocoll = 1;
+        s.nocoll = s.surf + 3;   /* borrowed: written, not freed */
+        rrb_rmesh_write(&s, &w);
+        RT_EXPECT_EQ("rmesh.rm.nocoll.read", rrb_rmesh_read(w.data, w.size, "nc", &r, err,
+                                                            sizeof err), 0);
+        RT_EXPECT("rmesh.rm.nocoll.equal", rrb_rmesh_equal(&s, &r));
+        rrb_rmesh_write(&r, &w2);
+        RT_EXPECT("rmesh.rm.nocoll.bytes", w2.size == w.size && !memcmp(w.data, w2.data, w.size));
+        s.nocoll = NULL;
+        s.nnocoll = 0;
+        rrb_rmesh_free(&s);
+        rrb_rmesh_free(&r);
+        rrb_buf_free(&w);
+        rrb_buf_free(&w2);
+    }
+    {   /* the RM sample: both versions, with and without its trigger box */
+        int v, t;
+        for (v = 0; v < 2; v++)
+            for (t = 0; t < 2; t++) {
+                rrb_rmesh s, r;
+                rrb_buf w = {0}, w2 = {0};
+                char err[RRB_ERR_MAX] = "", name[32];
+                snprintf(name, sizeof name, "rm.sample.v%d.t%d", v, t);
+                rrb_rmesh_sample_rm_model(&s, v, t);
+                rrb_rmesh_write(&s, &w);
+                RT_EXPECT(cid(name, "header"), w.size > 7 && !memcmp(w.data, "\2\0\0\0RM", 6) &&
+                          w.data[6] == v);
+                RT_EXPECT_EQ(cid(name, "read"), rrb_rmesh_read(w.data, w.size, name, &r, err,
+                                                               sizeof err), 0);
+                RT_EXPECT(cid(name, "equal"), rrb_rmesh_equal(&s, &r));
+                RT_EXPECT_EQ(cid(name, "ntrig"), r.ntrig, (uint32_t)t);
+                rrb_rmesh_write(&r, &w2);
+                RT_EXPECT(cid(name, "bytes"), w2.size == w.size && !memcmp(w.data, w2.data, w.size));
+                if (v == 1 && t == 1)
+                    check_malformed(name, w.data, w.size);
+                rrb_rmesh_free(&s);
+                rrb_rmesh_free(&r);
+                rrb_buf_free(&w);
+                rrb_buf_free(&w2);
+            }
+    }
+}
+
+/* ---- custom entities (NOTES §3.7) ---- */
+
+/* A minimal file up to the entity count: header, no visible surfaces, no
+ * invisible meshes (RM: no no-collision surfaces, no trigger boxes). */
+static void head_bytes(rrb_buf *b, int rm)
+{
+    if (rm) {
+        putstr(b, "RM");
+        rrb_buf_u8(b, 0);
+        put32(b, 0), put32(b, 0), put32(b, 0), put32(b, 0);
+    } else {
+        putstr(b, "RoomMesh");
+        put32(b, 0), put32(b, 0);
+    }
+}
+
+/* door: f32 X Z Y; i32 type; i32 keycard; string code; f32 angle; u8 open; u8 remote */
+static void door_bytes(rrb_buf *b)
+{
+    putstr(b, "door");
+    putf(b, 10), putf(b, 20), putf(b, 30);
+    put32(b, 2), put32(b, (uint32_t)-1);
+    putstr(b, "1234");
+    putf(b, 90);
+    rrb_buf_u8(b, 1), rrb_buf_u8(b, 0);
+}
+
+/* item: f32 X Z Y; string name; the same again; u8 custom rotation; 3 f32
+ * angles; f32 state; the same again; f32 chance */
+static void item_bytes(rrb_buf *b)
+{
+    putstr(b, "item");
+    putf(b, -1), putf(b, -2), putf(b, -3);
+    putstr(b, "Level 3 Key Card"), putstr(b, "Level 3 Key Card");
+    rrb_buf_u8(b, 1);
+    putf(b, 0), putf(b, 45), putf(b, 180);
+    putf(b, 0.5f), putf(b, 0.5f), putf(b, 75);
+}
+
+static const rrb_rm_prop *prop(const rrb_rm_entity *e, const char *name)
+{
+    uint32_t k;
+    for (k = 0; k < e->nprops; k++)
+        if (!strcmp(e->props[k].name, name))
+            return &e->props[k];
+    return NULL;
+}
+
+static int same_bytes(const rrb_rmesh *m, const rrb_buf *b)
+{
+    rrb_buf w = {0};
+    int same;
+    rrb_rmesh_write(m, &w);
+    same = w.size == b->size && !memcmp(w.data, b->data, b->size);
+    rrb_buf_free(&w);
+    return same;
+}
+
+static void check_door_item(void)
+{
+    rrb_buf b = {0};
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX] = "";
+    const rrb_rm_prop *p;
+    head_bytes(&b, 0);
+    put32(&b, 3);
+    putstr(&b, "waypoint"), putf(&b, 1), putf(&b, 2), putf(&b, 3);
+    door_bytes(&b);
+    item_bytes(&b);
+    RT_EXPECT_EQ("rmesh.door.read", rrb_rmesh_read(b.data, b.size, "d", &m, err, sizeof err), 0);
+    if (err[0])
+        plat_printf("  %s\n", err);
+    RT_EXPECT_EQ("rmesh.door.n", m.nents, 3);
+    RT_EXPECT_EQ("rmesh.door.undecoded", m.undecoded, 0);
+    RT_EXPECT_EQ("rmesh.door.end", m.parse_end, b.size);
+    if (m.nents == 3) {
+        const rrb_rm_entity *d = &m.ents[1], *it = &m.ents[2];
+        RT_EXPECT("rmesh.door.cls", d->cls == RRB_RM_DOOR && d->pos[2] == 30.0f);
+        RT_EXPECT("rmesh.door.type", (p = prop(d, "type")) && p->i == 2);
+        RT_EXPECT("rmesh.door.keycard", (p = prop(d, "keycard")) && p->i == -1);
+        RT_EXPECT("rmesh.door.code", (p = prop(d, "code")) && !strcmp(p->s.s, "1234"));
+        RT_EXPECT("rmesh.door.angle", (p = prop(d, "angle")) && p->v[0] == 90.0f);
+        RT_EXPECT("rmesh.door.open", (p = prop(d, "open")) && p->b == 1);
+        RT_EXPECT("rmesh.door.remote", (p = prop(d, "allow_remote_control")) && p->b == 0);
+        RT_EXPECT("rmesh.item.cls", it->cls == RRB_RM_ITEM && it->pos[0] == -1.0f);
+        RT_EXPECT("rmesh.item.name", (p = prop(it, "name2")) && !strcmp(p->s.s, "Level 3 Key Card"));
+        RT_EXPECT("rmesh.item.rot", (p = prop(it, "use_custom_rotation")) && p->b == 1);
+        RT_EXPECT("rmesh.item.angles", (p = prop(it, "angles")) && p->v[1] == 45.0f &&
+                                           p->v[2] == 180.0f);
+        RT_EXPECT("rmesh.item.state", (p = prop(it, "state2")) && p->v[0] == 0.5f);
+        RT_EXPECT("rmesh.item.chance", (p = prop(it, "chance")) && p->v[0] == 75.0f);
+    }
+    RT_EXPECT("rmesh.door.roundtrip", same_bytes(&m, &b));
+    rrb_rmesh_free(&m);
+    rrb_buf_free(&b);
+    /* in the RM path door and item are generic (NOTES §3.9): without
+     * definitions the reading stops there, with a warning */
+    head_bytes(&b, 1);
+    put32(&b, 2);
+    putstr(&b, "waypoint"), putf(&b, 1), putf(&b, 2), putf(&b, 3);
+    door_bytes(&b);
+    RT_EXPECT_EQ("rmesh.rm.door.read", rrb_rmesh_read(b.data, b.size, "d", &m, err, sizeof err), 0);
+    RT_EXPECT("rmesh.rm.door.stop", m.nents == 1 && m.undecoded == 1 &&
+                                        m.undecoded_at == 7 + 16 + 4 + 12 + 12 &&
+                                        !strcmp(m.undecoded_class.s, "door"));
+    RT_EXPECT("rmesh.rm.door.roundtrip", same_bytes(&m, &b));
+    rrb_rmesh_free(&m);
+    rrb_buf_free(&b);
+}
+
+/* A file whose entity list reaches a class nobody can decode keeps what
+ * comes before; damage is still an error. */
+static void check_graceful(void)
+{
+    rrb_buf b = {0};
+    rrb_rmesh m;
+    rrb_opts o = {0};
+    char err[RRB_ERR_MAX] = "";
+    size_t at, size;
+    head_bytes(&b, 0);
+    put32(&b, 4);
+    putstr(&b, "waypoint"), putf(&b, 1), putf(&b, 2), putf(&b, 3);
+    at = b.size;
+    putstr(&b, "scp_914_knob"), putf(&b, 5), putf(&b, 6), putf(&b, 7);
+    put32(&b, 3), rrb_buf_u8(&b, 1);    /* its properties, unknown to the reader */
+    putstr(&b, "waypoint"), putf(&b, 1), putf(&b, 2), putf(&b, 3);
+    putstr(&b, "waypoint"), putf(&b, 4), putf(&b, 5), putf(&b, 6);
+    size = b.size;
+    RT_EXPECT_EQ("rmesh.graceful.read", rrb_rmesh_read(b.data, size, "g.rmesh", &m, err,
+                                                       sizeof err), 0);
+    RT_EXPECT("rmesh.graceful.kept", m.nents == 1 && m.ents[0].cls == RRB_RM_WAYPOINT);
+    RT_EXPECT_EQ("rmesh.graceful.left", m.undecoded, 3);
+    RT_EXPECT_EQ("rmesh.graceful.at", m.undecoded_at, at);
+    RT_EXPECT("rmesh.graceful.class", m.undecoded_class.s &&
+                                          !strcmp(m.undecoded_class.s, "scp_914_knob"));
+    RT_EXPECT("rmesh.graceful.roundtrip", same_bytes(&m, &b));
+    rrb_rmesh_undecoded_msg(&m, "g.rmesh", 0, err, sizeof err);
+    snprintf(id, sizeof id, "g.rmesh:0x%zx: warning: custom entity class \"scp_914_knob\"", at);
+    RT_EXPECT("rmesh.graceful.warning", strstr(err, id) == err && strstr(err, " 3 entity records"));
+    rrb_rmesh_free(&m);
+    /* --strict: the same file is an error naming the offset, class and count */
+    o.strict = 1;
+    RT_EXPECT_EQ("rmesh.graceful.strict", rrb_rmesh_load(b.data, size, "g.rmesh", &o, NULL, &m,
+                                                         err, sizeof err), -1);
+    snprintf(id, sizeof id, "g.rmesh:0x%zx: expected an entity this reader can decode, found "
+             "custom class \"scp_914_knob\" (3 entity records", at);
+    RT_EXPECT("rmesh.graceful.strict.msg", strstr(err, id) == err);
+    /* the bake keeps the geometry and the waypoint before it */
+    o.strict = 0, o.quiet = 1;
+    {
+        rrb_blob *bl = rrb_rmesh_bake(b.data, size, "g.rmesh", &o, err, sizeof err);
+        RT_EXPECT("rmesh.graceful.bake", bl != NULL);
+        rrb_blob_free(bl);
+    }
+    /* damage is not a custom entity: garbage class name, a position that is
+     * not three finite floats, more records announced than bytes can hold,
+     * a cut inside the position */
+    b.data[at + 4] = 0x01;
+    RT_EXPECT_EQ("rmesh.graceful.garbage", rrb_rmesh_read(b.data, size, "g.rmesh", &m, err,
+                                                          sizeof err), -1);
+    snprintf(id, sizeof id, "g.rmesh:0x%zx: expected an entity class", at);
+    RT_EXPECT("rmesh.graceful.garbage.msg", strstr(err, id) == err);
+    b.data[at + 4] = 's';
+    memcpy(b.data + at + 4 + 12 + 4, "\x00\x00\xc0\x7f", 4);   /* y = NaN */
+    RT_EXPECT_EQ("rmesh.graceful.nan", rrb_rmesh_read(b.data, size, "g.rmesh", &m, err,
+                                                      sizeof err), -1);
+    RT_EXPECT("rmesh.graceful.nan.msg", strstr(err, id) == err);
+    memcpy(b.data + at + 4 + 12 + 4, "\x00\x00\xc0\x40", 4);
+    b.data[4 + 8 + 8] = 40;   /* entity count 40: 39 records cannot fit */
+    RT_EXPECT_EQ("rmesh.graceful.count", rrb_rmesh_read(b.data, size, "g.rmesh", &m, err,
+                                                        sizeof err), -1);
+    b.data[4 + 8 + 8] = 4;
+    RT_EXPECT_EQ("rmesh.graceful.cut", rrb_rmesh_read(b.data, at + 4 + 12 + 6, "g.rmesh", &m, err,
+                                                      sizeof err), -1);
+    RT_EXPECT_EQ("rmesh.graceful.intact", rrb_rmesh_read(b.data, size, "g.rmesh", &m, err,
+                                                         sizeof err), 0);
+    rrb_rmesh_free(&m);
+    rrb_buf_free(&b);
+}
+
+/* Definitions with every property type (and what CBRE-EX skips), and an RM
+ * file whose custom entity is written by hand from NOTES §3.7. */
+static const char defs_json[] =
+    "\xef\xbb\xbf// test definitions\n"
+    "[{\"Name\": \"keypad\", \"Description\": \"every type\", \"UseModelRendering\": false,\n"
+    "  \"properties\": [\n"
+    "   {\"Name\": \"locked\", \"Type\": \"Bool\", \"DefaultValue\": \"True\"},\n"
+    "   {\"Name\": \"code\", \"Type\": \"Integer\"},\n"
+    "   {\"Name\": \"mode\", \"Type\": \"Choices\"},\n"
+    "   {\"Name\": \"delay\", \"Type\": \"Float\"},\n"
+    "   {\"Name\": \"position\", \"Type\": \"Vector\"},\n"
+    "   {\"Name\": \"label\", \"Type\": \"String\", \"HelpText\": \"a \\\"quoted\\\" \\u00e9\"},\n"
+    "   {\"Name\": \"glow\", \"Type\": \"Color255\"},\n"
+    "   {\"Name\": \"\", \"Type\": \"Float\"},\n"
+    "   {\"Name\": \"weird\", \"Type\": \"float\"},\n"
+    "   {\"Name\": \"offset\", \"Type\": \"Vector\"},\n"
+    "   {\"Name\": \"count\", \"Type\": \"4\"}\n"
+    "  ]},\n"
+    " {\"Name\": \"keypad\", \"Properties\": []},\n"
+    " {\"Name\": \"marker\", \"Properties\": []} /* no properties */\n"
+    "]\n";
+
+static void check_defs(void)
+{
+    rrb_rm_defs d;
+    rrb_buf b = {0};
+    rrb_rmesh m;
+    char err[RRB_ERR_MAX] = "";
+    const rrb_rm_classdef *c;
+    static const char *const names[] = {"locked", "code", "mode", "delay", "label", "glow",
+                                        "offset", "count"};
+    static const int types[] = {RRB_RM_BOOL, RRB_RM_INTEGER, RRB_RM_CHOICES, RRB_RM_FLOAT,
+                                RRB_RM_STRING, RRB_RM_COLOR255, RRB_RM_VECTOR, RRB_RM_INTEGER};
+    FILE *null = fopen("/dev/null", "w");
+    uint32_t k;
+    int ok = 1;
+    RT_EXPECT_EQ("rmesh.defs.parse", rrb_rm_defs_parse(defs_json, sizeof defs_json - 1, "d.json",
+                                                       &d, null, err, sizeof err), 0);
+    if (err[0])
+        plat_printf("  %s\n", err);
+    RT_EXPECT_EQ("rmesh.defs.n", d.n, 2);   /* the second keypad is skipped */
+    c = rrb_rm_defs_find(&d, "keypad", 6);
+    RT_EXPECT("rmesh.defs.keypad", c && c->nprops == 8);
+    for (k = 0; c && k < c->nprops && k < 8; k++)
+        ok &= !strcmp(c->props[k].name, names[k]) && c->props[k].type == types[k];
+    RT_EXPECT("rmesh.defs.order", ok);
+    RT_EXPECT("rmesh.defs.marker", (c = rrb_rm_defs_find(&d, "marker", 6)) && c->nprops == 0);
+    /* RM file: a waypoint, a keypad, a marker; keypad written per NOTES §3.7 */
+    head_bytes(&b, 1);
+    put32(&b, 3);
+    putstr(&b, "waypoint"), putf(&b, 1), putf(&b, 2), putf(&b, 3);
+    putstr(&b, "keypad"), putf(&b, 100), putf(&b, 200), putf(&b, 300);
+    rrb_buf_u8(&b, 1);                 /* locked */
+    put32(&b, 4711);                   /* code */
+    putf(&b, 2.5f);                    /* delay (mode: Choices, nothing) */
+    putstr(&b, "Door \"A\"");          /* label */
+    putstr(&b, "255 0 64");            /* glow */
+    putf(&b, 1), putf(&b, -2), putf(&b, 3);   /* offset, X Y Z unswapped */
+    put32(&b, (uint32_t)-7);           /* count */
+    putstr(&b, "marker"), putf(&b, 7), putf(&b, 8), putf(&b, 9);
+    RT_EXPECT_EQ("rmesh.defs.read", rrb_rmesh_read_defs(b.data, b.size, "k.rm", &d, &m, err,
+                                                        sizeof err), 0);
+    if (err[0])
+        plat_printf("  %s\n", err);
+    RT_EXPECT("rmesh.defs.ents", m.nents == 3 && m.undecoded == 0 && m.parse_end == b.size);
+    if (m.nents == 3) {
+        const rrb_rm_entity *e = &m.ents[1];
+        const rrb_rm_prop *p;
+        RT_EXPECT("rmesh.defs.keypad.cls", e->cls == RRB_RM_CUSTOM && e->pos[1] == 200.0f &&
+                                               e->nprops == 8);
+        RT_EXPECT("rmesh.defs.bool", (p = prop(e, "locked")) && p->b == 1);
+        RT_EXPECT("rmesh.defs.int", (p = prop(e, "code")) && p->i == 4711);
+        RT_EXPECT("rmesh.defs.float", (p = prop(e, "delay")) && p->v[0] == 2.5f);
+        RT_EXPECT("rmesh.defs.string", (p = prop(e, "label")) && !strcmp(p->s.s, "Door \"A\""));
+        RT_EXPECT("rmesh.defs.color", (p = prop(e, "glow")) && !strcmp(p->s.s, "255 0 64"));
+        RT_EXPECT("rmesh.defs.vector", (p = prop(e, "offset")) && p->v[0] == 1.0f &&
+                                           p->v[1] == -2.0f && p->v[2] == 3.0f);
+        RT_EXPECT("rmesh.defs.int2", (p = prop(e, "count")) && p->i == -7);
+        RT_EXPECT("rmesh.defs.marker.ent", m.ents[2].cls == RRB_RM_CUSTOM &&
+                                               m.ents[2].pos[2] == 9.0f);
+    }
+    RT_EXPECT("rmesh.defs.roundtrip", same_bytes(&m, &b));
+    rrb_rmesh_free(&m);
+    /* definitions that do not match the file: the desync is an error that says so */
+    c = rrb_rm_defs_find(&d, "keypad", 6);
+    ((rrb_rm_classdef *)c)->props[1].type = RRB_RM_BOOL;
+    RT_EXPECT_EQ("rmesh.defs.mismatch", rrb_rmesh_read_defs(b.data, b.size, "k.rm", &d, &m, err,
+                                                            sizeof err), -1);
+    RT_EXPECT("rmesh.defs.mismatch.msg", strstr(err, "k.rm:0x") == err);
+    rrb_buf_free(&b);
+    rrb_rm_defs_free(&d);
+    /* JSON errors name the file, line and column */
+    {
+        static const struct { const char *text, *want; } bad[] = {
+            {"{\"Name\": \"x\", \"Properties\": [}", "b.json:1:30: expected a JSON value"},
+            {"{\"Name\": \"x\",\n \"Properties\": 3}", "b.json:2:16: expected a \"Properties\" array"},
+            {"{\"Name\": \"x\"}", "b.json:1:1: expected a \"Properties\" array"},
+            {"[1]", "b.json:1:2: expected an entity definition object, found a number"},
+            {"{\"Name\": \"x\", \"Properties\": []} x", "b.json:1:33: expected the end of the file"},
+            {"{\"Name\": \"x\\q\"}", "b.json:1:12: expected an escape"},
+            {"\"abc", "b.json:1:5: expected a closing '\"'"},
+            {"/* open", "b.json:1:8: expected the end of a comment"},
+            {"", "b.json:1:1: expected a value"},
+        };
+        for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            snprintf(id, sizeof id, "rmesh.defs.bad.%u", k);
+            err[0] = 0;
+            RT_EXPECT(id, rrb_rm_defs_parse(bad[k].text, strlen(bad[k].text), "b.json", &d, null,
+                                            err, sizeof err) == -1 &&
+                              strstr(err, bad[k].want) == err);
+            if (strstr(err, bad[k].want) != err)
+                plat_printf("  got: %s\n", err);
+            rrb_rm_defs_free(&d);
+        }
+    }
+    fclose(null);
+}
+
 /* Random damage (byte flips, random truncation) on small files: the reader
  * must never crash (ASan/UBSan) and must either reject the file with an
  * offset or accept it and write back exactly the same bytes. */
@@ -376,6 +824,10 @@ int main(int argc, char **argv)
     check_exit1_lights();
     check_empty();
     check_sample();
+    check_rm();
+    check_door_item();
+    check_graceful();
+    check_defs();
     check_fuzz("scpcb-rmesh/room2_3_opt.rmesh", 3000);
     check_fuzz("scpcb-rmesh/mt2.rmesh", 3000);
     check_fuzz("cbre-rmesh/forest_wall.rmesh", 3000);
