@@ -38,7 +38,7 @@
 #define RR_VERSION_MAJOR 0
 #define RR_VERSION_MINOR 1
 /* Blob format version written by rrbake and accepted by rr_open. */
-#define RR_BLOB_VERSION 1
+#define RR_BLOB_VERSION 2
 
 /// Errors ///
 
@@ -141,7 +141,7 @@ typedef struct rr_room {
     uint32_t max_depth;     /* deepest tree in the blob */
     uint32_t arena_need;    /* bytes of arena the queries use */
     uint32_t nsections;
-    const uint32_t *sections; /* section table: nsections x {type, offset, size, count} */
+    const uint32_t *sections; /* section table: nsections x {type, elem, size} (rr_blobfmt.h) */
     /* Where each section of the format's schema is: built once by rr_open at
      * the start of the arena (NULL for RAW blobs). arena, arena_size and
      * arena_need above describe the arena after it. */

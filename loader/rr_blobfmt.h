@@ -9,9 +9,11 @@
  * its natural alignment; no pointers, no floats):
  *
  *   rr_blob_header (48 bytes, RR_BLOB_HEADER below)
- *   section table: nsections x rr_section_entry {type, offset, size, count}
- *   the sections, each 4-byte aligned, in increasing offset order, not
- *   overlapping, between the end of the table and total_size.
+ *   section table: nsections x rr_section_entry {type, elem, size}
+ *   the sections in table order, back to back: the first starts right after
+ *   the table, each next one where the previous ended, rounded up to a
+ *   multiple of 4 (zero padding); the last one, padded, ends at total_size.
+ *   A section holds size / elem records (rr_section_place walks this).
  *
  * Section types: 0x0001..0x00ff common, 0x0100.. per format (see each
  * runtime's rr_<fmt>_blob.h). A type with bit RR_SEC_OPTIONAL set is one a
@@ -200,13 +202,19 @@ RR_RECORD(rr_blob_header, RR_BLOB_HEADER, 48);
 #define RR_HEADER_BYTES ((uint32_t)sizeof(rr_blob_header))
 #define RR_CHECKSUM_FROM ((uint32_t)offsetof(rr_blob_header, format))
 
-#define RR_SECTION_ENTRY(F, T)                                               \
-    F(T, type, U32, , DATA, 0, "section type id")                               \
-    F(T, offset, U32, , DATA, 0, "from the start of the blob, a multiple of 4") \
-    F(T, size, U32, , DATA, 0, "bytes")                                         \
-    F(T, count, U32, , DATA, 0, "records: size / record bytes")
-RR_RECORD(rr_section_entry, RR_SECTION_ENTRY, 16);
+#define RR_SECTION_ENTRY(F, T)                                                          \
+    F(T, type, U16, , DATA, 0, "section type id")                                          \
+    F(T, elem, U16, , DATA, 0, "bytes per record (1 for the string table)")                \
+    F(T, size, U32, , DATA, 0, "bytes, a multiple of elem; the section starts where the "   \
+      "previous one ended, rounded up to a multiple of 4 (the first right after the table)")
+RR_RECORD(rr_section_entry, RR_SECTION_ENTRY, 8);
 #define RR_SECTION_ENTRY_BYTES ((uint32_t)sizeof(rr_section_entry))
+
+/* Where the sections lie: the first right after the table, each next one
+ * where the previous one ended, rounded up to a multiple of 4. rr_open
+ * checks that the whole walk stays within the blob (so no sum wraps). */
+#define RR_TABLE_END(nsections) (RR_HEADER_BYTES + (uint32_t)(nsections) * RR_SECTION_ENTRY_BYTES)
+#define RR_NEXT_SECTION(offset, size) ((offset) + (((size) + 3u) & ~3u))
 
 /* ---- the common sections ------------------------------------------------- */
 

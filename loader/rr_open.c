@@ -111,45 +111,52 @@ int32_t rr_arena_size(const void *blob, uint32_t size)
     return (int32_t)header_of(blob)->arena;
 }
 
-/* Section table: bounds, alignment, order, no overlap, no duplicate type. */
+/* Section table: within the blob, every entry's record size set and its
+ * size a whole number of records, no duplicate type, and the sections, back
+ * to back in table order (each padded to a multiple of 4), fill the blob
+ * exactly: every section then lies inside it and no sum of the walk wraps. */
 static rr_err check_table(const void *blob, uint32_t size, rr_diag *diag)
 {
     const rr_section_entry *t =
         (const rr_section_entry *)(const void *)((const uint8_t *)blob + RR_HEADER_BYTES);
-    uint32_t n = header_of(blob)->nsections, i, j, end, prev_end;
+    uint32_t n = header_of(blob)->nsections, i, j, off;
     if (n > RR_MAX_SECTIONS)
         return rr__fail_in(diag, RR_ERR_SECTION, 0, AT(nsections), "section count", n,
                            RR_MAX_SECTIONS);
-    end = RR_HEADER_BYTES + n * RR_SECTION_ENTRY_BYTES;
-    if (end > size)
-        return rr__fail_in(diag, RR_ERR_TRUNC, 0, AT(nsections), "section table end", end, size);
-    prev_end = end;
+    off = RR_TABLE_END(n);
+    if (off > size)
+        return rr__fail_in(diag, RR_ERR_TRUNC, 0, AT(nsections), "section table end", off, size);
     for (i = 0; i < n; i++) {
         const rr_section_entry *s = &t[i];
-        uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
-        if (s->offset & 3u)
-            return rr__fail_in(diag, RR_ERR_SECTION, s->type, at + 4, "section offset alignment",
-                               s->offset, 4);
-        if (s->offset < prev_end)
-            return rr__fail_in(diag, RR_ERR_SECTION, s->type, at + 4, "section overlaps previous",
-                               s->offset, prev_end);
-        if (s->offset > size || s->size > size - s->offset)
-            return rr__fail_in(diag, RR_ERR_SECTION, s->type, at + 8, "section end past blob",
-                               s->size, size - (s->offset > size ? size : s->offset));
+        uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES, padded;
+        if (s->elem == 0 || s->size % s->elem)
+            return rr__fail_in(diag, RR_ERR_SECTION, s->type,
+                               at + (uint32_t)offsetof(rr_section_entry, size),
+                               "section size (a whole number of records)", s->size, s->elem);
+        /* size + padding <= what is left, without overflow: size <= size - off - 3 */
+        padded = (s->size & 3u) ? 4u - (s->size & 3u) : 0;
+        if (s->size > size - off || padded > size - off - s->size)
+            return rr__fail_in(diag, RR_ERR_SECTION, s->type,
+                               at + (uint32_t)offsetof(rr_section_entry, size),
+                               "section end past blob", s->size, size - off);
         for (j = 0; j < i; j++)
             if (t[j].type == s->type)
                 return rr__fail_in(diag, RR_ERR_SECTION, s->type, at, "duplicate section type",
                                    s->type, 0);
-        prev_end = s->offset + s->size;
+        off += s->size + padded;
     }
+    if (off != size)
+        return rr__fail_in(diag, RR_ERR_SIZE, 0, off, "bytes after the last section", size - off,
+                           0);
     return RR_OK;
 }
 
-/* The section table entry of type, or NULL. */
+/* RAW blobs (tests, user data): the common sections, and no section that
+ * a loader must understand. */
 static rr_err raw_validate(rr_room *room, rr_diag *diag)
 {
     const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
-    const rr_section_entry *s;
+    rr__sec s;
     uint32_t i;
     for (i = 0; i < room->nsections; i++)
         if (t[i].type != RR_SEC_STRINGS && t[i].type != RR_SEC_INFO &&
@@ -157,16 +164,15 @@ static rr_err raw_validate(rr_room *room, rr_diag *diag)
             return rr__fail_in(diag, RR_ERR_SECTION, t[i].type,
                                RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
                                "unknown required section type", t[i].type, 0);
-    s = rr__entry(room, RR_SEC_STRINGS);
-    if (s && (s->size != s->count || s->count == 0 || room->blob[s->offset + s->count - 1] != 0))
-        return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, s->offset,
-                           "string table must end with NUL", s->count, 0);
-    s = rr__entry(room, RR_SEC_INFO);
-    if (s) {
-        const rr_blob_info *bi = (const rr_blob_info *)(const void *)(room->blob + s->offset);
-        if (s->count != 1 || s->size != sizeof(rr_blob_info))
-            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, s->offset, "record count",
-                               s->count, 1);
+    if (rr__find(room, RR_SEC_STRINGS, &s) &&
+        (s.elem != 1 || s.count == 0 || room->blob[s.offset + s.count - 1] != 0))
+        return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, s.offset,
+                           "string table must end with NUL", s.count, 0);
+    if (rr__find(room, RR_SEC_INFO, &s)) {
+        const rr_blob_info *bi = (const rr_blob_info *)(const void *)(room->blob + s.offset);
+        if (s.count != 1 || s.elem != sizeof(rr_blob_info))
+            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, s.offset, "record count",
+                               s.count, 1);
         if (!rr__string_ok(room, bi->source_name))
             return rr__fail(room, diag, RR_ERR_INDEX, &bi->source_name, "string offset",
                             bi->source_name, 0);

@@ -33,30 +33,39 @@ __attribute__((cold, noinline)) rr_err rr__fail(const rr_room *room, rr_diag *di
                                                 const void *at, const char *what,
                                                 uint32_t value, uint32_t limit)
 {
-    uint32_t off = at ? rr__offset(room, at) : 0, i;
+    uint32_t off = at ? rr__offset(room, at) : 0, i, s;
     rr__fail_in(diag, e, 0, off, what, value, limit);
     if (!diag)
         return e;
     /* The section whose bytes hold the field, and the record in it. */
-    for (i = 0; i < room->nsections; i++) {
-        const rr_section_entry *s = (const rr_section_entry *)(const void *)room->sections + i;
-        if (off >= s->offset && off - s->offset < s->size) {
-            diag->section = s->type;
-            if (s->count && s->size % s->count == 0)
-                diag->record = (off - s->offset) / (s->size / s->count);
+    for (i = 0, s = RR_TABLE_END(room->nsections); i < room->nsections; i++) {
+        const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections + i;
+        if (off >= s && off - s < t->size) {
+            diag->section = t->type;
+            diag->record = (off - s) / t->elem;   /* elem != 0: checked with the table */
             break;
         }
+        s = RR_NEXT_SECTION(s, t->size);
     }
     return e;
 }
 
-const rr_section_entry *rr__entry(const rr_room *room, uint32_t type)
+int rr__find(const rr_room *room, uint32_t type, rr__sec *out)
 {
     const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
-    uint32_t i;
-    for (i = 0; i < room->nsections; i++)
-        if (t[i].type == type)
-            return &t[i];
+    uint32_t i, off = RR_TABLE_END(room->nsections);
+    for (i = 0; i < room->nsections; i++) {
+        if (t[i].type == type) {
+            out->index = i;
+            out->type = type;
+            out->elem = t[i].elem;
+            out->offset = off;
+            out->size = t[i].size;
+            out->count = t[i].size / t[i].elem;
+            return 1;
+        }
+        off = RR_NEXT_SECTION(off, t[i].size);
+    }
     return 0;
 }
 
@@ -64,28 +73,30 @@ const rr_section_entry *rr__entry(const rr_room *room, uint32_t type)
 
 rr_err rr_section(const rr_room *room, uint32_t type, const void **data, uint32_t *count)
 {
-    const rr_section_entry *s;
+    rr__sec s;
     if (!room || !data || !count)
         return RR_ERR_ARG;
-    s = rr__entry(room, type);
-    if (!s)
+    if (!rr__find(room, type, &s))
         return RR_ERR_MISSING;
-    *data = room->blob + s->offset;
-    *count = s->count;
+    *data = room->blob + s.offset;
+    *count = s.count;
     return RR_OK;
 }
 
 /* The string table of an open room: O(1) through the view. */
 static const char *strings(const rr_room *room, uint32_t *n)
 {
-    const rr_section_entry *s;
+    rr__sec s;
     if (room->view) {
         *n = room->view[RR_S_STRINGS].count;
         return (const char *)rr__records(room, RR_S_STRINGS);
     }
-    s = rr__entry(room, RR_SEC_STRINGS);
-    *n = s ? s->count : 0;
-    return s ? (const char *)room->blob + s->offset : 0;
+    if (!rr__find(room, RR_SEC_STRINGS, &s)) {
+        *n = 0;
+        return 0;
+    }
+    *n = s.count;
+    return (const char *)room->blob + s.offset;
 }
 
 int rr__string_ok(const rr_room *room, uint32_t off)
@@ -203,24 +214,27 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     /* Presence and sizes; the view. */
     for (k = 0; k < schema->nsections; k++) {
         const rr_section_desc *sd = &schema->sections[k];
-        const rr_section_entry *s = rr__entry(room, sd->type);
-        uint32_t at = s ? (uint32_t)((const uint8_t *)s - room->blob) : 0;
+        rr__sec s;
+        uint32_t at;
         view[k].offset = 0;
         view[k].count = 0;
-        if (!s) {
+        if (!rr__find(room, sd->type, &s)) {
             if (sd->presence != RR_P_OPT)
                 return rr__fail_in(diag, RR_ERR_MISSING, sd->type, 0, "required section",
                                    sd->type, 0);
             continue;
         }
-        if (s->size / sd->elem != s->count || s->size % sd->elem != 0)
-            return rr__fail_in(diag, RR_ERR_SECTION, sd->type, at + 12, "record count vs size",
-                               s->count, s->size / sd->elem);
-        if (sd->presence == RR_P_ONE && s->count != 1)
-            return rr__fail_in(diag, RR_ERR_SECTION, sd->type, at + 12, "record count", s->count,
-                               1);
-        view[k].offset = s->offset;
-        view[k].count = s->count;
+        at = RR_HEADER_BYTES + s.index * RR_SECTION_ENTRY_BYTES;
+        if (s.elem != sd->elem)
+            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
+                               at + (uint32_t)offsetof(rr_section_entry, elem), "record bytes",
+                               s.elem, sd->elem);
+        if (sd->presence == RR_P_ONE && s.count != 1)
+            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
+                               at + (uint32_t)offsetof(rr_section_entry, size), "record count",
+                               s.count, 1);
+        view[k].offset = s.offset;
+        view[k].count = s.count;
     }
     room->view = view;
     /* The string table ends with a NUL, so every offset in it is a string. */

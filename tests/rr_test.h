@@ -11,6 +11,7 @@
 #define RR_TEST_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "rr_plat.h"
 
@@ -62,6 +63,51 @@ static __attribute__((unused)) int32_t rt_pick(int32_t lo, int32_t hi, int h)
     if (range <= 0)
         return lo;
     return (int32_t)(base + (int64_t)(rt_rand() % (uint32_t)range));
+}
+
+/* Section i of a blob in this machine's byte order, read by hand from the
+ * layout that docs/blob-format.md gives (not through the loader): the
+ * 48-byte header (nsections at byte 36), then 8-byte entries {u16 type, u16
+ * elem, u32 size}, then the sections back to back, each padded to a
+ * multiple of 4. Returns its offset (0 when i is past the table) and its
+ * type, record bytes and record count. */
+static __attribute__((unused)) uint32_t rt_section_i(const uint8_t *b, uint32_t i,
+                                                     uint32_t *type, uint32_t *elem,
+                                                     uint32_t *count)
+{
+    uint32_t n, off, k, size;
+    uint16_t t, el;
+    memcpy(&n, b + 36, 4);
+    off = 48 + 8 * n;
+    for (k = 0; k < n; k++) {
+        memcpy(&t, b + 48 + 8 * k, 2);
+        memcpy(&el, b + 48 + 8 * k + 2, 2);
+        memcpy(&size, b + 48 + 8 * k + 4, 4);
+        if (k == i) {
+            *type = t;
+            *elem = el;
+            *count = el ? size / el : 0;
+            return off;
+        }
+        off += (size + 3u) & ~3u;
+    }
+    return 0;
+}
+
+/* The section of a type (offset, 0 when absent; count and elem may be NULL). */
+static __attribute__((unused)) uint32_t rt_section(const uint8_t *b, uint32_t type,
+                                                   uint32_t *count, uint32_t *elem)
+{
+    uint32_t i, t, el, c, off;
+    for (i = 0; (off = rt_section_i(b, i, &t, &el, &c)) != 0; i++)
+        if (t == type) {
+            if (count)
+                *count = c;
+            if (elem)
+                *elem = el;
+            return off;
+        }
+    return 0;
 }
 
 static __attribute__((unused)) int rt_done(const char *suite)

@@ -76,6 +76,11 @@ void rrb_blob_add(rrb_blob *b, uint32_t type, const void *elems, uint32_t count,
                 type, layout, layout_bytes(layout), elem_size);
         abort();
     }
+    if (type > 0xffffu || elem_size == 0 || elem_size > 0xffffu) {   /* 16-bit table fields */
+        fprintf(stderr, "rrbake: internal error: section 0x%x with %u-byte records\n", type,
+                elem_size);
+        abort();
+    }
     for (i = 0; i < b->nsecs; i++)
         if (b->secs[i].type == type) {
             fprintf(stderr, "rrbake: internal error: section 0x%x added twice\n", type);
@@ -204,10 +209,9 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
         uint8_t *e = p + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
         off = (off + 3) & ~(size_t)3;
         rr_section_entry se;
-        se.type = b->secs[i].type;
-        se.offset = (uint32_t)off;
+        se.type = (uint16_t)b->secs[i].type;
+        se.elem = (uint16_t)b->secs[i].elem;
         se.size = (uint32_t)b->secs[i].size;
-        se.count = b->secs[i].count;
         memcpy(e, &se, sizeof se);
         if (be)
             rrb_swap_records(&rrb_entry_record, e, 1);

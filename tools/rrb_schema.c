@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../loader/rr_emi_blob.h"
+#include "../loader/rr_limits.h"
 #include "../loader/rr_rmesh_blob.h"
 #include "../loader/rr_rmf_blob.h"
 #include "../loader/rr_roo_blob.h"
@@ -102,34 +103,61 @@ void rrb_swap_records(const rrb_section *sec, uint8_t *p, size_t n)
         }
 }
 
+uint32_t rrb_blob_spans(const uint8_t *d, size_t n, rrb_span *out, uint32_t max)
+{
+    const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
+    const rr_section_entry *t = (const rr_section_entry *)(const void *)(d + RR_HEADER_BYTES);
+    size_t off;
+    uint32_t i;
+    if (n < RR_HEADER_BYTES || h->nsections > RR_MAX_SECTIONS)
+        return 0;
+    off = RR_TABLE_END(h->nsections);
+    for (i = 0; i < h->nsections && i < max && RR_TABLE_END(i + 1) <= n; i++) {
+        if (t[i].elem == 0 || off > n || t[i].size > n - off)
+            break;
+        out[i].type = t[i].type;
+        out[i].elem = t[i].elem;
+        out[i].offset = (uint32_t)off;
+        out[i].size = t[i].size;
+        out[i].count = t[i].size / t[i].elem;
+        off = RR_NEXT_SECTION(off, (size_t)t[i].size);
+    }
+    return i;
+}
+
+/* The entries of the table as far as it lies in the buffer. */
+static void swap_table(uint8_t *d, size_t n, uint32_t ns)
+{
+    uint32_t i;
+    for (i = 0; i < ns && i < RR_MAX_SECTIONS && RR_TABLE_END(i + 1) <= n; i++)
+        rrb_swap_records(&rrb_entry_record, d + RR_HEADER_BYTES + (size_t)i * RR_SECTION_ENTRY_BYTES,
+                         1);
+}
+
 int rrb_swap_blob(uint8_t *d, size_t n, int from_be)
 {
     const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
     const rrb_schema *s;
+    rrb_span sp[RR_MAX_SECTIONS];
     uint32_t ns, i;
     if (n < RR_HEADER_BYTES)
         return -1;
-    if (from_be)
+    /* Header and table to host order first: the sections' places follow. */
+    if (from_be) {
         rrb_swap_records(&rrb_header_record, d, 1);
-    ns = h->nsections;
-    s = rrb_schema_of(h->format);
-    /* The table as far as it lies in the buffer; read each entry in host order. */
-    for (i = 0; i < ns && RR_HEADER_BYTES + (size_t)(i + 1) * RR_SECTION_ENTRY_BYTES <= n; i++) {
-        uint8_t *e = d + RR_HEADER_BYTES + (size_t)i * RR_SECTION_ENTRY_BYTES;
-        const rr_section_entry *se = (const rr_section_entry *)(const void *)e;
-        uint32_t type, off, size;
-        const rrb_section *sec;
-        if (from_be)
-            rrb_swap_records(&rrb_entry_record, e, 1);
-        type = se->type, off = se->offset, size = se->size;
-        sec = rrb_schema_section(s, type);
-        if (sec && off <= n && size <= n - off && (off & 3u) == 0)
-            rrb_swap_records(sec, d + off, size / sec->elem);
-        if (!from_be)
-            rrb_swap_records(&rrb_entry_record, e, 1);
+        swap_table(d, n, h->nsections);
     }
-    if (!from_be)
+    s = rrb_schema_of(h->format);
+    ns = rrb_blob_spans(d, n, sp, RR_MAX_SECTIONS);
+    for (i = 0; i < ns; i++) {
+        const rrb_section *sec = rrb_schema_section(s, sp[i].type);
+        if (sec && sec->elem == sp[i].elem)
+            rrb_swap_records(sec, d + sp[i].offset, sp[i].count);
+    }
+    if (!from_be) {
+        swap_table(d, n, h->nsections);
         rrb_swap_records(&rrb_header_record, d, 1);
+    }
     return 0;
 }
 
@@ -186,6 +214,7 @@ static const rrb_field *field_at(const rrb_section *sec, uint32_t in, uint32_t *
 void rrb_schema_place(const uint8_t *d, size_t n, uint32_t offset, rrb_place *out)
 {
     const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
+    rrb_span sp[RR_MAX_SECTIONS];
     uint32_t i, ns;
     memset(out, 0, sizeof *out);
     out->record = RR_NO_RECORD;
@@ -205,9 +234,9 @@ void rrb_schema_place(const uint8_t *d, size_t n, uint32_t offset, rrb_place *ou
                               &out->element);
         return;
     }
-    for (i = 0; i < ns && RR_HEADER_BYTES + (size_t)(i + 1) * RR_SECTION_ENTRY_BYTES <= n; i++) {
-        const rr_section_entry *e =
-            (const rr_section_entry *)(const void *)(d + RR_HEADER_BYTES) + i;
+    ns = rrb_blob_spans(d, n, sp, RR_MAX_SECTIONS);
+    for (i = 0; i < ns; i++) {
+        const rrb_span *e = &sp[i];
         if (offset >= e->offset && offset - e->offset < e->size) {
             const rrb_section *sec = rrb_schema_section(rrb_schema_of(h->format), e->type);
             out->type = e->type;
@@ -372,7 +401,8 @@ void rrb_dump_blob_json(const uint8_t *d, size_t n, FILE *out)
 {
     const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
     const rrb_schema *s;
-    uint32_t i;
+    rrb_span sp[RR_MAX_SECTIONS];
+    uint32_t i, ns;
     if (n < RR_HEADER_BYTES) {
         fprintf(out, "{}\n");
         return;
@@ -383,16 +413,15 @@ void rrb_dump_blob_json(const uint8_t *d, size_t n, FILE *out)
             h->format < 5 ? names[h->format] : "unknown");
     json_record(&rrb_header_record, d, out);
     fprintf(out, ",\"sections\":[");
-    for (i = 0; i < h->nsections && RR_HEADER_BYTES + (size_t)(i + 1) * RR_SECTION_ENTRY_BYTES <= n;
-         i++) {
-        const rr_section_entry *e =
-            (const rr_section_entry *)(const void *)(d + RR_HEADER_BYTES) + i;
+    ns = rrb_blob_spans(d, n, sp, RR_MAX_SECTIONS);
+    for (i = 0; i < ns; i++) {
+        const rrb_span *e = &sp[i];
         const rrb_section *sec = rrb_schema_section(s, e->type);
         uint32_t r, nrec;
         fprintf(out, "%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u", i ? ","
                 : "", sec ? sec->name : "unknown", e->type, e->offset, e->size, e->count);
-        if (e->offset > n || e->size > n - e->offset) {
-            fprintf(out, ",\"error\":\"outside the blob\"}");
+        if (sec && sec->elem != e->elem) {
+            fprintf(out, ",\"error\":\"record size %u, the schema's %u\"}", e->elem, sec->elem);
             continue;
         }
         if (e->type == RR_SEC_STRINGS) {

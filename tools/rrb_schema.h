@@ -71,6 +71,16 @@ uint8_t *rrb_blob_host_copy(const uint8_t *d, size_t n, int *be);
 /* Where a blob offset is: section (NULL: header or section table, then
  * rec is that record), record index and field (NULL: between fields).
  * d is a little-endian (host order) blob. */
+/* One section of a blob with its place (offsets are implied by the table
+ * order: rr_blobfmt.h). */
+typedef struct rrb_span {
+    uint32_t type, elem, offset, size, count;
+} rrb_span;
+/* The sections of the host-order blob d (n bytes), as far as the table and
+ * the walk stay inside it (a damaged blob gives fewer): up to max of them
+ * into out; returns how many. */
+uint32_t rrb_blob_spans(const uint8_t *d, size_t n, rrb_span *out, uint32_t max);
+
 typedef struct rrb_place {
     const rrb_section *sec;  /* the section's schema, or the header/entry record */
     uint32_t type;           /* section type (0: header or table) */

@@ -148,22 +148,21 @@ static const char *section_name(uint32_t fmt, uint32_t type)
 static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FILE *out)
 {
     int be;
-    uint32_t i;
+    uint32_t i, ns;
     uint8_t *c = rrb_blob_host_copy(d, n, &be);
     const rr_blob_header *h = (const rr_blob_header *)(const void *)c;
-    const rr_section_entry *t;
+    rrb_span t[RR_MAX_SECTIONS];
     if (!c) {
         fprintf(stderr, "%s:0x0: expected a 48-byte blob header, found %zu bytes\n", path, n);
         return 1;
     }
-    t = (const rr_section_entry *)(const void *)(c + RR_HEADER_BYTES);
-    if (h->nsections > RR_MAX_SECTIONS ||
-        RR_HEADER_BYTES + (size_t)h->nsections * RR_SECTION_ENTRY_BYTES > n) {
+    if (h->nsections > RR_MAX_SECTIONS || RR_TABLE_END(h->nsections) > n) {
         fprintf(stderr, "%s:0x%x: expected at most %u sections inside the file, found %u\n", path,
                 (unsigned)offsetof(rr_blob_header, nsections), RR_MAX_SECTIONS, h->nsections);
         free(c);
         return 1;
     }
+    ns = rrb_blob_spans(c, n, t, RR_MAX_SECTIONS);   /* fewer when the table is damaged */
     if (json) {
         fprintf(out, "{\"format\":\"blob\",\"room_format\":\"%s\",\"endian\":\"%s\",\"version\":%u,"
                "\"coord_frac\":%u,\"size\":%u,\"checksum\":%u,\"arena\":%u,\"max_depth\":%u,"
@@ -171,7 +170,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FIL
                rrb_room_format_name(h->format), be ? "big" : "little", h->version, h->fixed & 0xff,
                h->total_size, be ? rrb_rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum,
                h->arena, h->max_depth);
-        for (i = 0; i < h->nsections; i++)
+        for (i = 0; i < ns; i++)
             fprintf(out, "%s{\"name\":\"%s\",\"type\":%u,\"offset\":%u,\"size\":%u,\"count\":%u}",
                    i ? "," : "", section_name(h->format, t[i].type), t[i].type, t[i].offset,
                    t[i].size, t[i].count);
@@ -187,7 +186,7 @@ static int blob_info(const uint8_t *d, size_t n, const char *path, int json, FIL
            be ? rrb_rd32(d + offsetof(rr_blob_header, checksum), 1) : h->checksum, h->fixed & 0xff);
     fprintf(out, "  arena %u bytes, max tree depth %u, %u sections:\n", h->arena, h->max_depth,
            h->nsections);
-    for (i = 0; i < h->nsections; i++)
+    for (i = 0; i < ns; i++)
         fprintf(out, "    %-12s type 0x%04x  offset %8u  size %8u  count %8u\n",
                section_name(h->format, t[i].type), t[i].type, t[i].offset, t[i].size, t[i].count);
     blob_room_info(path, 0, out);

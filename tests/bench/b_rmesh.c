@@ -156,31 +156,37 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
 static int make_flat(const rr_test_blob *b, rr_room *out)
 {
     uint8_t *buf = (uint8_t *)flat;
-    uint32_t *w = (uint32_t *)flat, i, ns;
+    uint32_t i, k, ns, type, elem, count, src, dst, size;
     rr_rmesh_head *h = 0;
     rr_rmesh_node *root = 0;
     if (b->size > FLAT_MAX)
         return -1;
-    for (i = 0; i < b->size; i++)
-        buf[i] = b->data[i];
-    ns = w[9];
+    memcpy(&ns, b->data + 36, 4);
+    dst = RR_HEADER_BYTES + ns * RR_SECTION_ENTRY_BYTES;
+    memcpy(buf, b->data, dst);   /* header and table */
+    /* the sections again, back to back, the nodes cut to the root */
     for (i = 0; i < ns; i++) {
-        uint32_t *e = &w[RR_HEADER_BYTES / 4 + 4 * i];
-        if (e[0] == RR_SEC_RMESH_HEAD)
-            h = (rr_rmesh_head *)(void *)(buf + e[1]);
-        if (e[0] == RR_SEC_RMESH_NODES) {
-            root = (rr_rmesh_node *)(void *)(buf + e[1]);
-            e[2] = sizeof(rr_rmesh_node);
-            e[3] = 1;
-        }
+        src = rt_section_i(b->data, i, &type, &elem, &count);
+        size = type == RR_SEC_RMESH_NODES ? elem : elem * count;
+        memcpy(buf + dst, b->data + src, size);
+        for (k = size; k & 3u; k++)
+            buf[dst + k] = 0;
+        memcpy(buf + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES + 4, &size, 4);
+        if (type == RR_SEC_RMESH_HEAD)
+            h = (rr_rmesh_head *)(void *)(buf + dst);
+        if (type == RR_SEC_RMESH_NODES)
+            root = (rr_rmesh_node *)(void *)(buf + dst);
+        dst += (size + 3u) & ~3u;
     }
     if (!h || !root)
         return -1;
     h->nnodes = 1;
     root->first = 0;
     root->count = RR_RMESH_LEAF | h->ntris;
-    w[RR_CHECKSUM_FROM / 4 - 1] = rr_crc32(0, buf + RR_CHECKSUM_FROM, b->size - RR_CHECKSUM_FROM);
-    return rr_open(buf, b->size, flat_arena, sizeof flat_arena, out) ? -1 : 0;
+    memcpy(buf + 16, &dst, 4);   /* total_size */
+    memcpy(buf + RR_CHECKSUM_FROM - 4, &(uint32_t){rr_crc32(0, buf + RR_CHECKSUM_FROM,
+                                                             dst - RR_CHECKSUM_FROM)}, 4);
+    return rr_open(buf, dst, flat_arena, sizeof flat_arena, out) ? -1 : 0;
 }
 
 /* The collision triangle with the lowest source index >= s (zero-area

@@ -723,15 +723,11 @@ static void job_validity(const rr_room *room, const rr_room *raw)
 
 /* ------------------------------------------------------------ evil blobs */
 
-static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
 static uint8_t *section_at(uint8_t *blob, uint32_t type)
 {
-    uint32_t i, n = rd32(blob + 36);
-    for (i = 0; i < n; i++)
-        if (rd32(blob + 48 + 16 * i) == type)
-            return blob + rd32(blob + 48 + 16 * i + 4);
-    return NULL;
+    uint32_t off = rt_section(blob, type, NULL, NULL);
+    return off ? blob + off : NULL;
 }
 
 /* One corruption: the value val (size bytes) at byte off of section sec, the

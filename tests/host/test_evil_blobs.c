@@ -62,19 +62,18 @@ static void damage_table(const uint8_t *blob, size_t n, uint32_t ns, tally *t)
 {
     static const uint32_t vals[] = {0, 1, 3, 0xffffffffu, 0x7fffffffu, 0x80000000u, 48};
     uint32_t i, f, k;
-    for (i = 0; i < ns; i++)
-        for (f = 0; f < 4; f++)
+    for (i = 0; i < ns; i++)   /* the words {type, elem} and {size} of entry i */
+        for (f = 0; f < 2; f++)
             for (k = 0; k < sizeof vals / sizeof vals[0]; k++)
-                put_word(blob, n, 48 + 16 * i + 4 * f, vals[k], t);
+                put_word(blob, n, 48 + 8 * i + 4 * f, vals[k], t);
 }
 
-static void damage_section(const uint8_t *blob, size_t n, const uint32_t *ent, tally *t)
+static void damage_section(const uint8_t *blob, size_t n, uint32_t i, tally *t)
 {
-    uint32_t off = ent[1], size = ent[2], count = ent[3], elem, e, w, k;
+    uint32_t type, elem, count, off = rt_section_i(blob, i, &type, &elem, &count), e, w, k;
     uint32_t vals[7] = {0, 0xffffffffu, 0x7fffffffu, 0x80000000u, 0x00010000u, 0, 0};
-    if (ent[0] == RR_SEC_STRINGS || count == 0 || size % count)
+    if (type == RR_SEC_STRINGS || count == 0)
         return;
-    elem = size / count;
     vals[5] = count, vals[6] = count + 1;
     for (e = 0; e < count; e++) {
         if (e >= 48 && e + 16 < count)
@@ -92,11 +91,8 @@ static void one_room(const char *name, const uint8_t *blob, size_t n, tally *t)
     RT_EXPECT_EQ(name, rr_open(work, (uint32_t)n, arena, sizeof arena, &(rr_room){0}), RR_OK);
     memcpy(&ns, blob + 36, 4);
     damage_table(blob, n, ns, t);
-    for (i = 0; i < ns; i++) {
-        uint32_t ent[4];
-        memcpy(ent, blob + 48 + 16 * i, 16);
-        damage_section(blob, n, ent, t);
-    }
+    for (i = 0; i < ns; i++)
+        damage_section(blob, n, i, t);
     memcpy(work, blob, n);  /* byte order flipped */
     swapped[0] = 0x04030201u;
     memcpy((uint8_t *)work + 4, swapped, 4);

@@ -29,16 +29,7 @@ static void put32(uint8_t *p, uint32_t v)
 /* Offset of section `type` in a little-endian blob (0 if absent). */
 static uint32_t sec_off(const uint8_t *b, uint32_t type, uint32_t *count)
 {
-    uint32_t n = get32(b + 36), i;
-    for (i = 0; i < n; i++) {
-        const uint8_t *e = b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
-        if (get32(e) == type) {
-            if (count)
-                *count = get32(e + 12);
-            return get32(e + 4);
-        }
-    }
-    return 0;
+    return rt_section(b, type, count, NULL);
 }
 
 static void reseal(uint8_t *b, size_t size)
@@ -157,9 +148,11 @@ static void run_evil(const uint8_t *good, size_t size)
     }
     /* render sections without the render head: its type made an unknown optional one */
     memcpy(b, good, size);
-    for (i = 0; i < get32(b + 36); i++)
-        if (get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) == RR_SEC_RMESH_RHEAD)
-            put32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES, RR_SEC_OPTIONAL | 0x0fffu);
+    for (i = 0; i < get32(b + 36); i++)   /* the u16 type of entry i */
+        if ((get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) & 0xffffu) == RR_SEC_RMESH_RHEAD)
+            put32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
+                  (get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) & 0xffff0000u) |
+                      RR_SEC_OPTIONAL | 0x0fffu);
     reseal(b, size);
     RT_EXPECT_EQ("rmesh.evil.render-head-missing",
                  rr_open(b, (uint32_t)size, arena, sizeof arena, &(rr_room){0}), RR_ERR_MISSING);

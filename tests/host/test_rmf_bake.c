@@ -717,15 +717,10 @@ static void refresh_crc(uint8_t *b, size_t n)
 
 static uint32_t *sec(uint8_t *b, uint32_t type, uint32_t *count)
 {
-    uint32_t ns, i, *h = (uint32_t *)(void *)b;
-    memcpy(&ns, b + 36, 4);
-    for (i = 0; i < ns; i++)
-        if (h[12 + 4 * i] == type) {
-            *count = h[12 + 4 * i + 3];
-            return (uint32_t *)(void *)(b + h[12 + 4 * i + 1]);
-        }
-    *count = 0;
-    return NULL;
+    uint32_t off = rt_section(b, type, count, NULL);
+    if (!off)
+        *count = 0;
+    return off ? (uint32_t *)(void *)(b + off) : NULL;
 }
 
 /* Damage one word of a valid blob: rr_open must fail with the code and name

@@ -311,9 +311,7 @@ static void patch_open(const char *name, const baked *b, uint32_t type, uint32_t
     char what[96];
     if (rr_section(&b->room, type, &p, &n) != RR_OK || index >= n)
         return;
-    for (uint32_t i = 0; i < b->room.nsections; i++)
-        if (b->room.sections[4 * i] == type)
-            elem = b->room.sections[4 * i + 2] / b->room.sections[4 * i + 3];
+    rt_section(b->blob, type, NULL, &elem);
     copy = malloc(b->size);
     memcpy(copy, b->blob, b->size);
     size_t at = (size_t)((const uint8_t *)p - b->blob) + (size_t)index * elem + field;

@@ -156,8 +156,7 @@ static void corrupt_fields(const char *room, uint8_t *blob, size_t n)
 {
     const rr_blob_header *h = (const rr_blob_header *)(const void *)blob;
     const rrb_schema *s = rrb_schema_of(h->format);
-    const rr_section_entry *t = (const rr_section_entry *)(const void *)(blob + RR_HEADER_BYTES);
-    uint32_t counts[64] = {0}, offs[64] = {0}, k, i;
+    uint32_t counts[64] = {0}, offs[64] = {0}, k;
     uint8_t *work = malloc(n);
     if (!s || s->nsections > 64) {
         printf("# %s: no schema for format %u\n", room, h->format);
@@ -165,9 +164,7 @@ static void corrupt_fields(const char *room, uint8_t *blob, size_t n)
         return;
     }
     for (k = 0; k < s->nsections; k++)
-        for (i = 0; i < h->nsections; i++)
-            if (t[i].type == s->sections[k].type)
-                counts[k] = t[i].count, offs[k] = t[i].offset;
+        offs[k] = rt_section(blob, s->sections[k].type, &counts[k], NULL);
     for (k = 0; k < s->nsections; k++) {
         const rrb_section *sec = &s->sections[k];
         uint32_t recs[2] = {0, counts[k] ? counts[k] - 1 : 0}, r, fi, e;

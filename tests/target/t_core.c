@@ -58,6 +58,11 @@ static void blobs(void)
         const rr_test_blob *b = &rr_test_blobs[0];
         unsigned n = b->size < sizeof ram ? b->size : (unsigned)sizeof ram, j;
         rr_err e;
+        /* not the header's fixed field: which of its bytes is coord_frac
+         * depends on the byte order, and a flip there may give another valid
+         * coord_frac (a RAW blob has no coordinates), so boards would differ */
+        if (k % n >= 12 && k % n < 16)
+            continue;
         for (j = 0; j < n; j++)
             ((uint8_t *)ram)[j] = b->data[j];
         ((uint8_t *)ram)[k % n] ^= 0x10;
