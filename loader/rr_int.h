@@ -77,6 +77,7 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
+int rr__str_eq(const char *a, const char *b);
 /* The section table entry of a type, or NULL. */
 const rr_section_entry *rr__entry(const rr_room *room, uint32_t type);
 
