@@ -77,6 +77,8 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
+/* Two NUL-terminated strings equal (the runtimes' name lookups). */
+int rr__str_eq(const char *a, const char *b);
 /* A section of an open blob's table with its place (offsets are implied by
  * the table order, see rr_blobfmt.h): index in the table, type, record
  * bytes, offset, size and record count. */

@@ -222,6 +222,26 @@ static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *
     return RR_OK;
 }
 
+/* A custom entity's properties are a run of the props section (the schema
+ * checked each key and value string). */
+static RR_VALIDATION NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
+{
+    const rr_rmesh_ent *t = ents_of(room);
+    uint32_t i, n = rr__count(room, RR_RMESH_S_ents), np = rr__count(room, RR_RMESH_S_props);
+    for (i = 0; i < n; i++, t++) {
+        uint32_t first = (uint32_t)t->ival[0], count = (uint32_t)t->ival[1];
+        if (t->cls != RR_RMESH_CUSTOM)
+            continue;
+        if (first > np)
+            return rr__fail(room, diag, RR_ERR_INDEX, &t->ival[0], "custom entity first property",
+                            first, np);
+        if (count > np - first)
+            return rr__fail(room, diag, RR_ERR_INDEX, &t->ival[1], "custom entity property count",
+                            count, np - first);
+    }
+    return RR_OK;
+}
+
 RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
@@ -239,6 +259,8 @@ RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         e = check_tree(room, diag);
     if (!e)
         e = check_render(room, diag);
+    if (!e)
+        e = check_custom(room, diag);
     return e;
 }
 
@@ -1131,8 +1153,18 @@ rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
     return RR_ERR_NOTFOUND;
 }
 
-rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
-                               uint32_t *index)
+/* Is entity t of class cls (RR_RMESH_NCLASSES = any), and when name is not
+ * NULL a custom entity of that class name? */
+static int entity_is(const rr_room *room, const rr_rmesh_ent *t, uint32_t cls, const char *name)
+{
+    if (name)
+        return t->cls == RR_RMESH_CUSTOM && rr__str_eq(rr_string(room, t->str), name);
+    return cls == RR_RMESH_NCLASSES || t->cls == cls;
+}
+
+/* The nearest entity that entity_is(cls, name), for the two public forms. */
+static rr_err nearest(const rr_room *room, uint32_t cls, const char *name, const int32_t p[3],
+                      uint32_t *index)
 {
     const rr_rmesh_ent *t;
     uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
@@ -1148,7 +1180,7 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
     for (k = 0; k < n; k++) {
         int32_t d[3];
         uint64_t d2;
-        if ((cls != RR_RMESH_NCLASSES && t[k].cls != cls) || (t[k].flags & RR_RMESH_ENT_IGNORED))
+        if (!entity_is(room, &t[k], cls, name) || (t[k].flags & RR_RMESH_ENT_IGNORED))
             continue;
         sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
         d2 = (uint64_t)dot64(d, d);
@@ -1158,6 +1190,53 @@ rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t 
         }
     }
     return best != ~(uint64_t)0 ? RR_OK : RR_ERR_NOTFOUND;
+}
+
+rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
+                               uint32_t *index)
+{
+    return nearest(room, cls, 0, p, index);
+}
+
+rr_err rr_rmesh_custom_nearest(const rr_room *room, const char *cls, const int32_t p[3],
+                               uint32_t *index)
+{
+    if (!cls)
+        return RR_ERR_ARG;
+    return nearest(room, RR_RMESH_CUSTOM, cls, p, index);
+}
+
+rr_err rr_rmesh_custom_next(const rr_room *room, const char *cls, uint32_t *i)
+{
+    const rr_rmesh_ent *t;
+    uint32_t k, n;
+    if (!is_rmesh(room) || !i)
+        return RR_ERR_ARG;
+    t = ents_of(room);
+    n = rr__count(room, RR_RMESH_S_ents);
+    for (k = *i; k < n; k++)
+        if (entity_is(room, &t[k], RR_RMESH_CUSTOM, cls)) {
+            *i = k;
+            return RR_OK;
+        }
+    return RR_ERR_NOTFOUND;
+}
+
+const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *key)
+{
+    const rr_rmesh_ent *t;
+    const rr_rmesh_prop *pr;
+    uint32_t k;
+    if (!is_rmesh(room) || !key || i >= rr__count(room, RR_RMESH_S_ents))
+        return 0;
+    t = &ents_of(room)[i];
+    if (t->cls != RR_RMESH_CUSTOM)
+        return 0;
+    pr = props_of(room) + t->ival[0];   /* a run of props (rr_open checked it) */
+    for (k = 0; k < (uint32_t)t->ival[1]; k++)
+        if (rr__str_eq(rr_string(room, pr[k].key), key))
+            return rr_string(room, pr[k].value);
+    return 0;
 }
 
 /* Render data is there when the blob has its render head (rr_open checked

@@ -150,6 +150,21 @@ rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i);
 rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
                                uint32_t *index);
 
+/* CBRE-EX custom entities (class RR_RMESH_CUSTOM: door, item, or a class of
+ * the entity definitions the room was baked with): its class name is
+ * rr_string(room, ent->str), its properties are key/value texts.
+ * Iterate the custom entities of class name cls (NULL = any class) like
+ * rr_rmesh_entity_next: start with *i = 0, call again with *i + 1. */
+rr_err rr_rmesh_custom_next(const rr_room *room, const char *cls, uint32_t *i);
+
+/* The custom entity of class name cls nearest to p (as rr_rmesh_entity_nearest). */
+rr_err rr_rmesh_custom_nearest(const rr_room *room, const char *cls, const int32_t p[3],
+                               uint32_t *index);
+
+/* Property key of entity i as text, or NULL when entity i is not a custom
+ * entity or has no such property (case-sensitive). */
+const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *key);
+
 /// Render data ///
 
 /* Quantization parameters of the render data (see rr_rmesh_rhead), or

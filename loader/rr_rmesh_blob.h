@@ -46,6 +46,7 @@
 #define RR_SEC_RMESH_RGROUPS  (RR_SEC_OPTIONAL | 0x0109u)
 #define RR_SEC_RMESH_RVERTS   (RR_SEC_OPTIONAL | 0x010au)
 #define RR_SEC_RMESH_RINDEX   (RR_SEC_OPTIONAL | 0x010bu)
+#define RR_SEC_RMESH_PROPS    (RR_SEC_OPTIONAL | 0x010cu)
 
 /* Largest |coordinate| of any stored point, in coords (2^17). */
 #define RR_RMESH_COORD_MAX 131072
@@ -141,7 +142,11 @@ RR_RECORD(rr_rmesh_trigger, RR_RMESH_TRIGGER, 28);
 /* Entity classes (rr_rmesh_ent.cls). */
 enum rr_rmesh_class {
     RR_RMESH_SCREEN, RR_RMESH_WAYPOINT, RR_RMESH_LIGHT, RR_RMESH_SPOTLIGHT,
-    RR_RMESH_SOUNDEMITTER, RR_RMESH_PLAYERSTART, RR_RMESH_MODEL, RR_RMESH_NCLASSES
+    RR_RMESH_SOUNDEMITTER, RR_RMESH_PLAYERSTART, RR_RMESH_MODEL,
+    RR_RMESH_CUSTOM,   /* a CBRE-EX custom entity (door, item, or one of an entity
+                        * definitions file): class name in str, its properties
+                        * the props [ival[0], ival[0] + ival[1]) */
+    RR_RMESH_NCLASSES
 };
 /* Entity flags. */
 #define RR_RMESH_ENT_IGNORED 1u  /* light/spotlight/screen at (0,0,0): the game skips it */
@@ -152,14 +157,22 @@ enum rr_rmesh_class {
       "or screen at (0,0,0), which the game skips")                                             \
     F(T, pos, I32, [3], COORD, RR_RMESH_COORD_MAX, "position, coords")                          \
     F(T, str, U32, , STRING, 0, "screen: image; light/spotlight: colour \"R G B\"; "             \
-      "playerstart: angles; model: file name")                                                  \
+      "playerstart: angles; model: file name; custom: class name")                              \
     F(T, str2, U32, , STRING, 0, "spotlight: angles \"pitch yaw roll\"; else \"\"")             \
-    F(T, ival, I32, [2], DATA, 0, "spotlight: inner, outer cone; soundemitter: sound, 0")       \
+    F(T, ival, I32, [2], SEMANTIC, 0, "spotlight: inner, outer cone; soundemitter: sound, 0; "    \
+      "custom: first property, property count (within props)")                                  \
     F(T, range, I32, , DATA, 0, "light, spotlight, soundemitter: range in coords")              \
     F(T, intensity, I32, , DATA, 0, "light, spotlight: Q16.16")                                 \
     F(T, rot, I32, [3], DATA, 0, "model: pitch, yaw, roll in degrees, Q16.16")                  \
     F(T, scale, I32, [3], DATA, 0, "model: scale, Q16.16")
 RR_RECORD(rr_rmesh_ent, RR_RMESH_ENT, 64);
+
+/* A property of a custom entity: key and value as text, as the source has
+ * them (numbers, colours and vectors formatted; NOTES.md 3.7). */
+#define RR_RMESH_PROP(F, T)                                                                    \
+    F(T, key, U32, , STRING, 0, "property name")                                                \
+    F(T, value, U32, , STRING, 0, "its value as text")
+RR_RECORD(rr_rmesh_prop, RR_RMESH_PROP, 8);
 
 /* ---- render data (optional) ---------------------------------------------- */
 
@@ -215,7 +228,7 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 1u
+#define RR_RMESH_SCHEMA_VERSION 2u
 
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
@@ -228,7 +241,8 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
     S(rhead, RR_SEC_RMESH_RHEAD, rr_rmesh_rhead, RR_RMESH_RHEAD, OPT)            \
     S(rgroups, RR_SEC_RMESH_RGROUPS, rr_rmesh_rgroup, RR_RMESH_RGROUP, OPT)      \
     S(rverts, RR_SEC_RMESH_RVERTS, rr_rmesh_rvert, RR_RMESH_RVERT, OPT)          \
-    S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)
+    S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)        \
+    S(props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)
 
 /* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
  * after the two common ones: the index kinds above name by its slot the

@@ -113,6 +113,17 @@ const char *rr_string(const rr_room *room, uint32_t offset)
     return t && offset < n ? t + offset : "";
 }
 
+/* Two NUL-terminated strings equal (the runtimes' name lookups). */
+int rr__str_eq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        if (*a != *b)
+            return 0;
+        if (!*a)
+            return 1;
+    }
+}
+
 /* ---- the schema ---------------------------------------------------------- */
 
 /* The value of one field element, sign-extended when the type is signed. */

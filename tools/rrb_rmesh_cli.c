@@ -102,7 +102,7 @@ static int q_box(rrb_query *q, int argc, char **argv)
 }
 
 static const char *const rmesh_classes[RR_RMESH_NCLASSES] = {
-    "screen", "waypoint", "light", "spotlight", "soundemitter", "playerstart", "model"};
+    "screen", "waypoint", "light", "spotlight", "soundemitter", "playerstart", "model", "custom"};
 
 static int q_nearest(rrb_query *q, int argc, char **argv)
 {
