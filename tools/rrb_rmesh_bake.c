@@ -68,9 +68,7 @@ static void extents(const rrb_rmesh *m, const rrb_rm_soup *s, double scale, doub
             *pos = max_abs3(sf->verts[j].pos, scale, *pos);
     }
     for (t = 0; t < m->nents; t++) {
-        if (m->ents[t].cls >= RRB_RM_NCLASSES)
-            continue;   /* custom entities are not baked (yet) */
-        *pos = max_abs3(m->ents[t].pos, scale, *pos);
+        *pos = max_abs3(m->ents[t].pos, scale, *pos);   /* custom entities too */
         if (fabs((double)m->ents[t].range * scale) > *len)
             *len = fabs((double)m->ents[t].range * scale);
     }
@@ -358,21 +356,59 @@ static void add_triggers(rrb_blob *blob, const rrb_rmesh *m, double scale, int f
 
 /* The game's entities, in file order. CBRE-EX custom entities have no
  * record in the blob schema yet; they are left out (and counted). */
+/* A custom entity's property as text: the value the source holds, as the
+ * editor shows it (NOTES.md 3.7); Choices store nothing, so "". */
+static void prop_text(const rrb_rm_prop *p, char *out, size_t cap)
+{
+    switch (p->type) {
+    case RRB_RM_BOOL: snprintf(out, cap, "%u", (unsigned)p->b); break;
+    case RRB_RM_INTEGER: snprintf(out, cap, "%d", (int)p->i); break;
+    case RRB_RM_FLOAT: snprintf(out, cap, "%.9g", (double)p->v[0]); break;
+    case RRB_RM_VECTOR:
+        snprintf(out, cap, "%.9g %.9g %.9g", (double)p->v[0], (double)p->v[1], (double)p->v[2]);
+        break;
+    case RRB_RM_STRING:
+    case RRB_RM_COLOR255: snprintf(out, cap, "%.*s", (int)p->s.len, p->s.s ? p->s.s : ""); break;
+    default: out[0] = 0; break;
+    }
+}
+
+/* The entities in file order: the game's classes with their fields, custom
+ * entities (door, item, classes of the definitions) with their class name
+ * and a run of the props section. */
 static uint32_t add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac)
 {
     rr_rmesh_ent *e = rrb_xcalloc(m->nents, sizeof *e);
-    uint32_t i, n = 0;
-    int k;
-    for (i = 0; i < m->nents; i++) {
+    rr_rmesh_prop *props;
+    uint32_t i, n = 0, np = 0, k;
+    int j;
+    for (i = 0; i < m->nents; i++)
+        np += m->ents[i].cls >= RRB_RM_NCLASSES ? m->ents[i].nprops : 0;
+    props = rrb_xcalloc(np ? np : 1, sizeof *props);
+    np = 0;
+    for (i = 0; i < m->nents; i++, n++) {
         const rrb_rm_entity *s = &m->ents[i];
-        if (s->cls >= RRB_RM_NCLASSES)
+        for (j = 0; j < 3; j++)
+            e[n].pos[j] = q((double)s->pos[j] * scale, frac);
+        if (s->cls >= RRB_RM_NCLASSES) {
+            e[n].cls = RR_RMESH_CUSTOM;
+            e[n].str = rrb_blob_string(blob, s->classname.s);
+            e[n].str2 = rrb_blob_string(blob, "");
+            e[n].ival[0] = (int32_t)np;
+            e[n].ival[1] = (int32_t)s->nprops;
+            for (k = 0; k < s->nprops; k++, np++) {
+                char v[512];
+                prop_text(&s->props[k], v, sizeof v);
+                props[np].key = rrb_blob_string(blob, s->props[k].name);
+                props[np].value = rrb_blob_string(blob, v);
+            }
             continue;
+        }
         e[n].cls = (uint16_t)s->cls;
         e[n].flags = rrb_rmesh_entity_ignored(s) ? RR_RMESH_ENT_IGNORED : 0;
-        for (k = 0; k < 3; k++) {
-            e[n].pos[k] = q((double)s->pos[k] * scale, frac);
-            e[n].rot[k] = qfix((double)s->rot[k]);
-            e[n].scale[k] = qfix((double)s->scale[k]);
+        for (j = 0; j < 3; j++) {
+            e[n].rot[j] = qfix((double)s->rot[j]);
+            e[n].scale[j] = qfix((double)s->scale[j]);
         }
         e[n].str = rrb_blob_string(blob, s->str.s);
         e[n].str2 = rrb_blob_string(blob, s->str2.s);
@@ -380,10 +416,12 @@ static uint32_t add_entities(rrb_blob *blob, const rrb_rmesh *m, double scale, i
         e[n].ival[1] = s->cls == RRB_RM_SOUNDEMITTER ? 0 : s->outer;
         e[n].range = q((double)s->range * scale, frac);
         e[n].intensity = qfix((double)s->intensity);
-        n++;
     }
     rrb_blob_add(blob, RR_SEC_RMESH_ENTS, e, n, sizeof *e, NULL);
+    if (np)
+        rrb_blob_add(blob, RR_SEC_RMESH_PROPS, props, np, sizeof *props, NULL);
     free(e);
+    free(props);
     return n;
 }
 
@@ -591,10 +629,6 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     add_surfaces(blob, m, &h);
     add_triggers(blob, m, scale, frac);
     h.nents = add_entities(blob, m, scale, frac);
-    if (h.nents < m->nents && !(opts && opts->quiet))
-        fprintf(stderr, "%s: note: %u CBRE-EX custom entit%s not kept in the blob (the RMesh "
-                "blob has no record for them yet; rrbake info and dump show them)\n", path,
-                m->nents - h.nents, m->nents - h.nents == 1 ? "y" : "ies");
     if (!(opts && opts->collision_only) && add_render(blob, m, scale, frac, err, errcap, path)) {
         rrb_blob_free(blob);
         free(b.t);

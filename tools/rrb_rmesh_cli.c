@@ -113,11 +113,7 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
     (void)argc;
     for (cls = 0; cls < RR_RMESH_NCLASSES && strcmp(argv[0], rmesh_classes[cls]); cls++)
         ;
-    if (strcmp(argv[0], "any") && cls == RR_RMESH_NCLASSES) {
-        fprintf(q->errf, "%s: query nearest: expected an entity class (screen waypoint light "
-                "spotlight soundemitter playerstart model any), found '%s'\n", q->path, argv[0]);
-        return 2;
-    }
+    /* any other name: a CBRE-EX custom class (door, item, a class of the definitions) */
     for (i = 0; i < 3; i++) {
         double v;
         if (rrb_cli_num(argv[1 + i], &v) || rrb_cli_to_coord(v, q->frac, &p[i])) {
@@ -126,7 +122,10 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
             return 2;
         }
     }
-    e = rr_rmesh_entity_nearest(q->room, cls, p, &i);   /* cls NCLASSES: any */
+    if (cls == RR_RMESH_NCLASSES && strcmp(argv[0], "any"))
+        e = rr_rmesh_custom_nearest(q->room, argv[0], p, &i);
+    else
+        e = rr_rmesh_entity_nearest(q->room, cls, p, &i);   /* cls NCLASSES: any */
     if (e == RR_ERR_NOTFOUND) {
         fprintf(q->out, "entity: none\n");
         return 0;
@@ -134,8 +133,20 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
     if (e || (e = rr_rmesh_entity(q->room, i, &ent)) != RR_OK)
         return rrb_query_fail(q, e, "nearest");
     fprintf(q->out, "entity: %u\nclass: %s\n", i,
-            ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
+            ent->cls == RR_RMESH_CUSTOM ? rr_string(q->room, ent->str)
+            : ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
     rrb_put_point(q->out, "position", ent->pos, 3, q->frac);
+    if (ent->cls == RR_RMESH_CUSTOM) {   /* each property, looked up by its key */
+        const rr_rmesh_prop *pr;
+        const void *d;
+        uint32_t n, k;
+        if (rr_section(q->room, RR_SEC_RMESH_PROPS, &d, &n) == RR_OK)
+            for (pr = (const rr_rmesh_prop *)d + ent->ival[0], k = 0; k < (uint32_t)ent->ival[1];
+                 k++) {
+                const char *key = rr_string(q->room, pr[k].key);
+                fprintf(q->out, "%s: %s\n", key, rr_rmesh_entity_value(q->room, i, key));
+            }
+    }
     return 0;
 }
 
@@ -148,7 +159,8 @@ static const rrb_query_cmd queries[] = {
     {"trigger", 3, 3, 0, q_trigger, "X Y Z", "trigger box containing a point"},
     {"box", 6, 6, 0, q_box, "X0 Y0 Z0 X1 Y1 Z1", "collision triangles touching a box"},
     {"nearest", -4, -4, 0, q_nearest, "CLASS X Y Z",
-     "nearest entity of a class (light, model,\nplayerstart, waypoint, ... or any)"},
+     "nearest entity of a class (light, model,\nplayerstart, waypoint, ... or any; or a CBRE-EX "
+     "custom class:\ndoor, item, a class of --entity-defs), with its properties"},
     {0},
 };
 

@@ -1498,6 +1498,71 @@ static void test_rmesh_custom(void)
     expect("cli.custom.info.defs", rc == 0 && strstr(o, "custom entities 2: door 1, keypad 1") &&
                                        strstr(o, "position: 10 100 10 ") != NULL);
     free(o);
+    /* the blob keeps the custom entities: class name, position and every
+     * property, found by class name (nearest) and looked up by key on the
+     * loader; the values are the bytes written above */
+    rc = sh(&o, "build/tools/rrbake bake %s --entity-defs %s --strict -o %s/defs.rrb -q && "
+            "build/tools/rrbake query %s/defs.rrb nearest door 0 0 0 && "
+            "build/tools/rrbake query %s/defs.rrb nearest keypad 0 0 0 && "
+            "build/tools/rrbake query %s/defs.rrb nearest nosuchclass 0 0 0",
+            path, defs, dir, dir, dir, dir);
+    expect("cli.custom.blob.door", rc == 0 && strstr(o, "class: door\nposition: 64 0 64 ") &&
+                                       strstr(o, "\ntype: 2\nkeycard: 3\ncode: 1234\nangle: 90\n"
+                                                 "open: 1\nallow_remote_control: 0\n"));
+    expect("cli.custom.blob.keypad", rc == 0 && strstr(o, "class: keypad\nposition: 5 6 7 ") &&
+                                         strstr(o, "\nlocked: 1\ncode: 42\nlabel: hi\n"));
+    expect("cli.custom.blob.none", rc == 0 && strstr(o, "entity: none\n"));
+    if (rc != 0 || !strstr(o, "label: hi"))
+        fprintf(stderr, "%s\n", o);
+    free(o);
+    /* rr_open checks each custom entity's run of properties: the door's
+     * count one past the props section is named exactly */
+    {
+        char bp[700];
+        uint8_t *blob = NULL;
+        size_t n = 0;
+        static uint32_t ar[1024];
+        snprintf(bp, sizeof bp, "%s/defs.rrb", dir);
+        if (rrb_load_file(bp, &blob, &n, err, sizeof err) == 0 && n % 4 == 0) {
+            uint32_t *w = malloc(n), cnt = 0, np = 0, i;
+            uint32_t off = 0;
+            rr_room r;
+            rr_diag d;
+            memcpy(w, blob, n);
+            /* the loader's own lookups on the good blob: light, door, keypad */
+            if (rr_open(w, (uint32_t)n, ar, sizeof ar, &r) == RR_OK) {
+                uint32_t it = 0, nc = 0, kp = 0;
+                const char *v;
+                for (; rr_rmesh_custom_next(&r, NULL, &it) == RR_OK; it++)
+                    nc++;
+                expect("cli.custom.blob.next", nc == 2 &&
+                                                   rr_rmesh_custom_next(&r, "keypad", &kp) == RR_OK &&
+                                                   kp == 2);
+                v = rr_rmesh_entity_value(&r, 1, "code");
+                expect("cli.custom.blob.value", v && !strcmp(v, "1234") &&
+                                                    !rr_rmesh_entity_value(&r, 1, "nokey") &&
+                                                    !rr_rmesh_entity_value(&r, 0, "code") &&
+                                                    !rr_rmesh_entity_value(&r, 9, "code"));
+            }
+            off = rt_section((const uint8_t *)w, RR_SEC_RMESH_ENTS, &cnt, NULL);
+            rt_section((const uint8_t *)w, RR_SEC_RMESH_PROPS, &np, NULL);
+            for (i = 0; i < cnt; i++) {
+                rr_rmesh_ent *e = (rr_rmesh_ent *)(void *)((uint8_t *)w + off) + i;
+                if (e->cls == RR_RMESH_CUSTOM && e->ival[1] == 6) {   /* the door */
+                    uint32_t at = (uint32_t)((uint8_t *)&e->ival[1] - (uint8_t *)w);
+                    e->ival[1] = (int32_t)(np - (uint32_t)e->ival[0] + 1);
+                    w[5] = rr_crc32(0, (uint8_t *)w + 24, (uint32_t)n - 24);
+                    expect("cli.custom.blob.evil",
+                           rr_open_diag(w, (uint32_t)n, ar, sizeof ar, &r, &d) == RR_ERR_INDEX &&
+                               d.offset == at && d.section == RR_SEC_RMESH_ENTS && d.record == i);
+                    break;
+                }
+            }
+            expect("cli.custom.blob.evil-found", i < cnt);
+            free(w);
+        }
+        free(blob);
+    }
     /* a definitions file that is no JSON is named with line and column */
     rc = sh(&o, "printf '{\"Name\": \"k\",\\n  \"Properties\": [,]}' > %s/bad.json && "
             "build/tools/rrbake info %s --entity-defs %s/bad.json", dir, path, dir);
