@@ -83,10 +83,16 @@ int rrb_cli_write_obj(const rrb_cli_room *r, const char *out_path, int render, F
                       char *err, size_t errcap);
 int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
                       size_t errcap);
+/* The plan with a query's marks drawn over it (rrbake query --svg). */
+struct rrb_marks;
+int rrb_cli_write_svg_marks(const rrb_cli_room *r, const char *out_path,
+                            const struct rrb_marks *marks, FILE *log, char *err, size_t errcap);
 
 /* ---- for the formats' hooks (tools/rrb_<fmt>_cli.c) ---- */
 
-/* A query being run (rrb_cli_query.c): the numeric arguments converted. */
+/* A query being run (rrb_cli_query.c): the numeric arguments converted,
+ * and where its answer goes (text lines, or with --json one JSON object). */
+#define RRB_Q_DEPTH 6
 typedef struct rrb_query {
     const rr_room *room;
     FILE *out, *errf;
@@ -94,16 +100,76 @@ typedef struct rrb_query {
     unsigned frac;
     int32_t c[12];          /* the coordinate arguments, converted */
     double v[12];           /* the numeric arguments as given */
+    int json;               /* --json: one JSON object instead of lines */
+    int depth;              /* open objects / arrays below the answer */
+    int nfield[RRB_Q_DEPTH + 1];        /* JSON: values written at each level (commas) */
+    const char *prefix[RRB_Q_DEPTH + 1];/* text: what each key of a level starts with */
+    char closer[RRB_Q_DEPTH + 1];       /* JSON: '}' or ']' ending each level */
+    struct rrb_marks *marks;            /* --svg: what the query draws on the plan, or NULL */
 } rrb_query;
 
-/* Results: a coordinate as "source units [coords]", a labelled point
- * "label: x y z [cx cy cz]", a 16.16 value "label: f [0xhex]", a 16.16
- * vector; rrb_query_fail prints "path: what: error" and returns 1. */
-void rrb_put_coord(FILE *o, int32_t c, unsigned frac);
-void rrb_put_point(FILE *o, const char *label, const int32_t *c, int n, unsigned frac);
-void rrb_put_fix(FILE *o, const char *label, rr_fix f);
-void rrb_put_vec(FILE *o, const char *label, rr_vec3 v);
+/* The answer's fields. Text: one "key: value" line each (keys after the
+ * prefix of the open level); JSON: "key":value, and where the text shows
+ * source units the raw fixed-point value too, as "key_raw".
+ *   int    "key: 12"                       12
+ *   hex    "key: 0x1f" (digits: at least)   31
+ *   str    "key: text"                     "text"
+ *   coord  "key: 12.5 [3200]"              12.5, key_raw 3200
+ *   point  "key: 1 2 3 [16 32 48]"         [1,2,3], key_raw [16,32,48]
+ *   fix    "key: 0.500000 [0x00008000]"    0.500000, key_raw 32768 (16.16)
+ *   vec    "key: 0.000000 1.000000 0.000000"  [0.000000,1.000000,0.000000], key_raw
+ *   ids    "key: N" and the ids on the next line   N, and key_list [ids]
+ * rrb_q_open starts a nested object (array: a list of objects): JSON
+ * "key":{ or "key":[ (key NULL inside an array), text only sets the prefix
+ * of the keys inside; rrb_q_close ends it. rrb_q_line writes a text line
+ * as is and nothing to JSON (use it beside a field that says the same). */
+void rrb_q_int(rrb_query *q, const char *key, long long v);
+void rrb_q_hex(rrb_query *q, const char *key, uint32_t v, int digits);
+void rrb_q_str(rrb_query *q, const char *key, const char *s);
+/* JSON only: "key":json, a value the caller wrote as JSON text. */
+void rrb_q_raw(rrb_query *q, const char *key, const char *json);
+/* JSON only: "key":true|false (the text says it in its own words). */
+void rrb_q_bool(rrb_query *q, const char *key, int v);
+void rrb_q_coord(rrb_query *q, const char *key, int32_t c);
+void rrb_q_point(rrb_query *q, const char *key, const int32_t *c, int n);
+void rrb_q_fix(rrb_query *q, const char *key, rr_fix f);
+void rrb_q_vec(rrb_query *q, const char *key, rr_vec3 v);
+void rrb_q_ids(rrb_query *q, const char *key, uint32_t total, const char *note,
+               const uint32_t *ids, uint32_t n);
+void rrb_q_open(rrb_query *q, const char *key, int array, const char *text_prefix);
+void rrb_q_close(rrb_query *q);
+void rrb_q_line(rrb_query *q, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* rrb_query_fail prints "path: what: error" to errf and returns 1. */
 int rrb_query_fail(rrb_query *q, rr_err e, const char *what);
+
+/* --svg: what a query draws over the room's plan, in the room's coords
+ * (dims 2: x y, 3: x y z; the format's plan_xy hook maps them). pts holds
+ * npts points of 3 int32 each, of which the first dims are used (a single
+ * point may be just dims int32). Does nothing without --svg. */
+enum {
+    RRB_MARK_FROM,      /* where the query starts (ray origin, mover, trace start) */
+    RRB_MARK_PATH,      /* the line it follows (to its end or its stop) */
+    RRB_MARK_HIT,       /* where it stopped or hit */
+    RRB_MARK_AREA,      /* a polygon it found (the leaf under a point, the hit triangle) */
+    RRB_MARK_BOX        /* an axis-aligned box (two corners): trigger, query box */
+};
+void rrb_q_mark(rrb_query *q, int kind, const char *label, const int32_t *pts, int npts,
+                int dims);
+
+typedef struct rrb_mark {
+    int kind;
+    char label[64];
+    int npts, dims;
+    int32_t (*p)[3];            /* npts points of dims coords */
+} rrb_mark;
+
+typedef struct rrb_marks {
+    rrb_mark *v;
+    size_t n, cap;
+} rrb_marks;
+
+void rrb_marks_free(rrb_marks *m);
+
 /* A plain number as 16.16 (rounded, saturated). */
 rr_fix rrb_cli_to_fix(double v);
 

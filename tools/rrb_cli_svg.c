@@ -3,6 +3,8 @@
  * leaves and walls, rmesh: floors, walls, triggers, entities, rmf: brush
  * faces from the .rmf). Heights map to a ramp from blue (lowest) to red
  * (highest). */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rrb_cli.h"
@@ -39,13 +41,105 @@ void rrb_svg_legend(rrb_svg *s, const char *text)
             "fill=\"#ddd\">%s</text>\n", s->x0 + 8 * s->sw, s->y1 + 26 * s->sw, 14 * s->sw, text);
 }
 
+/* ---- a query drawn over the plan (rrbake query --svg) ---- */
+
+void rrb_q_mark(rrb_query *q, int kind, const char *label, const int32_t *pts, int npts,
+                int dims)
+{
+    rrb_marks *m = q->marks;
+    rrb_mark *k;
+    int i, d;
+    if (!m || npts <= 0)
+        return;
+    m->v = rrb_grow(m->v, &m->cap, m->n + 1, sizeof *m->v);
+    k = &m->v[m->n++];
+    memset(k, 0, sizeof *k);
+    k->kind = kind, k->npts = npts, k->dims = dims;
+    snprintf(k->label, sizeof k->label, "%s", label);
+    k->p = rrb_xcalloc((size_t)npts, sizeof *k->p);
+    for (i = 0; i < npts; i++)   /* stride 3, except a single point: just its dims */
+        for (d = 0; d < dims && d < 3; d++)
+            k->p[i][d] = pts[i * 3 + d];
+}
+
+void rrb_marks_free(rrb_marks *m)
+{
+    size_t i;
+    for (i = 0; i < m->n; i++)
+        free(m->v[i].p);
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* <title>: the label and the points in source units, as the query prints them. */
+static void mark_title(FILE *f, const rrb_mark *k, unsigned frac)
+{
+    int i, d;
+    fprintf(f, "<title>%s", k->label);
+    for (i = 0; i < k->npts; i++)
+        for (d = 0; d < k->dims; d++)
+            fprintf(f, "%s%.6g", d == 0 && i ? ", " : " ", ldexp((double)k->p[i][d], -(int)frac));
+    fprintf(f, "</title>");
+}
+
+static void draw_marks(rrb_svg *s, const rr_room *room, const rrb_room_hooks *h,
+                       const rrb_marks *m)
+{
+    /* query colours: cyan paths, green start, red stop/hit, magenta areas and boxes */
+    size_t i;
+    int k;
+    double xy[2], a[2], b[2];
+    fprintf(s->f, "<g id=\"query\">\n");
+    for (i = 0; i < m->n; i++) {
+        const rrb_mark *mk = &m->v[i];
+        switch (mk->kind) {
+        case RRB_MARK_AREA:
+        case RRB_MARK_PATH:
+            fprintf(s->f, "<%s class=\"q-%s\" data-label=\"%s\" fill=\"%s\" fill-opacity=\"0.35\" "
+                    "stroke=\"%s\" stroke-width=\"%.4f\" points=\"",
+                    mk->kind == RRB_MARK_AREA ? "polygon" : "polyline",
+                    mk->kind == RRB_MARK_AREA ? "area" : "path", mk->label,
+                    mk->kind == RRB_MARK_AREA ? "#f0f" : "none",
+                    mk->kind == RRB_MARK_AREA ? "#f0f" : "#0ff", s->sw * 2.5);
+            for (k = 0; k < mk->npts; k++) {
+                h->plan_xy(room, mk->p[k], xy);
+                fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", xy[0], xy[1]);
+            }
+            fprintf(s->f, "\">");
+            mark_title(s->f, mk, room->coord_frac);
+            fprintf(s->f, "</%s>\n", mk->kind == RRB_MARK_AREA ? "polygon" : "polyline");
+            break;
+        case RRB_MARK_BOX:
+            h->plan_xy(room, mk->p[0], a);
+            h->plan_xy(room, mk->p[mk->npts > 1 ? 1 : 0], b);
+            fprintf(s->f, "<rect class=\"q-box\" data-label=\"%s\" x=\"%.4f\" y=\"%.4f\" "
+                    "width=\"%.4f\" height=\"%.4f\" fill=\"#f0f\" fill-opacity=\"0.15\" "
+                    "stroke=\"#f0f\" stroke-width=\"%.4f\">", mk->label, fmin(a[0], b[0]),
+                    fmin(a[1], b[1]), fabs(b[0] - a[0]), fabs(b[1] - a[1]), s->sw * 1.5);
+            mark_title(s->f, mk, room->coord_frac);
+            fprintf(s->f, "</rect>\n");
+            break;
+        default:   /* FROM, HIT: a dot at the point */
+            h->plan_xy(room, mk->p[0], xy);
+            fprintf(s->f, "<circle class=\"q-%s\" data-label=\"%s\" cx=\"%.4f\" cy=\"%.4f\" "
+                    "r=\"%.4f\" fill=\"%s\" stroke=\"#000\" stroke-width=\"%.4f\">",
+                    mk->kind == RRB_MARK_FROM ? "from" : "hit", mk->label, xy[0], xy[1],
+                    s->sw * 6, mk->kind == RRB_MARK_FROM ? "#0f0" : "#f22", s->sw);
+            mark_title(s->f, mk, room->coord_frac);
+            fprintf(s->f, "</circle>\n");
+            break;
+        }
+    }
+    fprintf(s->f, "</g>\n");
+}
+
 static int has_svg(const rrb_room_hooks *h)
 {
     return h->write_svg != NULL;
 }
 
-int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
-                      size_t cap)
+int rrb_cli_write_svg_marks(const rrb_cli_room *r, const char *out_path, const rrb_marks *marks,
+                            FILE *log, char *err, size_t cap)
 {
     rrb_svg s;
     const rrb_room_hooks *h = rrb_room_hooks_of(r->room.format);
@@ -64,6 +158,8 @@ int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, ch
         return -1;
     }
     rc = h->write_svg(&s, r, err, cap);
+    if (!rc && marks && h->plan_xy)
+        draw_marks(&s, &r->room, h, marks);
     fprintf(s.f, "</svg>\n");
     if (fclose(s.f) && !rc) {
         snprintf(err, cap, "%s: write error", out_path);
@@ -72,4 +168,10 @@ int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, ch
     if (!rc && log)
         fprintf(log, "%s: plan %.6g x %.6g units\n", out_path, s.x1 - s.x0, s.y1 - s.y0);
     return rc;
+}
+
+int rrb_cli_write_svg(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
+                      size_t cap)
+{
+    return rrb_cli_write_svg_marks(r, out_path, NULL, log, err, cap);
 }

@@ -12,12 +12,29 @@
 
 /* ---- query ---- */
 
+/* --svg: a collision triangle as a polygon. */
+static void mark_tri(rrb_query *q, uint32_t tri, const char *label)
+{
+    const rr_rmesh_tri *t;
+    const rr_rmesh_vert *v[3];
+    int32_t p[3][3];
+    int k;
+    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, v))
+        return;
+    for (k = 0; k < 3; k++)
+        memcpy(p[k], v[k]->p, sizeof p[k]);
+    rrb_q_mark(q, RRB_MARK_AREA, label, &p[0][0], 3, 3);
+}
+
 static int q_ray(rrb_query *q, int argc, char **argv)
 {
     rr_rmesh_ray ray;
     rr_rmesh_hit hit;
     const char *t0 = "", *t1 = "";
     const rr_rmesh_surf *surf;
+    int32_t path[2][3];
+    double len;
+    int k;
     rr_err e;
     (void)argc, (void)argv;
     memcpy(ray.origin, q->c, sizeof ray.origin);
@@ -27,18 +44,32 @@ static int q_ray(rrb_query *q, int argc, char **argv)
     e = rr_rmesh_raycast(q->room, &ray, &hit);
     if (e)
         return rrb_query_fail(q, e, "ray");
-    fprintf(q->out, "hit: %d\n", hit.hit);
+    /* the plan: origin, the ray up to MAXDIST along the unit direction */
+    len = sqrt(q->v[3] * q->v[3] + q->v[4] * q->v[4] + q->v[5] * q->v[5]);
+    memcpy(path[0], q->c, sizeof path[0]);
+    for (k = 0; k < 3; k++)
+        path[1][k] = (int32_t)lround(q->c[k] + (len > 0 ? q->v[3 + k] / len : 0) * q->c[6]);
+    rrb_q_mark(q, RRB_MARK_FROM, "origin", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "ray", &path[0][0], 2, 3);
+    rrb_q_int(q, "hit", hit.hit);
     if (!hit.hit)
         return 0;
     rr_rmesh_surface(q->room, hit.surface, &surf, &t0, &t1);
-    fprintf(q->out, "triangle: %u\nsource_triangle: %u\nsurface: %u (%s%s%s)\n", hit.tri,
-            hit.src, hit.surface, t1, *t0 ? ", lightmap " : "", t0);
-    fprintf(q->out, "distance: ");
-    rrb_put_coord(q->out, hit.dist, q->frac);
-    fprintf(q->out, "\n");
-    rrb_put_fix(q->out, "fraction", hit.frac);
-    rrb_put_point(q->out, "point", hit.point, 3, q->frac);
-    rrb_put_vec(q->out, "normal", hit.normal);
+    rrb_q_int(q, "triangle", hit.tri);
+    rrb_q_int(q, "source_triangle", hit.src);
+    if (q->json) {
+        rrb_q_int(q, "surface", hit.surface);
+        rrb_q_str(q, "texture", t1);
+        rrb_q_str(q, "lightmap", t0);
+    } else {
+        rrb_q_line(q, "surface: %u (%s%s%s)", hit.surface, t1, *t0 ? ", lightmap " : "", t0);
+    }
+    rrb_q_coord(q, "distance", hit.dist);
+    rrb_q_fix(q, "fraction", hit.frac);
+    rrb_q_point(q, "point", hit.point, 3);
+    rrb_q_vec(q, "normal", hit.normal);
+    mark_tri(q, hit.tri, "triangle");
+    rrb_q_mark(q, RRB_MARK_HIT, "point", hit.point, 1, 3);
     return 0;
 }
 
@@ -46,6 +77,7 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
 {
     rr_rmesh_sweep s;
     rr_rmesh_sweep_out o;
+    int32_t path[2][3];
     rr_err e;
     (void)argv;
     memcpy(s.from, q->c, sizeof s.from);
@@ -55,12 +87,19 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
     e = rr_rmesh_sweep_move(q->room, &s, &o);
     if (e)
         return rrb_query_fail(q, e, "sweep");
-    rrb_put_point(q->out, "position", o.pos, 3, q->frac);
-    fprintf(q->out, "hit: %d\nslides: %u\n", o.hit, o.slides);
+    rrb_q_point(q, "position", o.pos, 3);
+    rrb_q_int(q, "hit", o.hit);
+    rrb_q_int(q, "slides", o.slides);
     if (o.hit) {
-        fprintf(q->out, "triangle: %u\n", o.tri);
-        rrb_put_vec(q->out, "normal", o.normal);
+        rrb_q_int(q, "triangle", o.tri);
+        rrb_q_vec(q, "normal", o.normal);
+        mark_tri(q, o.tri, "triangle");
     }
+    memcpy(path[0], q->c, sizeof path[0]);
+    memcpy(path[1], q->c + 3, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "position", o.pos, 1, 3);
     return 0;
 }
 
@@ -71,15 +110,25 @@ static int q_trigger(rrb_query *q, int argc, char **argv)
     const char *name = "";
     rr_err e = rr_rmesh_trigger_at(q->room, q->c, &i);
     (void)argc, (void)argv;
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 3);
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "trigger: none\n");
+        rrb_q_line(q, "trigger: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmesh_trigger_get(q->room, i, &box, &name)) != RR_OK)
         return rrb_query_fail(q, e, "trigger");
-    fprintf(q->out, "trigger: %u\nname: %s\n", i, name);
-    rrb_put_point(q->out, "min", box->min, 3, q->frac);
-    rrb_put_point(q->out, "max", box->max, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "trigger", i);
+    rrb_q_str(q, "name", name);
+    rrb_q_point(q, "min", box->min, 3);
+    rrb_q_point(q, "max", box->max, 3);
+    {
+        int32_t b[2][3];
+        memcpy(b[0], box->min, sizeof b[0]);
+        memcpy(b[1], box->max, sizeof b[1]);
+        rrb_q_mark(q, RRB_MARK_BOX, "trigger", &b[0][0], 2, 3);
+    }
     return 0;
 }
 
@@ -87,17 +136,21 @@ static int q_box(rrb_query *q, int argc, char **argv)
 {
     uint32_t items[64], k;
     rr_rmesh_list l;
+    int32_t b[2][3];
     rr_err e;
     (void)argc, (void)argv;
     l.items = items, l.cap = 64, l.count = 0, l.truncated = 0;
     e = rr_rmesh_box_tris(q->room, q->c, q->c + 3, &l);
     if (e)
         return rrb_query_fail(q, e, "box");
-    fprintf(q->out, "triangles: %u%s\n", l.count, l.truncated ? " (list full: more touch)" : "");
+    rrb_q_ids(q, "triangles", l.count, l.truncated ? " (list full: more touch)" : "", items,
+              l.count);
+    rrb_q_bool(q, "truncated", l.truncated != 0);
+    memcpy(b[0], q->c, sizeof b[0]);
+    memcpy(b[1], q->c + 3, sizeof b[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "box", &b[0][0], 2, 3);
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, "%s%u", k ? " " : "", items[k]);
-    if (l.count)
-        fprintf(q->out, "\n");
+        mark_tri(q, items[k], "triangle");
     return 0;
 }
 
@@ -108,7 +161,7 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
 {
     uint32_t cls, i;
     const rr_rmesh_ent *ent;
-    int32_t p[3];
+    int32_t p[3], path[2][3];
     rr_err e;
     (void)argc;
     for (cls = 0; cls < RR_RMESH_NCLASSES && strcmp(argv[0], rmesh_classes[cls]); cls++)
@@ -126,16 +179,23 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
             return 2;
         }
     }
+    rrb_q_mark(q, RRB_MARK_FROM, "point", p, 1, 3);
     e = rr_rmesh_entity_nearest(q->room, cls, p, &i);   /* cls NCLASSES: any */
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "entity: none\n");
+        rrb_q_line(q, "entity: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmesh_entity(q->room, i, &ent)) != RR_OK)
         return rrb_query_fail(q, e, "nearest");
-    fprintf(q->out, "entity: %u\nclass: %s\n", i,
-            ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
-    rrb_put_point(q->out, "position", ent->pos, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "entity", i);
+    rrb_q_str(q, "class", ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
+    rrb_q_point(q, "position", ent->pos, 3);
+    memcpy(path[0], p, sizeof path[0]);
+    memcpy(path[1], ent->pos, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_PATH, "distance", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "position", ent->pos, 1, 3);
     return 0;
 }
 
@@ -367,9 +427,16 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     return 0;
 }
 
+/* The plan looks down the Y axis: x right, -z down the page (z mirrored). */
+static void rmesh_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
+{
+    xy[0] = ldexp((double)c[0], -(int)room->coord_frac);
+    xy[1] = -ldexp((double)c[2], -(int)room->coord_frac);
+}
+
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_rmesh_room = {
     RR_FMT_RMESH, rmesh_summary, queries, "rmesh (SCP-CB / CBRE-EX)",
-    rmesh_obj, rmesh_svg, NULL, NULL,
+    rmesh_obj, rmesh_svg, NULL, NULL, rmesh_plan_xy,
 };

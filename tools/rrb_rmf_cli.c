@@ -19,14 +19,31 @@
 
 /* ---- query ---- */
 
-static void put_contents(FILE *o, uint32_t c)
+/* "contents: 0x1 solid" (JSON: the bits and their names). */
+static void put_contents(rrb_query *q, uint32_t c)
 {
-    fprintf(o, "contents: 0x%x", c);
-    if (c & RR_RMF_SOLID) fprintf(o, " solid");
-    if (c & RR_RMF_WATER) fprintf(o, " water");
-    if (c & RR_RMF_TRIGGER) fprintf(o, " trigger");
-    if (c & RR_RMF_NONSOLID) fprintf(o, " nonsolid");
-    fprintf(o, "%s\n", c ? "" : " empty");
+    char names[64];
+    snprintf(names, sizeof names, "%s%s%s%s%s", c & RR_RMF_SOLID ? " solid" : "",
+             c & RR_RMF_WATER ? " water" : "", c & RR_RMF_TRIGGER ? " trigger" : "",
+             c & RR_RMF_NONSOLID ? " nonsolid" : "", c ? "" : " empty");
+    if (q->json) {
+        rrb_q_int(q, "contents", c);
+        rrb_q_str(q, "contents_names", names + 1);
+    } else {
+        rrb_q_line(q, "contents: 0x%x%s", c, names);
+    }
+}
+
+/* --svg: a brush's bounds as a box. */
+static void mark_brush(rrb_query *q, uint32_t brush)
+{
+    const rr_rmf_brush *b;
+    int32_t box[2][3];
+    if (!q->marks || rr_rmf_get_brush(q->room, brush, &b))
+        return;
+    memcpy(box[0], b->mins, sizeof box[0]);
+    memcpy(box[1], b->maxs, sizeof box[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "brush", &box[0][0], 2, 3);
 }
 
 static int q_contents(rrb_query *q, int argc, char **argv)
@@ -37,33 +54,51 @@ static int q_contents(rrb_query *q, int argc, char **argv)
     (void)argc, (void)argv;
     if (e)
         return rrb_query_fail(q, e, "contents");
-    put_contents(q->out, c);
     l.items = items, l.max = 64, l.count = l.total = 0;
     if ((e = rr_rmf_point_brushes(q->room, q->c, &l)) != RR_OK)
         return rrb_query_fail(q, e, "contents");
-    fprintf(q->out, "brushes: %u", l.total);
+    put_contents(q, c);
+    if (q->json) {
+        rrb_q_ids(q, "brushes", l.total, NULL, items, l.count);
+    } else {
+        fprintf(q->out, "brushes: %u", l.total);
+        for (k = 0; k < l.count; k++)
+            fprintf(q->out, " %u", items[k]);
+        fprintf(q->out, "\n");
+    }
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, " %u", items[k]);
-    fprintf(q->out, "\n");
+        mark_brush(q, items[k]);
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 3);
     return 0;
 }
 
 static int q_trace(rrb_query *q, int argc, char **argv)
 {
     rr_rmf_trace_result t;
+    int32_t path[2][3];
     rr_err e;
     (void)argv;
     e = rr_rmf_trace(q->room, q->c, q->c + 3, argc > 6 ? q->c + 6 : NULL, 0xffffffffu, &t);
     if (e)
         return rrb_query_fail(q, e, "trace");
-    rrb_put_fix(q->out, "fraction", t.fraction);
-    rrb_put_point(q->out, "end", t.end, 3, q->frac);
-    fprintf(q->out, "start_solid: %u\nall_solid: %u\n", t.start_solid, t.all_solid);
+    rrb_q_fix(q, "fraction", t.fraction);
+    rrb_q_point(q, "end", t.end, 3);
+    rrb_q_int(q, "start_solid", t.start_solid);
+    rrb_q_int(q, "all_solid", t.all_solid);
     if (t.brush >= 0) {
-        fprintf(q->out, "brush: %d\nplane: %d\n", t.brush, t.plane);
-        rrb_put_vec(q->out, "normal", t.normal);
-        put_contents(q->out, t.contents);
+        rrb_q_int(q, "brush", t.brush);
+        rrb_q_int(q, "plane", t.plane);
+        rrb_q_vec(q, "normal", t.normal);
+        put_contents(q, t.contents);
+        mark_brush(q, (uint32_t)t.brush);
+    } else if (q->json) {
+        rrb_q_int(q, "brush", -1);
     }
+    memcpy(path[0], q->c, sizeof path[0]);
+    memcpy(path[1], q->c + 3, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_FROM, "start", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "trace", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "end", t.end, 1, 3);
     return 0;
 }
 
@@ -75,15 +110,19 @@ static int q_entity(rrb_query *q, int argc, char **argv)
     (void)argc;
     e = rr_rmf_find_entity(q->room, argv[0], argv[1], 0, &i);
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "entity: none\n");
+        rrb_q_line(q, "entity: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmf_get_entity(q->room, i, &ent)) != RR_OK)
         return rrb_query_fail(q, e, "entity");
-    fprintf(q->out, "entity: %u\nclassname: %s\ntargetname: %s\nbrushes: %u\n", i,
-            rr_string(q->room, ent->classname), rr_string(q->room, ent->targetname),
-            ent->nbrushes);
-    rrb_put_point(q->out, "origin", ent->origin, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "entity", i);
+    rrb_q_str(q, "classname", rr_string(q->room, ent->classname));
+    rrb_q_str(q, "targetname", rr_string(q->room, ent->targetname));
+    rrb_q_int(q, "brushes", ent->nbrushes);
+    rrb_q_point(q, "origin", ent->origin, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "origin", ent->origin, 1, 3);
     return 0;
 }
 
@@ -91,16 +130,19 @@ static int q_rmf_box(rrb_query *q, int argc, char **argv)
 {
     uint32_t items[64], k;
     rr_rmf_list l;
+    int32_t b[2][3];
     rr_err e;
     (void)argc, (void)argv;
     l.items = items, l.max = 64, l.count = l.total = 0;
     if ((e = rr_rmf_box_brushes(q->room, q->c, q->c + 3, &l)) != RR_OK)
         return rrb_query_fail(q, e, "box");
-    fprintf(q->out, "brushes: %u%s\n", l.total, l.total > l.count ? " (first 64 listed)" : "");
+    rrb_q_ids(q, "brushes", l.total, l.total > l.count ? " (first 64 listed)" : "", items,
+              l.count);
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, "%s%u", k ? " " : "", items[k]);
-    if (l.count)
-        fprintf(q->out, "\n");
+        mark_brush(q, items[k]);
+    memcpy(b[0], q->c, sizeof b[0]);
+    memcpy(b[1], q->c + 3, sizeof b[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "box", &b[0][0], 2, 3);
     return 0;
 }
 
@@ -541,9 +583,16 @@ static int write_map(const rrb_cli_room *r, const char *out_path, FILE *log, cha
     return rc;
 }
 
+/* The plan looks down the Z axis: x right, y up the page (-y down). */
+static void rmf_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
+{
+    xy[0] = ldexp((double)c[0], -(int)room->coord_frac);
+    xy[1] = -ldexp((double)c[1], -(int)room->coord_frac);
+}
+
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_rmf_room = {
     RR_FMT_RMF, rmf_summary, queries, "rmf (Worldcraft / Hammer)",
-    rmf_obj, rmf_svg, "map", write_map,
+    rmf_obj, rmf_svg, "map", write_map, rmf_plan_xy,
 };

@@ -123,6 +123,29 @@ static int raw(const char *text, const char *key, long long *out, int n)
     return -1;
 }
 
+/* The numbers of JSON field "key" (a number or an array of numbers) of a
+ * query --json answer; -1 when the key is missing. */
+static int jnum(const char *text, const char *key, long long *out, int n)
+{
+    char pat[80];
+    const char *p;
+    char *end;
+    int i;
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    if (!text || (p = strstr(text, pat)) == NULL)
+        return -1;
+    p += strlen(pat);
+    if (*p == '[')
+        p++;
+    for (i = 0; i < n; i++) {
+        out[i] = strtoll(p, &end, 10);
+        if (end == p)
+            return -1;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
 /* Save the opened room's blob next to the other outputs; queries then run
  * on the blob file (the source path is checked once, by the open). */
 static void blob_copy(const rrb_cli_room *r, const char *name, char *out, size_t cap)
@@ -220,7 +243,7 @@ static void test_roo(const char *name)
     uint8_t *d;
     size_t n;
     rrb_roo src;
-    int i, rc, ok_loc = 1, ok_h = 1, ok_mv = 1, ok_units = 1, ok_sight = 1;
+    int i, rc, ok_loc = 1, ok_h = 1, ok_mv = 1, ok_units = 1, ok_sight = 1, ok_json = 1;
     double scale;
     snprintf(path, sizeof path, "%s/roo/%s.roo", corpus, name);
     if (!expect(cid(name, "open"), rrb_cli_open(path, &r, err, sizeof err) == 0)) {
@@ -270,6 +293,16 @@ static void test_roo(const char *name)
             ok_mv &= rc == 0 && field(out, "wall", &v) == 0 && (int)v == m.wall &&
                      raw(out, "fraction", p, 1) == 0 && (int32_t)p[0] == m.fraction &&
                      raw(out, "stop", p, 2) == 0 && p[0] == m.x && p[1] == m.y;
+            if (i % 10 == 0) {   /* --json: the same answer, raw words beside the units */
+                long long jw, jf, js[2];
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "move", a[0], a[1], a[2], a[3], "64",
+                          "96", "200", "--json", NULL);
+                ok_json &= rc == 0 && out[0] == '{' && jnum(out, "wall", &jw, 1) == 0 &&
+                           jw == m.wall && jnum(out, "fraction_raw", &jf, 1) == 0 &&
+                           jf == m.fraction && jnum(out, "stop_raw", js, 2) == 0 &&
+                           js[0] == m.x && js[1] == m.y;
+            }
         }
         free(out);
         {
@@ -293,6 +326,7 @@ static void test_roo(const char *name)
     RT_EXPECT(cid(name, "query.units"), ok_units);
     RT_EXPECT(cid(name, "query.height"), ok_h);
     RT_EXPECT(cid(name, "query.move"), ok_mv);
+    RT_EXPECT(cid(name, "query.move_json"), ok_json);
     RT_EXPECT(cid(name, "query.sight"), ok_sight);
     /* info: counts as the source reader sees them */
     if (rrb_load_file(path, &d, &n, err, sizeof err) == 0) {
@@ -399,7 +433,7 @@ static void test_rmesh(const char *dir, const char *name)
     rrb_rm_soup soup;
     uint8_t *d;
     size_t n;
-    int i, rc, ok_ray = 1, ok_trig = 1, ok_sweep = 1;
+    int i, rc, ok_ray = 1, ok_trig = 1, ok_sweep = 1, ok_json = 1;
     double scale, bmin[3], bmax[3];
     uint32_t k, s, src_tris = 0, nf = 0, face_ok = 1, nv = 0;
     double *verts = NULL;
@@ -444,6 +478,17 @@ static void test_rmesh(const char *dir, const char *name)
                 ok_ray &= field(out, "triangle", &v) == 0 && (uint32_t)v == hit.tri &&
                           raw(out, "point", p, 3) == 0 && p[0] == hit.point[0] &&
                           p[1] == hit.point[1] && p[2] == hit.point[2];
+            if (i % 5 == 0) {   /* --json: the same answer */
+                long long jh, jt, jp[3];
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "ray", a[0], a[1], a[2], a[3], a[4], a[5],
+                          a[6], "--json", NULL);
+                ok_json &= rc == 0 && jnum(out, "hit", &jh, 1) == 0 && jh == hit.hit;
+                if (hit.hit)
+                    ok_json &= jnum(out, "triangle", &jt, 1) == 0 && jt == hit.tri &&
+                               jnum(out, "point_raw", jp, 3) == 0 && jp[0] == hit.point[0] &&
+                               jp[1] == hit.point[1] && jp[2] == hit.point[2];
+            }
         }
         free(out);
         {
@@ -492,6 +537,7 @@ static void test_rmesh(const char *dir, const char *name)
         free(out);
     }
     RT_EXPECT(cid(name, "query.ray"), ok_ray);
+    RT_EXPECT(cid(name, "query.ray_json"), ok_json);
     RT_EXPECT(cid(name, "query.trigger"), ok_trig);
     RT_EXPECT(cid(name, "query.sweep"), ok_sweep);
     /* preview OBJ: collision faces = source collision triangles - dropped,
@@ -616,7 +662,7 @@ static void test_rmf(const char *name)
     rrb_rmf_map m;
     uint8_t *d;
     size_t n, sn;
-    int i, rc, ok_c = 1, ok_t = 1, k, nsolid_faces = 0;
+    int i, rc, ok_c = 1, ok_t = 1, ok_json = 1, k, nsolid_faces = 0;
     double scale;
     const void *hp;
     uint32_t hn;
@@ -658,6 +704,16 @@ static void test_rmf(const char *name)
                         raw(out, "end", p, 3) == 0 && p[0] == tr.end[0] && p[1] == tr.end[1] &&
                         p[2] == tr.end[2] &&
                         (tr.brush < 0 || (field(out, "brush", &v) == 0 && (int)v == tr.brush));
+            if (i % 5 == 0 && !(i & 1)) {   /* --json: the same ray trace */
+                long long jf, je[3], jb;
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "trace", a[0], a[1], a[2], a[3], a[4],
+                          a[5], "--json", NULL);
+                ok_json &= rc == 0 && jnum(out, "fraction_raw", &jf, 1) == 0 &&
+                           jf == tr.fraction && jnum(out, "end_raw", je, 3) == 0 &&
+                           je[0] == tr.end[0] && je[1] == tr.end[1] && je[2] == tr.end[2] &&
+                           (tr.brush < 0 || (jnum(out, "brush", &jb, 1) == 0 && jb == tr.brush));
+            }
         }
         free(out);
     }
@@ -682,6 +738,7 @@ static void test_rmf(const char *name)
     }
     RT_EXPECT(cid(name, "query.contents"), ok_c);
     RT_EXPECT(cid(name, "query.trace"), ok_t);
+    RT_EXPECT(cid(name, "query.trace_json"), ok_json);
     if (rrb_load_file(path, &d, &n, err, sizeof err) || rrb_rmf_read(d, n, path, &m, err, sizeof err)) {
         RT_EXPECT(cid(name, "source"), 0);
         rrb_cli_close(&r);
@@ -1325,6 +1382,65 @@ static void test_batch(void)
     free(o);
 }
 
+/* query --json: every command of every format answers with one JSON object
+ * on one line, and every value in units agrees with its raw fixed-point word
+ * (tests/cli/check_json.py, which knows nothing of the C code). */
+static void test_query_json(void)
+{
+    static const char *const q[] = {
+        "%s/roo/v12_guest5.roo locate 3000 3000", "%s/roo/v12_guest5.roo locate -5 -5",
+        "%s/roo/v12_guest5.roo height 3000 3000", "%s/roo/v12_guest5.roo height -5 -5",
+        "%s/roo/v12_guest5.roo move 3000 3000 9000 3000 64 100 200",
+        "%s/roo/v12_guest5.roo slide 3000 3000 9000 4000 64 100 200",
+        "%s/roo/v12_guest5.roo sight 3000 3000 100 9000 3000 100",
+        "%s/roo/v12_guest5.roo grid 3000 3000", "%s/roo/v15_a5.roo grid 3000 3000",
+        "%s/scpcb-rmesh/173_opt.rmesh ray 0 100 0 0 -1 0 10000",
+        "%s/scpcb-rmesh/173_opt.rmesh ray 0 100 0 0 1 0 1",
+        "%s/scpcb-rmesh/173_opt.rmesh sweep 0 100 0 3000 100 0 20 40 20",
+        "%s/scpcb-rmesh/173_opt.rmesh trigger 0 100 0",
+        "%s/scpcb-rmesh/173_opt.rmesh box -10 -10 -10 10 10 10",
+        "%s/scpcb-rmesh/173_opt.rmesh nearest light 0 100 0",
+        "%s/scpcb-rmesh/173_opt.rmesh nearest any 0 100 0",
+        "%s/rmf/sledge_22.rmf contents 1 1 1",
+        "%s/rmf/sledge_22.rmf trace -1000 0 0 1000 0 0 16 16 36",
+        "%s/rmf/sledge_22.rmf box 0 0 -460 100 100 0",
+        "%s/rmf/sledge_22.rmf entity classname info_player_start",
+        "%s/rmf/sledge_22.rmf entity classname no_such_class",
+    };
+    char cmds[8192], *o, want[64];
+    size_t i, len = 0;
+    int rc;
+    const char *rb = "build/tools/rrbake";
+    for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+        char one[600];
+        snprintf(one, sizeof one, q[i], corpus);
+        len += (size_t)snprintf(cmds + len, sizeof cmds - len, "%s query %s --json; ", rb, one);
+    }
+    len += (size_t)snprintf(cmds + len, sizeof cmds - len, "%s sample emi -o %s/jemi >/dev/null; "
+                            "for c in 'pose walk 0.25' 'pose 0 3.5 --clamp' joints anims; do "
+                            "%s query %s/jemi/figure.emi $c --json; done", rb, tmpdir, rb, tmpdir);
+    {   /* longer than sh()'s command line: run from a script file */
+        char script[400];
+        FILE *f;
+        snprintf(script, sizeof script, "%s/json_queries.sh", tmpdir);
+        f = fopen(script, "w");
+        if (f) {
+            fprintf(f, "%s\n", cmds);
+            fclose(f);
+        }
+        rc = sh(&o, "sh %s 2>/dev/null | python3 tests/cli/check_json.py", script);
+    }
+    snprintf(want, sizeof want, "check_json: %zu answers,", sizeof q / sizeof q[0] + 4);
+    RT_EXPECT("cli.query.json_all", rc == 0 && strstr(o, want) && strstr(o, " 0 failures"));
+    if (rc)
+        fprintf(stderr, "%s", o);
+    free(o);
+    /* a failing query prints no half object, and its error on stderr */
+    rc = sh(&o, "%s query %s/rmf/sledge_22.rmf contents 100000 1 1 --json 2>/dev/null", rb, corpus);
+    RT_EXPECT("cli.query.json_fail", rc == 1 && o[0] == 0);
+    free(o);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1345,6 +1461,7 @@ int main(int argc, char **argv)
     test_emi();
     test_errors();
     test_batch();
+    test_query_json();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
