@@ -191,19 +191,46 @@ void rrb_obj_material(rrb_obj *o, const char *name, const char *tex, const float
 /* A material name without spaces (OBJ splits on blanks). */
 void rrb_obj_mat_name(char *dst, size_t cap, const char *prefix, const char *tex);
 
-/* An SVG plan being written (rrb_cli_svg.c). */
+/* An SVG plan being written (rrb_cli_svg.c). The format's write_svg hook
+ * sets the drawn area and the axis names, calls rrb_svg_head(), draws the
+ * plan, and adds legend entries (rrb_svg_key) and a line of text
+ * (rrb_svg_legend); the common code then draws the coordinate grid, the
+ * legend below the plan and, for query --svg, the query. */
+#define RRB_SVG_KEYS 24
+typedef struct rrb_svg_keyent {
+    int kind;                   /* RRB_KEY_* */
+    char colour[24];
+    char label[80];
+} rrb_svg_keyent;
+
+enum { RRB_KEY_FILL, RRB_KEY_LINE, RRB_KEY_DASH, RRB_KEY_DOT, RRB_KEY_RAMP };
+
 typedef struct rrb_svg {
     FILE *f;
     double x0, y0, x1, y1;      /* drawn area, source units */
     double zmin, zmax;          /* height range for the ramp */
     double sw;                  /* stroke width for 1 "pixel" */
+    /* the grid's labels: source axes along the plan's x and y; yflip: the
+     * plan's y is minus that axis (RMesh -z, RMF -y) */
+    const char *xname, *yname;
+    int yflip;
+    double plan_y1;             /* bottom of the plan (the legend is below) */
+    char text[400];             /* rrb_svg_legend's line */
+    rrb_svg_keyent keys[RRB_SVG_KEYS];
+    int nkeys;
 } rrb_svg;
 
 /* The colour of height z on the ramp from blue (zmin) to red (zmax). */
 void rrb_svg_ramp(char *dst, size_t cap, const rrb_svg *s, double z);
-/* Pads the drawn area and writes the header, title and background. */
+/* Pads the drawn area, leaves room for the legend, writes the header,
+ * title and background. */
 void rrb_svg_head(rrb_svg *s, const char *title);
+/* The line of text above the legend's entries (what the view shows). */
 void rrb_svg_legend(rrb_svg *s, const char *text);
+/* Text for an XML element or attribute (& < > " escaped). */
+void rrb_xml_text(FILE *f, const char *t);
+/* A legend entry: a swatch of the kind and colour, and its label. */
+void rrb_svg_key(rrb_svg *s, int kind, const char *colour, const char *label);
 
 /* glTF 2.0 (rrb_cli_gltf.c): a binary buffer of accessors, one buffer view
  * each, written after the JSON as a base64 data URI. */

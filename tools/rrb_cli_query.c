@@ -12,7 +12,7 @@
 #include "rrb_cli.h"
 
 static const char usage_head[] =
-    "usage: rrbake query BLOB COMMAND ARGS... [--json]\n"
+    "usage: rrbake query BLOB COMMAND ARGS... [--json] [--svg OUT.svg]\n"
     "\n"
     "Run a runtime query on the host and print its result. BLOB is a little-endian\n"
     ".rrb blob or any source file rrbake can bake (baked in memory first).\n"
@@ -21,6 +21,8 @@ static const char usage_head[] =
     "\n"
     "  --json        the answer as one JSON object on one line: the same fields,\n"
     "                and NAME_raw (the fixed-point words) beside values in units\n"
+    "  --svg OUT     also write the room's plan with the query drawn on it (start,\n"
+    "                path, stop or hit point, the leaf / triangle / brush found)\n"
     "\n";
 
 /* "  name ARGS    help": the help in column 38 (two spaces after a longer

@@ -17,28 +17,140 @@ void rrb_svg_ramp(char *dst, size_t cap, const rrb_svg *s, double z)
     snprintf(dst, cap, "hsl(%d,65%%,%d%%)", (int)(240.0 * (1.0 - t)), 45 + (int)(20.0 * t));
 }
 
+/* Pixels: the plan's longer side is PLAN_PX wide, the picture at least
+ * MIN_PX (room for the legend); the legend takes FOOT_PX below the plan. */
+#define PLAN_PX 1000.0
+#define MIN_PX 760.0
+#define FOOT_PX 140.0
+
 void rrb_svg_head(rrb_svg *s, const char *title)
 {
     double w = s->x1 - s->x0, h = s->y1 - s->y0, pad = (w > h ? w : h) * 0.03 + 1e-6;
-    double px = 1000.0 / (w > h ? w : h);
+    double px = PLAN_PX / (w > h ? w : h);
     s->x0 -= pad, s->y0 -= pad, s->x1 += pad, s->y1 += pad;
+    px = PLAN_PX / (w > h ? w + 2 * pad : h + 2 * pad);
+    if ((s->x1 - s->x0) * px < MIN_PX)
+        s->x1 = s->x0 + MIN_PX / px;
     w = s->x1 - s->x0, h = s->y1 - s->y0;
     s->sw = 1.0 / px;
+    s->plan_y1 = s->y1;
+    if (!s->xname)
+        s->xname = "x", s->yname = "y";
     fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"%.4f %.4f %.4f %.4f\">\n", w * px, h * px + 40, s->x0, s->y0, w,
-            h + 40.0 / px);
+            "viewBox=\"%.4f %.4f %.4f %.4f\">\n", w * px, h * px + FOOT_PX, s->x0, s->y0, w,
+            h + FOOT_PX / px);
     fprintf(s->f, "<title>");
     for (; *title; title++)
         fputs(*title == '<' ? "&lt;" : *title == '&' ? "&amp;" : (char[2]){*title, 0}, s->f);
     fprintf(s->f, "</title>\n<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
-            "fill=\"#222\"/>\n", s->x0, s->y0, w, h + 40.0 / px);
+            "fill=\"#222\"/>\n", s->x0, s->y0, w, h + FOOT_PX / px);
 }
 
 void rrb_svg_legend(rrb_svg *s, const char *text)
 {
-    fprintf(s->f, "<text x=\"%.4f\" y=\"%.4f\" font-family=\"sans-serif\" font-size=\"%.4f\" "
-            "fill=\"#ddd\">%s</text>\n", s->x0 + 8 * s->sw, s->y1 + 26 * s->sw, 14 * s->sw, text);
+    snprintf(s->text, sizeof s->text, "%s", text);
+}
+
+void rrb_svg_key(rrb_svg *s, int kind, const char *colour, const char *label)
+{
+    rrb_svg_keyent *k;
+    if (s->nkeys >= RRB_SVG_KEYS)
+        return;
+    k = &s->keys[s->nkeys++];
+    k->kind = kind;
+    snprintf(k->colour, sizeof k->colour, "%s", colour);
+    snprintf(k->label, sizeof k->label, "%s", label);
+}
+
+void rrb_xml_text(FILE *f, const char *t)
+{
+    for (; *t; t++)
+        fputs(*t == '<' ? "&lt;" : *t == '>' ? "&gt;" : *t == '&' ? "&amp;"
+              : *t == '"' ? "&quot;" : (char[2]){*t, 0}, f);
+}
+
+/* A round grid step: 1, 2 or 5 times a power of ten, about span / 8. */
+static double grid_step(double span)
+{
+    double raw = span / 8, p = pow(10.0, floor(log10(raw)));
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+/* Grid lines every round step over the plan, labelled with the source
+ * coordinate along the top (x) and the left edge (y, or the axis the plan's
+ * y shows, negated where the plan mirrors it). */
+static void draw_grid(rrb_svg *s)
+{
+    double w = s->x1 - s->x0, h = s->plan_y1 - s->y0, step = grid_step(w > h ? w : h), v;
+    double fs = 11 * s->sw;
+    if (!(step > 0) || !isfinite(step))
+        return;
+    fprintf(s->f, "<g id=\"grid\">\n<path fill=\"none\" stroke=\"#fff\" stroke-opacity=\"0.18\" "
+            "stroke-width=\"%.4f\" d=\"", s->sw);
+    for (v = ceil(s->x0 / step) * step; v <= s->x1; v += step)
+        fprintf(s->f, "M%.4f %.4fV%.4f", v, s->y0, s->plan_y1);
+    for (v = ceil(s->y0 / step) * step; v <= s->plan_y1; v += step)
+        fprintf(s->f, "M%.4f %.4fH%.4f", s->x0, v, s->x1);
+    fprintf(s->f, "\"/>\n<g font-family=\"sans-serif\" font-size=\"%.4f\" fill=\"#bbb\">\n", fs);
+    for (v = ceil(s->x0 / step) * step; v <= s->x1; v += step)
+        fprintf(s->f, "<text x=\"%.4f\" y=\"%.4f\">%s=%.6g</text>\n", v + 2 * s->sw,
+                s->y0 + fs, s->xname, fabs(v) < step * 1e-9 ? 0.0 : v);
+    for (v = ceil((s->y0 + 2 * fs) / step) * step; v <= s->plan_y1; v += step)   /* below x's */
+        fprintf(s->f, "<text x=\"%.4f\" y=\"%.4f\">%s=%.6g</text>\n", s->x0 + 2 * s->sw,
+                v - 2 * s->sw, s->yname, fabs(v) < step * 1e-9 ? 0.0 : s->yflip ? -v : v);
+    fprintf(s->f, "</g>\n</g>\n");
+}
+
+/* Below the plan: the text line, then the entries left to right in rows. */
+static void draw_legend(rrb_svg *s)
+{
+    double x = s->x0 + 8 * s->sw, y = s->plan_y1 + 44 * s->sw, sw = s->sw;
+    int i, k;
+    fprintf(s->f, "<g id=\"legend\" font-family=\"sans-serif\" font-size=\"%.4f\" "
+            "fill=\"#ddd\">\n<text x=\"%.4f\" y=\"%.4f\">", 13 * sw, s->x0 + 8 * sw,
+            s->plan_y1 + 24 * sw);
+    rrb_xml_text(s->f, s->text);
+    fprintf(s->f, "</text>\n");
+    for (i = 0; i < s->nkeys; i++) {
+        const rrb_svg_keyent *e = &s->keys[i];
+        double wpx = 24 + 7.0 * (double)strlen(e->label) + 18 + (e->kind == RRB_KEY_RAMP ? 24 : 0);
+        if (x + wpx * sw > s->x1 && x > s->x0 + 8 * sw + 1e-9)
+            x = s->x0 + 8 * sw, y += 19 * sw;
+        switch (e->kind) {
+        case RRB_KEY_FILL:
+            fprintf(s->f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
+                    "fill=\"%s\"/>", x, y - 10 * sw, 18 * sw, 11 * sw, e->colour);
+            break;
+        case RRB_KEY_LINE:
+            fprintf(s->f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
+                    "fill=\"%s\"/>", x, y - 6 * sw, 18 * sw, 3 * sw, e->colour);
+            break;
+        case RRB_KEY_DASH:
+            fprintf(s->f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
+                    "fill=\"none\" stroke=\"%s\" stroke-width=\"%.4f\" stroke-dasharray=\"%.4f\"/>",
+                    x + sw, y - 9 * sw, 16 * sw, 9 * sw, e->colour, 1.5 * sw, 4 * sw);
+            break;
+        case RRB_KEY_DOT:
+            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\"/>",
+                    x + 9 * sw, y - 4.5 * sw, 4.5 * sw, e->colour);
+            break;
+        default:   /* the height ramp: low .. high in eight steps */
+            for (k = 0; k < 8; k++) {
+                char col[64];
+                rrb_svg_ramp(col, sizeof col, s, s->zmin + (s->zmax - s->zmin) * k / 7.0);
+                fprintf(s->f, "<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
+                        "fill=\"%s\"/>", x + k * 5 * sw, y - 10 * sw, 5 * sw, 11 * sw, col);
+            }
+            x += 24 * sw;
+            break;
+        }
+        fprintf(s->f, "<text x=\"%.4f\" y=\"%.4f\">", x + 24 * sw, y);
+        rrb_xml_text(s->f, e->label);
+        fprintf(s->f, "</text>\n");
+        x += (wpx - (e->kind == RRB_KEY_RAMP ? 24 : 0)) * sw;
+    }
+    fprintf(s->f, "</g>\n");
 }
 
 /* ---- a query drawn over the plan (rrbake query --svg) ---- */
@@ -158,6 +270,10 @@ int rrb_cli_write_svg_marks(const rrb_cli_room *r, const char *out_path, const r
         return -1;
     }
     rc = h->write_svg(&s, r, err, cap);
+    if (!rc) {
+        draw_grid(&s);
+        draw_legend(&s);
+    }
     if (!rc && marks && h->plan_xy)
         draw_marks(&s, &r->room, h, marks);
     fprintf(s.f, "</svg>\n");

@@ -347,12 +347,16 @@ static int by_z(const void *a, const void *b)
     return d < 0 ? -1 : d > 0;
 }
 
+/* Entity dots by class: screen, waypoint, light, spotlight, soundemitter,
+ * playerstart, model. */
+static const char *const rmesh_ent_colour[RR_RMESH_NCLASSES] = {
+    "#ff0", "#0ff", "#ffa", "#fa0", "#f0f", "#0f0", "#88f"};
+
 /* Trigger boxes (dashed) and entities (dots coloured by class). */
 static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
 {
     uint32_t i;
     double f = ldexp(1.0, -(int)room->coord_frac);
-    static const char *const ecol[] = {"#ff0", "#0ff", "#ffa", "#fa0", "#f0f", "#0f0", "#88f"};
     for (i = 0; i < h->ntriggers; i++) {
         const rr_rmesh_trigger *b;
         const char *name;
@@ -366,7 +370,7 @@ static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
         const rr_rmesh_ent *e;
         rr_rmesh_entity(room, i, &e);
         fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\"/>\n", e->pos[0] * f,
-                -e->pos[2] * f, s->sw * 4, ecol[e->cls < 7 ? e->cls : 6]);
+                -e->pos[2] * f, s->sw * 4, rmesh_ent_colour[e->cls < 7 ? e->cls : 6]);
     }
 }
 
@@ -385,6 +389,7 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
     snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
              h->ntris, h->ntriggers, h->nents);
+    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
     rrb_svg_head(s, text);
     ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     for (i = 0; i < h->ntris; i++) {
@@ -421,9 +426,25 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 -v[0]->p[2] * f, v[1]->p[0] * f, -v[1]->p[2] * f, v[2]->p[0] * f, -v[2]->p[2] * f);
     }
     rmesh_marks(s, room, h);
-    snprintf(text, sizeof text, "top view (x right, z up); fill: floor height %.4g (blue) .. "
-             "%.4g (red); white: walls; orange dashed: triggers; dots: entities", s->zmin, s->zmax);
-    rrb_svg_legend(s, text);
+    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+    snprintf(text, sizeof text, "floor height (y) %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "wall");
+    if (h->ntriggers)
+        rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger box");
+    {   /* one entry per entity class the room has */
+        uint32_t count[RR_RMESH_NCLASSES] = {0}, c;
+        for (i = 0; i < h->nents; i++) {
+            const rr_rmesh_ent *e;
+            if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
+                count[e->cls]++;
+        }
+        for (c = 0; c < RR_RMESH_NCLASSES; c++)
+            if (count[c]) {
+                snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
+                rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
+            }
+    }
     return 0;
 }
 

@@ -347,12 +347,97 @@ static int rmf_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
 
 /* ---- SVG ---- */
 
-typedef struct fpoly { double z; int face; int trigger; } fpoly;
+/* A face to draw: z is its top (-1e300: a wall, drawn as lines), area its
+ * area seen from above. */
+typedef struct fpoly { double z, area; int face; int trigger; } fpoly;
 
-static int by_zp(const void *a, const void *b)
+/* Largest first: a big ground or terrain brush goes under the smaller
+ * brushes standing on it instead of hiding them (the fills are also a little
+ * transparent); equal areas lowest first. */
+static int by_area(const void *a, const void *b)
 {
-    double d = ((const fpoly *)a)->z - ((const fpoly *)b)->z;
-    return d < 0 ? -1 : d > 0;
+    const fpoly *p = a, *q = b;
+    if (p->area != q->area)
+        return p->area > q->area ? -1 : 1;
+    return p->z < q->z ? -1 : p->z > q->z;
+}
+
+/* Area of a face projected on the XY plane (shoelace). */
+static double face_area_xy(const rrb_rmf_face *f)
+{
+    double a = 0;
+    int j;
+    for (j = 0; j < f->nverts; j++) {
+        const float *p = f->verts[j], *q = f->verts[(j + 1) % f->nverts];
+        a += (double)p[0] * (double)q[1] - (double)q[0] * (double)p[1];
+    }
+    return fabs(a) / 2;
+}
+
+/* Point entities are dotted by class: the most common classes get their own
+ * colour and a legend entry, the rest share the last one. */
+#define RMF_NCLS 9
+typedef struct ent_classes {
+    const char *name[RMF_NCLS];
+    int count[RMF_NCLS];
+    int n;                  /* named classes (the last slot: "other") */
+} ent_classes;
+
+static const char *const rmf_class_colour[RMF_NCLS] = {
+    "#ff0", "#0ff", "#f0f", "#0f0", "#fa0", "#88f", "#f66", "#fff", "#999"};
+
+static int is_point_entity(const rrb_rmf_obj *o)
+{
+    return o->kind == RRB_RMF_ENTITY && o->nchildren == 0;
+}
+
+static const char *class_of(const rrb_rmf_obj *o)
+{
+    return o->ent.classname.s && *o->ent.classname.s ? o->ent.classname.s : "(no class)";
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The classes of the point entities, most common first: the names sorted,
+ * counted run by run, and the longest runs kept. */
+static void rmf_classes(const rrb_rmf_map *m, ent_classes *c)
+{
+    const char **names = rrb_xcalloc((size_t)m->nobjs + 1, sizeof *names);
+    int i, j, k, nn = 0, total = 0;
+    memset(c, 0, sizeof *c);
+    for (i = 0; i < m->nobjs; i++)
+        if (is_point_entity(&m->objs[i]))
+            names[nn++] = class_of(&m->objs[i]);
+    qsort(names, (size_t)nn, sizeof *names, by_name);
+    for (i = 0; i < nn; i = j) {
+        for (j = i; j < nn && !strcmp(names[j], names[i]); j++)
+            ;
+        /* insert run [i, j) among the named ones, largest first */
+        for (k = c->n; k > 0 && c->count[k - 1] < j - i; k--)
+            if (k < RMF_NCLS - 1)
+                c->name[k] = c->name[k - 1], c->count[k] = c->count[k - 1];
+        if (k < RMF_NCLS - 1) {
+            c->name[k] = names[i], c->count[k] = j - i;
+            if (c->n < RMF_NCLS - 1)
+                c->n++;
+        }
+    }
+    for (k = 0; k < c->n; k++)
+        total += c->count[k];
+    c->count[RMF_NCLS - 1] = nn - total;   /* the rest: "other" */
+    free(names);
+}
+
+static const char *class_colour(const ent_classes *c, const char *name)
+{
+    int j;
+    for (j = 0; j < c->n; j++)
+        if (!strcmp(c->name[j], name))
+            return rmf_class_colour[j];
+    return rmf_class_colour[RMF_NCLS - 1];
 }
 
 /* Height above which faces are left out of the plan, so that a sealed map's
@@ -412,6 +497,7 @@ static int rmf_collect(rrb_svg *s, const rrb_rmf_map *m, double cut, fpoly *fp)
             fp[n].face = ob->first_face + k;
             fp[n].trigger = cls && !strncmp(cls, "trigger", 7);
             fp[n].z = nn[2] >= 0.1 ? zhi : -1e300;   /* -1e300: a wall, drawn as lines */
+            fp[n].area = face_area_xy(f);
             if (!fp[n].trigger && nn[2] >= 0.1)
                 s->zmin = fmin(s->zmin, zhi), s->zmax = fmax(s->zmax, zhi);
             if (nn[2] >= 0.1 || fabs(nn[2]) < 0.1)
@@ -425,9 +511,10 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
 {
     rrb_rmf_map m;
     fpoly *fp;
-    int i, n;
+    ent_classes cls;
+    int i, n, ntrig = 0;
     double cut;
-    char col[64], text[320], attrs[160];
+    char col[64], text[320], attrs[200];
     if (!r->src) {
         snprintf(err, cap, "%s:0x0: expected the .rmf source for an RMF plan (the blob has "
                  "no texture or entity class names), found a blob", r->path);
@@ -442,19 +529,21 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
         s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
     snprintf(text, sizeof text, "RMF v%.1f: %d solids, %d entities", m.version / 10.0, m.nsolids,
              m.nentities);
+    s->xname = "x", s->yname = "y", s->yflip = 1;   /* looking down -Z: y grows up the page */
     rrb_svg_head(s, text);
-    qsort(fp, (size_t)n, sizeof *fp, by_zp);
+    qsort(fp, (size_t)n, sizeof *fp, by_area);
     for (i = 0; i < n; i++) {
         const rrb_rmf_face *f = &m.faces[fp[i].face];
         if (fp[i].z == -1e300)
             continue;
         rrb_svg_ramp(col, sizeof col, s, fp[i].z);
-        if (fp[i].trigger)
+        if (fp[i].trigger) {
             snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"#f80\" stroke-width=\"%.4f\" "
                      "stroke-dasharray=\"%.4f\"", s->sw * 1.5, s->sw * 6);
-        else
-            snprintf(attrs, sizeof attrs, "fill=\"%s\" stroke=\"#000\" stroke-opacity=\"0.5\" "
-                     "stroke-width=\"%.4f\"", col, s->sw * 0.6);
+            ntrig++;
+        } else
+            snprintf(attrs, sizeof attrs, "fill=\"%s\" fill-opacity=\"0.8\" stroke=\"#000\" "
+                     "stroke-opacity=\"0.5\" stroke-width=\"%.4f\"", col, s->sw * 0.6);
         rmf_poly(s, f, attrs);
     }
     snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"#fff\" stroke-width=\"%.4f\"",
@@ -462,20 +551,36 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     for (i = 0; i < n; i++)
         if (fp[i].z == -1e300 && !fp[i].trigger)
             rmf_poly(s, &m.faces[fp[i].face], attrs);
+    rmf_classes(&m, &cls);
     for (i = 0; i < m.nobjs; i++)
-        if (m.objs[i].kind == RRB_RMF_ENTITY && m.objs[i].nchildren == 0)
-            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"#ff0\"><title>%s"
-                    "</title></circle>\n", (double)m.objs[i].origin[0],
+        if (is_point_entity(&m.objs[i])) {
+            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\" stroke=\"#000\" "
+                    "stroke-width=\"%.4f\"><title>", (double)m.objs[i].origin[0],
                     -(double)m.objs[i].origin[1], s->sw * 4,
-                    m.objs[i].ent.classname.s ? m.objs[i].ent.classname.s : "");
+                    class_colour(&cls, class_of(&m.objs[i])), s->sw * 0.5);
+            rrb_xml_text(s->f, class_of(&m.objs[i]));
+            fprintf(s->f, "</title></circle>\n");
+        }
     if (cut < 1e300)
-        snprintf(text, sizeof text, "top view (x right, y up), faces below z %.6g; fill: top "
-                 "faces by height %.4g (blue) .. %.4g (red); white: walls; orange: triggers; "
-                 "yellow: entities", cut, s->zmin, s->zmax);
+        snprintf(text, sizeof text, "top view, map units (x right, y up the page), faces below "
+                 "z %.6g; top faces filled by height, larger faces first", cut);
     else
-        snprintf(text, sizeof text, "top view (x right, y up); fill: top faces by height %.4g "
-                 "(blue) .. %.4g (red); white: walls; orange: triggers", s->zmin, s->zmax);
+        snprintf(text, sizeof text, "top view, map units (x right, y up the page); top faces "
+                 "filled by height, larger faces first");
     rrb_svg_legend(s, text);
+    snprintf(text, sizeof text, "top face height (z) %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#fff", "wall (side face)");
+    if (ntrig)
+        rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger brush");
+    for (i = 0; i < cls.n; i++) {
+        snprintf(text, sizeof text, "%s (%d)", cls.name[i], cls.count[i]);
+        rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[i], text);
+    }
+    if (cls.count[RMF_NCLS - 1]) {
+        snprintf(text, sizeof text, "other classes (%d)", cls.count[RMF_NCLS - 1]);
+        rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[RMF_NCLS - 1], text);
+    }
     free(fp);
     rrb_rmf_free(&m);
     return 0;

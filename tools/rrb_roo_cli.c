@@ -329,6 +329,7 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     if (pl.nverts == 0 && nw == 0)
         s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
     snprintf(text, sizeof text, "Meridian 59 room v%u: %u leaves, %u walls", info.version, nl, nw);
+    s->xname = "x", s->yname = "y";   /* client units: x east, y south, as the plan */
     rrb_svg_head(s, text);
     for (i = 0; i < pl.npolys; i++) {
         double cx = 0, cy = 0;
@@ -348,9 +349,13 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 pl.leaf[i].sector, h.floor_surface * f);
     }
     roo_walls(s, room, w, nw);
-    snprintf(text, sizeof text, "white: one-sided wall, red: impassable two-sided, green: "
-             "passable; fill: floor %.4g (blue) .. %.4g (red)", s->zmin, s->zmax);
-    rrb_svg_legend(s, text);
+    rrb_svg_legend(s, "top view, client units (x east, y south); leaves filled by floor "
+                   "height");
+    snprintf(text, sizeof text, "floor height %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "one-sided wall");
+    rrb_svg_key(s, RRB_KEY_LINE, "#ff4040", "impassable two-sided wall");
+    rrb_svg_key(s, RRB_KEY_LINE, "#60ff60", "passable two-sided wall");
     return 0;
 }
 

@@ -220,12 +220,32 @@ static long count_in(const char *path, const char *needle)
         return -1;
     txt = realloc(txt, n + 1);
     txt[n] = 0;
-    for (p = txt; (p = strstr(p, needle)) != NULL; p++)
-        c++;
     if (!strstr(txt, "</svg>"))
         c = -2;
+    if ((p = strstr(txt, "<g id=\"grid\"")) != NULL)   /* the plan only: not grid, legend */
+        txt[p - txt] = 0;
+    for (p = txt; c >= 0 && (p = strstr(p, needle)) != NULL; p++)
+        c++;
     free(txt);
     return c;
+}
+
+/* tests/cli/check_svg.py on a plan (and the query --json answer drawn on
+ * it): well-formed XML, grid labels on their lines, RMF faces largest first,
+ * the answer's points where the plan shows them. 1 if it passed. */
+static int check_svg(const char *svg, const char *json)
+{
+    char cmd[1400];
+    int st;
+    snprintf(cmd, sizeof cmd, "python3 tests/cli/check_svg.py %s %s >%s.check 2>&1", svg,
+             json ? json : "", svg);
+    st = system(cmd);
+    if (st != 0) {
+        snprintf(cmd, sizeof cmd, "cat %s.check >&2", svg);
+        if (system(cmd) != 0)
+            fprintf(stderr, "check_svg failed on %s\n", svg);
+    }
+    return st == 0;
 }
 
 static void fmtnum(char *dst, double v)
@@ -405,15 +425,18 @@ static void test_roo(const char *name)
                 if (rrb_load_file(svgp, (uint8_t **)&txt, &sn, err, sizeof err) == 0) {
                     txt = realloc(txt, sn + 1);
                     txt[sn] = 0;
+                    RT_EXPECT(cid(name, "preview.svg.closed"), strstr(txt, "</svg>") != NULL);
+                    if ((p = strstr(txt, "<g id=\"grid\"")) != NULL)   /* the plan only */
+                        txt[p - txt] = 0;
                     for (p = txt; (p = strstr(p, "<polygon")) != NULL; p++)
                         polys++;
                     for (p = txt; (p = strstr(p, "<line")) != NULL; p++)
                         lines++;
-                    RT_EXPECT(cid(name, "preview.svg.closed"), strstr(txt, "</svg>") != NULL);
                     free(txt);
                 }
                 RT_EXPECT_EQ(cid(name, "preview.svg.leaves"), polys, src.nleaves);
                 RT_EXPECT_EQ(cid(name, "preview.svg.walls"), lines, src.nwalls);
+                RT_EXPECT(cid(name, "preview.svg.check"), check_svg(svgp, NULL));
             }
             rrb_roo_free(&src);
         }
@@ -562,6 +585,7 @@ static void test_rmesh(const char *dir, const char *name)
         RT_EXPECT(cid(name, "svg.rc"), rc == 0);
         RT_EXPECT_EQ(cid(name, "svg.triggers"), count_in(svgp, "stroke-dasharray"), src.ntrig);
         RT_EXPECT_EQ(cid(name, "svg.entities"), count_in(svgp, "<circle"), src.nents);
+        RT_EXPECT(cid(name, "svg.check"), check_svg(svgp, NULL));
     }
     rrb_rmesh_soup(&src, 1.0, &soup);
     snprintf(obj, sizeof obj, "%s/%s.obj", tmpdir, name);
@@ -908,6 +932,7 @@ static void test_rmf(const char *name)
         free(run(rrb_cli_preview, &rc, NULL, path, "-o", svgp, NULL));
         RT_EXPECT(cid(name, "svg.rc"), rc == 0);
         RT_EXPECT_EQ(cid(name, "svg.entities"), count_in(svgp, "<circle"), m.npoint);
+        RT_EXPECT(cid(name, "svg.check"), check_svg(svgp, NULL));
     }
     /* info: counts against the reader */
     {
@@ -1441,6 +1466,46 @@ static void test_query_json(void)
     free(o);
 }
 
+/* query --svg: every format with a plan draws its query over the plan; the
+ * answer's points (query --json of the same query) are where the plan shows
+ * them, and a located leaf holds its point (tests/cli/check_svg.py). */
+static void test_query_svg(void)
+{
+    static const char *const q[] = {
+        "roo/v12_guest5.roo locate 3000 3000",
+        "roo/v12_guest5.roo move 3000 3000 9000 3000 64 100 200",
+        "roo/v12_guest5.roo slide 3000 3000 9000 4000 64 100 200",
+        "roo/v12_guest5.roo sight 3000 3000 100 9000 3000 100",
+        "roo/v14_marhall.roo locate 10000 8000",
+        "scpcb-rmesh/173_opt.rmesh ray 0 100 0 1 -1 0.3 10000",
+        "scpcb-rmesh/173_opt.rmesh sweep 0 100 0 3000 100 0 20 40 20",
+        "scpcb-rmesh/173_opt.rmesh nearest light 0 100 0",
+        "rmf/msr_tower.rmf trace -1000 0 100 1000 200 100",
+        "rmf/sledge_22.rmf trace -1000 0 0 1000 0 0 16 16 36",
+        "rmf/sledge_22.rmf entity classname info_player_start",
+    };
+    size_t i;
+    int ok = 1, rc;
+    char *o;
+    for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+        char svg[600], js[600];
+        snprintf(svg, sizeof svg, "%s/q%zu.svg", tmpdir, i);
+        snprintf(js, sizeof js, "%s/q%zu.json", tmpdir, i);
+        rc = sh(&o, "build/tools/rrbake query %s/%s --json --svg %s > %s", corpus, q[i], svg, js);
+        free(o);
+        if (!expect(cid("query_svg", q[i]), rc == 0 && check_svg(svg, js)))
+            ok = 0;
+    }
+    RT_EXPECT("cli.query.svg_all", ok);
+    /* a room without a plan says so, and writes nothing */
+    rc = sh(&o, "build/tools/rrbake sample emi -o %s/semi >/dev/null && build/tools/rrbake query "
+            "%s/semi/figure.emi joints --svg %s/none.svg; test -e %s/none.svg && echo written",
+            tmpdir, tmpdir, tmpdir, tmpdir);
+    RT_EXPECT("cli.query.svg_no_plan", strstr(o, "--svg: expected a roo, rmesh or rmf room") &&
+                                           !strstr(o, "written"));
+    free(o);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1462,6 +1527,7 @@ int main(int argc, char **argv)
     test_errors();
     test_batch();
     test_query_json();
+    test_query_svg();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
