@@ -34,6 +34,7 @@ typedef struct rrb_cli_room {
     size_t src_size;
     const rrb_format *fmt;     /* the source's module, NULL for a blob input */
     const char *path;
+    int glb;                   /* convert --glb: glTF as binary .glb whatever the name */
 } rrb_cli_room;
 
 /* Open a blob (little-endian) or bake a source file in memory and open it. */
@@ -233,7 +234,8 @@ void rrb_xml_text(FILE *f, const char *t);
 void rrb_svg_key(rrb_svg *s, int kind, const char *colour, const char *label);
 
 /* glTF 2.0 (rrb_cli_gltf.c): a binary buffer of accessors, one buffer view
- * each, written after the JSON as a base64 data URI. */
+ * each, written after the JSON as a base64 data URI (.gltf) or as the
+ * binary chunk of a .glb. */
 typedef struct rrb_gltf_acc {
     size_t off, len;            /* byte range in the buffer (one view each) */
     int ctype;                  /* 5126 float, 5123 u16, 5125 u32 */
@@ -255,10 +257,17 @@ uint32_t rrb_gltf_begin(rrb_gltf *g, int ctype, const char *type, int target);
 /* n floats, tracking min/max of the first three. */
 void rrb_gltf_floats(rrb_gltf *g, uint32_t a, const double *v, int n);
 void rrb_gltf_end(rrb_gltf *g, uint32_t a, uint32_t count, int minmax);
-/* ,"accessors":[..],"bufferViews":[..],"buffers":[{..,"uri":"data:...base64, */
+/* ,"accessors":[..],"bufferViews":[..],"buffers":[{"byteLength":N  (save closes it) */
 void rrb_gltf_tables(FILE *jf, const rrb_gltf *g);
-/* The JSON, with "%IBM%" replaced by ibm, then the buffer in base64. */
-int rrb_gltf_save(const char *out_path, const char *json, uint32_t ibm, const rrb_gltf *g);
+/* Binary .glb wanted: the output name ends in .glb, or force (convert --glb). */
+int rrb_gltf_binary(const char *out_path, int force);
+/* The JSON, with "%IBM%" (if any) replaced by ibm; .gltf: the buffer as a
+ * base64 data URI; binary: a .glb (JSON chunk padded with spaces, BIN chunk
+ * with zeros, both to 4 bytes). */
+int rrb_gltf_save(const char *out_path, const char *json, uint32_t ibm, const rrb_gltf *g,
+                  int binary);
+/* A texture file name as a JSON string holding a relative URI (%XX escapes). */
+void rrb_gltf_uri(FILE *jf, const char *name);
 void rrb_gltf_free(rrb_gltf *g);
 
 #endif

@@ -510,7 +510,7 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
     json_anims(jf, &e, chs, nchs);
     rrb_gltf_tables(jf, &g);
     fclose(jf);
-    rc = rrb_gltf_save(out_path, json, ibm, &g);
+    rc = rrb_gltf_save(out_path, json, ibm, &g, rrb_gltf_binary(out_path, r->glb));
     if (rc)
         snprintf(err, cap, "%s: cannot write the output file", out_path);
     else if (log)

@@ -455,9 +455,210 @@ static void rmesh_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
     xy[1] = -ldexp((double)c[2], -(int)room->coord_frac);
 }
 
+/* ---- glTF ---- */
+
+/* The render mesh as glTF 2.0: positions in file units mirrored to glTF's
+ * right-handed axes (x, y, -z, every triangle's winding reversed, as the
+ * OBJ), diffuse UVs as TEXCOORD_0 and lightmap UVs as TEXCOORD_1 (both with
+ * the origin at the top left, as Blitz3D and glTF have it). One material per
+ * diffuse texture, its image the texture's file name as a relative URI (put
+ * the textures beside the file); the render groups with the same diffuse
+ * texture and lightmap are one primitive, the primitives in material order,
+ * the lightmap's image named in the primitive's extras. */
+typedef struct gl_prim {
+    uint32_t material;
+    const char *tex, *lm;       /* diffuse, lightmap ("" none) */
+    uint32_t pos, uv0, uv1, idx;
+} gl_prim;
+
+/* Index of name in list (adding it), or -1 for "". */
+static int name_index(const char ***list, size_t *n, size_t *cap, const char *name)
+{
+    size_t i;
+    if (!*name)
+        return -1;
+    for (i = 0; i < *n; i++)
+        if (!strcmp((*list)[i], name))
+            return (int)i;
+    *list = rrb_grow(*list, cap, *n + 1, sizeof **list);
+    (*list)[*n] = name;
+    return (int)(*n)++;
+}
+
+static void group_names(const rr_room *room, uint32_t gi, const char **tex, const char **lm)
+{
+    const rr_rmesh_rgroup *g;
+    const rr_rmesh_rvert *rv;
+    const uint16_t *ix;
+    const rr_rmesh_surf *sf;
+    *tex = *lm = "";
+    if (rr_rmesh_render_group(room, gi, &g, &rv, &ix) == RR_OK)
+        rr_rmesh_surface(room, g->surface, &sf, lm, tex);
+}
+
+/* The accessors of one primitive: every render group with its textures. */
+static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhead *rh,
+                           gl_prim *p)
+{
+    uint32_t gi, k, nv = 0, ni = 0, base;
+    double f = ldexp(1.0, -(int)room->coord_frac), x[3];
+    int set, a;
+    for (set = 0; set < 4; set++) {
+        uint32_t acc = set == 3 ? rrb_gltf_begin(gl, 5125, "SCALAR", 34963)
+                                : rrb_gltf_begin(gl, 5126, set == 0 ? "VEC3" : "VEC2", 34962);
+        base = 0;
+        for (gi = 0; gi < rh->ngroups; gi++) {
+            const rr_rmesh_rgroup *g;
+            const rr_rmesh_rvert *rv;
+            const uint16_t *ix;
+            const char *tex, *lm;
+            group_names(room, gi, &tex, &lm);
+            if (strcmp(tex, p->tex) || strcmp(lm, p->lm) ||
+                rr_rmesh_render_group(room, gi, &g, &rv, &ix) != RR_OK)
+                continue;
+            if (set == 3) {         /* indices: a b c -> c b a (the z mirror) */
+                for (k = 0; k + 2 < g->nindices; k += 3) {
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 2]);
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 1]);
+                    rrb_buf_u32le(&gl->buf, base + ix[k]);
+                }
+                ni += g->nindices / 3 * 3;
+            }
+            for (k = 0; k < g->nverts && set < 3; k++) {
+                if (set == 0) {
+                    for (a = 0; a < 3; a++)
+                        x[a] = rh->center[a] * f + ldexp((double)rv[k].pos[a],
+                                                         (int)rh->pos_shift - (int)room->coord_frac);
+                    x[2] = -x[2];
+                    rrb_gltf_floats(gl, acc, x, 3);
+                } else {
+                    const int16_t *uv = set == 1 ? rv[k].uv0 : rv[k].uv1;
+                    x[0] = ldexp(uv[0], -(int)g->uv_frac[set - 1]);
+                    x[1] = ldexp(uv[1], -(int)g->uv_frac[set - 1]);
+                    rrb_gltf_floats(gl, acc, x, 2);
+                }
+            }
+            if (set == 0)
+                nv += g->nverts;
+            base += g->nverts;
+        }
+        rrb_gltf_end(gl, acc, set == 3 ? ni : nv, set == 0);
+        if (set == 0) p->pos = acc;
+        if (set == 1) p->uv0 = acc;
+        if (set == 2) p->uv1 = acc;
+        if (set == 3) p->idx = acc;
+    }
+}
+
+static int rmesh_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
+                      size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_rhead *rh;
+    const char **mats = NULL, **imgs = NULL;
+    size_t nmats = 0, cmats = 0, nimgs = 0, cimgs = 0, np = 0, cp = 0, i, k;
+    gl_prim *pr = NULL;
+    rrb_gltf gl;
+    char *json = NULL;
+    size_t jlen = 0;
+    uint32_t gi, ntris = 0;
+    int has_untextured = 0, rc;
+    FILE *jf;
+    if (rr_rmesh_render_head(room, &rh) != RR_OK) {
+        snprintf(err, cap, "%s: expected a room with render data for glTF, found none (baked "
+                 "--collision-only)", r->path);
+        return -1;
+    }
+    memset(&gl, 0, sizeof gl);
+    /* materials (diffuse textures), images (diffuse and lightmaps), primitives */
+    for (gi = 0; gi < rh->ngroups; gi++) {
+        const char *tex, *lm;
+        group_names(room, gi, &tex, &lm);
+        has_untextured |= name_index(&mats, &nmats, &cmats, tex) < 0;
+        name_index(&imgs, &nimgs, &cimgs, tex);
+        name_index(&imgs, &nimgs, &cimgs, lm);
+        for (i = 0; i < np && (strcmp(pr[i].tex, tex) || strcmp(pr[i].lm, lm)); i++)
+            ;
+        if (i == np) {
+            pr = rrb_grow(pr, &cp, np + 1, sizeof *pr);
+            memset(&pr[np], 0, sizeof pr[np]);
+            pr[np].tex = tex, pr[np].lm = lm;
+            np++;
+        }
+    }
+    for (i = 0; i < np; i++) {   /* the material of each: its texture's, or the untextured last */
+        int m = name_index(&mats, &nmats, &cmats, pr[i].tex);
+        pr[i].material = m < 0 ? (uint32_t)nmats : (uint32_t)m;
+    }
+    for (i = 1; i < np; i++) {   /* primitives grouped by material (stable insertion sort) */
+        gl_prim t = pr[i];
+        for (k = i; k > 0 && pr[k - 1].material > t.material; k--)
+            pr[k] = pr[k - 1];
+        pr[k] = t;
+    }
+    for (i = 0; i < np; i++)
+        prim_accessors(&gl, room, rh, &pr[i]);
+    jf = open_memstream(&json, &jlen);
+    fprintf(jf, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"rrbake (romroom)\"},"
+            "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
+    rrb_json_str(jf, strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path);
+    fprintf(jf, ",\"mesh\":0}],\"meshes\":[{\"primitives\":[");
+    for (i = 0; i < np; i++) {
+        fprintf(jf, "%s{\"attributes\":{\"POSITION\":%u,\"TEXCOORD_0\":%u,\"TEXCOORD_1\":%u},"
+                "\"indices\":%u,\"material\":%u,\"mode\":4", i ? "," : "", pr[i].pos, pr[i].uv0,
+                pr[i].uv1, pr[i].idx, pr[i].material);
+        if (*pr[i].lm) {
+            fprintf(jf, ",\"extras\":{\"lightmap\":");
+            rrb_json_str(jf, pr[i].lm);
+            fprintf(jf, ",\"lightmap_texture\":%d,\"lightmap_texcoord\":1}",
+                    name_index(&imgs, &nimgs, &cimgs, pr[i].lm));
+        }
+        fprintf(jf, "}");
+        ntris += gl.a[pr[i].idx].count / 3;
+    }
+    fprintf(jf, "]}],\"materials\":[");
+    for (i = 0; i < nmats; i++) {
+        fprintf(jf, "%s{\"name\":", i ? "," : "");
+        rrb_json_str(jf, mats[i]);
+        fprintf(jf, ",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d,"
+                "\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":1}}",
+                name_index(&imgs, &nimgs, &cimgs, mats[i]));
+    }
+    if (has_untextured)
+        fprintf(jf, "%s{\"name\":\"untextured\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                "[0.7,0.7,0.7,1],\"metallicFactor\":0,\"roughnessFactor\":1}}", nmats ? "," : "");
+    fprintf(jf, "]");
+    if (nimgs) {
+        fprintf(jf, ",\"samplers\":[{\"wrapS\":10497,\"wrapT\":10497}],\"textures\":[");
+        for (i = 0; i < nimgs; i++)
+            fprintf(jf, "%s{\"sampler\":0,\"source\":%zu}", i ? "," : "", i);
+        fprintf(jf, "],\"images\":[");
+        for (i = 0; i < nimgs; i++) {
+            fprintf(jf, "%s{\"name\":", i ? "," : "");
+            rrb_json_str(jf, imgs[i]);
+            fprintf(jf, ",\"uri\":");
+            rrb_gltf_uri(jf, imgs[i]);
+            fprintf(jf, "}");
+        }
+        fprintf(jf, "]");
+    }
+    rrb_gltf_tables(jf, &gl);
+    fclose(jf);
+    rc = rrb_gltf_save(out_path, json, 0, &gl, rrb_gltf_binary(out_path, r->glb));
+    if (rc)
+        snprintf(err, cap, "%s: cannot write the output file", out_path);
+    else if (log)
+        fprintf(log, "%s: %zu primitives, %zu materials, %zu images, %u triangles, %zu buffer "
+                "bytes\n", out_path, np, nmats + (size_t)has_untextured, nimgs, ntris,
+                gl.buf.size);
+    free(json), free(pr), free((void *)mats), free((void *)imgs);
+    rrb_gltf_free(&gl);
+    return rc;
+}
+
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_rmesh_room = {
     RR_FMT_RMESH, rmesh_summary, queries, "rmesh (SCP-CB / CBRE-EX)",
-    rmesh_obj, rmesh_svg, NULL, NULL, rmesh_plan_xy,
+    rmesh_obj, rmesh_svg, "gltf", rmesh_gltf, rmesh_plan_xy,
 };

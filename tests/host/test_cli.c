@@ -41,6 +41,7 @@
 
 static char corpus[1024], tmpdir[256];
 static char idbuf[256];
+static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int expect(const char *id, int cond)
 {
@@ -578,6 +579,48 @@ static void test_rmesh(const char *dir, const char *name)
         src_tris += src.invis[s].ntris;
     RT_EXPECT_EQ(cid(name, "blob.tris"), h->ntris + h->dropped, src_tris);
     {
+        /* glTF and .glb of the render mesh, against the source reader's
+         * surfaces: texture names, triangles per (diffuse, lightmap), the
+         * lightmap UV range (tests/cli/check_gltf_file.py) */
+        char ex[600], gl[600], glb[600], *o;
+        FILE *ef;
+        snprintf(ex, sizeof ex, "%s/%s.gltf.expect", tmpdir, name);
+        ef = fopen(ex, "w");
+        for (s = 0; ef && s < src.nsurf; s++) {
+            const rrb_rm_surf *sf = &src.surf[s];
+            double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+            for (k = 0; k < 2; k++)
+                if (sf->tex[k].len)
+                    fprintf(ef, "name\t%s\n", sf->tex[k].s);
+            for (k = 0; k < sf->nverts; k++)
+                for (i = 0; i < 2; i++)
+                    lo[i] = fmin(lo[i], sf->verts[k].uv1[i]), hi[i] = fmax(hi[i], sf->verts[k].uv1[i]);
+            fprintf(ef, "surf\t%s\t%s\t%u\t%.9g\t%.9g\t%.9g\t%.9g\n", sf->tex[1].s ? sf->tex[1].s : "",
+                    sf->tex[0].s ? sf->tex[0].s : "", sf->ntris, lo[0], lo[1], hi[0], hi[1]);
+        }
+        if (ef)
+            fclose(ef);
+        snprintf(gl, sizeof gl, "%s/%s.gltf", tmpdir, name);
+        snprintf(glb, sizeof glb, "%s/%s.glb", tmpdir, name);
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
+                "%s %s", path, gl, gl, ex);
+        RT_EXPECT(cid(name, "gltf"), rc == 0);
+        if (rc)
+            fprintf(stderr, "%s", o);
+        free(o);
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
+                "%s %s", path, glb, glb, ex);
+        RT_EXPECT(cid(name, "glb"), rc == 0);
+        if (rc)
+            fprintf(stderr, "%s", o);
+        free(o);
+        /* --glb: binary whatever the name */
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s.bin --glb >/dev/null && head -c 4 %s.bin",
+                path, gl, gl);
+        RT_EXPECT(cid(name, "glb_flag"), rc == 0 && !strncmp(o, "glTF", 4));
+        free(o);
+    }
+    {
         /* SVG plan: one dashed box per trigger, one dot per entity (reader counts) */
         char svgp[600];
         snprintf(svgp, sizeof svgp, "%s/%s.svg", tmpdir, name);
@@ -1102,6 +1145,12 @@ static void test_emi(void)
     RT_EXPECT("cli.emi.gltf.expect", write_expect(tmpdir) == 0);
     snprintf(cmd, sizeof cmd, "python3 tests/cli/check_gltf.py %s %s/expect.txt", gl, tmpdir);
     RT_EXPECT("cli.emi.gltf.check", system(cmd) == 0);
+    /* the same figure as binary .glb: its container and tables, and the same facts */
+    snprintf(gl, sizeof gl, "%s/figure.glb", tmpdir);
+    free(run(rrb_cli_convert, &rc, NULL, path, "-o", gl, NULL));
+    snprintf(cmd, sizeof cmd, "python3 tests/cli/check_gltf_file.py %s && python3 "
+             "tests/cli/check_gltf.py %s %s/expect.txt", gl, gl, tmpdir);
+    RT_EXPECT("cli.emi.glb.check", rc == 0 && system(cmd) == 0);
     rrb_cli_close(&r);
 }
 
