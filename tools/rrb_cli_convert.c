@@ -18,7 +18,8 @@ const char rrb_cli_usage_preview[] =
     "            roo: floors, ceilings and walls extruded from\n"
     "            floor to ceiling, emi: the bind-pose mesh\n"
     "  OUT.svg   top-down plan: roo leaves by floor height, walls by passability;\n"
-    "            rmesh / rmf floors by height, walls, triggers, entities\n"
+    "            rmesh / rmf floors by height, walls, triggers, entities; with a\n"
+    "            coordinate grid and a legend (rrbake query ... --svg draws a query)\n"
     "OBJ axes are right-handed, +Y up (roo: x, z, y; rmesh: x, y, -z; rmf: x, z, -y).\n";
 
 const char rrb_cli_usage_convert[] =

@@ -23,26 +23,33 @@ void rrb_svg_ramp(char *dst, size_t cap, const rrb_svg *s, double z)
 #define MIN_PX 760.0
 #define FOOT_PX 140.0
 
+/* Text for an XML element or attribute. */
+void rrb_xml_text(FILE *f, const char *t)
+{
+    for (; *t; t++)
+        fputs(*t == '<' ? "&lt;" : *t == '>' ? "&gt;" : *t == '&' ? "&amp;"
+              : *t == '"' ? "&quot;" : (char[2]){*t, 0}, f);
+}
+
 void rrb_svg_head(rrb_svg *s, const char *title)
 {
-    double w = s->x1 - s->x0, h = s->y1 - s->y0, pad = (w > h ? w : h) * 0.03 + 1e-6;
-    double px = PLAN_PX / (w > h ? w : h);
+    double w = s->x1 - s->x0, h = s->y1 - s->y0, pad = (w > h ? w : h) * 0.03 + 1e-6, px;
     s->x0 -= pad, s->y0 -= pad, s->x1 += pad, s->y1 += pad;
-    px = PLAN_PX / (w > h ? w + 2 * pad : h + 2 * pad);
-    if ((s->x1 - s->x0) * px < MIN_PX)
+    w += 2 * pad, h += 2 * pad;
+    px = PLAN_PX / (w > h ? w : h);         /* pixels per unit: the longer side PLAN_PX */
+    if (w * px < MIN_PX) {                  /* a tall plan: room for the legend at its right */
         s->x1 = s->x0 + MIN_PX / px;
-    w = s->x1 - s->x0, h = s->y1 - s->y0;
+        w = s->x1 - s->x0;
+    }
     s->sw = 1.0 / px;
     s->plan_y1 = s->y1;
     if (!s->xname)
         s->xname = "x", s->yname = "y";
     fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"%.4f %.4f %.4f %.4f\">\n", w * px, h * px + FOOT_PX, s->x0, s->y0, w,
-            h + FOOT_PX / px);
-    fprintf(s->f, "<title>");
-    for (; *title; title++)
-        fputs(*title == '<' ? "&lt;" : *title == '&' ? "&amp;" : (char[2]){*title, 0}, s->f);
+            "viewBox=\"%.4f %.4f %.4f %.4f\">\n<title>", w * px, h * px + FOOT_PX, s->x0, s->y0,
+            w, h + FOOT_PX / px);
+    rrb_xml_text(s->f, title);
     fprintf(s->f, "</title>\n<rect x=\"%.4f\" y=\"%.4f\" width=\"%.4f\" height=\"%.4f\" "
             "fill=\"#222\"/>\n", s->x0, s->y0, w, h + FOOT_PX / px);
 }
@@ -63,12 +70,6 @@ void rrb_svg_key(rrb_svg *s, int kind, const char *colour, const char *label)
     snprintf(k->label, sizeof k->label, "%s", label);
 }
 
-void rrb_xml_text(FILE *f, const char *t)
-{
-    for (; *t; t++)
-        fputs(*t == '<' ? "&lt;" : *t == '>' ? "&gt;" : *t == '&' ? "&amp;"
-              : *t == '"' ? "&quot;" : (char[2]){*t, 0}, f);
-}
 
 /* A round grid step: 1, 2 or 5 times a power of ten, about span / 8. */
 static double grid_step(double span)
@@ -194,52 +195,61 @@ static void mark_title(FILE *f, const rrb_mark *k, unsigned frac)
     fprintf(f, "</title>");
 }
 
+/* One mark: query colours are cyan paths, a green start, a red stop or hit,
+ * magenta areas and boxes. */
+static void draw_mark(rrb_svg *s, const rr_room *room, const rrb_room_hooks *h,
+                      const rrb_mark *mk)
+{
+    double xy[2], a[2], b[2];
+    int k, area = mk->kind == RRB_MARK_AREA;
+    switch (mk->kind) {
+    case RRB_MARK_AREA:
+    case RRB_MARK_PATH:
+        fprintf(s->f, "<%s class=\"q-%s\" data-label=\"%s\" fill=\"%s\" fill-opacity=\"0.35\" "
+                "stroke=\"%s\" stroke-width=\"%.4f\" points=\"", area ? "polygon" : "polyline",
+                area ? "area" : "path", mk->label, area ? "#f0f" : "none", area ? "#f0f" : "#0ff",
+                s->sw * 2.5);
+        for (k = 0; k < mk->npts; k++) {
+            h->plan_xy(room, mk->p[k], xy);
+            fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", xy[0], xy[1]);
+        }
+        fprintf(s->f, "\">");
+        mark_title(s->f, mk, room->coord_frac);
+        fprintf(s->f, "</%s>\n", area ? "polygon" : "polyline");
+        break;
+    case RRB_MARK_BOX:
+        h->plan_xy(room, mk->p[0], a);
+        h->plan_xy(room, mk->p[mk->npts > 1 ? 1 : 0], b);
+        fprintf(s->f, "<rect class=\"q-box\" data-label=\"%s\" x=\"%.4f\" y=\"%.4f\" "
+                "width=\"%.4f\" height=\"%.4f\" fill=\"#f0f\" fill-opacity=\"0.15\" "
+                "stroke=\"#f0f\" stroke-width=\"%.4f\">", mk->label, fmin(a[0], b[0]),
+                fmin(a[1], b[1]), fabs(b[0] - a[0]), fabs(b[1] - a[1]), s->sw * 1.5);
+        mark_title(s->f, mk, room->coord_frac);
+        fprintf(s->f, "</rect>\n");
+        break;
+    default:   /* FROM, HIT: a dot at the point */
+        h->plan_xy(room, mk->p[0], xy);
+        fprintf(s->f, "<circle class=\"q-%s\" data-label=\"%s\" cx=\"%.4f\" cy=\"%.4f\" "
+                "r=\"%.4f\" fill=\"%s\" stroke=\"#000\" stroke-width=\"%.4f\">",
+                mk->kind == RRB_MARK_FROM ? "from" : "hit", mk->label, xy[0], xy[1], s->sw * 6,
+                mk->kind == RRB_MARK_FROM ? "#0f0" : "#f22", s->sw);
+        mark_title(s->f, mk, room->coord_frac);
+        fprintf(s->f, "</circle>\n");
+        break;
+    }
+}
+
 static void draw_marks(rrb_svg *s, const rr_room *room, const rrb_room_hooks *h,
                        const rrb_marks *m)
 {
-    /* query colours: cyan paths, green start, red stop/hit, magenta areas and boxes */
     size_t i;
-    int k;
-    double xy[2], a[2], b[2];
+    int pass;
     fprintf(s->f, "<g id=\"query\">\n");
-    for (i = 0; i < m->n; i++) {
-        const rrb_mark *mk = &m->v[i];
-        switch (mk->kind) {
-        case RRB_MARK_AREA:
-        case RRB_MARK_PATH:
-            fprintf(s->f, "<%s class=\"q-%s\" data-label=\"%s\" fill=\"%s\" fill-opacity=\"0.35\" "
-                    "stroke=\"%s\" stroke-width=\"%.4f\" points=\"",
-                    mk->kind == RRB_MARK_AREA ? "polygon" : "polyline",
-                    mk->kind == RRB_MARK_AREA ? "area" : "path", mk->label,
-                    mk->kind == RRB_MARK_AREA ? "#f0f" : "none",
-                    mk->kind == RRB_MARK_AREA ? "#f0f" : "#0ff", s->sw * 2.5);
-            for (k = 0; k < mk->npts; k++) {
-                h->plan_xy(room, mk->p[k], xy);
-                fprintf(s->f, "%s%.4f,%.4f", k ? " " : "", xy[0], xy[1]);
-            }
-            fprintf(s->f, "\">");
-            mark_title(s->f, mk, room->coord_frac);
-            fprintf(s->f, "</%s>\n", mk->kind == RRB_MARK_AREA ? "polygon" : "polyline");
-            break;
-        case RRB_MARK_BOX:
-            h->plan_xy(room, mk->p[0], a);
-            h->plan_xy(room, mk->p[mk->npts > 1 ? 1 : 0], b);
-            fprintf(s->f, "<rect class=\"q-box\" data-label=\"%s\" x=\"%.4f\" y=\"%.4f\" "
-                    "width=\"%.4f\" height=\"%.4f\" fill=\"#f0f\" fill-opacity=\"0.15\" "
-                    "stroke=\"#f0f\" stroke-width=\"%.4f\">", mk->label, fmin(a[0], b[0]),
-                    fmin(a[1], b[1]), fabs(b[0] - a[0]), fabs(b[1] - a[1]), s->sw * 1.5);
-            mark_title(s->f, mk, room->coord_frac);
-            fprintf(s->f, "</rect>\n");
-            break;
-        default:   /* FROM, HIT: a dot at the point */
-            h->plan_xy(room, mk->p[0], xy);
-            fprintf(s->f, "<circle class=\"q-%s\" data-label=\"%s\" cx=\"%.4f\" cy=\"%.4f\" "
-                    "r=\"%.4f\" fill=\"%s\" stroke=\"#000\" stroke-width=\"%.4f\">",
-                    mk->kind == RRB_MARK_FROM ? "from" : "hit", mk->label, xy[0], xy[1],
-                    s->sw * 6, mk->kind == RRB_MARK_FROM ? "#0f0" : "#f22", s->sw);
-            mark_title(s->f, mk, room->coord_frac);
-            fprintf(s->f, "</circle>\n");
-            break;
+    for (pass = 0; pass < 2; pass++) {   /* areas, boxes and paths first, the dots over them */
+        for (i = 0; i < m->n; i++) {
+            int dot = m->v[i].kind == RRB_MARK_FROM || m->v[i].kind == RRB_MARK_HIT;
+            if (dot == pass)
+                draw_mark(s, room, h, &m->v[i]);
         }
     }
     fprintf(s->f, "</g>\n");
