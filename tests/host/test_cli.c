@@ -15,7 +15,13 @@
  *            the glTF is checked by tests/cli/check_gltf.py against the
  *            .animb keys and the .sklb / .meshb counts;
  *   errors   "path:0xOFFSET: expected ..., found ..." for bad blobs and
- *            files; --help of every subcommand exits 0 (runs build/tools/rrbake).
+ *            files; --help of every subcommand exits 0 (runs build/tools/rrbake);
+ *   --json   query answers' fields equal the loader's; every command's JSON
+ *            read by tests/cli/check_json.py (units = raw / 2^bits);
+ *   --svg    plans and drawn queries read by tests/cli/check_svg.py (XML,
+ *            grid labels, RMF face order, answer points where the plan puts them);
+ *   glTF     RMesh .gltf / .glb against the source reader's surfaces
+ *            (tests/cli/check_gltf_file.py).
  */
 #include <math.h>
 #include <stdarg.h>
