@@ -18,17 +18,22 @@ const char rrb_cli_usage_preview[] =
     "            roo: floors, ceilings and walls extruded from\n"
     "            floor to ceiling, emi: the bind-pose mesh\n"
     "  OUT.svg   top-down plan: roo leaves by floor height, walls by passability;\n"
-    "            rmesh / rmf floors by height, walls, triggers, entities\n"
+    "            rmesh / rmf floors by height, walls, triggers, entities; with a\n"
+    "            coordinate grid and a legend (rrbake query ... --svg draws a query)\n"
     "OBJ axes are right-handed, +Y up (roo: x, z, y; rmesh: x, y, -z; rmf: x, z, -y).\n";
 
 const char rrb_cli_usage_convert[] =
-    "usage: rrbake convert FILE -o OUT\n"
+    "usage: rrbake convert FILE -o OUT [--glb]\n"
     "\n"
     "  FILE.rmf          -> OUT.map   Valve-220 .map: plane points and texture axes\n"
     "                                 written exactly as stored (no re-snapping)\n"
     "  FILE.rmesh / .roo -> OUT.obj   (+ OUT.mtl), as `preview`\n"
+    "  FILE.rmesh        -> OUT.gltf  glTF 2.0: the render mesh, one material per\n"
+    "                                 texture (its file name as the image URI),\n"
+    "                                 diffuse UVs and lightmap UVs (TEXCOORD_1)\n"
     "  FILE.emi / .rrb   -> OUT.gltf  glTF 2.0, embedded buffer: mesh, skin,\n"
     "                                 skeleton, every animation\n"
+    "  OUT.glb or --glb               binary glTF (.glb) instead of .gltf\n"
     "FILE may also be a little-endian blob (not for .map: it needs the source).\n";
 
 static const char *ext(const char *p)
@@ -37,8 +42,9 @@ static const char *ext(const char *p)
     return d && (!s || d > s) ? d + 1 : "";
 }
 
+/* -o OUT and the input; render: --render (preview), glb: --glb (convert). */
 static int parse_out(int argc, char **argv, const char **in, const char **out, int *render,
-                     const char *usage, FILE *errf)
+                     int *glb, const char *usage, FILE *errf)
 {
     int i;
     *in = *out = NULL;
@@ -47,6 +53,8 @@ static int parse_out(int argc, char **argv, const char **in, const char **out, i
             *out = argv[++i];
         else if (render && !strcmp(argv[i], "--render"))
             *render = 1;
+        else if (glb && !strcmp(argv[i], "--glb"))
+            *glb = 1;
         else if (argv[i][0] == '-' || *in) {
             fprintf(errf, "rrbake: unexpected argument '%s'\n%s", argv[i], usage);
             return -1;
@@ -66,7 +74,7 @@ int rrb_cli_preview(int argc, char **argv, FILE *out, FILE *errf)
     int render = 0, rc;
     rrb_cli_room r;
     char err[RRB_ERR_MAX];
-    if (parse_out(argc, argv, &in, &o, &render, rrb_cli_usage_preview, errf))
+    if (parse_out(argc, argv, &in, &o, &render, NULL, rrb_cli_usage_preview, errf))
         return 2;
     if (strcmp(ext(o), "obj") && strcmp(ext(o), "svg")) {
         fprintf(errf, "%s: expected an output name ending in .obj or .svg, found '.%s'\n", o,
@@ -85,22 +93,37 @@ int rrb_cli_preview(int argc, char **argv, FILE *out, FILE *errf)
     return rc ? 1 : 0;
 }
 
+static int has_gltf(const rrb_room_hooks *h)
+{
+    return h->convert && !strcmp(h->convert_ext, "gltf");
+}
+
 int rrb_cli_convert(int argc, char **argv, FILE *out, FILE *errf)
 {
     const char *in, *o, *e;
-    int rc;
+    int rc, glb = 0, gltf_target;
     rrb_cli_room r;
     const rrb_room_hooks *h;
     char err[RRB_ERR_MAX];
-    if (parse_out(argc, argv, &in, &o, NULL, rrb_cli_usage_convert, errf))
+    if (parse_out(argc, argv, &in, &o, NULL, &glb, rrb_cli_usage_convert, errf))
         return 2;
     if (rrb_cli_open(in, &r, err, sizeof err)) {
         fprintf(errf, "%s\n", err);
         return 1;
     }
+    r.glb = glb;
     e = ext(o);
     h = rrb_room_hooks_of(r.room.format);
-    if (h && h->convert && !strcmp(e, h->convert_ext))
+    /* a glTF target writes .gltf or, named .glb or with --glb, binary .glb */
+    gltf_target = h && h->convert && !strcmp(h->convert_ext, "gltf");
+    if (glb && !gltf_target) {
+        char names[64];
+        rrb_format_names(names, sizeof names, has_gltf);
+        snprintf(err, sizeof err, "%s: --glb: expected a room with a glTF target (%s), found a "
+                 "%s room", in, names, rrb_room_format_name(r.room.format));
+        rc = -1;
+    } else if (h && h->convert && (!strcmp(e, h->convert_ext) ||
+                                   (gltf_target && (glb || !strcmp(e, "glb")))))
         rc = h->convert(&r, o, out, err, sizeof err);
     else if (!strcmp(e, "obj"))
         rc = rrb_cli_write_obj(&r, o, 0, out, err, sizeof err);

@@ -1,7 +1,8 @@
-/* rrb_cli_gltf.c - glTF 2.0 files (.gltf, buffer embedded as a base64 data
- * URI): a binary buffer of accessors, one buffer view each, and the tables
- * that describe them. The room format's glTF convert target (EMI:
- * rrb_emi_cli.c) fills the buffer and writes the rest of the JSON. */
+/* rrb_cli_gltf.c - glTF 2.0 files (.gltf with the buffer embedded as a
+ * base64 data URI, or binary .glb): a binary buffer of accessors, one buffer
+ * view each, and the tables that describe them. The room format's glTF
+ * convert target (EMI and RMesh: rrb_<fmt>_cli.c) fills the buffer and
+ * writes the rest of the JSON. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,23 +86,96 @@ void rrb_gltf_tables(FILE *jf, const rrb_gltf *g)
             fprintf(jf, ",\"target\":%d", g->a[i].target);
         fprintf(jf, "}");
     }
-    fprintf(jf, "],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;"
-            "base64,", g->buf.size);
+    fprintf(jf, "],\"buffers\":[{\"byteLength\":%zu", g->buf.size);
 }
 
-/* The JSON (with the inverse-bind accessor index) then the base64 buffer. */
-int rrb_gltf_save(const char *out_path, const char *json, uint32_t ibm, const rrb_gltf *g)
+/* .glb: a 12-byte header ("glTF", version 2, total length), then chunks of
+ * (length, type, data), each padded to 4 bytes: the JSON with spaces, the
+ * binary buffer with zeros. */
+static void put_u32(FILE *f, uint32_t v)
 {
-    FILE *f = fopen(out_path, "w");
+    uint8_t b[4];
+    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
+    fwrite(b, 1, 4, f);
+}
+
+static void write_glb(FILE *f, const char *json, size_t jlen, const rrb_gltf *g)
+{
+    size_t jpad = (4 - jlen % 4) % 4, bpad = (4 - g->buf.size % 4) % 4, k;
+    uint32_t total = (uint32_t)(12 + 8 + jlen + jpad + 8 + g->buf.size + bpad);
+    put_u32(f, 0x46546c67u);            /* "glTF" */
+    put_u32(f, 2);
+    put_u32(f, total);
+    put_u32(f, (uint32_t)(jlen + jpad));
+    put_u32(f, 0x4e4f534au);            /* "JSON" */
+    fwrite(json, 1, jlen, f);
+    for (k = 0; k < jpad; k++)
+        fputc(' ', f);
+    put_u32(f, (uint32_t)(g->buf.size + bpad));
+    put_u32(f, 0x004e4942u);            /* "BIN\0" */
+    fwrite(g->buf.data, 1, g->buf.size, f);
+    for (k = 0; k < bpad; k++)
+        fputc(0, f);
+}
+
+int rrb_gltf_binary(const char *out_path, int force)
+{
+    const char *d = strrchr(out_path, '.');
+    return force || (d && !strcmp(d, ".glb"));
+}
+
+/* The JSON (the inverse-bind accessor index in place of "%IBM%", if any),
+ * closed after the buffer's byteLength: .gltf with the buffer as a base64
+ * data URI, .glb with it in the binary chunk. */
+int rrb_gltf_save(const char *out_path, const char *json, uint32_t ibm, const rrb_gltf *g,
+                  int binary)
+{
+    FILE *f = fopen(out_path, binary ? "wb" : "w");
     const char *hole = strstr(json, "%IBM%");
+    char *full = NULL;
+    size_t flen = 0;
+    FILE *m;
     if (!f)
         return -1;
-    fwrite(json, 1, (size_t)(hole - json), f);
-    fprintf(f, "%u", ibm);
-    fputs(hole + 5, f);
-    b64(f, g->buf.data, g->buf.size);
-    fprintf(f, "\"}]}\n");
+    m = open_memstream(&full, &flen);
+    if (hole) {
+        fwrite(json, 1, (size_t)(hole - json), m);
+        fprintf(m, "%u", ibm);
+        fputs(hole + 5, m);
+    } else {
+        fputs(json, m);
+    }
+    if (binary) {
+        fprintf(m, "}]}");
+        fclose(m);
+        write_glb(f, full, flen, g);
+    } else {
+        fprintf(m, ",\"uri\":\"data:application/octet-stream;base64,");
+        fclose(m);
+        fwrite(full, 1, flen, f);
+        b64(f, g->buf.data, g->buf.size);
+        fprintf(f, "\"}]}\n");
+    }
+    free(full);
     return fclose(f) ? -1 : 0;
+}
+
+/* A file name as a relative URI: unreserved characters and '/' as they are,
+ * '\' as '/', everything else %XX (a space is %20). */
+void rrb_gltf_uri(FILE *jf, const char *name)
+{
+    const unsigned char *p;
+    fputc('"', jf);
+    for (p = (const unsigned char *)name; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p))
+            fputc(*p, jf);
+        else if (*p == '\\')
+            fputc('/', jf);
+        else
+            fprintf(jf, "%%%02X", *p);
+    }
+    fputc('"', jf);
 }
 
 void rrb_gltf_free(rrb_gltf *g)

@@ -5,18 +5,24 @@
  * finds the command, checks and converts its arguments, and holds the
  * result printers the formats share. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rrb_cli.h"
 
 static const char usage_head[] =
-    "usage: rrbake query BLOB COMMAND ARGS...\n"
+    "usage: rrbake query BLOB COMMAND ARGS... [--json] [--svg OUT.svg]\n"
     "\n"
     "Run a runtime query on the host and print its result. BLOB is a little-endian\n"
     ".rrb blob or any source file rrbake can bake (baked in memory first).\n"
     "Coordinates are in source units (ROO client units, RMesh file units, RMF\n"
     "map units); results show source units and the raw coords [in brackets].\n"
+    "\n"
+    "  --json        the answer as one JSON object on one line: the same fields,\n"
+    "                and NAME_raw (the fixed-point words) beside values in units\n"
+    "  --svg OUT     also write the room's plan with the query drawn on it (start,\n"
+    "                path, stop or hit point, the leaf / triangle / brush found)\n"
     "A source file is read with --entity-defs FILE (RMesh: CBRE-EX entity\n"
     "definitions) and --strict (a warning is an error), given anywhere.\n"
     "\n";
@@ -58,35 +64,213 @@ const char *rrb_cli_query_usage(void)
     return usage;
 }
 
-/* ---- result printers ---- */
+/* ---- the answer's fields (text lines or one JSON object) ---- */
 
-/* A coordinate as "source units [coords]". */
-void rrb_put_coord(FILE *o, int32_t c, unsigned frac)
+/* JSON: the comma before a value and its key (none inside an array). */
+static void json_key(rrb_query *q, const char *key)
 {
-    fprintf(o, "%.6g [%d]", ldexp((double)c, -(int)frac), c);
+    if (q->nfield[q->depth]++)
+        fputc(',', q->out);
+    if (key) {
+        rrb_json_str(q->out, key);
+        fputc(':', q->out);
+    }
 }
 
-void rrb_put_point(FILE *o, const char *label, const int32_t *c, int n, unsigned frac)
+/* Text: "prefix key: " */
+static void text_key(rrb_query *q, const char *key)
 {
+    fprintf(q->out, "%s%s: ", q->prefix[q->depth] ? q->prefix[q->depth] : "", key);
+}
+
+static void key_raw(char *dst, size_t cap, const char *key)
+{
+    snprintf(dst, cap, "%s_raw", key);
+}
+
+void rrb_q_int(rrb_query *q, const char *key, long long v)
+{
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "%lld", v);
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "%lld\n", v);
+    }
+}
+
+void rrb_q_hex(rrb_query *q, const char *key, uint32_t v, int digits)
+{
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "%u", v);
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "0x%0*x\n", digits, v);
+    }
+}
+
+void rrb_q_str(rrb_query *q, const char *key, const char *s)
+{
+    if (q->json) {
+        json_key(q, key);
+        rrb_json_str(q->out, s ? s : "");
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "%s\n", s ? s : "");
+    }
+}
+
+void rrb_q_raw(rrb_query *q, const char *key, const char *json)
+{
+    if (q->json) {
+        json_key(q, key);
+        fputs(json, q->out);
+    }
+}
+
+void rrb_q_bool(rrb_query *q, const char *key, int v)
+{
+    if (q->json) {
+        json_key(q, key);
+        fputs(v ? "true" : "false", q->out);
+    }
+}
+
+/* A coordinate in source units, as the text prints it (%.6g). */
+static double unit(const rrb_query *q, int32_t c)
+{
+    return ldexp((double)c, -(int)q->frac);
+}
+
+void rrb_q_coord(rrb_query *q, const char *key, int32_t c)
+{
+    char rk[64];
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "%.6g", unit(q, c));
+        key_raw(rk, sizeof rk, key);
+        json_key(q, rk);
+        fprintf(q->out, "%d", c);
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "%.6g [%d]\n", unit(q, c), c);
+    }
+}
+
+void rrb_q_point(rrb_query *q, const char *key, const int32_t *c, int n)
+{
+    char rk[64];
     int i;
-    fprintf(o, "%s:", label);
+    if (q->json) {
+        json_key(q, key);
+        for (i = 0; i < n; i++)
+            fprintf(q->out, "%s%.6g", i ? "," : "[", unit(q, c[i]));
+        key_raw(rk, sizeof rk, key);
+        fputc(']', q->out);
+        json_key(q, rk);
+        for (i = 0; i < n; i++)
+            fprintf(q->out, "%s%d", i ? "," : "[", c[i]);
+        fputc(']', q->out);
+        return;
+    }
+    fprintf(q->out, "%s%s:", q->prefix[q->depth] ? q->prefix[q->depth] : "", key);
     for (i = 0; i < n; i++)
-        fprintf(o, " %.6g", ldexp((double)c[i], -(int)frac));
-    fprintf(o, " [");
+        fprintf(q->out, " %.6g", unit(q, c[i]));
+    fprintf(q->out, " [");
     for (i = 0; i < n; i++)
-        fprintf(o, "%s%d", i ? " " : "", c[i]);
-    fprintf(o, "]\n");
+        fprintf(q->out, "%s%d", i ? " " : "", c[i]);
+    fprintf(q->out, "]\n");
 }
 
-void rrb_put_fix(FILE *o, const char *label, rr_fix f)
+void rrb_q_fix(rrb_query *q, const char *key, rr_fix f)
 {
-    fprintf(o, "%s: %.6f [0x%08x]\n", label, (double)f / 65536.0, (uint32_t)f);
+    char rk[64];
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "%.6f", (double)f / 65536.0);
+        key_raw(rk, sizeof rk, key);
+        json_key(q, rk);
+        fprintf(q->out, "%d", f);
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "%.6f [0x%08x]\n", (double)f / 65536.0, (uint32_t)f);
+    }
 }
 
-void rrb_put_vec(FILE *o, const char *label, rr_vec3 v)
+void rrb_q_vec(rrb_query *q, const char *key, rr_vec3 v)
 {
-    fprintf(o, "%s: %.6f %.6f %.6f\n", label, (double)v.x / 65536.0, (double)v.y / 65536.0,
-            (double)v.z / 65536.0);
+    char rk[64];
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "[%.6f,%.6f,%.6f]", (double)v.x / 65536.0, (double)v.y / 65536.0,
+                (double)v.z / 65536.0);
+        key_raw(rk, sizeof rk, key);
+        json_key(q, rk);
+        fprintf(q->out, "[%d,%d,%d]", v.x, v.y, v.z);
+    } else {
+        text_key(q, key);
+        fprintf(q->out, "%.6f %.6f %.6f\n", (double)v.x / 65536.0, (double)v.y / 65536.0,
+                (double)v.z / 65536.0);
+    }
+}
+
+/* "key: total note" then the listed ids on one line (none: no line). */
+void rrb_q_ids(rrb_query *q, const char *key, uint32_t total, const char *note,
+               const uint32_t *ids, uint32_t n)
+{
+    char lk[64];
+    uint32_t k;
+    if (q->json) {
+        json_key(q, key);
+        fprintf(q->out, "%u", total);
+        snprintf(lk, sizeof lk, "%s_list", key);
+        json_key(q, lk);
+        for (k = 0; k < n; k++)
+            fprintf(q->out, "%s%u", k ? "," : "[", ids[k]);
+        fprintf(q->out, "%s", n ? "]" : "[]");
+        return;
+    }
+    text_key(q, key);
+    fprintf(q->out, "%u%s\n", total, note ? note : "");
+    for (k = 0; k < n; k++)
+        fprintf(q->out, "%s%u", k ? " " : "", ids[k]);
+    if (n)
+        fprintf(q->out, "\n");
+}
+
+void rrb_q_open(rrb_query *q, const char *key, int array, const char *text_prefix)
+{
+    if (q->depth >= RRB_Q_DEPTH)
+        return;
+    if (q->json) {
+        json_key(q, key);
+        fputc(array ? '[' : '{', q->out);
+    }
+    q->depth++;
+    q->nfield[q->depth] = 0;
+    q->closer[q->depth] = array ? ']' : '}';
+    q->prefix[q->depth] = text_prefix;
+}
+
+void rrb_q_close(rrb_query *q)
+{
+    if (q->depth == 0)
+        return;
+    if (q->json)
+        fputc(q->closer[q->depth], q->out);
+    q->depth--;
+}
+
+void rrb_q_line(rrb_query *q, const char *fmt, ...)
+{
+    va_list ap;
+    if (q->json)
+        return;
+    va_start(ap, fmt);
+    vfprintf(q->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', q->out);
 }
 
 int rrb_query_fail(rrb_query *q, rr_err e, const char *what)
@@ -129,14 +313,70 @@ static int convert_args(rrb_query *q, const rrb_query_cmd *c, int argc, char **a
     return 0;
 }
 
-int rrb_cli_query(int argc, char **argv, FILE *out, FILE *errf)
+/* The answer as one JSON object: what was asked, then the fields. */
+static void json_head(rrb_query *q, const char *format, const char *cmd, int argc, char **argv)
+{
+    int i;
+    fprintf(q->out, "{\"file\":");
+    rrb_json_str(q->out, q->path);
+    fprintf(q->out, ",\"format\":\"%s\",\"query\":", format);
+    rrb_json_str(q->out, cmd);
+    fprintf(q->out, ",\"args\":[");
+    for (i = 0; i < argc; i++) {
+        if (i)
+            fputc(',', q->out);
+        rrb_json_str(q->out, argv[i]);
+    }
+    fprintf(q->out, "],\"coord_frac\":%u", q->frac);
+    q->nfield[0] = 5;
+}
+
+/* Take the options --json and --svg OUT out of the arguments (anywhere after
+ * the room; a command's own options, like pose's --clamp, stay). */
+static int take_options(int *argc, char **argv, int *json, const char **svg, FILE *errf)
+{
+    int i, n = 0;
+    for (i = 0; i < *argc; i++) {
+        if (i > 0 && !strcmp(argv[i], "--json")) {
+            *json = 1;
+        } else if (i > 0 && !strcmp(argv[i], "--svg")) {
+            if (i + 1 >= *argc) {
+                fprintf(errf, "rrbake query: --svg: expected an output file name\n");
+                return -1;
+            }
+            *svg = argv[++i];
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    *argc = n;
+    return 0;
+}
+
+static int has_plan(const rrb_room_hooks *h)
+{
+    return h->write_svg != NULL && h->plan_xy != NULL;
+}
+
+int rrb_cli_query(int argc, char **argv_in, FILE *out, FILE *errf)
 {
     rrb_cli_room r;
     rrb_query q;
-    char err[RRB_ERR_MAX];
+    rrb_marks marks;
+    char err[RRB_ERR_MAX], *argv[64], *jbuf = NULL, names[64];
+    size_t jlen = 0;
     const rrb_room_hooks *h;
     const rrb_query_cmd *c;
-    int n, rc, lo, hi, i, k;
+    const char *svg = NULL;
+    int n, rc, lo, hi, json = 0, i, k;
+    if (argc > 63) {
+        fprintf(errf, "rrbake query: expected at most 63 arguments, found %d\n", argc);
+        return 2;
+    }
+    for (i = 0; i < argc; i++)
+        argv[i] = argv_in[i];
+    if (take_options(&argc, argv, &json, &svg, errf))
+        return 2;
     /* the source-reading options, taken out of the arguments (numbers may
      * be negative, so no other word starting with '-' is an option here) */
     for (i = k = 0; i < argc; i++) {
@@ -178,14 +418,42 @@ int rrb_cli_query(int argc, char **argv, FILE *out, FILE *errf)
         rrb_cli_close(&r);
         return 2;
     }
+    if (svg && !has_plan(h)) {
+        rrb_format_names(names, sizeof names, has_plan);
+        fprintf(errf, "%s: query --svg: expected a %s room (they have plans), found a %s "
+                "room\n", argv[0], names, rrb_room_format_name(r.room.format));
+        rrb_cli_close(&r);
+        return 2;
+    }
     memset(&q, 0, sizeof q);
+    memset(&marks, 0, sizeof marks);
     q.room = &r.room, q.out = out, q.errf = errf, q.path = argv[0];
     q.frac = r.room.coord_frac;
+    q.json = json;
+    q.marks = svg ? &marks : NULL;
     if (c->nmin >= 0 && convert_args(&q, c, n, argv + 2)) {
         rrb_cli_close(&r);
         return 2;
     }
+    if (json) {   /* kept aside: a query that fails prints no half object */
+        q.out = open_memstream(&jbuf, &jlen);
+        json_head(&q, rrb_room_format_name(r.room.format), c->name, n, argv + 2);
+    }
     rc = c->run(&q, n, argv + 2);
+    if (json) {
+        while (q.depth)
+            rrb_q_close(&q);
+        fprintf(q.out, "}\n");
+        fclose(q.out);
+        if (rc == 0)
+            fwrite(jbuf, 1, jlen, out);
+        free(jbuf);
+    }
+    if (rc == 0 && svg && rrb_cli_write_svg_marks(&r, svg, &marks, NULL, err, sizeof err)) {
+        fprintf(errf, "%s\n", err);
+        rc = 1;
+    }
+    rrb_marks_free(&marks);
     rrb_cli_close(&r);
     return rc;
 }

@@ -29,13 +29,22 @@ static int q_joints(rrb_query *q, int argc, char **argv)
     uint32_t j;
     (void)argc, (void)argv;
     rr_emi_get_info(q->room, &info);
-    fprintf(q->out, "joints: %u\n", info.njoints);
+    rrb_q_int(q, "joints", info.njoints);
+    rrb_q_open(q, "joint_list", 1, NULL);
     for (j = 0; j < info.njoints; j++) {
         const char *name;
         int32_t parent;
         rr_emi_joint_get(q->room, j, &name, &parent);
-        fprintf(q->out, "%u %s parent %d\n", j, name, parent);
+        rrb_q_line(q, "%u %s parent %d", j, name, parent);
+        if (q->json) {
+            rrb_q_open(q, NULL, 0, NULL);
+            rrb_q_int(q, "index", j);
+            rrb_q_str(q, "name", name);
+            rrb_q_int(q, "parent", parent);
+            rrb_q_close(q);
+        }
     }
+    rrb_q_close(q);
     return 0;
 }
 
@@ -45,13 +54,22 @@ static int q_anims(rrb_query *q, int argc, char **argv)
     uint32_t a;
     (void)argc, (void)argv;
     rr_emi_get_info(q->room, &info);
-    fprintf(q->out, "anims: %u\n", info.nanims);
+    rrb_q_int(q, "anims", info.nanims);
+    rrb_q_open(q, "anim_list", 1, NULL);
     for (a = 0; a < info.nanims; a++) {
         const char *name;
         rr_fix d;
         rr_emi_anim_get(q->room, a, &name, &d);
-        fprintf(q->out, "%u %s %.6f s\n", a, name, (double)d / 65536.0);
+        rrb_q_line(q, "%u %s %.6f s", a, name, (double)d / 65536.0);
+        if (q->json) {
+            rrb_q_open(q, NULL, 0, NULL);
+            rrb_q_int(q, "index", a);
+            rrb_q_str(q, "name", name);
+            rrb_q_fix(q, "duration", d);
+            rrb_q_close(q);
+        }
     }
+    rrb_q_close(q);
     return 0;
 }
 
@@ -94,20 +112,48 @@ static int q_pose(rrb_query *q, int argc, char **argv)
         const char *aname;
         rr_fix dur;
         rr_emi_anim_get(q->room, anim, &aname, &dur);
-        fprintf(q->out, "anim: %u %s (%.6f s)\ntime: %.6f [0x%08x] %s\n", anim, aname,
-                (double)dur / 65536.0, (double)s.time / 65536.0, (uint32_t)s.time,
-                clamp ? "clamped" : "looped");
+        rrb_q_line(q, "anim: %u %s (%.6f s)\ntime: %.6f [0x%08x] %s", anim, aname,
+                   (double)dur / 65536.0, (double)s.time / 65536.0, (uint32_t)s.time,
+                   clamp ? "clamped" : "looped");
+        if (q->json) {
+            rrb_q_int(q, "anim", anim);
+            rrb_q_str(q, "anim_name", aname);
+            rrb_q_fix(q, "duration", dur);
+            rrb_q_fix(q, "time", s.time);
+            rrb_q_str(q, "mode", clamp ? "clamped" : "looped");
+        }
     }
+    rrb_q_open(q, "joint_list", 1, NULL);
     for (j = 0; j < info.njoints; j++) {
         const char *name;
         int32_t parent;
         rr_emi_joint_get(q->room, j, &name, &parent);
-        fprintf(q->out, "joint %u %s parent %d\n", j, name, parent);
-        rrb_put_point(q->out, "  local_t", local[j].t, 3, q->frac);
-        fprintf(q->out, "  local_q: %.6f %.6f %.6f %.6f\n", ldexp(local[j].q[0], -30),
-                ldexp(local[j].q[1], -30), ldexp(local[j].q[2], -30), ldexp(local[j].q[3], -30));
-        rrb_put_point(q->out, "  model_t", model[j].t, 3, q->frac);
+        rrb_q_line(q, "joint %u %s parent %d", j, name, parent);
+        rrb_q_open(q, NULL, 0, "  ");
+        if (q->json) {
+            rrb_q_int(q, "index", j);
+            rrb_q_str(q, "name", name);
+            rrb_q_int(q, "parent", parent);
+        }
+        rrb_q_point(q, "local_t", local[j].t, 3);
+        if (q->json) {   /* quaternions are 2.30: the raw words beside the decimals */
+            char buf[160];
+            snprintf(buf, sizeof buf, "[%.6f,%.6f,%.6f,%.6f]", ldexp(local[j].q[0], -30),
+                     ldexp(local[j].q[1], -30), ldexp(local[j].q[2], -30),
+                     ldexp(local[j].q[3], -30));
+            rrb_q_raw(q, "local_q", buf);
+            snprintf(buf, sizeof buf, "[%d,%d,%d,%d]", local[j].q[0], local[j].q[1],
+                     local[j].q[2], local[j].q[3]);
+            rrb_q_raw(q, "local_q_raw", buf);
+        } else {
+            rrb_q_line(q, "  local_q: %.6f %.6f %.6f %.6f", ldexp(local[j].q[0], -30),
+                       ldexp(local[j].q[1], -30), ldexp(local[j].q[2], -30),
+                       ldexp(local[j].q[3], -30));
+        }
+        rrb_q_point(q, "model_t", model[j].t, 3);
+        rrb_q_close(q);
     }
+    rrb_q_close(q);
     free(local), free(model);
     return 0;
 }
@@ -464,7 +510,7 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
     json_anims(jf, &e, chs, nchs);
     rrb_gltf_tables(jf, &g);
     fclose(jf);
-    rc = rrb_gltf_save(out_path, json, ibm, &g);
+    rc = rrb_gltf_save(out_path, json, ibm, &g, rrb_gltf_binary(out_path, r->glb));
     if (rc)
         snprintf(err, cap, "%s: cannot write the output file", out_path);
     else if (log)
@@ -482,5 +528,5 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
 
 const rrb_room_hooks rrb_emi_room = {
     RR_FMT_EMI, emi_summary, queries, "emi (Escape from Monkey Island)",
-    emi_obj, NULL, "gltf", write_gltf,
+    emi_obj, NULL, "gltf", write_gltf, NULL,
 };

@@ -82,6 +82,9 @@ typedef struct rrb_room_hooks {
     const char *convert_ext;
     int (*convert)(const struct rrb_cli_room *r, const char *out_path, FILE *log, char *err,
                    size_t errcap);
+    /* Where a point of the room (coords: x y for ROO, x y z for the 3D
+     * formats) lies on write_svg's plan, in the plan's units (query --svg). */
+    void (*plan_xy)(const rr_room *room, const int32_t *c, double xy[2]);
 } rrb_room_hooks;
 
 typedef struct rrb_format {

@@ -12,12 +12,29 @@
 
 /* ---- query ---- */
 
+/* --svg: a collision triangle as a polygon. */
+static void mark_tri(rrb_query *q, uint32_t tri, const char *label)
+{
+    const rr_rmesh_tri *t;
+    const rr_rmesh_vert *v[3];
+    int32_t p[3][3];
+    int k;
+    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, v))
+        return;
+    for (k = 0; k < 3; k++)
+        memcpy(p[k], v[k]->p, sizeof p[k]);
+    rrb_q_mark(q, RRB_MARK_AREA, label, &p[0][0], 3, 3);
+}
+
 static int q_ray(rrb_query *q, int argc, char **argv)
 {
     rr_rmesh_ray ray;
     rr_rmesh_hit hit;
     const char *t0 = "", *t1 = "";
     const rr_rmesh_surf *surf;
+    int32_t path[2][3];
+    double len;
+    int k;
     rr_err e;
     (void)argc, (void)argv;
     memcpy(ray.origin, q->c, sizeof ray.origin);
@@ -27,18 +44,32 @@ static int q_ray(rrb_query *q, int argc, char **argv)
     e = rr_rmesh_raycast(q->room, &ray, &hit);
     if (e)
         return rrb_query_fail(q, e, "ray");
-    fprintf(q->out, "hit: %d\n", hit.hit);
+    /* the plan: origin, the ray up to MAXDIST along the unit direction */
+    len = sqrt(q->v[3] * q->v[3] + q->v[4] * q->v[4] + q->v[5] * q->v[5]);
+    memcpy(path[0], q->c, sizeof path[0]);
+    for (k = 0; k < 3; k++)
+        path[1][k] = (int32_t)lround(q->c[k] + (len > 0 ? q->v[3 + k] / len : 0) * q->c[6]);
+    rrb_q_mark(q, RRB_MARK_FROM, "origin", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "ray", &path[0][0], 2, 3);
+    rrb_q_int(q, "hit", hit.hit);
     if (!hit.hit)
         return 0;
     rr_rmesh_surface(q->room, hit.surface, &surf, &t0, &t1);
-    fprintf(q->out, "triangle: %u\nsource_triangle: %u\nsurface: %u (%s%s%s)\n", hit.tri,
-            hit.src, hit.surface, t1, *t0 ? ", lightmap " : "", t0);
-    fprintf(q->out, "distance: ");
-    rrb_put_coord(q->out, hit.dist, q->frac);
-    fprintf(q->out, "\n");
-    rrb_put_fix(q->out, "fraction", hit.frac);
-    rrb_put_point(q->out, "point", hit.point, 3, q->frac);
-    rrb_put_vec(q->out, "normal", hit.normal);
+    rrb_q_int(q, "triangle", hit.tri);
+    rrb_q_int(q, "source_triangle", hit.src);
+    if (q->json) {
+        rrb_q_int(q, "surface", hit.surface);
+        rrb_q_str(q, "texture", t1);
+        rrb_q_str(q, "lightmap", t0);
+    } else {
+        rrb_q_line(q, "surface: %u (%s%s%s)", hit.surface, t1, *t0 ? ", lightmap " : "", t0);
+    }
+    rrb_q_coord(q, "distance", hit.dist);
+    rrb_q_fix(q, "fraction", hit.frac);
+    rrb_q_point(q, "point", hit.point, 3);
+    rrb_q_vec(q, "normal", hit.normal);
+    mark_tri(q, hit.tri, "triangle");
+    rrb_q_mark(q, RRB_MARK_HIT, "point", hit.point, 1, 3);
     return 0;
 }
 
@@ -46,6 +77,7 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
 {
     rr_rmesh_sweep s;
     rr_rmesh_sweep_out o;
+    int32_t path[2][3];
     rr_err e;
     (void)argv;
     memcpy(s.from, q->c, sizeof s.from);
@@ -55,12 +87,19 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
     e = rr_rmesh_sweep_move(q->room, &s, &o);
     if (e)
         return rrb_query_fail(q, e, "sweep");
-    rrb_put_point(q->out, "position", o.pos, 3, q->frac);
-    fprintf(q->out, "hit: %d\nslides: %u\n", o.hit, o.slides);
+    rrb_q_point(q, "position", o.pos, 3);
+    rrb_q_int(q, "hit", o.hit);
+    rrb_q_int(q, "slides", o.slides);
     if (o.hit) {
-        fprintf(q->out, "triangle: %u\n", o.tri);
-        rrb_put_vec(q->out, "normal", o.normal);
+        rrb_q_int(q, "triangle", o.tri);
+        rrb_q_vec(q, "normal", o.normal);
+        mark_tri(q, o.tri, "triangle");
     }
+    memcpy(path[0], q->c, sizeof path[0]);
+    memcpy(path[1], q->c + 3, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "position", o.pos, 1, 3);
     return 0;
 }
 
@@ -71,15 +110,25 @@ static int q_trigger(rrb_query *q, int argc, char **argv)
     const char *name = "";
     rr_err e = rr_rmesh_trigger_at(q->room, q->c, &i);
     (void)argc, (void)argv;
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 3);
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "trigger: none\n");
+        rrb_q_line(q, "trigger: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmesh_trigger_get(q->room, i, &box, &name)) != RR_OK)
         return rrb_query_fail(q, e, "trigger");
-    fprintf(q->out, "trigger: %u\nname: %s\n", i, name);
-    rrb_put_point(q->out, "min", box->min, 3, q->frac);
-    rrb_put_point(q->out, "max", box->max, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "trigger", i);
+    rrb_q_str(q, "name", name);
+    rrb_q_point(q, "min", box->min, 3);
+    rrb_q_point(q, "max", box->max, 3);
+    {
+        int32_t b[2][3];
+        memcpy(b[0], box->min, sizeof b[0]);
+        memcpy(b[1], box->max, sizeof b[1]);
+        rrb_q_mark(q, RRB_MARK_BOX, "trigger", &b[0][0], 2, 3);
+    }
     return 0;
 }
 
@@ -87,17 +136,21 @@ static int q_box(rrb_query *q, int argc, char **argv)
 {
     uint32_t items[64], k;
     rr_rmesh_list l;
+    int32_t b[2][3];
     rr_err e;
     (void)argc, (void)argv;
     l.items = items, l.cap = 64, l.count = 0, l.truncated = 0;
     e = rr_rmesh_box_tris(q->room, q->c, q->c + 3, &l);
     if (e)
         return rrb_query_fail(q, e, "box");
-    fprintf(q->out, "triangles: %u%s\n", l.count, l.truncated ? " (list full: more touch)" : "");
+    rrb_q_ids(q, "triangles", l.count, l.truncated ? " (list full: more touch)" : "", items,
+              l.count);
+    rrb_q_bool(q, "truncated", l.truncated != 0);
+    memcpy(b[0], q->c, sizeof b[0]);
+    memcpy(b[1], q->c + 3, sizeof b[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "box", &b[0][0], 2, 3);
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, "%s%u", k ? " " : "", items[k]);
-    if (l.count)
-        fprintf(q->out, "\n");
+        mark_tri(q, items[k], "triangle");
     return 0;
 }
 
@@ -108,7 +161,7 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
 {
     uint32_t cls, i;
     const rr_rmesh_ent *ent;
-    int32_t p[3];
+    int32_t p[3], path[2][3];
     rr_err e;
     (void)argc;
     for (cls = 0; cls < RR_RMESH_NCLASSES && strcmp(argv[0], rmesh_classes[cls]); cls++)
@@ -122,31 +175,40 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
             return 2;
         }
     }
+    rrb_q_mark(q, RRB_MARK_FROM, "point", p, 1, 3);
     if (cls == RR_RMESH_NCLASSES && strcmp(argv[0], "any"))
         e = rr_rmesh_custom_nearest(q->room, argv[0], p, &i);
     else
         e = rr_rmesh_entity_nearest(q->room, cls, p, &i);   /* cls NCLASSES: any */
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "entity: none\n");
+        rrb_q_line(q, "entity: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmesh_entity(q->room, i, &ent)) != RR_OK)
         return rrb_query_fail(q, e, "nearest");
-    fprintf(q->out, "entity: %u\nclass: %s\n", i,
-            ent->cls == RR_RMESH_CUSTOM ? rr_string(q->room, ent->str)
-            : ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
-    rrb_put_point(q->out, "position", ent->pos, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "entity", i);
+    rrb_q_str(q, "class", ent->cls == RR_RMESH_CUSTOM ? rr_string(q->room, ent->str)
+                          : ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
+    rrb_q_point(q, "position", ent->pos, 3);
     if (ent->cls == RR_RMESH_CUSTOM) {   /* each property, looked up by its key */
         const rr_rmesh_prop *pr;
         const void *d;
-        uint32_t n, k;
-        if (rr_section(q->room, RR_SEC_RMESH_PROPS, &d, &n) == RR_OK)
+        uint32_t np, k;
+        rrb_q_open(q, "properties", 0, "");
+        if (rr_section(q->room, RR_SEC_RMESH_PROPS, &d, &np) == RR_OK)
             for (pr = (const rr_rmesh_prop *)d + ent->ival[0], k = 0; k < (uint32_t)ent->ival[1];
                  k++) {
                 const char *key = rr_string(q->room, pr[k].key);
-                fprintf(q->out, "%s: %s\n", key, rr_rmesh_entity_value(q->room, i, key));
+                rrb_q_str(q, key, rr_rmesh_entity_value(q->room, i, key));
             }
+        rrb_q_close(q);
     }
+    memcpy(path[0], p, sizeof path[0]);
+    memcpy(path[1], ent->pos, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_PATH, "distance", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "position", ent->pos, 1, 3);
     return 0;
 }
 
@@ -299,12 +361,16 @@ static int by_z(const void *a, const void *b)
     return d < 0 ? -1 : d > 0;
 }
 
+/* Entity dots by class: screen, waypoint, light, spotlight, soundemitter,
+ * playerstart, model, custom (CBRE-EX). */
+static const char *const rmesh_ent_colour[RR_RMESH_NCLASSES] = {
+    "#ff0", "#0ff", "#ffa", "#fa0", "#f0f", "#0f0", "#88f", "#f66"};
+
 /* Trigger boxes (dashed) and entities (dots coloured by class). */
 static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
 {
     uint32_t i;
     double f = ldexp(1.0, -(int)room->coord_frac);
-    static const char *const ecol[] = {"#ff0", "#0ff", "#ffa", "#fa0", "#f0f", "#0f0", "#88f"};
     for (i = 0; i < h->ntriggers; i++) {
         const rr_rmesh_trigger *b;
         const char *name;
@@ -318,7 +384,7 @@ static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
         const rr_rmesh_ent *e;
         rr_rmesh_entity(room, i, &e);
         fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\"/>\n", e->pos[0] * f,
-                -e->pos[2] * f, s->sw * 4, ecol[e->cls < 7 ? e->cls : 6]);
+                -e->pos[2] * f, s->sw * 4, rmesh_ent_colour[e->cls < RR_RMESH_NCLASSES ? e->cls : 6]);
     }
 }
 
@@ -337,6 +403,7 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
     snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
              h->ntris, h->ntriggers, h->nents);
+    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
     rrb_svg_head(s, text);
     ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     for (i = 0; i < h->ntris; i++) {
@@ -373,15 +440,239 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 -v[0]->p[2] * f, v[1]->p[0] * f, -v[1]->p[2] * f, v[2]->p[0] * f, -v[2]->p[2] * f);
     }
     rmesh_marks(s, room, h);
-    snprintf(text, sizeof text, "top view (x right, z up); fill: floor height %.4g (blue) .. "
-             "%.4g (red); white: walls; orange dashed: triggers; dots: entities", s->zmin, s->zmax);
-    rrb_svg_legend(s, text);
+    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+    snprintf(text, sizeof text, "floor height (y) %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "wall");
+    if (h->ntriggers)
+        rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger box");
+    {   /* one entry per entity class the room has */
+        uint32_t count[RR_RMESH_NCLASSES] = {0}, c;
+        for (i = 0; i < h->nents; i++) {
+            const rr_rmesh_ent *e;
+            if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
+                count[e->cls]++;
+        }
+        for (c = 0; c < RR_RMESH_NCLASSES; c++)
+            if (count[c]) {
+                snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
+                rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
+            }
+    }
     return 0;
+}
+
+/* The plan looks down the Y axis: x right, -z down the page (z mirrored). */
+static void rmesh_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
+{
+    xy[0] = ldexp((double)c[0], -(int)room->coord_frac);
+    xy[1] = -ldexp((double)c[2], -(int)room->coord_frac);
+}
+
+/* ---- glTF ---- */
+
+/* The render mesh as glTF 2.0: positions in file units mirrored to glTF's
+ * right-handed axes (x, y, -z, every triangle's winding reversed, as the
+ * OBJ), diffuse UVs as TEXCOORD_0 and lightmap UVs as TEXCOORD_1 (both with
+ * the origin at the top left, as Blitz3D and glTF have it). One material per
+ * diffuse texture, its image the texture's file name as a relative URI (put
+ * the textures beside the file); the render groups with the same diffuse
+ * texture and lightmap are one primitive, the primitives in material order,
+ * the lightmap's image named in the primitive's extras. */
+typedef struct gl_prim {
+    uint32_t material;
+    const char *tex, *lm;       /* diffuse, lightmap ("" none) */
+    uint32_t pos, uv0, uv1, idx;
+} gl_prim;
+
+/* Index of name in list (adding it), or -1 for "". */
+static int name_index(const char ***list, size_t *n, size_t *cap, const char *name)
+{
+    size_t i;
+    if (!*name)
+        return -1;
+    for (i = 0; i < *n; i++)
+        if (!strcmp((*list)[i], name))
+            return (int)i;
+    *list = rrb_grow(*list, cap, *n + 1, sizeof **list);
+    (*list)[*n] = name;
+    return (int)(*n)++;
+}
+
+static void group_names(const rr_room *room, uint32_t gi, const char **tex, const char **lm)
+{
+    const rr_rmesh_rgroup *g;
+    const rr_rmesh_rvert *rv;
+    const uint16_t *ix;
+    const rr_rmesh_surf *sf;
+    *tex = *lm = "";
+    if (rr_rmesh_render_group(room, gi, &g, &rv, &ix) == RR_OK)
+        rr_rmesh_surface(room, g->surface, &sf, lm, tex);
+}
+
+/* The accessors of one primitive: every render group with its textures. */
+static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhead *rh,
+                           gl_prim *p)
+{
+    uint32_t gi, k, nv = 0, ni = 0, base;
+    double f = ldexp(1.0, -(int)room->coord_frac), x[3];
+    int set, a;
+    for (set = 0; set < 4; set++) {
+        uint32_t acc = set == 3 ? rrb_gltf_begin(gl, 5125, "SCALAR", 34963)
+                                : rrb_gltf_begin(gl, 5126, set == 0 ? "VEC3" : "VEC2", 34962);
+        base = 0;
+        for (gi = 0; gi < rh->ngroups; gi++) {
+            const rr_rmesh_rgroup *g;
+            const rr_rmesh_rvert *rv;
+            const uint16_t *ix;
+            const char *tex, *lm;
+            group_names(room, gi, &tex, &lm);
+            if (strcmp(tex, p->tex) || strcmp(lm, p->lm) ||
+                rr_rmesh_render_group(room, gi, &g, &rv, &ix) != RR_OK)
+                continue;
+            if (set == 3) {         /* indices: a b c -> c b a (the z mirror) */
+                for (k = 0; k + 2 < g->nindices; k += 3) {
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 2]);
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 1]);
+                    rrb_buf_u32le(&gl->buf, base + ix[k]);
+                }
+                ni += g->nindices / 3 * 3;
+            }
+            for (k = 0; k < g->nverts && set < 3; k++) {
+                if (set == 0) {
+                    for (a = 0; a < 3; a++)
+                        x[a] = rh->center[a] * f + ldexp((double)rv[k].pos[a],
+                                                         (int)rh->pos_shift - (int)room->coord_frac);
+                    x[2] = -x[2];
+                    rrb_gltf_floats(gl, acc, x, 3);
+                } else {
+                    const int16_t *uv = set == 1 ? rv[k].uv0 : rv[k].uv1;
+                    x[0] = ldexp(uv[0], -(int)g->uv_frac[set - 1]);
+                    x[1] = ldexp(uv[1], -(int)g->uv_frac[set - 1]);
+                    rrb_gltf_floats(gl, acc, x, 2);
+                }
+            }
+            if (set == 0)
+                nv += g->nverts;
+            base += g->nverts;
+        }
+        rrb_gltf_end(gl, acc, set == 3 ? ni : nv, set == 0);
+        if (set == 0) p->pos = acc;
+        if (set == 1) p->uv0 = acc;
+        if (set == 2) p->uv1 = acc;
+        if (set == 3) p->idx = acc;
+    }
+}
+
+static int rmesh_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
+                      size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_rhead *rh;
+    const char **mats = NULL, **imgs = NULL;
+    size_t nmats = 0, cmats = 0, nimgs = 0, cimgs = 0, np = 0, cp = 0, i, k;
+    gl_prim *pr = NULL;
+    rrb_gltf gl;
+    char *json = NULL;
+    size_t jlen = 0;
+    uint32_t gi, ntris = 0;
+    int has_untextured = 0, rc;
+    FILE *jf;
+    if (rr_rmesh_render_head(room, &rh) != RR_OK) {
+        snprintf(err, cap, "%s: expected a room with render data for glTF, found none (baked "
+                 "--collision-only)", r->path);
+        return -1;
+    }
+    memset(&gl, 0, sizeof gl);
+    /* materials (diffuse textures), images (diffuse and lightmaps), primitives */
+    for (gi = 0; gi < rh->ngroups; gi++) {
+        const char *tex, *lm;
+        group_names(room, gi, &tex, &lm);
+        has_untextured |= name_index(&mats, &nmats, &cmats, tex) < 0;
+        name_index(&imgs, &nimgs, &cimgs, tex);
+        name_index(&imgs, &nimgs, &cimgs, lm);
+        for (i = 0; i < np && (strcmp(pr[i].tex, tex) || strcmp(pr[i].lm, lm)); i++)
+            ;
+        if (i == np) {
+            pr = rrb_grow(pr, &cp, np + 1, sizeof *pr);
+            memset(&pr[np], 0, sizeof pr[np]);
+            pr[np].tex = tex, pr[np].lm = lm;
+            np++;
+        }
+    }
+    for (i = 0; i < np; i++) {   /* the material of each: its texture's, or the untextured last */
+        int m = name_index(&mats, &nmats, &cmats, pr[i].tex);
+        pr[i].material = m < 0 ? (uint32_t)nmats : (uint32_t)m;
+    }
+    for (i = 1; i < np; i++) {   /* primitives grouped by material (stable insertion sort) */
+        gl_prim t = pr[i];
+        for (k = i; k > 0 && pr[k - 1].material > t.material; k--)
+            pr[k] = pr[k - 1];
+        pr[k] = t;
+    }
+    for (i = 0; i < np; i++)
+        prim_accessors(&gl, room, rh, &pr[i]);
+    jf = open_memstream(&json, &jlen);
+    fprintf(jf, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"rrbake (romroom)\"},"
+            "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
+    rrb_json_str(jf, strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path);
+    fprintf(jf, ",\"mesh\":0}],\"meshes\":[{\"primitives\":[");
+    for (i = 0; i < np; i++) {
+        fprintf(jf, "%s{\"attributes\":{\"POSITION\":%u,\"TEXCOORD_0\":%u,\"TEXCOORD_1\":%u},"
+                "\"indices\":%u,\"material\":%u,\"mode\":4", i ? "," : "", pr[i].pos, pr[i].uv0,
+                pr[i].uv1, pr[i].idx, pr[i].material);
+        if (*pr[i].lm) {
+            fprintf(jf, ",\"extras\":{\"lightmap\":");
+            rrb_json_str(jf, pr[i].lm);
+            fprintf(jf, ",\"lightmap_texture\":%d,\"lightmap_texcoord\":1}",
+                    name_index(&imgs, &nimgs, &cimgs, pr[i].lm));
+        }
+        fprintf(jf, "}");
+        ntris += gl.a[pr[i].idx].count / 3;
+    }
+    fprintf(jf, "]}],\"materials\":[");
+    for (i = 0; i < nmats; i++) {
+        fprintf(jf, "%s{\"name\":", i ? "," : "");
+        rrb_json_str(jf, mats[i]);
+        fprintf(jf, ",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d,"
+                "\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":1}}",
+                name_index(&imgs, &nimgs, &cimgs, mats[i]));
+    }
+    if (has_untextured)
+        fprintf(jf, "%s{\"name\":\"untextured\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                "[0.7,0.7,0.7,1],\"metallicFactor\":0,\"roughnessFactor\":1}}", nmats ? "," : "");
+    fprintf(jf, "]");
+    if (nimgs) {
+        fprintf(jf, ",\"samplers\":[{\"wrapS\":10497,\"wrapT\":10497}],\"textures\":[");
+        for (i = 0; i < nimgs; i++)
+            fprintf(jf, "%s{\"sampler\":0,\"source\":%zu}", i ? "," : "", i);
+        fprintf(jf, "],\"images\":[");
+        for (i = 0; i < nimgs; i++) {
+            fprintf(jf, "%s{\"name\":", i ? "," : "");
+            rrb_json_str(jf, imgs[i]);
+            fprintf(jf, ",\"uri\":");
+            rrb_gltf_uri(jf, imgs[i]);
+            fprintf(jf, "}");
+        }
+        fprintf(jf, "]");
+    }
+    rrb_gltf_tables(jf, &gl);
+    fclose(jf);
+    rc = rrb_gltf_save(out_path, json, 0, &gl, rrb_gltf_binary(out_path, r->glb));
+    if (rc)
+        snprintf(err, cap, "%s: cannot write the output file", out_path);
+    else if (log)
+        fprintf(log, "%s: %zu primitives, %zu materials, %zu images, %u triangles, %zu buffer "
+                "bytes\n", out_path, np, nmats + (size_t)has_untextured, nimgs, ntris,
+                gl.buf.size);
+    free(json), free(pr), free((void *)mats), free((void *)imgs);
+    rrb_gltf_free(&gl);
+    return rc;
 }
 
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_rmesh_room = {
     RR_FMT_RMESH, rmesh_summary, queries, "rmesh (SCP-CB / CBRE-EX)",
-    rmesh_obj, rmesh_svg, NULL, NULL,
+    rmesh_obj, rmesh_svg, "gltf", rmesh_gltf, rmesh_plan_xy,
 };

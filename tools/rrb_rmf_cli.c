@@ -19,14 +19,31 @@
 
 /* ---- query ---- */
 
-static void put_contents(FILE *o, uint32_t c)
+/* "contents: 0x1 solid" (JSON: the bits and their names). */
+static void put_contents(rrb_query *q, uint32_t c)
 {
-    fprintf(o, "contents: 0x%x", c);
-    if (c & RR_RMF_SOLID) fprintf(o, " solid");
-    if (c & RR_RMF_WATER) fprintf(o, " water");
-    if (c & RR_RMF_TRIGGER) fprintf(o, " trigger");
-    if (c & RR_RMF_NONSOLID) fprintf(o, " nonsolid");
-    fprintf(o, "%s\n", c ? "" : " empty");
+    char names[64];
+    snprintf(names, sizeof names, "%s%s%s%s%s", c & RR_RMF_SOLID ? " solid" : "",
+             c & RR_RMF_WATER ? " water" : "", c & RR_RMF_TRIGGER ? " trigger" : "",
+             c & RR_RMF_NONSOLID ? " nonsolid" : "", c ? "" : " empty");
+    if (q->json) {
+        rrb_q_int(q, "contents", c);
+        rrb_q_str(q, "contents_names", names + 1);
+    } else {
+        rrb_q_line(q, "contents: 0x%x%s", c, names);
+    }
+}
+
+/* --svg: a brush's bounds as a box. */
+static void mark_brush(rrb_query *q, uint32_t brush)
+{
+    const rr_rmf_brush *b;
+    int32_t box[2][3];
+    if (!q->marks || rr_rmf_get_brush(q->room, brush, &b))
+        return;
+    memcpy(box[0], b->mins, sizeof box[0]);
+    memcpy(box[1], b->maxs, sizeof box[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "brush", &box[0][0], 2, 3);
 }
 
 static int q_contents(rrb_query *q, int argc, char **argv)
@@ -37,33 +54,51 @@ static int q_contents(rrb_query *q, int argc, char **argv)
     (void)argc, (void)argv;
     if (e)
         return rrb_query_fail(q, e, "contents");
-    put_contents(q->out, c);
     l.items = items, l.max = 64, l.count = l.total = 0;
     if ((e = rr_rmf_point_brushes(q->room, q->c, &l)) != RR_OK)
         return rrb_query_fail(q, e, "contents");
-    fprintf(q->out, "brushes: %u", l.total);
+    put_contents(q, c);
+    if (q->json) {
+        rrb_q_ids(q, "brushes", l.total, NULL, items, l.count);
+    } else {
+        fprintf(q->out, "brushes: %u", l.total);
+        for (k = 0; k < l.count; k++)
+            fprintf(q->out, " %u", items[k]);
+        fprintf(q->out, "\n");
+    }
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, " %u", items[k]);
-    fprintf(q->out, "\n");
+        mark_brush(q, items[k]);
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 3);
     return 0;
 }
 
 static int q_trace(rrb_query *q, int argc, char **argv)
 {
     rr_rmf_trace_result t;
+    int32_t path[2][3];
     rr_err e;
     (void)argv;
     e = rr_rmf_trace(q->room, q->c, q->c + 3, argc > 6 ? q->c + 6 : NULL, 0xffffffffu, &t);
     if (e)
         return rrb_query_fail(q, e, "trace");
-    rrb_put_fix(q->out, "fraction", t.fraction);
-    rrb_put_point(q->out, "end", t.end, 3, q->frac);
-    fprintf(q->out, "start_solid: %u\nall_solid: %u\n", t.start_solid, t.all_solid);
+    rrb_q_fix(q, "fraction", t.fraction);
+    rrb_q_point(q, "end", t.end, 3);
+    rrb_q_int(q, "start_solid", t.start_solid);
+    rrb_q_int(q, "all_solid", t.all_solid);
     if (t.brush >= 0) {
-        fprintf(q->out, "brush: %d\nplane: %d\n", t.brush, t.plane);
-        rrb_put_vec(q->out, "normal", t.normal);
-        put_contents(q->out, t.contents);
+        rrb_q_int(q, "brush", t.brush);
+        rrb_q_int(q, "plane", t.plane);
+        rrb_q_vec(q, "normal", t.normal);
+        put_contents(q, t.contents);
+        mark_brush(q, (uint32_t)t.brush);
+    } else if (q->json) {
+        rrb_q_int(q, "brush", -1);
     }
+    memcpy(path[0], q->c, sizeof path[0]);
+    memcpy(path[1], q->c + 3, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_FROM, "start", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "trace", &path[0][0], 2, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "end", t.end, 1, 3);
     return 0;
 }
 
@@ -75,15 +110,19 @@ static int q_entity(rrb_query *q, int argc, char **argv)
     (void)argc;
     e = rr_rmf_find_entity(q->room, argv[0], argv[1], 0, &i);
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "entity: none\n");
+        rrb_q_line(q, "entity: none");
+        rrb_q_bool(q, "found", 0);
         return 0;
     }
     if (e || (e = rr_rmf_get_entity(q->room, i, &ent)) != RR_OK)
         return rrb_query_fail(q, e, "entity");
-    fprintf(q->out, "entity: %u\nclassname: %s\ntargetname: %s\nbrushes: %u\n", i,
-            rr_string(q->room, ent->classname), rr_string(q->room, ent->targetname),
-            ent->nbrushes);
-    rrb_put_point(q->out, "origin", ent->origin, 3, q->frac);
+    rrb_q_bool(q, "found", 1);
+    rrb_q_int(q, "entity", i);
+    rrb_q_str(q, "classname", rr_string(q->room, ent->classname));
+    rrb_q_str(q, "targetname", rr_string(q->room, ent->targetname));
+    rrb_q_int(q, "brushes", ent->nbrushes);
+    rrb_q_point(q, "origin", ent->origin, 3);
+    rrb_q_mark(q, RRB_MARK_HIT, "origin", ent->origin, 1, 3);
     return 0;
 }
 
@@ -91,16 +130,19 @@ static int q_rmf_box(rrb_query *q, int argc, char **argv)
 {
     uint32_t items[64], k;
     rr_rmf_list l;
+    int32_t b[2][3];
     rr_err e;
     (void)argc, (void)argv;
     l.items = items, l.max = 64, l.count = l.total = 0;
     if ((e = rr_rmf_box_brushes(q->room, q->c, q->c + 3, &l)) != RR_OK)
         return rrb_query_fail(q, e, "box");
-    fprintf(q->out, "brushes: %u%s\n", l.total, l.total > l.count ? " (first 64 listed)" : "");
+    rrb_q_ids(q, "brushes", l.total, l.total > l.count ? " (first 64 listed)" : "", items,
+              l.count);
     for (k = 0; k < l.count; k++)
-        fprintf(q->out, "%s%u", k ? " " : "", items[k]);
-    if (l.count)
-        fprintf(q->out, "\n");
+        mark_brush(q, items[k]);
+    memcpy(b[0], q->c, sizeof b[0]);
+    memcpy(b[1], q->c + 3, sizeof b[1]);
+    rrb_q_mark(q, RRB_MARK_BOX, "box", &b[0][0], 2, 3);
     return 0;
 }
 
@@ -305,12 +347,97 @@ static int rmf_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
 
 /* ---- SVG ---- */
 
-typedef struct fpoly { double z; int face; int trigger; } fpoly;
+/* A face to draw: z is its top (-1e300: a wall, drawn as lines), area its
+ * area seen from above. */
+typedef struct fpoly { double z, area; int face; int trigger; } fpoly;
 
-static int by_zp(const void *a, const void *b)
+/* Largest first: a big ground or terrain brush goes under the smaller
+ * brushes standing on it instead of hiding them (the fills are also a little
+ * transparent); equal areas lowest first. */
+static int by_area(const void *a, const void *b)
 {
-    double d = ((const fpoly *)a)->z - ((const fpoly *)b)->z;
-    return d < 0 ? -1 : d > 0;
+    const fpoly *p = a, *q = b;
+    if (p->area != q->area)
+        return p->area > q->area ? -1 : 1;
+    return p->z < q->z ? -1 : p->z > q->z;
+}
+
+/* Area of a face projected on the XY plane (shoelace). */
+static double face_area_xy(const rrb_rmf_face *f)
+{
+    double a = 0;
+    int j;
+    for (j = 0; j < f->nverts; j++) {
+        const float *p = f->verts[j], *q = f->verts[(j + 1) % f->nverts];
+        a += (double)p[0] * (double)q[1] - (double)q[0] * (double)p[1];
+    }
+    return fabs(a) / 2;
+}
+
+/* Point entities are dotted by class: the most common classes get their own
+ * colour and a legend entry, the rest share the last one. */
+#define RMF_NCLS 9
+typedef struct ent_classes {
+    const char *name[RMF_NCLS];
+    int count[RMF_NCLS];
+    int n;                  /* named classes (the last slot: "other") */
+} ent_classes;
+
+static const char *const rmf_class_colour[RMF_NCLS] = {
+    "#ff0", "#0ff", "#f0f", "#0f0", "#fa0", "#88f", "#f66", "#fff", "#999"};
+
+static int is_point_entity(const rrb_rmf_obj *o)
+{
+    return o->kind == RRB_RMF_ENTITY && o->nchildren == 0;
+}
+
+static const char *class_of(const rrb_rmf_obj *o)
+{
+    return o->ent.classname.s && *o->ent.classname.s ? o->ent.classname.s : "(no class)";
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The classes of the point entities, most common first: the names sorted,
+ * counted run by run, and the longest runs kept. */
+static void rmf_classes(const rrb_rmf_map *m, ent_classes *c)
+{
+    const char **names = rrb_xcalloc((size_t)m->nobjs + 1, sizeof *names);
+    int i, j, k, nn = 0, total = 0;
+    memset(c, 0, sizeof *c);
+    for (i = 0; i < m->nobjs; i++)
+        if (is_point_entity(&m->objs[i]))
+            names[nn++] = class_of(&m->objs[i]);
+    qsort(names, (size_t)nn, sizeof *names, by_name);
+    for (i = 0; i < nn; i = j) {
+        for (j = i; j < nn && !strcmp(names[j], names[i]); j++)
+            ;
+        /* insert run [i, j) among the named ones, largest first */
+        for (k = c->n; k > 0 && c->count[k - 1] < j - i; k--)
+            if (k < RMF_NCLS - 1)
+                c->name[k] = c->name[k - 1], c->count[k] = c->count[k - 1];
+        if (k < RMF_NCLS - 1) {
+            c->name[k] = names[i], c->count[k] = j - i;
+            if (c->n < RMF_NCLS - 1)
+                c->n++;
+        }
+    }
+    for (k = 0; k < c->n; k++)
+        total += c->count[k];
+    c->count[RMF_NCLS - 1] = nn - total;   /* the rest: "other" */
+    free(names);
+}
+
+static const char *class_colour(const ent_classes *c, const char *name)
+{
+    int j;
+    for (j = 0; j < c->n; j++)
+        if (!strcmp(c->name[j], name))
+            return rmf_class_colour[j];
+    return rmf_class_colour[RMF_NCLS - 1];
 }
 
 /* Height above which faces are left out of the plan, so that a sealed map's
@@ -370,6 +497,7 @@ static int rmf_collect(rrb_svg *s, const rrb_rmf_map *m, double cut, fpoly *fp)
             fp[n].face = ob->first_face + k;
             fp[n].trigger = cls && !strncmp(cls, "trigger", 7);
             fp[n].z = nn[2] >= 0.1 ? zhi : -1e300;   /* -1e300: a wall, drawn as lines */
+            fp[n].area = face_area_xy(f);
             if (!fp[n].trigger && nn[2] >= 0.1)
                 s->zmin = fmin(s->zmin, zhi), s->zmax = fmax(s->zmax, zhi);
             if (nn[2] >= 0.1 || fabs(nn[2]) < 0.1)
@@ -383,9 +511,10 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
 {
     rrb_rmf_map m;
     fpoly *fp;
-    int i, n;
+    ent_classes cls;
+    int i, n, ntrig = 0;
     double cut;
-    char col[64], text[320], attrs[160];
+    char col[64], text[320], attrs[200];
     if (!r->src) {
         snprintf(err, cap, "%s:0x0: expected the .rmf source for an RMF plan (the blob has "
                  "no texture or entity class names), found a blob", r->path);
@@ -400,19 +529,21 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
         s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
     snprintf(text, sizeof text, "RMF v%.1f: %d solids, %d entities", m.version / 10.0, m.nsolids,
              m.nentities);
+    s->xname = "x", s->yname = "y", s->yflip = 1;   /* looking down -Z: y grows up the page */
     rrb_svg_head(s, text);
-    qsort(fp, (size_t)n, sizeof *fp, by_zp);
+    qsort(fp, (size_t)n, sizeof *fp, by_area);
     for (i = 0; i < n; i++) {
         const rrb_rmf_face *f = &m.faces[fp[i].face];
         if (fp[i].z == -1e300)
             continue;
         rrb_svg_ramp(col, sizeof col, s, fp[i].z);
-        if (fp[i].trigger)
+        if (fp[i].trigger) {
             snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"#f80\" stroke-width=\"%.4f\" "
                      "stroke-dasharray=\"%.4f\"", s->sw * 1.5, s->sw * 6);
-        else
-            snprintf(attrs, sizeof attrs, "fill=\"%s\" stroke=\"#000\" stroke-opacity=\"0.5\" "
-                     "stroke-width=\"%.4f\"", col, s->sw * 0.6);
+            ntrig++;
+        } else
+            snprintf(attrs, sizeof attrs, "fill=\"%s\" fill-opacity=\"0.8\" stroke=\"#000\" "
+                     "stroke-opacity=\"0.5\" stroke-width=\"%.4f\"", col, s->sw * 0.6);
         rmf_poly(s, f, attrs);
     }
     snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"#fff\" stroke-width=\"%.4f\"",
@@ -420,20 +551,36 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     for (i = 0; i < n; i++)
         if (fp[i].z == -1e300 && !fp[i].trigger)
             rmf_poly(s, &m.faces[fp[i].face], attrs);
+    rmf_classes(&m, &cls);
     for (i = 0; i < m.nobjs; i++)
-        if (m.objs[i].kind == RRB_RMF_ENTITY && m.objs[i].nchildren == 0)
-            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"#ff0\"><title>%s"
-                    "</title></circle>\n", (double)m.objs[i].origin[0],
+        if (is_point_entity(&m.objs[i])) {
+            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\" stroke=\"#000\" "
+                    "stroke-width=\"%.4f\"><title>", (double)m.objs[i].origin[0],
                     -(double)m.objs[i].origin[1], s->sw * 4,
-                    m.objs[i].ent.classname.s ? m.objs[i].ent.classname.s : "");
+                    class_colour(&cls, class_of(&m.objs[i])), s->sw * 0.5);
+            rrb_xml_text(s->f, class_of(&m.objs[i]));
+            fprintf(s->f, "</title></circle>\n");
+        }
     if (cut < 1e300)
-        snprintf(text, sizeof text, "top view (x right, y up), faces below z %.6g; fill: top "
-                 "faces by height %.4g (blue) .. %.4g (red); white: walls; orange: triggers; "
-                 "yellow: entities", cut, s->zmin, s->zmax);
+        snprintf(text, sizeof text, "top view, map units (x right, y up the page), faces below "
+                 "z %.6g; top faces filled by height, larger faces first", cut);
     else
-        snprintf(text, sizeof text, "top view (x right, y up); fill: top faces by height %.4g "
-                 "(blue) .. %.4g (red); white: walls; orange: triggers", s->zmin, s->zmax);
+        snprintf(text, sizeof text, "top view, map units (x right, y up the page); top faces "
+                 "filled by height, larger faces first");
     rrb_svg_legend(s, text);
+    snprintf(text, sizeof text, "top face height (z) %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#fff", "wall (side face)");
+    if (ntrig)
+        rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger brush");
+    for (i = 0; i < cls.n; i++) {
+        snprintf(text, sizeof text, "%s (%d)", cls.name[i], cls.count[i]);
+        rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[i], text);
+    }
+    if (cls.count[RMF_NCLS - 1]) {
+        snprintf(text, sizeof text, "other classes (%d)", cls.count[RMF_NCLS - 1]);
+        rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[RMF_NCLS - 1], text);
+    }
     free(fp);
     rrb_rmf_free(&m);
     return 0;
@@ -541,9 +688,16 @@ static int write_map(const rrb_cli_room *r, const char *out_path, FILE *log, cha
     return rc;
 }
 
+/* The plan looks down the Z axis: x right, y up the page (-y down). */
+static void rmf_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
+{
+    xy[0] = ldexp((double)c[0], -(int)room->coord_frac);
+    xy[1] = -ldexp((double)c[1], -(int)room->coord_frac);
+}
+
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_rmf_room = {
     RR_FMT_RMF, rmf_summary, queries, "rmf (Worldcraft / Hammer)",
-    rmf_obj, rmf_svg, "map", write_map,
+    rmf_obj, rmf_svg, "map", write_map, rmf_plan_xy,
 };

@@ -3,6 +3,7 @@
  * (floors, ceilings and walls extruded from floor to ceiling) and the SVG
  * plan (leaves by floor height, walls by passability). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rr_roo.h"
@@ -11,6 +12,14 @@
 
 /* ---- query ---- */
 
+typedef struct roo_polys roo_polys;
+static void roo_get_polys(const rr_room *room, roo_polys *p);
+static uint32_t roo_ncorners(const roo_polys *p, uint32_t i);
+static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_t k);
+
+/* --svg: the leaf's polygon (a full blob has one per leaf). */
+static void mark_leaf(rrb_query *q, int32_t leaf);
+
 static int q_locate(rrb_query *q, int argc, char **argv)
 {
     rr_roo_where w;
@@ -18,11 +27,19 @@ static int q_locate(rrb_query *q, int argc, char **argv)
     (void)argc, (void)argv;
     if (e && e != RR_ERR_NOTFOUND)
         return rrb_query_fail(q, e, "locate");
-    rrb_put_point(q->out, "point", q->c, 2, q->frac);
-    if (e == RR_ERR_NOTFOUND)
-        fprintf(q->out, "outside (walk ended at node %d)\n", w.node);
-    else
-        fprintf(q->out, "sector: %d\nleaf: %d\nnode: %d\n", w.sector, w.leaf, w.node);
+    rrb_q_point(q, "point", q->c, 2);
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
+    rrb_q_bool(q, "inside", e != RR_ERR_NOTFOUND);
+    if (e == RR_ERR_NOTFOUND) {
+        rrb_q_line(q, "outside (walk ended at node %d)", w.node);
+        if (q->json)
+            rrb_q_int(q, "node", w.node);
+        return 0;
+    }
+    rrb_q_int(q, "sector", w.sector);
+    rrb_q_int(q, "leaf", w.leaf);
+    rrb_q_int(q, "node", w.node);
+    mark_leaf(q, w.leaf);
     return 0;
 }
 
@@ -33,18 +50,18 @@ static int q_height(rrb_query *q, int argc, char **argv)
     (void)argc, (void)argv;
     if (e && e != RR_ERR_NOTFOUND)
         return rrb_query_fail(q, e, "height");
-    rrb_put_point(q->out, "point", q->c, 2, q->frac);
+    rrb_q_point(q, "point", q->c, 2);
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
+    rrb_q_bool(q, "inside", e != RR_ERR_NOTFOUND);
     if (e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "outside\n");
+        rrb_q_line(q, "outside");
         return 0;
     }
-    fprintf(q->out, "sector: %d\nflags: 0x%x\nfloor: ", h.sector, h.flags);
-    rrb_put_coord(q->out, h.floor, q->frac);
-    fprintf(q->out, "\nfloor_surface: ");
-    rrb_put_coord(q->out, h.floor_surface, q->frac);
-    fprintf(q->out, "\nceiling: ");
-    rrb_put_coord(q->out, h.ceiling, q->frac);
-    fprintf(q->out, "\n");
+    rrb_q_int(q, "sector", h.sector);
+    rrb_q_hex(q, "flags", h.flags, 1);
+    rrb_q_coord(q, "floor", h.floor);
+    rrb_q_coord(q, "floor_surface", h.floor_surface);
+    rrb_q_coord(q, "ceiling", h.ceiling);
     return 0;
 }
 
@@ -54,16 +71,19 @@ static const char *block_name(int32_t b)
     return b >= 0 && b < 5 ? n[b] : "?";
 }
 
-static void put_move(rrb_query *q, const char *pre, const rr_roo_move *m)
+/* One move's answer, and on the plan the path from `from` to where it was
+ * headed and the point where it stopped. */
+static void put_move(rrb_query *q, const rr_roo_move *m, const int32_t *from, const int32_t *to)
 {
-    int32_t p[2];
-    char label[32];
+    int32_t p[2], path[2][3];
     p[0] = m->x, p[1] = m->y;
-    fprintf(q->out, "%sblock: %s\n%swall: %d\n", pre, block_name(m->block), pre, m->wall);
-    snprintf(label, sizeof label, "%sfraction", pre);
-    rrb_put_fix(q->out, label, m->fraction);
-    snprintf(label, sizeof label, "%sstop", pre);
-    rrb_put_point(q->out, label, p, 2, q->frac);
+    rrb_q_str(q, "block", block_name(m->block));
+    rrb_q_int(q, "wall", m->wall);
+    rrb_q_fix(q, "fraction", m->fraction);
+    rrb_q_point(q, "stop", p, 2);
+    path[0][0] = from[0], path[0][1] = from[1], path[1][0] = to[0], path[1][1] = to[1];
+    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 2);
+    rrb_q_mark(q, RRB_MARK_HIT, "stop", p, 1, 2);
 }
 
 static int q_move(rrb_query *q, int argc, char **argv)
@@ -74,7 +94,8 @@ static int q_move(rrb_query *q, int argc, char **argv)
     (void)argc, (void)argv;
     if (e)
         return rrb_query_fail(q, e, "move");
-    put_move(q, "", &m);
+    rrb_q_mark(q, RRB_MARK_FROM, "from", c, 1, 2);
+    put_move(q, &m, c, c + 2);
     return 0;
 }
 
@@ -82,24 +103,47 @@ static int q_slide(rrb_query *q, int argc, char **argv)
 {
     rr_roo_move a, b;
     const int32_t *c = q->c;
+    int32_t first_stop[2];
     rr_err e = rr_roo_slide(q->room, c[0], c[1], c[2], c[3], c[4], c[5], c[6], &a, &b);
     (void)argc, (void)argv;
     if (e)
         return rrb_query_fail(q, e, "slide");
-    put_move(q, "first ", &a);
-    put_move(q, "slide ", &b);
+    first_stop[0] = a.x, first_stop[1] = a.y;
+    rrb_q_mark(q, RRB_MARK_FROM, "from", c, 1, 2);
+    rrb_q_open(q, "first", 0, "first ");
+    put_move(q, &a, c, c + 2);
+    rrb_q_close(q);
+    rrb_q_open(q, "slide", 0, "slide ");
+    {
+        int32_t to[2];
+        to[0] = b.x, to[1] = b.y;   /* the slide goes where it stops or beyond: draw to its stop */
+        put_move(q, &b, first_stop, to);
+    }
+    rrb_q_close(q);
     return 0;
 }
 
 static int q_sight(rrb_query *q, int argc, char **argv)
 {
     rr_roo_sight s;
+    int32_t path[2][3], hit[3];
+    int k;
     rr_err e = rr_roo_line_of_sight(q->room, q->c, q->c + 3, &s);
     (void)argc, (void)argv;
     if (e)
         return rrb_query_fail(q, e, "sight");
-    fprintf(q->out, "visible: %d\nwall: %d\n", s.visible, s.wall);
-    rrb_put_fix(q->out, "fraction", s.fraction);
+    rrb_q_int(q, "visible", s.visible);
+    rrb_q_int(q, "wall", s.wall);
+    rrb_q_fix(q, "fraction", s.fraction);
+    memcpy(path[0], q->c, sizeof path[0]);
+    memcpy(path[1], q->c + 3, sizeof path[1]);
+    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    if (!s.visible) {   /* where the line is blocked: A + fraction (B - A) */
+        for (k = 0; k < 3; k++)
+            hit[k] = (int32_t)(q->c[k] + (((int64_t)q->c[3 + k] - q->c[k]) * s.fraction >> 16));
+        rrb_q_mark(q, RRB_MARK_HIT, "blocked", hit, 1, 3);
+    }
     return 0;
 }
 
@@ -108,15 +152,21 @@ static int q_grid(rrb_query *q, int argc, char **argv)
     rr_roo_cell cell;
     rr_err e = rr_roo_grid_at(q->room, q->c[0], q->c[1], &cell);
     (void)argc, (void)argv;
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
     if (e == RR_ERR_MISSING || e == RR_ERR_NOTFOUND) {
-        fprintf(q->out, "%s\n", e == RR_ERR_MISSING ? "no grids (v15 room)" : "outside the grids");
+        rrb_q_line(q, "%s", e == RR_ERR_MISSING ? "no grids (v15 room)" : "outside the grids");
+        if (q->json)
+            rrb_q_str(q, "grid", e == RR_ERR_MISSING ? "none" : "outside");
         return 0;
     }
     if (e)
         return rrb_query_fail(q, e, "grid");
-    fprintf(q->out, "grid: %d\nmove: 0x%02x\nflags: 0x%02x\nmonster: 0x%02x\n", cell.has_grid,
-            cell.move, cell.flags, cell.monster);
-    fprintf(q->out, "hires: %d\nhires_cell: 0x%08x\n", cell.has_hires, cell.hires);
+    rrb_q_int(q, "grid", cell.has_grid);
+    rrb_q_hex(q, "move", cell.move, 2);
+    rrb_q_hex(q, "flags", cell.flags, 2);
+    rrb_q_hex(q, "monster", cell.monster, 2);
+    rrb_q_int(q, "hires", cell.has_hires);
+    rrb_q_hex(q, "hires_cell", cell.hires, 8);
     return 0;
 }
 
@@ -191,13 +241,13 @@ static void roo_walls(rrb_svg *s, const rr_room *room, const rr_roo_wall_rec *w,
 
 /* The leaf polygons of a full blob (none in a --collision-only one): the
  * k-th corner of leaf i is vert[corner[poly[i].first + k].vert]. */
-typedef struct roo_polys {
+struct roo_polys {
     const rr_roo_leaf_rec *leaf;
     const rr_roo_polygon_rec *poly;
     const rr_roo_corner_rec *corner;
     const rr_roo_vert_rec *vert;
     uint32_t nleaves, npolys, nverts;
-} roo_polys;
+};
 
 static void roo_get_polys(const rr_room *room, roo_polys *p)
 {
@@ -225,6 +275,25 @@ static uint32_t roo_ncorners(const roo_polys *p, uint32_t i)
 static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_t k)
 {
     return &p->vert[p->corner[p->poly[i].first + k].vert];
+}
+
+static void mark_leaf(rrb_query *q, int32_t leaf)
+{
+    roo_polys pl;
+    int32_t *pts;
+    uint32_t n, k;
+    if (!q->marks || leaf < 0)
+        return;
+    roo_get_polys(q->room, &pl);
+    n = roo_ncorners(&pl, (uint32_t)leaf);
+    if (n < 3)
+        return;
+    pts = rrb_xcalloc(n, 3 * sizeof *pts);
+    for (k = 0; k < n; k++)
+        pts[k * 3] = roo_corner(&pl, (uint32_t)leaf, k)->x,
+        pts[k * 3 + 1] = roo_corner(&pl, (uint32_t)leaf, k)->y;
+    rrb_q_mark(q, RRB_MARK_AREA, "leaf", pts, (int)n, 2);
+    free(pts);
 }
 
 static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
@@ -260,6 +329,7 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     if (pl.nverts == 0 && nw == 0)
         s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
     snprintf(text, sizeof text, "Meridian 59 room v%u: %u leaves, %u walls", info.version, nl, nw);
+    s->xname = "x", s->yname = "y";   /* client units: x east, y south, as the plan */
     rrb_svg_head(s, text);
     for (i = 0; i < pl.npolys; i++) {
         double cx = 0, cy = 0;
@@ -279,9 +349,13 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 pl.leaf[i].sector, h.floor_surface * f);
     }
     roo_walls(s, room, w, nw);
-    snprintf(text, sizeof text, "white: one-sided wall, red: impassable two-sided, green: "
-             "passable; fill: floor %.4g (blue) .. %.4g (red)", s->zmin, s->zmax);
-    rrb_svg_legend(s, text);
+    rrb_svg_legend(s, "top view, client units (x east, y south); leaves filled by floor "
+                   "height");
+    snprintf(text, sizeof text, "floor height %.6g .. %.6g", s->zmin, s->zmax);
+    rrb_svg_key(s, RRB_KEY_RAMP, "", text);
+    rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "one-sided wall");
+    rrb_svg_key(s, RRB_KEY_LINE, "#ff4040", "impassable two-sided wall");
+    rrb_svg_key(s, RRB_KEY_LINE, "#60ff60", "passable two-sided wall");
     return 0;
 }
 
@@ -372,9 +446,16 @@ static int roo_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
     return 0;
 }
 
+/* The plan is drawn in client units, x east and y south as stored. */
+static void roo_plan_xy(const rr_room *room, const int32_t *c, double xy[2])
+{
+    xy[0] = ldexp((double)c[0], -(int)room->coord_frac);
+    xy[1] = ldexp((double)c[1], -(int)room->coord_frac);
+}
+
 /* ---- the hooks ---- */
 
 const rrb_room_hooks rrb_roo_room = {
     RR_FMT_ROO, roo_summary, queries, "roo (Meridian 59)",
-    roo_obj, roo_svg, NULL, NULL,
+    roo_obj, roo_svg, NULL, NULL, roo_plan_xy,
 };

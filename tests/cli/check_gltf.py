@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_gltf.py GLTF EXPECT - check an rrbake glTF against facts from the
+"""check_gltf.py GLTF|GLB EXPECT - check an rrbake glTF against facts from the
 EMI source readers (written by tests/host/test_cli.c):
   joints N / joint NAME PARENT tx ty tz qx qy qz qw   (.sklb)
   verts N / tris N                                     (.meshb)
@@ -16,10 +16,17 @@ def check(ok, what):
     if not ok:
         fails.append(what)
 
-g = json.load(open(sys.argv[1]))
+raw = open(sys.argv[1], "rb").read()
+if raw[:4] == b"glTF":   # .glb: JSON chunk, then the BIN chunk (check_gltf_file.py checks the container)
+    jlen = struct.unpack_from("<I", raw, 12)[0]
+    g = json.loads(raw[20:20 + jlen].decode("utf-8"))
+    blen = struct.unpack_from("<I", raw, 20 + jlen)[0]
+    buf = raw[28 + jlen:28 + jlen + g["buffers"][0]["byteLength"]]
+else:
+    g = json.loads(raw.decode("utf-8"))
+    uri = g["buffers"][0]["uri"]
+    buf = base64.b64decode(uri.split(",", 1)[1])
 exp = [l.split() for l in open(sys.argv[2]) if l.strip()]
-uri = g["buffers"][0]["uri"]
-buf = base64.b64decode(uri.split(",", 1)[1])
 check(len(buf) == g["buffers"][0]["byteLength"], "buffer length")
 
 SIZES = {5126: 4, 5123: 2, 5125: 4}

@@ -15,7 +15,13 @@
  *            the glTF is checked by tests/cli/check_gltf.py against the
  *            .animb keys and the .sklb / .meshb counts;
  *   errors   "path:0xOFFSET: expected ..., found ..." for bad blobs and
- *            files; --help of every subcommand exits 0 (runs build/tools/rrbake).
+ *            files; --help of every subcommand exits 0 (runs build/tools/rrbake);
+ *   --json   query answers' fields equal the loader's; every command's JSON
+ *            read by tests/cli/check_json.py (units = raw / 2^bits);
+ *   --svg    plans and drawn queries read by tests/cli/check_svg.py (XML,
+ *            grid labels, RMF face order, answer points where the plan puts them);
+ *   glTF     RMesh .gltf / .glb against the source reader's surfaces
+ *            (tests/cli/check_gltf_file.py).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -41,6 +47,7 @@
 
 static char corpus[1024], tmpdir[256];
 static char idbuf[256];
+static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int expect(const char *id, int cond)
 {
@@ -123,6 +130,29 @@ static int raw(const char *text, const char *key, long long *out, int n)
     return -1;
 }
 
+/* The numbers of JSON field "key" (a number or an array of numbers) of a
+ * query --json answer; -1 when the key is missing. */
+static int jnum(const char *text, const char *key, long long *out, int n)
+{
+    char pat[80];
+    const char *p;
+    char *end;
+    int i;
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    if (!text || (p = strstr(text, pat)) == NULL)
+        return -1;
+    p += strlen(pat);
+    if (*p == '[')
+        p++;
+    for (i = 0; i < n; i++) {
+        out[i] = strtoll(p, &end, 10);
+        if (end == p)
+            return -1;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
 /* Save the opened room's blob next to the other outputs; queries then run
  * on the blob file (the source path is checked once, by the open). */
 static void blob_copy(const rrb_cli_room *r, const char *name, char *out, size_t cap)
@@ -197,12 +227,32 @@ static long count_in(const char *path, const char *needle)
         return -1;
     txt = realloc(txt, n + 1);
     txt[n] = 0;
-    for (p = txt; (p = strstr(p, needle)) != NULL; p++)
-        c++;
     if (!strstr(txt, "</svg>"))
         c = -2;
+    if ((p = strstr(txt, "<g id=\"grid\"")) != NULL)   /* the plan only: not grid, legend */
+        txt[p - txt] = 0;
+    for (p = txt; c >= 0 && (p = strstr(p, needle)) != NULL; p++)
+        c++;
     free(txt);
     return c;
+}
+
+/* tests/cli/check_svg.py on a plan (and the query --json answer drawn on
+ * it): well-formed XML, grid labels on their lines, RMF faces largest first,
+ * the answer's points where the plan shows them. 1 if it passed. */
+static int check_svg(const char *svg, const char *json)
+{
+    char cmd[1400];
+    int st;
+    snprintf(cmd, sizeof cmd, "python3 tests/cli/check_svg.py %s %s >%s.check 2>&1", svg,
+             json ? json : "", svg);
+    st = system(cmd);
+    if (st != 0) {
+        snprintf(cmd, sizeof cmd, "cat %s.check >&2", svg);
+        if (system(cmd) != 0)
+            fprintf(stderr, "check_svg failed on %s\n", svg);
+    }
+    return st == 0;
 }
 
 static void fmtnum(char *dst, double v)
@@ -220,7 +270,7 @@ static void test_roo(const char *name)
     uint8_t *d;
     size_t n;
     rrb_roo src;
-    int i, rc, ok_loc = 1, ok_h = 1, ok_mv = 1, ok_units = 1, ok_sight = 1;
+    int i, rc, ok_loc = 1, ok_h = 1, ok_mv = 1, ok_units = 1, ok_sight = 1, ok_json = 1;
     double scale;
     snprintf(path, sizeof path, "%s/roo/%s.roo", corpus, name);
     if (!expect(cid(name, "open"), rrb_cli_open(path, &r, err, sizeof err) == 0)) {
@@ -270,6 +320,16 @@ static void test_roo(const char *name)
             ok_mv &= rc == 0 && field(out, "wall", &v) == 0 && (int)v == m.wall &&
                      raw(out, "fraction", p, 1) == 0 && (int32_t)p[0] == m.fraction &&
                      raw(out, "stop", p, 2) == 0 && p[0] == m.x && p[1] == m.y;
+            if (i % 10 == 0) {   /* --json: the same answer, raw words beside the units */
+                long long jw, jf, js[2];
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "move", a[0], a[1], a[2], a[3], "64",
+                          "96", "200", "--json", NULL);
+                ok_json &= rc == 0 && out[0] == '{' && jnum(out, "wall", &jw, 1) == 0 &&
+                           jw == m.wall && jnum(out, "fraction_raw", &jf, 1) == 0 &&
+                           jf == m.fraction && jnum(out, "stop_raw", js, 2) == 0 &&
+                           js[0] == m.x && js[1] == m.y;
+            }
         }
         free(out);
         {
@@ -293,6 +353,7 @@ static void test_roo(const char *name)
     RT_EXPECT(cid(name, "query.units"), ok_units);
     RT_EXPECT(cid(name, "query.height"), ok_h);
     RT_EXPECT(cid(name, "query.move"), ok_mv);
+    RT_EXPECT(cid(name, "query.move_json"), ok_json);
     RT_EXPECT(cid(name, "query.sight"), ok_sight);
     /* info: counts as the source reader sees them */
     if (rrb_load_file(path, &d, &n, err, sizeof err) == 0) {
@@ -371,15 +432,18 @@ static void test_roo(const char *name)
                 if (rrb_load_file(svgp, (uint8_t **)&txt, &sn, err, sizeof err) == 0) {
                     txt = realloc(txt, sn + 1);
                     txt[sn] = 0;
+                    RT_EXPECT(cid(name, "preview.svg.closed"), strstr(txt, "</svg>") != NULL);
+                    if ((p = strstr(txt, "<g id=\"grid\"")) != NULL)   /* the plan only */
+                        txt[p - txt] = 0;
                     for (p = txt; (p = strstr(p, "<polygon")) != NULL; p++)
                         polys++;
                     for (p = txt; (p = strstr(p, "<line")) != NULL; p++)
                         lines++;
-                    RT_EXPECT(cid(name, "preview.svg.closed"), strstr(txt, "</svg>") != NULL);
                     free(txt);
                 }
                 RT_EXPECT_EQ(cid(name, "preview.svg.leaves"), polys, src.nleaves);
                 RT_EXPECT_EQ(cid(name, "preview.svg.walls"), lines, src.nwalls);
+                RT_EXPECT(cid(name, "preview.svg.check"), check_svg(svgp, NULL));
             }
             rrb_roo_free(&src);
         }
@@ -399,7 +463,7 @@ static void test_rmesh(const char *dir, const char *name)
     rrb_rm_soup soup;
     uint8_t *d;
     size_t n;
-    int i, rc, ok_ray = 1, ok_trig = 1, ok_sweep = 1;
+    int i, rc, ok_ray = 1, ok_trig = 1, ok_sweep = 1, ok_json = 1;
     double scale, bmin[3], bmax[3];
     uint32_t k, s, src_tris = 0, nf = 0, face_ok = 1, nv = 0;
     double *verts = NULL;
@@ -444,6 +508,17 @@ static void test_rmesh(const char *dir, const char *name)
                 ok_ray &= field(out, "triangle", &v) == 0 && (uint32_t)v == hit.tri &&
                           raw(out, "point", p, 3) == 0 && p[0] == hit.point[0] &&
                           p[1] == hit.point[1] && p[2] == hit.point[2];
+            if (i % 5 == 0) {   /* --json: the same answer */
+                long long jh, jt, jp[3];
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "ray", a[0], a[1], a[2], a[3], a[4], a[5],
+                          a[6], "--json", NULL);
+                ok_json &= rc == 0 && jnum(out, "hit", &jh, 1) == 0 && jh == hit.hit;
+                if (hit.hit)
+                    ok_json &= jnum(out, "triangle", &jt, 1) == 0 && jt == hit.tri &&
+                               jnum(out, "point_raw", jp, 3) == 0 && jp[0] == hit.point[0] &&
+                               jp[1] == hit.point[1] && jp[2] == hit.point[2];
+            }
         }
         free(out);
         {
@@ -492,6 +567,7 @@ static void test_rmesh(const char *dir, const char *name)
         free(out);
     }
     RT_EXPECT(cid(name, "query.ray"), ok_ray);
+    RT_EXPECT(cid(name, "query.ray_json"), ok_json);
     RT_EXPECT(cid(name, "query.trigger"), ok_trig);
     RT_EXPECT(cid(name, "query.sweep"), ok_sweep);
     /* preview OBJ: collision faces = source collision triangles - dropped,
@@ -509,6 +585,48 @@ static void test_rmesh(const char *dir, const char *name)
         src_tris += src.invis[s].ntris;
     RT_EXPECT_EQ(cid(name, "blob.tris"), h->ntris + h->dropped, src_tris);
     {
+        /* glTF and .glb of the render mesh, against the source reader's
+         * surfaces: texture names, triangles per (diffuse, lightmap), the
+         * lightmap UV range (tests/cli/check_gltf_file.py) */
+        char ex[600], gl[600], glb[600], *o;
+        FILE *ef;
+        snprintf(ex, sizeof ex, "%s/%s.gltf.expect", tmpdir, name);
+        ef = fopen(ex, "w");
+        for (s = 0; ef && s < src.nsurf; s++) {
+            const rrb_rm_surf *sf = &src.surf[s];
+            double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+            for (k = 0; k < 2; k++)
+                if (sf->tex[k].len)
+                    fprintf(ef, "name\t%s\n", sf->tex[k].s);
+            for (k = 0; k < sf->nverts; k++)
+                for (i = 0; i < 2; i++)
+                    lo[i] = fmin(lo[i], sf->verts[k].uv1[i]), hi[i] = fmax(hi[i], sf->verts[k].uv1[i]);
+            fprintf(ef, "surf\t%s\t%s\t%u\t%.9g\t%.9g\t%.9g\t%.9g\n", sf->tex[1].s ? sf->tex[1].s : "",
+                    sf->tex[0].s ? sf->tex[0].s : "", sf->ntris, lo[0], lo[1], hi[0], hi[1]);
+        }
+        if (ef)
+            fclose(ef);
+        snprintf(gl, sizeof gl, "%s/%s.gltf", tmpdir, name);
+        snprintf(glb, sizeof glb, "%s/%s.glb", tmpdir, name);
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
+                "%s %s", path, gl, gl, ex);
+        RT_EXPECT(cid(name, "gltf"), rc == 0);
+        if (rc)
+            fprintf(stderr, "%s", o);
+        free(o);
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
+                "%s %s", path, glb, glb, ex);
+        RT_EXPECT(cid(name, "glb"), rc == 0);
+        if (rc)
+            fprintf(stderr, "%s", o);
+        free(o);
+        /* --glb: binary whatever the name */
+        rc = sh(&o, "build/tools/rrbake convert %s -o %s.bin --glb >/dev/null && head -c 4 %s.bin",
+                path, gl, gl);
+        RT_EXPECT(cid(name, "glb_flag"), rc == 0 && !strncmp(o, "glTF", 4));
+        free(o);
+    }
+    {
         /* SVG plan: one dashed box per trigger, one dot per entity (reader counts) */
         char svgp[600];
         snprintf(svgp, sizeof svgp, "%s/%s.svg", tmpdir, name);
@@ -516,6 +634,7 @@ static void test_rmesh(const char *dir, const char *name)
         RT_EXPECT(cid(name, "svg.rc"), rc == 0);
         RT_EXPECT_EQ(cid(name, "svg.triggers"), count_in(svgp, "stroke-dasharray"), src.ntrig);
         RT_EXPECT_EQ(cid(name, "svg.entities"), count_in(svgp, "<circle"), src.nents);
+        RT_EXPECT(cid(name, "svg.check"), check_svg(svgp, NULL));
     }
     rrb_rmesh_soup(&src, 1.0, &soup);
     snprintf(obj, sizeof obj, "%s/%s.obj", tmpdir, name);
@@ -616,7 +735,7 @@ static void test_rmf(const char *name)
     rrb_rmf_map m;
     uint8_t *d;
     size_t n, sn;
-    int i, rc, ok_c = 1, ok_t = 1, k, nsolid_faces = 0;
+    int i, rc, ok_c = 1, ok_t = 1, ok_json = 1, k, nsolid_faces = 0;
     double scale;
     const void *hp;
     uint32_t hn;
@@ -658,6 +777,16 @@ static void test_rmf(const char *name)
                         raw(out, "end", p, 3) == 0 && p[0] == tr.end[0] && p[1] == tr.end[1] &&
                         p[2] == tr.end[2] &&
                         (tr.brush < 0 || (field(out, "brush", &v) == 0 && (int)v == tr.brush));
+            if (i % 5 == 0 && !(i & 1)) {   /* --json: the same ray trace */
+                long long jf, je[3], jb;
+                free(out);
+                out = run(rrb_cli_query, &rc, NULL, bp, "trace", a[0], a[1], a[2], a[3], a[4],
+                          a[5], "--json", NULL);
+                ok_json &= rc == 0 && jnum(out, "fraction_raw", &jf, 1) == 0 &&
+                           jf == tr.fraction && jnum(out, "end_raw", je, 3) == 0 &&
+                           je[0] == tr.end[0] && je[1] == tr.end[1] && je[2] == tr.end[2] &&
+                           (tr.brush < 0 || (jnum(out, "brush", &jb, 1) == 0 && jb == tr.brush));
+            }
         }
         free(out);
     }
@@ -682,6 +811,7 @@ static void test_rmf(const char *name)
     }
     RT_EXPECT(cid(name, "query.contents"), ok_c);
     RT_EXPECT(cid(name, "query.trace"), ok_t);
+    RT_EXPECT(cid(name, "query.trace_json"), ok_json);
     if (rrb_load_file(path, &d, &n, err, sizeof err) || rrb_rmf_read(d, n, path, &m, err, sizeof err)) {
         RT_EXPECT(cid(name, "source"), 0);
         rrb_cli_close(&r);
@@ -851,6 +981,7 @@ static void test_rmf(const char *name)
         free(run(rrb_cli_preview, &rc, NULL, path, "-o", svgp, NULL));
         RT_EXPECT(cid(name, "svg.rc"), rc == 0);
         RT_EXPECT_EQ(cid(name, "svg.entities"), count_in(svgp, "<circle"), m.npoint);
+        RT_EXPECT(cid(name, "svg.check"), check_svg(svgp, NULL));
     }
     /* info: counts against the reader */
     {
@@ -1020,6 +1151,12 @@ static void test_emi(void)
     RT_EXPECT("cli.emi.gltf.expect", write_expect(tmpdir) == 0);
     snprintf(cmd, sizeof cmd, "python3 tests/cli/check_gltf.py %s %s/expect.txt", gl, tmpdir);
     RT_EXPECT("cli.emi.gltf.check", system(cmd) == 0);
+    /* the same figure as binary .glb: its container and tables, and the same facts */
+    snprintf(gl, sizeof gl, "%s/figure.glb", tmpdir);
+    free(run(rrb_cli_convert, &rc, NULL, path, "-o", gl, NULL));
+    snprintf(cmd, sizeof cmd, "python3 tests/cli/check_gltf_file.py %s && python3 "
+             "tests/cli/check_gltf.py %s %s/expect.txt", gl, gl, tmpdir);
+    RT_EXPECT("cli.emi.glb.check", rc == 0 && system(cmd) == 0);
     rrb_cli_close(&r);
 }
 
@@ -1515,6 +1652,11 @@ static void test_rmesh_custom(void)
     if (rc != 0 || !strstr(o, "label: hi"))
         fprintf(stderr, "%s\n", o);
     free(o);
+    /* the plan draws them too, with their own legend entry (grep -c: 1 line) */
+    rc = sh(&o, "build/tools/rrbake preview %s/defs.rrb -o %s/defs.svg && grep -c 'custom (2)' "
+            "%s/defs.svg", dir, dir, dir);
+    expect("cli.custom.blob.svg", rc == 0 && strstr(o, "\n1\n"));
+    free(o);
     /* rr_open checks each custom entity's run of properties: the door's
      * count one past the props section is named exactly */
     {
@@ -1625,6 +1767,105 @@ static void test_rmesh_rm(void)
     free(o1);
 }
 
+/* query --json: every command of every format answers with one JSON object
+ * on one line, and every value in units agrees with its raw fixed-point word
+ * (tests/cli/check_json.py, which knows nothing of the C code). */
+static void test_query_json(void)
+{
+    static const char *const q[] = {
+        "%s/roo/v12_guest5.roo locate 3000 3000", "%s/roo/v12_guest5.roo locate -5 -5",
+        "%s/roo/v12_guest5.roo height 3000 3000", "%s/roo/v12_guest5.roo height -5 -5",
+        "%s/roo/v12_guest5.roo move 3000 3000 9000 3000 64 100 200",
+        "%s/roo/v12_guest5.roo slide 3000 3000 9000 4000 64 100 200",
+        "%s/roo/v12_guest5.roo sight 3000 3000 100 9000 3000 100",
+        "%s/roo/v12_guest5.roo grid 3000 3000", "%s/roo/v15_a5.roo grid 3000 3000",
+        "%s/scpcb-rmesh/173_opt.rmesh ray 0 100 0 0 -1 0 10000",
+        "%s/scpcb-rmesh/173_opt.rmesh ray 0 100 0 0 1 0 1",
+        "%s/scpcb-rmesh/173_opt.rmesh sweep 0 100 0 3000 100 0 20 40 20",
+        "%s/scpcb-rmesh/173_opt.rmesh trigger 0 100 0",
+        "%s/scpcb-rmesh/173_opt.rmesh box -10 -10 -10 10 10 10",
+        "%s/scpcb-rmesh/173_opt.rmesh nearest light 0 100 0",
+        "%s/scpcb-rmesh/173_opt.rmesh nearest any 0 100 0",
+        "%s/rmf/sledge_22.rmf contents 1 1 1",
+        "%s/rmf/sledge_22.rmf trace -1000 0 0 1000 0 0 16 16 36",
+        "%s/rmf/sledge_22.rmf box 0 0 -460 100 100 0",
+        "%s/rmf/sledge_22.rmf entity classname info_player_start",
+        "%s/rmf/sledge_22.rmf entity classname no_such_class",
+    };
+    char cmds[8192], *o, want[64];
+    size_t i, len = 0;
+    int rc;
+    const char *rb = "build/tools/rrbake";
+    for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+        char one[600];
+        snprintf(one, sizeof one, q[i], corpus);
+        len += (size_t)snprintf(cmds + len, sizeof cmds - len, "%s query %s --json; ", rb, one);
+    }
+    len += (size_t)snprintf(cmds + len, sizeof cmds - len, "%s sample emi -o %s/jemi >/dev/null; "
+                            "for c in 'pose walk 0.25' 'pose 0 3.5 --clamp' joints anims; do "
+                            "%s query %s/jemi/figure.emi $c --json; done", rb, tmpdir, rb, tmpdir);
+    {   /* longer than sh()'s command line: run from a script file */
+        char script[400];
+        FILE *f;
+        snprintf(script, sizeof script, "%s/json_queries.sh", tmpdir);
+        f = fopen(script, "w");
+        if (f) {
+            fprintf(f, "%s\n", cmds);
+            fclose(f);
+        }
+        rc = sh(&o, "sh %s 2>/dev/null | python3 tests/cli/check_json.py", script);
+    }
+    snprintf(want, sizeof want, "check_json: %zu answers,", sizeof q / sizeof q[0] + 4);
+    RT_EXPECT("cli.query.json_all", rc == 0 && strstr(o, want) && strstr(o, " 0 failures"));
+    if (rc)
+        fprintf(stderr, "%s", o);
+    free(o);
+    /* a failing query prints no half object, and its error on stderr */
+    rc = sh(&o, "%s query %s/rmf/sledge_22.rmf contents 100000 1 1 --json 2>/dev/null", rb, corpus);
+    RT_EXPECT("cli.query.json_fail", rc == 1 && o[0] == 0);
+    free(o);
+}
+
+/* query --svg: every format with a plan draws its query over the plan; the
+ * answer's points (query --json of the same query) are where the plan shows
+ * them, and a located leaf holds its point (tests/cli/check_svg.py). */
+static void test_query_svg(void)
+{
+    static const char *const q[] = {
+        "roo/v12_guest5.roo locate 3000 3000",
+        "roo/v12_guest5.roo move 3000 3000 9000 3000 64 100 200",
+        "roo/v12_guest5.roo slide 3000 3000 9000 4000 64 100 200",
+        "roo/v12_guest5.roo sight 3000 3000 100 9000 3000 100",
+        "roo/v14_marhall.roo locate 10000 8000",
+        "scpcb-rmesh/173_opt.rmesh ray 0 100 0 1 -1 0.3 10000",
+        "scpcb-rmesh/173_opt.rmesh sweep 0 100 0 3000 100 0 20 40 20",
+        "scpcb-rmesh/173_opt.rmesh nearest light 0 100 0",
+        "rmf/msr_tower.rmf trace -1000 0 100 1000 200 100",
+        "rmf/sledge_22.rmf trace -1000 0 0 1000 0 0 16 16 36",
+        "rmf/sledge_22.rmf entity classname info_player_start",
+    };
+    size_t i;
+    int ok = 1, rc;
+    char *o;
+    for (i = 0; i < sizeof q / sizeof q[0]; i++) {
+        char svg[600], js[600];
+        snprintf(svg, sizeof svg, "%s/q%zu.svg", tmpdir, i);
+        snprintf(js, sizeof js, "%s/q%zu.json", tmpdir, i);
+        rc = sh(&o, "build/tools/rrbake query %s/%s --json --svg %s > %s", corpus, q[i], svg, js);
+        free(o);
+        if (!expect(cid("query_svg", q[i]), rc == 0 && check_svg(svg, js)))
+            ok = 0;
+    }
+    RT_EXPECT("cli.query.svg_all", ok);
+    /* a room without a plan says so, and writes nothing */
+    rc = sh(&o, "build/tools/rrbake sample emi -o %s/semi >/dev/null && build/tools/rrbake query "
+            "%s/semi/figure.emi joints --svg %s/none.svg; test -e %s/none.svg && echo written",
+            tmpdir, tmpdir, tmpdir, tmpdir);
+    RT_EXPECT("cli.query.svg_no_plan", strstr(o, "--svg: expected a roo, rmesh or rmf room") &&
+                                           !strstr(o, "written"));
+    free(o);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1648,6 +1889,8 @@ int main(int argc, char **argv)
     test_errors();
     test_batch();
     test_emulate();
+    test_query_json();
+    test_query_svg();
     {
         char cmd[400];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
