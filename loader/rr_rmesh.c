@@ -47,8 +47,8 @@ RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION);
 RR_RMESH_SECTIONS(RMESH_RECORDS_OF)
 
 /* The first check of every query and accessor: an rr_open()ed RMesh room
- * (RR_ERR_ARG otherwise). */
-static int is_rmesh(const rr_room *room)
+ * (RR_ERR_ARG otherwise). One out-of-line copy for its callers. */
+NOINLINE static int is_rmesh(const rr_room *room)
 {
     return room && room->format == RR_FMT_RMESH && room->view;
 }
@@ -1137,7 +1137,20 @@ rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent
     return RR_OK;
 }
 
-rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
+/* Is entity t of class cls (RR_RMESH_NCLASSES = any), and when name is not
+ * NULL a custom entity of that class name? */
+NOINLINE static int entity_is(const rr_room *room, const rr_rmesh_ent *t, uint32_t cls,
+                              const char *name)
+{
+    if (name)
+        return t->cls == RR_RMESH_CUSTOM && rr__str_eq(rr_string(room, t->str), name);
+    return cls == RR_RMESH_NCLASSES || t->cls == cls;
+}
+
+/* The next entity at or after *i that entity_is(cls, name), for the two
+ * public iterators. */
+NOINLINE static rr_err next_entity(const rr_room *room, uint32_t cls, const char *name,
+                                   uint32_t *i)
 {
     const rr_rmesh_ent *t;
     uint32_t k, n;
@@ -1146,20 +1159,21 @@ rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
     t = ents_of(room);
     n = rr__count(room, RR_RMESH_S_ents);
     for (k = *i; k < n; k++)
-        if (cls == RR_RMESH_NCLASSES || t[k].cls == cls) {
+        if (entity_is(room, &t[k], cls, name)) {
             *i = k;
             return RR_OK;
         }
     return RR_ERR_NOTFOUND;
 }
 
-/* Is entity t of class cls (RR_RMESH_NCLASSES = any), and when name is not
- * NULL a custom entity of that class name? */
-static int entity_is(const rr_room *room, const rr_rmesh_ent *t, uint32_t cls, const char *name)
+rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
 {
-    if (name)
-        return t->cls == RR_RMESH_CUSTOM && rr__str_eq(rr_string(room, t->str), name);
-    return cls == RR_RMESH_NCLASSES || t->cls == cls;
+    return next_entity(room, cls, 0, i);
+}
+
+rr_err rr_rmesh_custom_next(const rr_room *room, const char *cls, uint32_t *i)
+{
+    return next_entity(room, RR_RMESH_CUSTOM, cls, i);
 }
 
 /* The nearest entity that entity_is(cls, name), for the two public forms. */
@@ -1204,22 +1218,6 @@ rr_err rr_rmesh_custom_nearest(const rr_room *room, const char *cls, const int32
     if (!cls)
         return RR_ERR_ARG;
     return nearest(room, RR_RMESH_CUSTOM, cls, p, index);
-}
-
-rr_err rr_rmesh_custom_next(const rr_room *room, const char *cls, uint32_t *i)
-{
-    const rr_rmesh_ent *t;
-    uint32_t k, n;
-    if (!is_rmesh(room) || !i)
-        return RR_ERR_ARG;
-    t = ents_of(room);
-    n = rr__count(room, RR_RMESH_S_ents);
-    for (k = *i; k < n; k++)
-        if (entity_is(room, &t[k], RR_RMESH_CUSTOM, cls)) {
-            *i = k;
-            return RR_OK;
-        }
-    return RR_ERR_NOTFOUND;
 }
 
 const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *key)
