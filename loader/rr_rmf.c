@@ -794,16 +794,6 @@ GETTER(rr_rmf_get_camera, rr_rmf_camera, RR_RMF_S_cameras)
 GETTER(rr_rmf_get_path, rr_rmf_path, RR_RMF_S_paths)
 GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, RR_RMF_S_pathnodes)
 
-static __attribute__((noinline)) int str_eq(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        if (*a != *b)
-            return 0;
-        if (!*a)
-            return 1;
-    }
-}
-
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
     const rr_rmf_entity *en;
@@ -814,7 +804,7 @@ const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key
     en = &entities_of(room)[i];
     kv = keyvalues_of(room) + en->first_kv;
     for (k = 0; k < en->nkv; k++)
-        if (str_eq(rr_string(room, kv[k].key), key))
+        if (rr__str_eq(rr_string(room, kv[k].key), key))
             return rr_string(room, kv[k].value);
     return 0;
 }
@@ -829,12 +819,12 @@ rr_err rr_rmf_find_entity(const rr_room *room, const char *key, const char *valu
     if (!is_rmf(room) || !key || !value || !index)
         return RR_ERR_ARG;
     n = rr__count(room, RR_RMF_S_entities);
-    field = str_eq(key, "classname") ? 1 : str_eq(key, "targetname") ? 2 : 0;
+    field = rr__str_eq(key, "classname") ? 1 : rr__str_eq(key, "targetname") ? 2 : 0;
     for (i = from; i < n; i++) {
         const rr_rmf_entity *en = &entities_of(room)[i];
         const char *v = field ? rr_string(room, field == 1 ? en->classname : en->targetname)
                               : rr_rmf_entity_value(room, i, key);
-        if (v && str_eq(v, value)) {
+        if (v && rr__str_eq(v, value)) {
             *index = i;
             return RR_OK;
         }
