@@ -51,14 +51,15 @@ TARGET_TESTS := $(patsubst tests/target/%.c,%,$(sort $(wildcard tests/target/t_*
 BENCH_PROGS := $(patsubst tests/bench/%.c,%,$(sort $(wildcard tests/bench/b_*.c)))
 # Golden outputs (see "Golden outputs" below): every file of these corpus
 # folders, the EMI figures `rrbake sample` writes (no public EMI file
-# exists) and its RMesh room in CBRE-EX's `RM` layout (no public `RM` file
-# either), each named <folder>/<file name without extension>.
+# exists) and its RMesh rooms in CBRE-EX's `RM` layout and with CBRE-EX
+# custom entities (no public file has either), each named <folder>/<file
+# name without extension>.
 GOLDEN_DIRS := roo rmf scpcb-rmesh cbre-rmesh rmesh-variants
 GOLDEN_EMI  := figure emi_gen1 emi_gen2
-GOLDEN_RM   := sample_rm
+GOLDEN_RM   := sample_rm.rm sample_custom.rmesh
 GOLDEN_SRCS := $(sort $(wildcard $(addprefix $(CORPUS)/,$(addsuffix /*.*,$(GOLDEN_DIRS)))))
 GOLDEN_ROOMS := $(patsubst $(CORPUS)/%,%,$(basename $(GOLDEN_SRCS))) $(addprefix emi/,$(GOLDEN_EMI)) \
-                $(addprefix rmesh-samples/,$(GOLDEN_RM))
+                $(addprefix rmesh-samples/,$(basename $(GOLDEN_RM)))
 
 HOST_CC     ?= gcc
 HOST_CFLAGS := -std=gnu99 -O2 -g $(WARN) $(WERROR) -Iloader -Itools -Iplatform -Itests
@@ -286,7 +287,7 @@ board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOAR
 # (t_<fmt> uses 1); measured cost: see docs/footprint.md, "Determinism".
 GOLDEN_SCALE ?= 8
 golden_fmt = $(if $(findstring rmesh,$(1)),rmesh,$(firstword $(subst /, ,$(1))))
-golden_src = $(if $(filter emi/%,$(1)),$(BUILD)/samples/$(notdir $(1)).emi,$(if $(filter rmesh-samples/%,$(1)),$(BUILD)/samples/$(notdir $(1)).rm,$(filter $(CORPUS)/$(1).%,$(GOLDEN_SRCS))))
+golden_src = $(if $(filter emi/%,$(1)),$(BUILD)/samples/$(notdir $(1)).emi,$(if $(filter rmesh-samples/%,$(1)),$(addprefix $(BUILD)/samples/,$(filter $(notdir $(1)).%,$(GOLDEN_RM))),$(filter $(CORPUS)/$(1).%,$(GOLDEN_SRCS))))
 GOLDEN_OBJ := $(B)/golden/obj
 GOLDEN_PLAT_OBJS := $(addprefix $(GOLDEN_OBJ)/plat_,$(addsuffix .o,$(notdir $(basename $(BOARD_PLAT_SRCS)))))
 

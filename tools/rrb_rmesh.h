@@ -209,6 +209,8 @@ int rrb_rmesh_entity_ignored(const rrb_rm_entity *e);
 void rrb_rmesh_sample_model(rrb_rmesh *m);
 /* The same room in the RM variant (version 0 or 1), with or without its trigger box. */
 void rrb_rmesh_sample_rm_model(rrb_rmesh *m, int version, int with_triggers);
+/* The sample room with a CBRE-EX door and item (sample_custom.rmesh). */
+void rrb_rmesh_sample_custom_model(rrb_rmesh *m);
 int rrb_rmesh_sample(const char *dir, char *err, size_t errcap);
 
 /* Malformed variants of a valid file, for the tests: variant k (0 .. count-1)

@@ -327,6 +327,66 @@ void rrb_rmesh_sample_rm_model(rrb_rmesh *m, int version, int with_triggers)
     }
 }
 
+static void set_prop(rrb_rm_prop *p, const char *name, int type)
+{
+    memset(p, 0, sizeof *p);
+    p->name = rrb_xstrdup(name);
+    p->type = type;
+    set_str(&p->s, "");
+}
+
+/* The sample room with a CBRE-EX door and item after its entities, in the
+ * fixed layouts of the RoomMesh export path (NOTES §3.7; property names as
+ * the reader gives them). */
+void rrb_rmesh_sample_custom_model(rrb_rmesh *m)
+{
+    static const char *const door[] = {"type", "keycard", "code", "angle", "open",
+                                       "allow_remote_control"};
+    static const int door_t[] = {RRB_RM_INTEGER, RRB_RM_INTEGER, RRB_RM_STRING, RRB_RM_FLOAT,
+                                 RRB_RM_BOOL, RRB_RM_BOOL};
+    static const char *const item[] = {"name", "name2", "use_custom_rotation", "angles", "state",
+                                       "state2", "chance"};
+    static const int item_t[] = {RRB_RM_STRING, RRB_RM_STRING, RRB_RM_BOOL, RRB_RM_VECTOR,
+                                 RRB_RM_FLOAT, RRB_RM_FLOAT, RRB_RM_FLOAT};
+    rrb_rm_entity *e;
+    int j, k;
+    rrb_rmesh_sample_model(m);
+    e = rrb_xcalloc(m->nents + 2, sizeof *e);   /* the sample's entities, then these two */
+    memcpy(e, m->ents, m->nents * sizeof *e);
+    free(m->ents);
+    m->ents = e;
+    e = &m->ents[m->nents];
+    memset(e, 0, 2 * sizeof *e);
+    e[0].cls = RRB_RM_DOOR, e[1].cls = RRB_RM_ITEM;
+    set_str(&e[0].classname, "door");
+    set_str(&e[1].classname, "item");
+    e[0].nprops = 6, e[1].nprops = 7;
+    e[0].props = rrb_xcalloc(6, sizeof *e[0].props);
+    e[1].props = rrb_xcalloc(7, sizeof *e[1].props);
+    for (k = 0; k < 7; k++) {
+        if (k < 6)
+            set_prop(&e[0].props[k], door[k], door_t[k]);
+        set_prop(&e[1].props[k], item[k], item_t[k]);
+    }
+    for (j = 0; j < 2; j++) {
+        set_str(&e[j].str, "");
+        set_str(&e[j].str2, "");
+        e[j].pos[0] = 100.0f * (float)j, e[j].pos[1] = 32, e[j].pos[2] = -64;
+    }
+    e[0].props[0].i = 1, e[0].props[1].i = 3, e[0].props[3].v[0] = 90, e[0].props[4].b = 1;
+    free(e[0].props[2].s.s);
+    set_str(&e[0].props[2].s, "0451");
+    free(e[1].props[0].s.s);
+    set_str(&e[1].props[0].s, "Level 2 Key Card");
+    free(e[1].props[1].s.s);
+    set_str(&e[1].props[1].s, "Level 2 Key Card");
+    e[1].props[3].v[1] = 45, e[1].props[4].v[0] = e[1].props[5].v[0] = 1;
+    e[1].props[6].v[0] = 50;
+    m->nents += 2;
+    m->eof_trailer = 0;
+    m->variant = RRB_RM_CBRE;
+}
+
 static int save_model(const rrb_rmesh *m, const char *dir, const char *name, char *err,
                       size_t errcap)
 {
@@ -340,8 +400,9 @@ static int save_model(const rrb_rmesh *m, const char *dir, const char *name, cha
     return r;
 }
 
-/* sample.rmesh (vanilla layout) and sample_rm.rm (the RM variant, version 1,
- * with its trigger box). */
+/* sample.rmesh (vanilla layout), sample_rm.rm (the RM variant, version 1,
+ * with its trigger box) and sample_custom.rmesh (CBRE-EX, with a door and an
+ * item). */
 int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
 {
     rrb_rmesh m;
@@ -353,6 +414,11 @@ int rrb_rmesh_sample(const char *dir, char *err, size_t errcap)
         return r;
     rrb_rmesh_sample_rm_model(&m, 1, 1);
     r = save_model(&m, dir, "sample_rm.rm", err, errcap);
+    rrb_rmesh_free(&m);
+    if (r)
+        return r;
+    rrb_rmesh_sample_custom_model(&m);
+    r = save_model(&m, dir, "sample_custom.rmesh", err, errcap);
     rrb_rmesh_free(&m);
     return r;
 }

@@ -720,64 +720,6 @@ static void emi_figure(uint32_t seed, const rrb_emi_gen_params *gp)
 }
 
 /* A custom entity property (the model owns its strings). */
-static void set_prop(rrb_rm_prop *p, const char *name, int type)
-{
-    memset(p, 0, sizeof *p);
-    p->name = rrb_xstrdup(name);
-    p->type = type;
-    p->s.s = rrb_xstrdup("");
-}
-
-static void set_text(rrb_rm_str *s, const char *text)
-{
-    free(s->s);
-    s->len = (uint32_t)strlen(text);
-    s->s = rrb_xstrdup(text);
-}
-
-/* The sample room with a CBRE-EX door and item (fixed layouts of the
- * RoomMesh path, NOTES §3.7) after its entities. */
-static void add_door_item(rrb_rmesh *m)
-{
-    static const char *const door[] = {"type", "keycard", "code", "angle", "open",
-                                       "allow_remote_control"};
-    static const int door_t[] = {RRB_RM_INTEGER, RRB_RM_INTEGER, RRB_RM_STRING, RRB_RM_FLOAT,
-                                 RRB_RM_BOOL, RRB_RM_BOOL};
-    static const char *const item[] = {"name", "name2", "use_custom_rotation", "angles", "state",
-                                       "state2", "chance"};
-    static const int item_t[] = {RRB_RM_STRING, RRB_RM_STRING, RRB_RM_BOOL, RRB_RM_VECTOR,
-                                 RRB_RM_FLOAT, RRB_RM_FLOAT, RRB_RM_FLOAT};
-    rrb_rm_entity *e;
-    m->ents = realloc(m->ents, (m->nents + 2) * sizeof *m->ents);
-    e = &m->ents[m->nents];
-    memset(e, 0, 2 * sizeof *e);
-    e[0].cls = RRB_RM_DOOR, e[1].cls = RRB_RM_ITEM;
-    set_text(&e[0].classname, "door");
-    set_text(&e[1].classname, "item");
-    e[0].nprops = 6, e[1].nprops = 7;
-    e[0].props = calloc(6, sizeof *e[0].props);
-    e[1].props = calloc(7, sizeof *e[1].props);
-    for (int k = 0; k < 7; k++) {
-        if (k < 6)
-            set_prop(&e[0].props[k], door[k], door_t[k]);
-        set_prop(&e[1].props[k], item[k], item_t[k]);
-    }
-    for (int j = 0; j < 2; j++) {
-        set_text(&e[j].str, "");
-        set_text(&e[j].str2, "");
-        e[j].pos[0] = 100.0f * (float)j, e[j].pos[1] = 32, e[j].pos[2] = -64;
-    }
-    e[0].props[0].i = 1, e[0].props[1].i = 3, e[0].props[3].v[0] = 90, e[0].props[4].b = 1;
-    set_text(&e[0].props[2].s, "0451");
-    set_text(&e[1].props[0].s, "Level 2 Key Card");
-    set_text(&e[1].props[1].s, "Level 2 Key Card");
-    e[1].props[3].v[1] = 45, e[1].props[4].v[0] = e[1].props[5].v[0] = 1;
-    e[1].props[6].v[0] = 50;
-    m->nents += 2;
-    m->eof_trailer = 0;
-    m->variant = RRB_RM_CBRE;
-}
-
 /* RMesh: the RM variant (no public file in the corpus): the sample room
  * written by the project's writer in the RM layout, version 1 with its
  * trigger box and version 0 without; and the sample with a door and an
@@ -788,8 +730,7 @@ static void rmesh_generated(void)
         rrb_rmesh m;
         rrb_buf b = {0};
         subject s = {0};
-        rrb_rmesh_sample_model(&m);
-        add_door_item(&m);
+        rrb_rmesh_sample_custom_model(&m);
         rrb_rmesh_write(&m, &b);
         s.name = "rmesh-gen-door-item.rmesh";
         s.fmt = "rmesh";

@@ -119,6 +119,18 @@ static void points(const char *name, const rr_room *room, const rr_rmesh_head *h
         en = rr_rmesh_entity_nearest(room, cls, p, &ent);
         plat_printf("%s point %d: trigger %d/%lu nearest class %lu: %d/%lu\n", name, i, et,
                     (unsigned long)t, (unsigned long)cls, en, (unsigned long)ent);
+        if (cls == RR_RMESH_CUSTOM && en == RR_OK) {   /* by its class name and its keys */
+            const rr_rmesh_ent *e;
+            const char *code, *nm;
+            uint32_t again = 0;
+            rr_rmesh_entity(room, ent, &e);
+            en = rr_rmesh_custom_nearest(room, rr_string(room, e->str), p, &again);
+            code = rr_rmesh_entity_value(room, ent, "code");
+            nm = rr_rmesh_entity_value(room, ent, "name");
+            plat_printf("%s point %d: custom %s nearest %d/%lu code %s name %s\n", name, i,
+                        rr_string(room, e->str), en, (unsigned long)again, code ? code : "-",
+                        nm ? nm : "-");
+        }
     }
 }
 
