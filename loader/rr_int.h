@@ -79,14 +79,10 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 int rr__string_ok(const rr_room *room, uint32_t off);
 /* Two NUL-terminated strings equal (the runtimes' name lookups). */
 int rr__str_eq(const char *a, const char *b);
-/* A section of an open blob's table with its place (offsets are implied by
- * the table order, see rr_blobfmt.h): index in the table, type, record
- * bytes, offset, size and record count. */
-typedef struct rr__sec {
-    uint32_t index, type, elem, offset, size, count;
-} rr__sec;
-/* The section of a type: 1 and *out, or 0 when the table has none. */
-int rr__find(const rr_room *room, uint32_t type, rr__sec *out);
+/* The table entry of a section type and, in *offset, where the section
+ * starts (offsets are implied by the table order, see rr_blobfmt.h); NULL
+ * when the table has none. Its records: entry->size / entry->elem. */
+const rr_section_entry *rr__find(const rr_room *room, uint32_t type, uint32_t *offset);
 
 /* Fixed-point helpers of rr_fix.c shared by the runtimes. rr__sat32 clamps
  * to int32. rr__div_round64 is n / d rounded half away from zero (the

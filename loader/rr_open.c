@@ -111,11 +111,14 @@ int32_t rr_arena_size(const void *blob, uint32_t size)
     return (int32_t)header_of(blob)->arena;
 }
 
-/* Section table: within the blob, every entry's record size set and its
+/* Section table (out of line: its frame is gone before the format's
+ * validator runs, which keeps rr_open's deepest chain within the stack
+ * bound on the Cortex-M0): within the blob, every entry's record size set and its
  * size a whole number of records, no duplicate type, and the sections, back
  * to back in table order (each padded to a multiple of 4), fill the blob
  * exactly: every section then lies inside it and no sum of the walk wraps. */
-static rr_err check_table(const void *blob, uint32_t size, rr_diag *diag)
+__attribute__((noinline)) static rr_err check_table(const void *blob, uint32_t size,
+                                                    rr_diag *diag)
 {
     const rr_section_entry *t =
         (const rr_section_entry *)(const void *)((const uint8_t *)blob + RR_HEADER_BYTES);
@@ -153,26 +156,27 @@ static rr_err check_table(const void *blob, uint32_t size, rr_diag *diag)
 
 /* RAW blobs (tests, user data): the common sections, and no section that
  * a loader must understand. */
-static rr_err raw_validate(rr_room *room, rr_diag *diag)
+__attribute__((noinline)) static rr_err raw_validate(rr_room *room, rr_diag *diag)
 {
     const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
-    rr__sec s;
-    uint32_t i;
+    const rr_section_entry *s;
+    uint32_t i, off;
     for (i = 0; i < room->nsections; i++)
         if (t[i].type != RR_SEC_STRINGS && t[i].type != RR_SEC_INFO &&
             !(t[i].type & RR_SEC_OPTIONAL))
             return rr__fail_in(diag, RR_ERR_SECTION, t[i].type,
                                RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
                                "unknown required section type", t[i].type, 0);
-    if (rr__find(room, RR_SEC_STRINGS, &s) &&
-        (s.elem != 1 || s.count == 0 || room->blob[s.offset + s.count - 1] != 0))
-        return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, s.offset,
-                           "string table must end with NUL", s.count, 0);
-    if (rr__find(room, RR_SEC_INFO, &s)) {
-        const rr_blob_info *bi = (const rr_blob_info *)(const void *)(room->blob + s.offset);
-        if (s.count != 1 || s.elem != sizeof(rr_blob_info))
-            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, s.offset, "record count",
-                               s.count, 1);
+    s = rr__find(room, RR_SEC_STRINGS, &off);
+    if (s && (s->elem != 1 || s->size == 0 || room->blob[off + s->size - 1] != 0))
+        return rr__fail_in(diag, RR_ERR_RANGE, RR_SEC_STRINGS, off,
+                           "string table must end with NUL", s->size, 0);
+    s = rr__find(room, RR_SEC_INFO, &off);
+    if (s) {
+        const rr_blob_info *bi = (const rr_blob_info *)(const void *)(room->blob + off);
+        if (s->elem != sizeof(rr_blob_info) || s->size != sizeof(rr_blob_info))
+            return rr__fail_in(diag, RR_ERR_SECTION, RR_SEC_INFO, off, "record count",
+                               s->size / (uint32_t)sizeof(rr_blob_info), 1);
         if (!rr__string_ok(room, bi->source_name))
             return rr__fail(room, diag, RR_ERR_INDEX, &bi->source_name, "string offset",
                             bi->source_name, 0);

@@ -50,19 +50,14 @@ __attribute__((cold, noinline)) rr_err rr__fail(const rr_room *room, rr_diag *di
     return e;
 }
 
-int rr__find(const rr_room *room, uint32_t type, rr__sec *out)
+const rr_section_entry *rr__find(const rr_room *room, uint32_t type, uint32_t *offset)
 {
     const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
     uint32_t i, off = RR_TABLE_END(room->nsections);
     for (i = 0; i < room->nsections; i++) {
         if (t[i].type == type) {
-            out->index = i;
-            out->type = type;
-            out->elem = t[i].elem;
-            out->offset = off;
-            out->size = t[i].size;
-            out->count = t[i].size / t[i].elem;
-            return 1;
+            *offset = off;
+            return &t[i];
         }
         off = RR_NEXT_SECTION(off, t[i].size);
     }
@@ -73,30 +68,30 @@ int rr__find(const rr_room *room, uint32_t type, rr__sec *out)
 
 rr_err rr_section(const rr_room *room, uint32_t type, const void **data, uint32_t *count)
 {
-    rr__sec s;
+    const rr_section_entry *s;
+    uint32_t off;
     if (!room || !data || !count)
         return RR_ERR_ARG;
-    if (!rr__find(room, type, &s))
+    s = rr__find(room, type, &off);
+    if (!s)
         return RR_ERR_MISSING;
-    *data = room->blob + s.offset;
-    *count = s.count;
+    *data = room->blob + off;
+    *count = s->size / s->elem;
     return RR_OK;
 }
 
 /* The string table of an open room: O(1) through the view. */
 static const char *strings(const rr_room *room, uint32_t *n)
 {
-    rr__sec s;
+    const rr_section_entry *s;
+    uint32_t off;
     if (room->view) {
         *n = room->view[RR_S_STRINGS].count;
         return (const char *)rr__records(room, RR_S_STRINGS);
     }
-    if (!rr__find(room, RR_SEC_STRINGS, &s)) {
-        *n = 0;
-        return 0;
-    }
-    *n = s.count;
-    return (const char *)room->blob + s.offset;
+    s = rr__find(room, RR_SEC_STRINGS, &off);
+    *n = s ? s->size : 0;   /* records of 1 byte (rr_open checked) */
+    return s ? (const char *)room->blob + off : 0;
 }
 
 int rr__string_ok(const rr_room *room, uint32_t off)
@@ -197,6 +192,41 @@ static rr_err check_records(const rr_room *room, const rr_section_desc *sd,
     return RR_OK;
 }
 
+/* Presence and sizes of the schema's sections, and the view: where each
+ * one's records start and how many (out of line: its frame is gone before
+ * the record checks, the deepest part of rr_open). */
+__attribute__((cold, noinline)) static rr_err build_view(const rr_room *room,
+                                                         const rr_schema *schema,
+                                                         rr_view_entry *view, rr_diag *diag)
+{
+    uint32_t k;
+    for (k = 0; k < schema->nsections; k++) {
+        const rr_section_desc *sd = &schema->sections[k];
+        const rr_section_entry *s = rr__find(room, sd->type, &view[k].offset);
+        uint32_t at;
+        view[k].count = 0;
+        if (!s) {
+            view[k].offset = 0;
+            if (sd->presence != RR_P_OPT)
+                return rr__fail_in(diag, RR_ERR_MISSING, sd->type, 0, "required section",
+                                   sd->type, 0);
+            continue;
+        }
+        at = (uint32_t)((const uint8_t *)s - room->blob);
+        if (s->elem != sd->elem)
+            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
+                               at + (uint32_t)offsetof(rr_section_entry, elem), "record bytes",
+                               s->elem, sd->elem);
+        /* the records (s->elem == sd->elem, a constant of the schema) */
+        view[k].count = s->size / sd->elem;
+        if (sd->presence == RR_P_ONE && view[k].count != 1)
+            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
+                               at + (uint32_t)offsetof(rr_section_entry, size), "record count",
+                               view[k].count, 1);
+    }
+    return RR_OK;
+}
+
 __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *schema,
                                              rr_diag *diag)
 {
@@ -205,6 +235,7 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     uint32_t bytes = RR_VIEW_BYTES(schema->nsections), i, k;
     rr_view_entry *view = (rr_view_entry *)(void *)room->arena;
     uint32_t version = ((const rr_blob_header *)(const void *)room->blob)->schema;
+    rr_err e;
     /* Sections laid out as this loader's schema says (else: rebake). */
     if (version != schema->version)
         return rr__fail_in(diag, RR_ERR_VERSION, 0, AT(schema), "room format schema version",
@@ -222,31 +253,9 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     if (room->arena_need < bytes)
         return rr__fail_in(diag, RR_ERR_ARENA, 0, AT(arena), "arena for the section view",
                            room->arena_need, bytes);
-    /* Presence and sizes; the view. */
-    for (k = 0; k < schema->nsections; k++) {
-        const rr_section_desc *sd = &schema->sections[k];
-        rr__sec s;
-        uint32_t at;
-        view[k].offset = 0;
-        view[k].count = 0;
-        if (!rr__find(room, sd->type, &s)) {
-            if (sd->presence != RR_P_OPT)
-                return rr__fail_in(diag, RR_ERR_MISSING, sd->type, 0, "required section",
-                                   sd->type, 0);
-            continue;
-        }
-        at = RR_HEADER_BYTES + s.index * RR_SECTION_ENTRY_BYTES;
-        if (s.elem != sd->elem)
-            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
-                               at + (uint32_t)offsetof(rr_section_entry, elem), "record bytes",
-                               s.elem, sd->elem);
-        if (sd->presence == RR_P_ONE && s.count != 1)
-            return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
-                               at + (uint32_t)offsetof(rr_section_entry, size), "record count",
-                               s.count, 1);
-        view[k].offset = s.offset;
-        view[k].count = s.count;
-    }
+    e = build_view(room, schema, view, diag);
+    if (e)
+        return e;
     room->view = view;
     /* The string table ends with a NUL, so every offset in it is a string. */
     if (view[RR_S_STRINGS].count &&
@@ -256,7 +265,7 @@ __attribute__((cold)) rr_err rr__schema_open(rr_room *room, const rr_schema *sch
     /* Every checked field of every record. */
     for (k = 0; k < schema->nsections; k++) {
         const rr_section_desc *sd = &schema->sections[k];
-        rr_err e = check_records(room, sd, fields, k, diag);
+        e = check_records(room, sd, fields, k, diag);
         if (e)
             return e;
         fields += sd->nfields;
