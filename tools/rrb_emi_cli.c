@@ -20,6 +20,8 @@
 #include "rr_emi.h"
 #include "rr_emi_blob.h"
 #include "rrb_cli.h"
+#include "rrb_emi.h"
+#include "rrb_util.h"
 
 /* ---- query ---- */
 
@@ -267,9 +269,85 @@ static const void *sec(const rr_room *room, uint32_t type, uint32_t *n)
     return p;
 }
 
+/* The triangles of material m (tri_mat NULL: all of them) as one index
+ * accessor. */
+static uint32_t index_accessor(rrb_gltf *g, const emi *e, const uint32_t *tri_mat, uint32_t m)
+{
+    uint32_t i, k, n = 0, id = rrb_gltf_begin(g, 5125, "SCALAR", 34963);
+    for (i = 0; i < e->info.ntris; i++)
+        if (!tri_mat || tri_mat[i] == m) {
+            for (k = 0; k < 3; k++)
+                rrb_buf_u32le(&g->buf, e->t[i].v[k]);
+            n++;
+        }
+    rrb_gltf_end(g, id, n * 3, 0);
+    return id;
+}
+
+/* Materials from the source mesh: the blob keeps no texture names, but each
+ * triangle keeps its face group (source order), and the .meshb names each
+ * group's texture. Returns the number of materials (the texture names,
+ * then "untextured" when a group has none) and fills tri_mat; 0 when the
+ * figure was not converted from its source files. */
+typedef struct emi_mats {
+    uint32_t n;            /* materials */
+    char **name;           /* texture file name, NULL for "untextured" */
+    uint32_t *tri_mat;     /* material of each triangle */
+} emi_mats;
+
+static void note_meshb(void *ctx, const char *part)
+{
+    size_t n = strlen(part);
+    if (n > 6 && !strcmp(part + n - 6, ".meshb") && !*(char *)ctx)
+        snprintf((char *)ctx, 2048, "%s", part);
+}
+
+static void load_materials(const rrb_cli_room *r, const emi *e, emi_mats *mt)
+{
+    char path[2048] = "", err[RRB_ERR_MAX];
+    uint8_t *d = NULL;
+    size_t n = 0;
+    rrb_emi_mesh m;
+    uint32_t i, k, *gm;
+    memset(mt, 0, sizeof *mt);
+    if (!r->src || rrb_emi_parts(r->src, r->src_size, r->path, note_meshb, path) <= 0 || !*path ||
+        rrb_load_file(path, &d, &n, err, sizeof err))
+        return;
+    if (rrb_emi_read_mesh(d, n, path, &m, NULL, err, sizeof err)) {
+        free(d);
+        return;
+    }
+    gm = rrb_xcalloc(m.ngroups + 1, sizeof *gm);
+    mt->name = rrb_xcalloc(m.ngroups + 1, sizeof *mt->name);
+    for (i = 0; i < m.ngroups; i++) {   /* a material per distinct texture name */
+        const char *t = m.groups[i].has_texture && m.groups[i].texture < m.ntex
+                            ? m.tex[m.groups[i].texture] : NULL;
+        for (k = 0; k < mt->n && !(t ? mt->name[k] && !strcmp(mt->name[k], t) : !mt->name[k]); k++)
+            ;
+        if (k == mt->n)
+            mt->name[mt->n++] = t ? rrb_xstrdup(t) : NULL;
+        gm[i] = k;
+    }
+    mt->tri_mat = rrb_xcalloc(e->info.ntris + 1, sizeof *mt->tri_mat);
+    for (i = 0; i < e->info.ntris; i++)   /* a group the mesh does not have: the first material */
+        mt->tri_mat[i] = e->t[i].group < m.ngroups ? gm[e->t[i].group] : 0;
+    free(gm);
+    rrb_emi_mesh_free(&m);
+    free(d);
+}
+
+static void free_materials(emi_mats *mt)
+{
+    uint32_t i;
+    for (i = 0; i < mt->n; i++)
+        free(mt->name[i]);
+    free(mt->name);
+    free(mt->tri_mat);
+}
+
 static void mesh_accessors(rrb_gltf *g, const emi *e, uint32_t acc_ids[6])
 {
-    uint32_t i, k, nt = e->info.ntris;
+    uint32_t i, k;
     double x[4];
     acc_ids[0] = rrb_gltf_begin(g, 5126, "VEC3", 34962);
     for (i = 0; i < e->info.nverts; i++) {
@@ -292,11 +370,6 @@ static void mesh_accessors(rrb_gltf *g, const emi *e, uint32_t acc_ids[6])
         rrb_gltf_floats(g, acc_ids[2], x, 4);
     }
     rrb_gltf_end(g, acc_ids[2], e->info.nverts, 0);
-    acc_ids[3] = rrb_gltf_begin(g, 5125, "SCALAR", 34963);
-    for (i = 0; i < nt; i++)
-        for (k = 0; k < 3; k++)
-            rrb_buf_u32le(&g->buf, e->t[i].v[k]);
-    rrb_gltf_end(g, acc_ids[3], nt * 3, 0);
     acc_ids[4] = acc_ids[5] = UINT32_MAX;
     if (e->va) {
         acc_ids[4] = rrb_gltf_begin(g, 5126, "VEC2", 34962);
@@ -426,20 +499,58 @@ static void load_emi(emi *e, const rr_room *room)
     e->rk = sec(room, RR_SEC_EMI_RKEYS, &n);
 }
 
-static void json_mesh(FILE *jf, const emi *e, const uint32_t ids[6])
+static void json_mesh(FILE *jf, const emi *e, const uint32_t ids[6], const emi_mats *mt,
+                      const uint32_t *idx)
 {
-    uint32_t i;
+    uint32_t i, nprim = mt->n ? mt->n : 1, nimg = 0;
     for (i = 0; i < e->info.njoints; i++)
         fprintf(jf, "%s%u", i ? "," : "", i + 1);
     fprintf(jf, "]}],\"meshes\":[{\"name\":");
     rrb_json_str(jf, e->info.name);
-    fprintf(jf, ",\"primitives\":[{\"attributes\":{\"POSITION\":%u,\"JOINTS_0\":%u,"
-            "\"WEIGHTS_0\":%u", ids[0], ids[1], ids[2]);
-    if (ids[4] != UINT32_MAX)
-        fprintf(jf, ",\"TEXCOORD_0\":%u", ids[4]);
-    if (ids[5] != UINT32_MAX)
-        fprintf(jf, ",\"NORMAL\":%u", ids[5]);
-    fprintf(jf, "},\"indices\":%u,\"mode\":4}]}]", ids[3]);
+    fprintf(jf, ",\"primitives\":[");
+    for (i = 0; i < nprim; i++) {   /* one per material (texture) */
+        fprintf(jf, "%s{\"attributes\":{\"POSITION\":%u,\"JOINTS_0\":%u,\"WEIGHTS_0\":%u",
+                i ? "," : "", ids[0], ids[1], ids[2]);
+        if (ids[4] != UINT32_MAX)
+            fprintf(jf, ",\"TEXCOORD_0\":%u", ids[4]);
+        if (ids[5] != UINT32_MAX)
+            fprintf(jf, ",\"NORMAL\":%u", ids[5]);
+        fprintf(jf, "},\"indices\":%u,", idx[i]);
+        if (mt->n)
+            fprintf(jf, "\"material\":%u,", i);
+        fprintf(jf, "\"mode\":4}");
+    }
+    fprintf(jf, "]}]");
+    if (!mt->n)
+        return;
+    fprintf(jf, ",\"materials\":[");
+    for (i = 0; i < mt->n; i++) {
+        fprintf(jf, "%s{\"name\":", i ? "," : "");
+        if (mt->name[i]) {
+            rrb_json_str(jf, mt->name[i]);
+            fprintf(jf, ",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%u,"
+                    "\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":1}}", nimg++);
+        } else {
+            fprintf(jf, "\"untextured\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                    "[0.7,0.7,0.7,1],\"metallicFactor\":0,\"roughnessFactor\":1}}");
+        }
+    }
+    fprintf(jf, "]");
+    if (!nimg)
+        return;
+    fprintf(jf, ",\"samplers\":[{\"wrapS\":10497,\"wrapT\":10497}],\"textures\":[");
+    for (i = 0; i < nimg; i++)
+        fprintf(jf, "%s{\"sampler\":0,\"source\":%u}", i ? "," : "", i);
+    fprintf(jf, "],\"images\":[");
+    for (i = 0, nimg = 0; i < mt->n; i++)
+        if (mt->name[i]) {
+            fprintf(jf, "%s{\"name\":", nimg++ ? "," : "");
+            rrb_json_str(jf, mt->name[i]);
+            fprintf(jf, ",\"uri\":");
+            rrb_gltf_uri(jf, mt->name[i]);
+            fprintf(jf, "}");
+        }
+    fprintf(jf, "]");
 }
 
 static void json_anims(FILE *jf, const emi *e, chan *const *chs, const uint32_t *nchs)
@@ -472,8 +583,9 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
                       size_t cap)
 {
     emi e;
+    emi_mats mt;
     rrb_gltf g;
-    uint32_t a, ids[6], ibm, total_ch = 0, *nchs;
+    uint32_t a, ids[6], ibm, total_ch = 0, *nchs, *idx;
     chan **chs;
     rr_emi_local *local;
     char *json;
@@ -493,7 +605,11 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
         return -1;
     }
     load_emi(&e, &r->room);
+    load_materials(r, &e, &mt);
     mesh_accessors(&g, &e, ids);
+    idx = rrb_xcalloc(mt.n + 1, sizeof *idx);
+    for (a = 0; a < (mt.n ? mt.n : 1); a++)
+        idx[a] = index_accessor(&g, &e, mt.n ? mt.tri_mat : NULL, a);
     ibm = ibm_accessor(&g, &e);
     local = rrb_xcalloc(e.info.njoints, sizeof *local);
     chs = rrb_xcalloc(e.info.nanims + 1, sizeof *chs);
@@ -506,7 +622,7 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
     jf = open_memstream(&json, &jlen);
     fprintf(jf, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"rrbake (romroom)\"},");
     write_json_nodes(jf, &e);
-    json_mesh(jf, &e, ids);
+    json_mesh(jf, &e, ids, &mt, idx);
     json_anims(jf, &e, chs, nchs);
     rrb_gltf_tables(jf, &g);
     fclose(jf);
@@ -514,12 +630,13 @@ static int write_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
     if (rc)
         snprintf(err, cap, "%s: cannot write the output file", out_path);
     else if (log)
-        fprintf(log, "%s: %u joints, %u vertices, %u triangles, %u animations (%u channels), "
-                "%zu buffer bytes\n", out_path, e.info.njoints, e.info.nverts, e.info.ntris,
-                e.info.nanims, total_ch, g.buf.size);
+        fprintf(log, "%s: %u joints, %u vertices, %u triangles, %u materials, %u animations "
+                "(%u channels), %zu buffer bytes\n", out_path, e.info.njoints, e.info.nverts,
+                e.info.ntris, mt.n, e.info.nanims, total_ch, g.buf.size);
     for (a = 0; a < e.info.nanims; a++)
         free(chs[a]);
-    free(chs), free(nchs), free(local), free(json);
+    free(chs), free(nchs), free(local), free(json), free(idx);
+    free_materials(&mt);
     rrb_gltf_free(&g);
     return rc;
 }

@@ -4,7 +4,8 @@ EMI source readers (written by tests/host/test_cli.c):
   joints N / joint NAME PARENT tx ty tz qx qy qz qw   (.sklb)
   verts N / tris N                                     (.meshb)
   anim NAME / track JOINT OP NKEYS / key T v0 v1 v2 v3 (.animb)
-Checks: node names, parents and bind transforms; vertex and index counts;
+Checks: node names, parents and bind transforms; vertex and index counts
+(the triangles of all primitives, one per material);
 every accessor inside its buffer view; inverse bind matrix x global bind
 transform = identity for every joint; every source key of every track present
 as a sampler key (same time, same value; quaternions up to sign).
@@ -95,13 +96,15 @@ for k, ni in enumerate(skin["joints"]):
              m[2]*p[0] + m[6]*p[1] + m[10]*p[2] + m[14]]
         check(all(abs(a - b) < 2e-3 for a, b in zip(o, v)), "inverse bind of joint %d" % k)
 
-prim = g["meshes"][0]["primitives"][0]
+prims = g["meshes"][0]["primitives"]   # one per material: the same vertices, split triangles
+prim = prims[0]
 nverts = int([e for e in exp if e[0] == "verts"][0][1])
 ntris = int([e for e in exp if e[0] == "tris"][0][1])
-check(g["accessors"][prim["attributes"]["POSITION"]]["count"] == nverts, "vertex count")
-check(g["accessors"][prim["indices"]]["count"] == 3 * ntris, "index count")
-idx = read(prim["indices"])
-check(all(i[0] < nverts for i in idx), "indices in range")
+check(all(g["accessors"][p["attributes"]["POSITION"]]["count"] == nverts for p in prims),
+      "vertex count")
+check(sum(g["accessors"][p["indices"]]["count"] for p in prims) == 3 * ntris, "index count")
+for p in prims:
+    check(all(i[0] < nverts for i in read(p["indices"])), "indices in range")
 w = read(prim["attributes"]["WEIGHTS_0"])
 check(all(abs(sum(x) - 1) < 1e-3 for x in w), "weights sum to 1")
 

@@ -1063,6 +1063,7 @@ static void test_emi(void)
     size_t n;
     int rc, ok = 1, i;
     uint32_t g, src_tris = 0, nf = 0;
+    char mats[1000] = "";
     FILE *of;
     if (!expect("cli.emi.sample", rrb_emi_sample(tmpdir, err, sizeof err) == 0))
         return;
@@ -1129,8 +1130,25 @@ static void test_emi(void)
     snprintf(cmd, sizeof cmd, "%s/figure.meshb", tmpdir);
     if (rrb_load_file(cmd, &d, &n, err, sizeof err) == 0 &&
         rrb_emi_read_mesh(d, n, cmd, &mesh, NULL, err, sizeof err) == 0) {
-        for (g = 0; g < mesh.ngroups; g++)
+        for (g = 0; g < mesh.ngroups; g++) {
+            /* the glTF's materials: one per texture the groups name, with
+             * their triangles, in group order (from the source reader) */
+            const char *tex = mesh.groups[g].has_texture && mesh.groups[g].texture < mesh.ntex
+                                  ? mesh.tex[mesh.groups[g].texture] : "untextured";
+            uint32_t h, t = 0;
             src_tris += mesh.groups[g].nindices / 3;
+            for (h = 0; h < g; h++)
+                if (mesh.groups[h].has_texture && mesh.groups[h].texture < mesh.ntex &&
+                    !strcmp(mesh.tex[mesh.groups[h].texture], tex))
+                    break;
+            if (h < g)
+                continue;   /* counted with its first group */
+            for (h = g; h < mesh.ngroups; h++)
+                if (mesh.groups[h].has_texture && mesh.groups[h].texture < mesh.ntex &&
+                    !strcmp(mesh.tex[mesh.groups[h].texture], tex))
+                    t += mesh.groups[h].nindices / 3;
+            snprintf(mats + strlen(mats), sizeof mats - strlen(mats), "%s:%u;", tex, t);
+        }
         snprintf(obj, sizeof obj, "%s/figure.obj", tmpdir);
         free(run(rrb_cli_preview, &rc, NULL, path, "-o", obj, NULL));
         of = fopen(obj, "r");
@@ -1151,6 +1169,18 @@ static void test_emi(void)
     RT_EXPECT("cli.emi.gltf.expect", write_expect(tmpdir) == 0);
     snprintf(cmd, sizeof cmd, "python3 tests/cli/check_gltf.py %s %s/expect.txt", gl, tmpdir);
     RT_EXPECT("cli.emi.gltf.check", system(cmd) == 0);
+    /* one material per texture of the source mesh, its image the texture's
+     * file name, its primitive the triangles of those groups */
+    rc = sh(&out, "python3 -c \"import json,sys; d=json.load(open(sys.argv[1])); "
+            "m=d['materials']; p=d['meshes'][0]['primitives']; "
+            "print(''.join('%%s:%%d;' %% (m[i]['name'], sum(d['accessors'][q['indices']]['count']"
+            "//3 for q in p if q['material']==i)) for i in range(len(m))), "
+            "all(im['uri']==im['name'] for im in d['images']))\" %s", gl);
+    RT_EXPECT("cli.emi.gltf.materials", rc == 0 && *mats && !strncmp(out, mats, strlen(mats)) &&
+                                            strstr(out, " True"));
+    if (rc != 0 || strncmp(out, mats, strlen(mats)))
+        fprintf(stderr, "materials: glTF %s source %s\n", out, mats);
+    free(out);
     /* the same figure as binary .glb: its container and tables, and the same facts */
     snprintf(gl, sizeof gl, "%s/figure.glb", tmpdir);
     free(run(rrb_cli_convert, &rc, NULL, path, "-o", gl, NULL));
