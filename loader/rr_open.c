@@ -113,8 +113,8 @@ int32_t rr_arena_size(const void *blob, uint32_t size)
 
 /* Section table (out of line: its frame is gone before the format's
  * validator runs, which keeps rr_open's deepest chain within the stack
- * bound on the Cortex-M0): within the blob, every entry's record size set and its
- * size a whole number of records, no duplicate type, and the sections, back
+ * bound on the Cortex-M0): within the blob, every entry's record size set
+ * and its size a whole number of records, no duplicate type, and the sections, back
  * to back in table order (each padded to a multiple of 4), fill the blob
  * exactly: every section then lies inside it and no sum of the walk wraps. */
 __attribute__((noinline)) static rr_err check_table(const void *blob, uint32_t size,
@@ -131,14 +131,15 @@ __attribute__((noinline)) static rr_err check_table(const void *blob, uint32_t s
         return rr__fail_in(diag, RR_ERR_TRUNC, 0, AT(nsections), "section table end", off, size);
     for (i = 0; i < n; i++) {
         const rr_section_entry *s = &t[i];
-        uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES, padded;
+        uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES, pad;
         if (s->elem == 0 || s->size % s->elem)
             return rr__fail_in(diag, RR_ERR_SECTION, s->type,
                                at + (uint32_t)offsetof(rr_section_entry, size),
                                "section size (a whole number of records)", s->size, s->elem);
-        /* size + padding <= what is left, without overflow: size <= size - off - 3 */
-        padded = (s->size & 3u) ? 4u - (s->size & 3u) : 0;
-        if (s->size > size - off || padded > size - off - s->size)
+        /* the section and its padding to 4 fit in what is left of the blob
+         * (each compared with a difference that cannot wrap: off <= size) */
+        pad = (s->size & 3u) ? 4u - (s->size & 3u) : 0;
+        if (s->size > size - off || pad > size - off - s->size)
             return rr__fail_in(diag, RR_ERR_SECTION, s->type,
                                at + (uint32_t)offsetof(rr_section_entry, size),
                                "section end past blob", s->size, size - off);
@@ -146,7 +147,7 @@ __attribute__((noinline)) static rr_err check_table(const void *blob, uint32_t s
             if (t[j].type == s->type)
                 return rr__fail_in(diag, RR_ERR_SECTION, s->type, at, "duplicate section type",
                                    s->type, 0);
-        off += s->size + padded;
+        off += s->size + pad;
     }
     if (off != size)
         return rr__fail_in(diag, RR_ERR_SIZE, 0, off, "bytes after the last section", size - off,
