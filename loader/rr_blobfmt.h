@@ -234,6 +234,14 @@ RR_RECORD(rr_string_byte, RR_STRING_BYTE, 1);
     F(T, bbox_max, I32, [3], DATA, 0, "")
 RR_RECORD(rr_blob_info, RR_BLOB_INFO, 36);
 
+/* A key/value pair of strings: the record of RMF entity keys and of RMesh
+ * custom-entity properties (each format names it; one record, so the core
+ * looks a key up for both, rr__kv_value). */
+#define RR_KV(F, T)                                                                    \
+    F(T, key, U32, , STRING, 0, "key")                                                  \
+    F(T, value, U32, , STRING, 0, "its value as text")
+RR_RECORD(rr_kv, RR_KV, 8);
+
 /* The two common sections: slots 0 and 1 of every format, before the
  * sections of its own list. */
 #define RR_COMMON_SECTIONS(S)                                          \

@@ -79,6 +79,9 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 int rr__string_ok(const rr_room *room, uint32_t off);
 /* Two NUL-terminated strings equal (the runtimes' name lookups). */
 int rr__str_eq(const char *a, const char *b);
+/* The value of key among n key/value pairs (a run of a format's pairs), or
+ * NULL when none has that key. */
+const char *rr__kv_value(const rr_room *room, const rr_kv *kv, uint32_t n, const char *key);
 /* The table entry of a section type and, in *offset, where the section
  * starts (offsets are implied by the table order, see rr_blobfmt.h); NULL
  * when the table has none. Its records: entry->size / entry->elem. */

@@ -1223,18 +1223,13 @@ rr_err rr_rmesh_custom_nearest(const rr_room *room, const char *cls, const int32
 const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
     const rr_rmesh_ent *t;
-    const rr_rmesh_prop *pr;
-    uint32_t k;
     if (!is_rmesh(room) || !key || i >= rr__count(room, RR_RMESH_S_ents))
         return 0;
     t = &ents_of(room)[i];
     if (t->cls != RR_RMESH_CUSTOM)
         return 0;
-    pr = props_of(room) + t->ival[0];   /* a run of props (rr_open checked it) */
-    for (k = 0; k < (uint32_t)t->ival[1]; k++)
-        if (rr__str_eq(rr_string(room, pr[k].key), key))
-            return rr_string(room, pr[k].value);
-    return 0;
+    /* a run of props (rr_open checked it) */
+    return rr__kv_value(room, props_of(room) + t->ival[0], (uint32_t)t->ival[1], key);
 }
 
 /* Render data is there when the blob has its render head (rr_open checked

@@ -167,12 +167,11 @@ enum rr_rmesh_class {
     F(T, scale, I32, [3], DATA, 0, "model: scale, Q16.16")
 RR_RECORD(rr_rmesh_ent, RR_RMESH_ENT, 64);
 
-/* A property of a custom entity: key and value as text, as the source has
- * them (numbers, colours and vectors formatted; NOTES.md 3.7). */
-#define RR_RMESH_PROP(F, T)                                                                    \
-    F(T, key, U32, , STRING, 0, "property name")                                                \
-    F(T, value, U32, , STRING, 0, "its value as text")
-RR_RECORD(rr_rmesh_prop, RR_RMESH_PROP, 8);
+/* A property of a custom entity: its name and its value as text, as the
+ * source has them (numbers, colours and vectors formatted; NOTES.md 3.7),
+ * in the common rr_kv record (rr_blobfmt.h). */
+#define RR_RMESH_PROP(F, T) RR_KV(F, T)
+typedef rr_kv rr_rmesh_prop;
 
 /* ---- render data (optional) ---------------------------------------------- */
 

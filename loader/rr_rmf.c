@@ -797,16 +797,10 @@ GETTER(rr_rmf_get_pathnode, rr_rmf_pathnode, RR_RMF_S_pathnodes)
 const char *rr_rmf_entity_value(const rr_room *room, uint32_t i, const char *key)
 {
     const rr_rmf_entity *en;
-    const rr_rmf_keyvalue *kv;
-    uint32_t k;
     if (!is_rmf(room) || !key || i >= rr__count(room, RR_RMF_S_entities))
         return 0;
     en = &entities_of(room)[i];
-    kv = keyvalues_of(room) + en->first_kv;
-    for (k = 0; k < en->nkv; k++)
-        if (rr__str_eq(rr_string(room, kv[k].key), key))
-            return rr_string(room, kv[k].value);
-    return 0;
+    return rr__kv_value(room, keyvalues_of(room) + en->first_kv, en->nkv, key);
 }
 
 /* The key is classified once: classname and targetname are entity fields,

@@ -168,10 +168,9 @@ RR_RECORD(rr_rmf_leafbrush, RR_RMF_LEAFBRUSH, 4);
     F(T, spawnflags, U32, , DATA, 0, "as in the source map")
 RR_RECORD(rr_rmf_entity, RR_RMF_ENTITY, 44);
 
-#define RR_RMF_KEYVALUE(F, T)                                                            \
-    F(T, key, U32, , STRING, 0, "")                                                       \
-    F(T, value, U32, , STRING, 0, "")
-RR_RECORD(rr_rmf_keyvalue, RR_RMF_KEYVALUE, 8);
+/* An entity key/value pair: the common rr_kv record (rr_blobfmt.h). */
+#define RR_RMF_KEYVALUE(F, T) RR_KV(F, T)
+typedef rr_kv rr_rmf_keyvalue;
 
 /* A camera of the editor's camera tool. */
 #define RR_RMF_CAMERA(F, T)                                                              \

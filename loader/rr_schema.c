@@ -119,6 +119,15 @@ int rr__str_eq(const char *a, const char *b)
     }
 }
 
+const char *rr__kv_value(const rr_room *room, const rr_kv *kv, uint32_t n, const char *key)
+{
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        if (rr__str_eq(rr_string(room, kv[k].key), key))
+            return rr_string(room, kv[k].value);
+    return 0;
+}
+
 /* ---- the schema ---------------------------------------------------------- */
 
 /* The value of one field element, sign-extended when the type is signed. */
