@@ -114,9 +114,10 @@ int32_t rr_arena_size(const void *blob, uint32_t size)
 /* Section table (out of line: its frame is gone before the format's
  * validator runs, which keeps rr_open's deepest chain within the stack
  * bound on the Cortex-M0): within the blob, every entry's record size set
- * and its size a whole number of records, no duplicate type, and the sections, back
- * to back in table order (each padded to a multiple of 4), fill the blob
- * exactly: every section then lies inside it and no sum of the walk wraps. */
+ * and its size a whole number of records, no duplicate type, and the
+ * sections, back to back in table order (each padded to a multiple of 4),
+ * fill the blob exactly: every section then lies inside it and no sum of
+ * the walk wraps. */
 __attribute__((noinline)) static rr_err check_table(const void *blob, uint32_t size,
                                                     rr_diag *diag)
 {

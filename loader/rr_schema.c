@@ -202,37 +202,40 @@ static rr_err check_records(const rr_room *room, const rr_section_desc *sd,
 }
 
 /* Presence and sizes of the schema's sections, and the view: where each
- * one's records start and how many (out of line: its frame is gone before
- * the record checks, the deepest part of rr_open). */
+ * one's records start and how many, in one walk of the table (offsets are
+ * implied by its order). Out of line: its frame is gone before the record
+ * checks, the deepest part of rr_open. */
 __attribute__((cold, noinline)) static rr_err build_view(const rr_room *room,
                                                          const rr_schema *schema,
                                                          rr_view_entry *view, rr_diag *diag)
 {
-    uint32_t k;
-    for (k = 0; k < schema->nsections; k++) {
-        const rr_section_desc *sd = &schema->sections[k];
-        const rr_section_entry *s = rr__find(room, sd->type, &view[k].offset);
-        uint32_t at;
-        view[k].count = 0;
-        if (!s) {
-            view[k].offset = 0;
-            if (sd->presence != RR_P_OPT)
-                return rr__fail_in(diag, RR_ERR_MISSING, sd->type, 0, "required section",
-                                   sd->type, 0);
-            continue;
-        }
-        at = (uint32_t)((const uint8_t *)s - room->blob);
-        if (s->elem != sd->elem)
+    const rr_section_entry *t = (const rr_section_entry *)(const void *)room->sections;
+    uint32_t i, k, off = RR_TABLE_END(room->nsections);
+    for (k = 0; k < schema->nsections; k++)
+        view[k].offset = view[k].count = 0;   /* offset 0: absent (sections follow the header) */
+    for (i = 0; i < room->nsections; off = RR_NEXT_SECTION(off, t[i].size), i++) {
+        const rr_section_desc *sd;
+        uint32_t at = RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
+        for (k = 0; k < schema->nsections && schema->sections[k].type != t[i].type; k++)
+            ;
+        if (k == schema->nsections)
+            continue;   /* an optional section this loader does not know */
+        sd = &schema->sections[k];
+        if (t[i].elem != sd->elem)
             return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
                                at + (uint32_t)offsetof(rr_section_entry, elem), "record bytes",
-                               s->elem, sd->elem);
-        /* the records (s->elem == sd->elem, a constant of the schema) */
-        view[k].count = s->size / sd->elem;
+                               t[i].elem, sd->elem);
+        view[k].offset = off;
+        view[k].count = t[i].size / sd->elem;   /* sd->elem: a constant of the schema */
         if (sd->presence == RR_P_ONE && view[k].count != 1)
             return rr__fail_in(diag, RR_ERR_SECTION, sd->type,
                                at + (uint32_t)offsetof(rr_section_entry, size), "record count",
                                view[k].count, 1);
     }
+    for (k = 0; k < schema->nsections; k++)
+        if (!view[k].offset && schema->sections[k].presence != RR_P_OPT)
+            return rr__fail_in(diag, RR_ERR_MISSING, schema->sections[k].type, 0,
+                               "required section", schema->sections[k].type, 0);
     return RR_OK;
 }
 
