@@ -192,17 +192,15 @@ static int q_nearest(rrb_query *q, int argc, char **argv)
     rrb_q_str(q, "class", ent->cls == RR_RMESH_CUSTOM ? rr_string(q->room, ent->str)
                           : ent->cls < RR_RMESH_NCLASSES ? rmesh_classes[ent->cls] : "?");
     rrb_q_point(q, "position", ent->pos, 3);
-    if (ent->cls == RR_RMESH_CUSTOM) {   /* each property, looked up by its key */
+    if (ent->cls == RR_RMESH_CUSTOM) {   /* its properties: a run of the props section */
         const rr_rmesh_prop *pr;
         const void *d;
         uint32_t np, k;
         rrb_q_open(q, "properties", 0, "");
         if (rr_section(q->room, RR_SEC_RMESH_PROPS, &d, &np) == RR_OK)
             for (pr = (const rr_rmesh_prop *)d + ent->ival[0], k = 0; k < (uint32_t)ent->ival[1];
-                 k++) {
-                const char *key = rr_string(q->room, pr[k].key);
-                rrb_q_str(q, key, rr_rmesh_entity_value(q->room, i, key));
-            }
+                 k++)
+                rrb_q_str(q, rr_string(q->room, pr[k].key), rr_string(q->room, pr[k].value));
         rrb_q_close(q);
     }
     memcpy(path[0], p, sizeof path[0]);
