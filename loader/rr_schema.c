@@ -142,63 +142,137 @@ static uint32_t load(const uint8_t *p, uint32_t type)
     }
 }
 
-/* What diag->what says for each kind's failure. */
+/* What a failure of each kind says: diag->what, and the error code. */
 static const char *const kind_what[RR_K_N] = {
     "", "must be zero", "coordinate range", "Q16.16 range", "value range", "value limit",
     "unknown flag bits", "index", "index", "record number", "run start", "run end",
     "string offset", "record count", ""};
+static const int8_t kind_err[RR_K_N] = {
+    RR_OK, RR_ERR_RANGE, RR_ERR_RANGE, RR_ERR_RANGE, RR_ERR_RANGE, RR_ERR_RANGE,
+    RR_ERR_RANGE, RR_ERR_INDEX, RR_ERR_INDEX, RR_ERR_INDEX, RR_ERR_INDEX, RR_ERR_INDEX,
+    RR_ERR_INDEX, RR_ERR_SECTION, RR_OK};
 
-/* One field element: RR_OK, or the failure with its value and bound. */
-static rr_err check_value(const rr_room *room, const rr_field_desc *f, uint32_t v,
-                          uint32_t first, uint32_t *limit)
+/* The records of the section a field refers to (its bound for the index
+ * kinds; the string table's bytes for STRING). */
+static uint32_t target_count(const rr_room *room, const rr_field_desc *f)
 {
-    uint32_t count = f->kind >= RR_K_INDEX && f->kind != RR_K_STRING ? rr__count(room, f->arg) : 0;
-    uint32_t none = f->type & 4u ? 0xffffffffu : (1u << ((f->type & 7u) * 8u)) - 1u;
+    if (f->kind == RR_K_STRING)
+        return rr__count(room, RR_S_STRINGS);
+    return f->kind >= RR_K_INDEX ? rr__count(room, f->arg) : 0;
+}
+
+/* A field's rule as one unsigned comparison, v - lo <= span, for the kinds
+ * whose bound is the same in every record. 0 for the kinds checked value by
+ * value (INDEX_OPT, FLAGS, COUNT: value_ok) and for an index into an empty
+ * section, which no value passes. */
+static int field_range(const rr_room *room, const rr_field_desc *f, uint32_t *lo,
+                       uint32_t *span)
+{
+    uint32_t count = target_count(room, f);
+    *lo = 0;
     switch (f->kind) {
-    case RR_K_ZERO: *limit = 0; return v == 0 ? RR_OK : RR_ERR_RANGE;
+    case RR_K_ZERO: *span = 0; return 1;
     case RR_K_COORD:
     case RR_K_FIX:
-    case RR_K_ABS: *limit = f->arg; return v + f->arg <= 2u * f->arg ? RR_OK : RR_ERR_RANGE;
-    case RR_K_MAX: *limit = f->arg; return v <= f->arg ? RR_OK : RR_ERR_RANGE;
-    case RR_K_FLAGS: *limit = f->arg; return (v & ~f->arg) == 0 ? RR_OK : RR_ERR_RANGE;
-    case RR_K_INDEX_OPT:
-        if ((v & none) == none)
-            return RR_OK;
-        /* fall through */
-    case RR_K_INDEX: *limit = count; return (v & none) < count ? RR_OK : RR_ERR_INDEX;
+    case RR_K_ABS: *lo = 0u - f->arg; *span = 2u * f->arg; return 1;   /* |v| <= arg */
+    case RR_K_MAX: *span = f->arg; return 1;
+    case RR_K_INDEX:                         /* v < count; masked to its width: unsigned only */
+    case RR_K_STRING: *span = count - 1u; return count != 0 && !(f->type & RR_T_SIGNED);
     case RR_K_INDEX1:
-    case RR_K_FIRST: *limit = count; return v <= count ? RR_OK : RR_ERR_INDEX;
-    case RR_K_COUNT: *limit = count - first; return v <= count - first ? RR_OK : RR_ERR_INDEX;
-    case RR_K_STRING: *limit = rr__count(room, RR_S_STRINGS);
-        return v < *limit ? RR_OK : RR_ERR_INDEX;
-    case RR_K_COUNTOF: *limit = count; return v == count ? RR_OK : RR_ERR_SECTION;
-    default: return RR_OK;
+    case RR_K_FIRST: *span = count; return 1;
+    case RR_K_COUNTOF: *lo = count; *span = 0; return 1;
+    default: return 0;
     }
 }
 
-/* Every checked field of every record of slot k (fields: its descriptors). */
+/* One value of field f (first: the start of its record's run, for COUNT). */
+static int value_ok(const rr_room *room, const rr_field_desc *f, uint32_t v, uint32_t first)
+{
+    uint32_t lo, span, count = target_count(room, f);
+    uint32_t none = f->type & 4u ? 0xffffffffu : (1u << ((f->type & 7u) * 8u)) - 1u;
+    if (field_range(room, f, &lo, &span))
+        return v - lo <= span;
+    switch (f->kind) {
+    case RR_K_FLAGS: return (v & ~f->arg) == 0;
+    case RR_K_INDEX_OPT: return (v & none) == none || (v & none) < count;   /* all ones: none */
+    case RR_K_INDEX: return (v & none) < count;
+    case RR_K_STRING: return v < count;
+    case RR_K_COUNT: return first <= count && v <= count - first;
+    default: return 1;
+    }
+}
+
+/* The bound diag->limit names when field f fails. */
+static uint32_t value_limit(const rr_room *room, const rr_field_desc *f, uint32_t first)
+{
+    switch (f->kind) {
+    case RR_K_ZERO: return 0;
+    case RR_K_COUNT: return target_count(room, f) - first;
+    case RR_K_INDEX:
+    case RR_K_INDEX_OPT:
+    case RR_K_INDEX1:
+    case RR_K_FIRST:
+    case RR_K_STRING:
+    case RR_K_COUNTOF: return target_count(room, f);
+    default: return f->arg;
+    }
+}
+
+/* The last FIRST value before field j of a record: the start of the run a
+ * COUNT field measures (0 when the record has none). */
+static uint32_t run_first(const uint8_t *rec, const rr_field_desc *fields, uint32_t j)
+{
+    while (j-- > 0)
+        if (fields[j].kind == RR_K_FIRST)
+            return load(rec + fields[j].off + (fields[j].n - 1u) * (fields[j].type & 7u),
+                        fields[j].type);
+    return 0;
+}
+
+/* The first of records [0, n) whose field j breaks its rule (n when none
+ * does), and in it the element (*elem). */
+__attribute__((noinline)) static uint32_t first_bad(const rr_room *room, const uint8_t *recs,
+                                                    uint32_t elem, uint32_t n,
+                                                    const rr_field_desc *fields, uint32_t j,
+                                                    uint32_t *bad_elem)
+{
+    const rr_field_desc *f = &fields[j];
+    uint32_t w = f->type & 7u, lo, span, r, e;
+    int ranged = field_range(room, f, &lo, &span);
+    for (r = 0; r < n; r++, recs += elem)
+        for (e = 0; e < f->n; e++) {
+            uint32_t v = load(recs + f->off + e * w, f->type);
+            if (!(ranged ? v - lo <= span : value_ok(room, f, v, run_first(recs, fields, j)))) {
+                *bad_elem = e;
+                return r;
+            }
+        }
+    return n;
+}
+
+/* Every checked field of every record of slot k (fields: its descriptors).
+ * Field by field, so each field's bound is worked out once, not once a
+ * record; the failure reported is still the one a walk record by record
+ * meets first (the lowest record, then the first field in it): each field
+ * looks only at the records before the first bad one found so far. */
 static rr_err check_records(const rr_room *room, const rr_section_desc *sd,
                             const rr_field_desc *fields, uint32_t k, rr_diag *diag)
 {
-    const uint8_t *rec = rr__records(room, k);
-    uint32_t i, n = rr__count(room, k);
-    for (i = 0; i < n; i++, rec += sd->elem) {
-        uint32_t j, first = 0;
-        for (j = 0; j < sd->nfields; j++) {
-            const rr_field_desc *f = &fields[j];
-            uint32_t w = f->type & 7u, e;
-            for (e = 0; e < f->n; e++) {
-                const uint8_t *p = rec + f->off + e * w;
-                uint32_t v = load(p, f->type), limit = 0;
-                rr_err err = check_value(room, f, v, first, &limit);
-                if (err)
-                    return rr__fail(room, diag, err, p, kind_what[f->kind], v, limit);
-                if (f->kind == RR_K_FIRST)
-                    first = v;
-            }
-        }
+    const uint8_t *recs = rr__records(room, k), *rec, *p;
+    const rr_field_desc *f = 0;
+    uint32_t j, n = rr__count(room, k), bad_elem = 0, e = 0, r, v;
+    for (j = 0; j < sd->nfields; j++) {
+        r = first_bad(room, recs, sd->elem, n, fields, j, &e);
+        if (r < n)
+            n = r, f = &fields[j], bad_elem = e;   /* the next fields: only records before it */
     }
-    return RR_OK;
+    if (!f)
+        return RR_OK;
+    rec = recs + n * sd->elem;
+    p = rec + f->off + bad_elem * (f->type & 7u);
+    v = load(p, f->type);
+    return rr__fail(room, diag, (rr_err)kind_err[f->kind], p, kind_what[f->kind], v,
+                    value_limit(room, f, run_first(rec, fields, (uint32_t)(f - fields))));
 }
 
 /* Presence and sizes of the schema's sections, and the view: where each
