@@ -156,12 +156,12 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
 static int make_flat(const rr_test_blob *b, rr_room *out)
 {
     uint8_t *buf = (uint8_t *)flat;
-    uint32_t i, k, ns, type, elem, count, src, dst, size;
+    uint32_t i, k, ns, type = 0, elem = 0, count = 0, src, dst, size;
     rr_rmesh_head *h = 0;
     rr_rmesh_node *root = 0;
     if (b->size > FLAT_MAX)
         return -1;
-    memcpy(&ns, b->data + 36, 4);
+    memcpy(&ns, b->data + offsetof(rr_blob_header, nsections), 4);
     dst = RR_HEADER_BYTES + ns * RR_SECTION_ENTRY_BYTES;
     memcpy(buf, b->data, dst);   /* header and table */
     /* the sections again, back to back, the nodes cut to the root */
