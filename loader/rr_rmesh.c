@@ -269,10 +269,10 @@ RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 /* ------------------------------------------------------------------ */
 
 /* The earliest contact or hit so far: fraction t / d (d == 0: none yet) of
- * triangle i. */
+ * triangle i, whose source index is src (the tie rule below). */
 typedef struct earliest {
     uint64_t t, d;
-    uint32_t i;
+    uint32_t i, src;
 } earliest;
 
 typedef struct ray_work {
@@ -283,17 +283,21 @@ typedef struct ray_work {
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* Take t / d of triangle i if it is earlier than b (equal fractions go to
- * the lower index); 1 if taken. The fractions are compared exactly, as the
- * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
-static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
+/* Take t / d of triangle i (source index src) if it is earlier than b; 1 if
+ * taken. Equal fractions (coplanar overlapping triangles, or a shared edge)
+ * go to the lower source index, so the answer does not depend on the order
+ * in which the tree visits the leaves, that is on how it was built. The
+ * fractions are compared exactly, as the 128-bit products t d_b and t_b d
+ * (all values < 2^62, d > 0). */
+static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t src)
 {
     uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
-    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
+    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && src >= b->src)))))
         return 0;
     b->t = t;
     b->d = d;
     b->i = i;
+    b->src = src;
     return 1;
 }
 
@@ -399,7 +403,7 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
-        if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i))
+        if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i, m->tris[i].src))
             continue;
         nt = t;
         nd2 = det;
@@ -689,23 +693,27 @@ typedef struct sweep_work {
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
-    uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of bi */
+    uint32_t bt, bd, bi, bsrc;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
+                                     * source index bsrc */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
+    uint32_t csrc;                  /* scratch: the source index of the triangle tested */
 } sweep_work;
 
-/* Take the contact t / d of triangle ti, normal w->cn, if it is earlier than
- * the earliest so far (the rule of take(): equal fractions go to the lower
- * index). Every sweep contact has t <= d < 2^31 (sweep_face, lowest_root),
- * so the exact comparison needs only 64-bit products. */
+/* Take the contact t / d of triangle ti (source index w->csrc), normal
+ * w->cn, if it is earlier than the earliest so far (the rule of take(): equal
+ * fractions go to the lower source index; two contacts of one triangle keep
+ * the first). Every sweep contact has t <= d < 2^31 (sweep_face,
+ * lowest_root), so the exact comparison needs only 64-bit products. */
 NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    if (w->bd && (a > b || (a == b && ti >= w->bi)))
+    if (w->bd && (a > b || (a == b && w->csrc >= w->bsrc)))
         return;
     w->bt = t;
     w->bd = d;
     w->bi = ti;
+    w->bsrc = w->csrc;
     w->n[0] = w->cn[0];
     w->n[1] = w->cn[1];
     w->n[2] = w->cn[2];
@@ -924,6 +932,7 @@ static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
     int64_t g[3];
     uint32_t num, den;
     int i;
+    w->csrc = t->src;
     if (sweep_face(w, m, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */

@@ -69,7 +69,8 @@ typedef struct rr_rmesh_hit {
  * surfaces do not collide), double-sided. The test is exact integer
  * arithmetic on the stored coordinates: a hit on an edge or vertex counts;
  * a ray in the plane of a triangle does not hit it. Equal distances go to
- * the lowest triangle index. Returns RR_OK (hit->hit tells hit or miss),
+ * the lowest source triangle index (rr_rmesh_tri.src), so the answer does
+ * not depend on how the baker built the tree. Returns RR_OK (hit->hit tells hit or miss),
  * RR_ERR_ARG (NULL, zero dir, negative max_dist) or RR_ERR_RANGE (origin). */
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit);
 
@@ -123,7 +124,8 @@ typedef struct rr_rmesh_sweep_out {
  * motion is used up or max_slides contacts were handled (then it stops at the
  * last contact). Contacts are found per step of at most the smallest radius
  * (face, then edges and vertices; exact integer tests with e-space values in
- * Q12 of the radii). A start that already overlaps a triangle can move away
+ * Q12 of the radii; equal contact fractions go to the lowest source triangle
+ * index, as in the ray cast). A start that already overlaps a triangle can move away
  * from it but not deeper. Cost: one BVH walk per step.
  * Returns RR_OK, RR_ERR_ARG or RR_ERR_RANGE. */
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,

@@ -586,6 +586,108 @@ static void run_room(const char *corpus, const char *name, int nrays)
     free(rm);
 }
 
+
+/* ---- the tie rule: coplanar overlapping triangles ---- */
+
+/* A writer-made room, one invisible mesh: two overlapping triangles in the
+ * plane y = 0, A (source 0, x and z in 0..100) and B (source 1, -20..80),
+ * plus six small far triangles along x (mirror -1: along -x), so the tree
+ * splits on x and sorts B before A (mirror 1) or A before B (mirror -1). A
+ * ray straight down at (10 mirror, 50, 10) meets both at distance 50, and so
+ * does an ellipsoid falling there: the answer must be A, the lower source
+ * index, whichever of the two the tree holds first. */
+static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
+{
+    static const float ab[6][3] = {{0, 0, 0}, {100, 0, 0}, {0, 0, 100},
+                                   {-20, 0, -20}, {80, 0, -20}, {-20, 0, 80}};
+    uint32_t i;
+    int k;
+    memset(m, 0, sizeof *m);
+    m->ninvis = 1;
+    m->invis = calloc(1, sizeof *m->invis);
+    m->invis->nverts = 6 + 18;
+    m->invis->ntris = 8;
+    m->invis->pos = pos;
+    m->invis->idx = idx;
+    for (i = 0; i < 6; i++)
+        for (k = 0; k < 3; k++)
+            pos[3 * i + (uint32_t)k] = (k == 0 ? mirror : 1.0f) * ab[i][k];
+    for (i = 0; i < 6; i++) {   /* far triangle i at x = 1000 + 100 i */
+        float x = mirror * (1000.0f + 100.0f * (float)i);
+        float t[9] = {x, 0, 0, x + mirror * 10.0f, 0, 0, x, 0, 10};
+        memcpy(pos + 18 + 9 * i, t, sizeof t);
+    }
+    for (i = 0; i < 24; i++)
+        idx[i] = i;
+}
+
+static void check_ties(void)
+{
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        float mirror = pass ? -1.0f : 1.0f, pos[3 * 24];
+        uint32_t idx[24], a = 99, b = 99, i;
+        rrb_rmesh m;
+        rrb_opts o;
+        rrb_blob *bb;
+        uint8_t *blob;
+        size_t size;
+        char err[RRB_ERR_MAX];
+        rr_room r;
+        uint32_t ar[256];
+        rr_rmesh_ray ray;
+        rr_rmesh_hit hit;
+        rr_rmesh_sweep sw;
+        rr_rmesh_sweep_out so;
+        const rr_rmesh_tri *t;
+        int32_t f;
+        tie_room(&m, mirror, pos, idx);
+        memset(&o, 0, sizeof o);
+        o.collision_only = 1;
+        bb = rrb_rmesh_bake_model(&m, "tie.rmesh", &o, err, sizeof err);
+        free(m.invis);
+        RT_EXPECT(pass ? "rmesh.tie.bake_mirror" : "rmesh.tie.bake", bb != NULL);
+        if (!bb)
+            continue;
+        rrb_blob_finish(bb, 0, &blob, &size);
+        rrb_blob_free(bb);
+        RT_EXPECT_EQ("rmesh.tie.open", rr_open(blob, (uint32_t)size, ar, sizeof ar, &r), RR_OK);
+        for (i = 0; i < 8; i++) {
+            const rr_rmesh_vert *v[3];
+            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v), RR_OK);
+            if (t->src == 0)
+                a = i;
+            if (t->src == 1)
+                b = i;
+        }
+        /* the two builds hold the pair in opposite orders (else the test
+         * could not tell the rules apart) */
+        RT_EXPECT(pass ? "rmesh.tie.order_mirror" : "rmesh.tie.order", pass ? a < b : b < a);
+        f = (int32_t)r.coord_frac;
+        memset(&ray, 0, sizeof ray);
+        ray.origin[0] = (int32_t)mirror * (10 << f);
+        ray.origin[1] = 50 << f;
+        ray.origin[2] = 10 << f;
+        ray.dir.y = -RR_FIX_ONE;
+        ray.max_dist = 100 << f;
+        RT_EXPECT_EQ("rmesh.tie.ray", rr_rmesh_raycast(&r, &ray, &hit), RR_OK);
+        RT_EXPECT_EQ("rmesh.tie.ray.hit", hit.hit, 1);
+        RT_EXPECT_EQ("rmesh.tie.ray.dist", hit.dist, 50 << f);
+        RT_EXPECT_EQ("rmesh.tie.ray.src", hit.src, 0);
+        RT_EXPECT_EQ("rmesh.tie.ray.tri", hit.tri, a);
+        memset(&sw, 0, sizeof sw);
+        memcpy(sw.from, ray.origin, sizeof sw.from);
+        memcpy(sw.to, ray.origin, sizeof sw.to);
+        sw.to[1] = -(50 << f);
+        sw.radius[0] = sw.radius[1] = sw.radius[2] = 5 << f;
+        sw.max_slides = 1;
+        RT_EXPECT_EQ("rmesh.tie.sweep", rr_rmesh_sweep_move(&r, &sw, &so), RR_OK);
+        RT_EXPECT_EQ("rmesh.tie.sweep.hit", so.hit, 1);
+        RT_EXPECT_EQ("rmesh.tie.sweep.tri", so.tri, a);
+        free(blob);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -593,6 +695,7 @@ int main(int argc, char **argv)
     size_t i;
     if (!c)
         c = "../shared/corpus";
+    check_ties();
     run_room(c, "sample", 3000);
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
         if (!only || strstr(rooms[i], only))
