@@ -1,19 +1,22 @@
 /* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
  *
- * Data: collision vertices (int32 coords), triangles in BVH leaf order, a
- * BVH in pre-order (left child = parent + 1, right child > left child), see
- * rr_rmesh_blob.h, whose schema rr_open checks record by record. The
+ * Data: collision vertices (16-bit points of the head's lattice: coords =
+ * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers,
+ * Q2.14 normals), a BVH in pre-order (left child = parent + 1, right child >
+ * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
  * validator here adds what a single field cannot say: it walks the tree
  * once in index order with an explicit stack, which proves that every node
  * is reached exactly once (no cycle, no sharing) and that the depth is
  * within the declared bound.
  *
- * Overflow budget (why int64 is enough, and where int32 is): stored points
- * |v| <= 2^17, so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
+ * Overflow budget (why int64 is enough, and where int32 is): collision
+ * vertices |v| <= 2^17 (rr_open checks each decoded vertex against the
+ * head's bounds, which are COORD-checked), so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
  * 2^19; ray vectors |D| <= 2^20 per component. Then D x e < 2^39, det =
  * e . (D x e) < 2^59, u = s . p < 2^60, v = D . (s x e) < 2^60, u + v <
- * 2^61. Box tests use doubled coordinates below 2^22 (int32) and products
- * below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
+ * 2^61. Node bounds decode to |b| < 2^17 + 2^18 (origin + 65535 << 2, any
+ * u16 value), so the box tests' doubled coordinates stay below 2^22 (int32)
+ * and their products below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
  * removing at most the remaining motion (unit normals, as baked), so it stays
  * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
@@ -77,12 +80,66 @@ static uint32_t *query_stack(const rr_room *room)
 typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;
+    int32_t origin[3];   /* the vertex lattice: coords = origin + q * step */
+    int32_t step;        /* 2^head.vshift coords */
+    uint32_t shift;      /* head.vshift */
 } mesh;
 
 static void mesh_of(const rr_room *room, mesh *m)
 {
+    const rr_rmesh_head *h = head_of(room);
+    int k;
     m->verts = verts_of(room);
     m->tris = tris_of(room);
+    for (k = 0; k < 3; k++)
+        m->origin[k] = h->origin[k];
+    m->shift = h->vshift;
+    m->step = (int32_t)1 << h->vshift;
+}
+
+/* A lattice point (vertex or node bound) in coords: q <= 65535 and step
+ * <= 4, so q * step < 2^18. */
+static int32_t lattice(const mesh *m, int k, uint16_t q)
+{
+    return m->origin[k] + q * m->step;
+}
+
+/* The three corners of triangle t, in coords. */
+NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][3])
+{
+    int i, k;
+    for (i = 0; i < 3; i++) {
+        const uint16_t *q = m->verts[t->v[i]].q;
+        for (k = 0; k < 3; k++)
+            p[i][k] = m->origin[k] + q[k] * m->step;
+    }
+}
+
+/* The unit normal of t in Q16.16 (stored as Q2.14). */
+static void normal16(const rr_rmesh_tri *t, int32_t n[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        n[k] = t->n[k] * 4;
+}
+
+/* A query box [lo, hi] (coords) on the lattice, for the tree walks: the
+ * node bounds [qmin, qmax] meet it exactly when qmin <= qhi and qmax >= qlo,
+ * with qhi = floor((hi - origin) / 2^shift) and qlo = ceil((lo - origin) /
+ * 2^shift) (both exact: node bounds are lattice points). */
+static int32_t floor_shift(int32_t v, uint32_t s)
+{
+    return v >= 0 ? v / ((int32_t)1 << s) : -((-v + ((int32_t)1 << s) - 1) / ((int32_t)1 << s));
+}
+
+NOINLINE static void lattice_box(const mesh *m, const int32_t lo[3], const int32_t hi[3],
+                                 int32_t qlo[3], int32_t qhi[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {   /* |lo|, |hi| < 2^25 (the sweep's region) */
+        qlo[k] = -floor_shift(m->origin[k] - lo[k], m->shift);
+        qhi[k] = floor_shift(hi[k] - m->origin[k], m->shift);
+    }
 }
 
 NOINLINE static int64_t abs64(int64_t a)
@@ -100,22 +157,42 @@ NOINLINE static int64_t abs64(int64_t a)
  * each failure names the field it judged. */
 
 /* Triangle normals have unit length, as the baker writes them (components
- * rounded to 2^-16: |n|^2 is within 2^-13 of 1). The sweep's int32 budget
- * relies on |n| <= 1: a crafted normal of length sqrt(3) could grow the
- * motion left after a slide and overflow it. The components are within
- * [-1, 1] (the schema), so |n|^2 fits int64 in Q32. */
+ * rounded to 2^-15: |n|^2 is within 2^-12 of 1; allowed: 2^-10). The sweep's
+ * int32 budget relies on |n| <= 1: a crafted normal of length sqrt(3) could
+ * grow the motion left after a slide and overflow it. The components are
+ * within [-1, 1] (the schema), so |n|^2 fits int32 in Q28. */
 static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
     for (i = 0; i < n; i++, t++) {
-        int64_t len2 = (int64_t)t->n[0] * t->n[0] + (int64_t)t->n[1] * t->n[1] +
-                       (int64_t)t->n[2] * t->n[2];
-        int64_t off = len2 - ((int64_t)1 << 32);
-        if (off > ((int64_t)1 << 22) || off < -((int64_t)1 << 22))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q16.16)",
-                            (uint32_t)(len2 >> 16), RR_FIX_ONE);
+        int32_t len2 = t->n[0] * t->n[0] + t->n[1] * t->n[1] + t->n[2] * t->n[2];
+        int32_t off = len2 - ((int32_t)1 << 28);
+        if (off > ((int32_t)1 << 18) || off < -((int32_t)1 << 18))
+            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q2.14)",
+                            (uint32_t)(len2 >> 14), RR_RMESH_NORMAL_ONE);
     }
+    return RR_OK;
+}
+
+/* Every collision vertex decodes inside the head's bounds, which the schema
+ * holds within +-2^17 coords: the queries' overflow budget. */
+static RR_VALIDATION NOINLINE rr_err check_verts(const rr_room *room, rr_diag *diag)
+{
+    const rr_rmesh_head *h = head_of(room);
+    const rr_rmesh_vert *v = verts_of(room);
+    uint32_t i, n = rr__count(room, RR_RMESH_S_verts);
+    mesh m;
+    int k;
+    mesh_of(room, &m);
+    for (i = 0; i < n; i++, v++)
+        for (k = 0; k < 3; k++) {
+            int32_t c = lattice(&m, k, v->q[k]);
+            if (c < h->bmin[k] || c > h->bmax[k])
+                return rr__fail(room, diag, RR_ERR_RANGE, &v->q[k],
+                                "collision vertex (outside the head's bounds)", (uint32_t)c,
+                                (uint32_t)h->bmax[k]);
+        }
     return RR_OK;
 }
 
@@ -254,7 +331,9 @@ RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_normals(room, diag);
+    e = check_verts(room, diag);
+    if (!e)
+        e = check_normals(room, diag);
     if (!e)
         e = check_tree(room, diag);
     if (!e)
@@ -275,11 +354,15 @@ typedef struct earliest {
     uint32_t i, src;
 } earliest;
 
+/* The tests run relative to the lattice origin: ol = o - origin, and a
+ * vertex is then q * step, which saves an addition per coordinate. */
 typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
-    int32_t end[3];         /* end of the still-interesting part */
+    int32_t ol[3];          /* origin relative to the lattice origin (|ol| < 2^19) */
+    int32_t endl[3];        /* end of the still-interesting part, relative too */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
+    int32_t lo[3], hi[3];   /* the bounds of the node under test, relative too */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -349,19 +432,23 @@ NOINLINE static uint32_t len3(const int32_t v[3])
  * *t / det in [0, 1], returns det > 0; 0 on a miss. */
 NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, uint64_t *t)
 {
-    const rr_rmesh_vert *vs = m->verts;
     const rr_rmesh_tri *tr = &m->tris[ti];
-    const int32_t *v0 = vs[tr->v[0]].p;
-    int32_t e1[3], e2[3], s[3];
+    const uint16_t *q0 = m->verts[tr->v[0]].q, *q1 = m->verts[tr->v[1]].q,
+                   *q2 = m->verts[tr->v[2]].q;
+    int32_t e1[3], e2[3], s[3], f = m->step;
     int64_t p[3], a, u, v, tn;
-    sub3(e1, vs[tr->v[1]].p, v0);
-    sub3(e2, vs[tr->v[2]].p, v0);
+    int k;
+    for (k = 0; k < 3; k++) {   /* the edges, in coords */
+        e1[k] = (q1[k] - q0[k]) * f;
+        e2[k] = (q2[k] - q0[k]) * f;
+    }
     cross3(p, w->d, e2);            /* p = D x e2 */
     a = dot3(p, e1);
     if (a == 0)
         return 0;
     /* s = o - v0; on the back side v0 - o, which turns u, v and t (linear in s) */
-    sub3(s, a < 0 ? v0 : w->o, a < 0 ? w->o : v0);
+    for (k = 0; k < 3; k++)
+        s[k] = a < 0 ? q0[k] * f - w->ol[k] : w->ol[k] - q0[k] * f;
     if (a < 0)
         a = -a;
     u = dot3(p, s);
@@ -374,15 +461,17 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, 
     return (uint64_t)a;
 }
 
-/* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
-NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd)
+/* Segment a-b against the node box [lo, hi] (coords) grown by 2 coords
+ * (separating axes, doubled). */
+NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const int32_t lo[3],
+                            const int32_t hi[3])
 {
     int32_t cc[3], h[3], e[3], ah[3];
     int k;
     for (k = 0; k < 3; k++) {
-        cc[k] = a[k] + b[k] - (nd->min[k] + nd->max[k]);
+        cc[k] = a[k] + b[k] - (lo[k] + hi[k]);
         h[k] = b[k] - a[k];
-        e[k] = nd->max[k] - nd->min[k] + 4;
+        e[k] = hi[k] - lo[k] + 4;
         ah[k] = h[k] < 0 ? -h[k] : h[k];
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
@@ -399,7 +488,7 @@ NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rme
 
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
-    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
     int k;
     for (i = nd->first; i < end; i++) {
@@ -412,22 +501,34 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
          * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
         for (k = 0; k < 3; k++)
-            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
+            w->endl[k] = w->ol[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
     }
 }
 
 /* Visit child l before child r? The one whose centre lies less far along
  * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
- * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
- * of the walk's frame, which stays small under the leaf test. */
+ * c, that is (c_l - c_r) . d <= 0. The sign is the same on the lattice
+ * (coords = origin + q << shift, shift >= 0), so the stored bounds serve as
+ * they are (|c_l - c_r| < 2^18 lattice steps, |d| <= 2^20). Out of the
+ * walk's frame, which stays small under the leaf test. */
 NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
                                const rr_rmesh_node *r)
 {
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += (int64_t)(l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
+        s += (int64_t)((int32_t)l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
     return s <= 0;
+}
+
+/* The bounds of node nd relative to the lattice origin, into w->lo, w->hi. */
+NOINLINE static void node_box(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        w->lo[k] = nd->min[k] * m->step;
+        w->hi[k] = nd->max[k] * m->step;
+    }
 }
 
 static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
@@ -438,7 +539,8 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        if (seg_box(w->o, w->end, nd)) {
+        node_box(w, m, nd);
+        if (seg_box(w->ol, w->endl, w->lo, w->hi)) {
             if (nd->count & RR_RMESH_LEAF) {
                 ray_leaf(w, m, nd);
             } else {
@@ -465,7 +567,7 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
 {
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
-    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r, n[3];
     int64_t side;
     int k;
     narrow(&nt, &nd);
@@ -479,14 +581,17 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    side = dot64(t->n, w->d) > 0 ? -1 : 1;   /* facing the origin */
-    hit->normal.x = (rr_fix)side * t->n[0];
-    hit->normal.y = (rr_fix)side * t->n[1];
-    hit->normal.z = (rr_fix)side * t->n[2];
+    normal16(t, n);
+    side = dot64(n, w->d) > 0 ? -1 : 1;   /* facing the origin */
+    hit->normal.x = (rr_fix)side * n[0];
+    hit->normal.y = (rr_fix)side * n[1];
+    hit->normal.z = (rr_fix)side * n[2];
 }
 
-/* Segment vector: dir scaled to length max_dist (coords), rounded. */
-static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
+/* Segment vector: dir scaled to length max_dist (coords), rounded; the
+ * origin also relative to the lattice origin. */
+static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
+                        int32_t *max_dist)
 {
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
     /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
@@ -504,7 +609,8 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
     for (k = 0; k < 3; k++) {
         w->d[k] = round_div((int64_t)v[k] * m, len);   /* |v| <= 2^31, m <= 2^20 */
         w->o[k] = ray->origin[k];
-        w->end[k] = w->o[k] + w->d[k];
+        w->ol[k] = w->o[k] - msh->origin[k];
+        w->endl[k] = w->ol[k] + w->d[k];
     }
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
     return RR_OK;
@@ -523,11 +629,11 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     if (!is_rmesh(room))
         return RR_ERR_ARG;
     w = work_area(room);
-    e = ray_setup(ray, w, &max_dist);
+    mesh_of(room, &m);
+    e = ray_setup(ray, &m, w, &max_dist);
     if (e)
         return e;
     hit->dist = max_dist;
-    mesh_of(room, &m);
     ray_walk(room, &m, w);
     if (w->b.d)
         ray_result(&m.tris[w->b.i], w, max_dist, hit);
@@ -540,6 +646,8 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
+    int32_t qlo[3], qhi[3]; /* the box on the vertex lattice (lattice_box) */
+    int32_t v[3][3];        /* the corners of the triangle under test (coords) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -565,17 +673,16 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
  * x x y = z), then the triangle normal f0 x f1, then u x f_i for each edge
  * f_i and unit axis u = y, z, x. Any axis that separates rejects, so the
  * order only matters for speed: the cheap box axes first. */
-NOINLINE static int tri_box(const box_work *b, const mesh *m, uint32_t ti)
+NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
 {
     static const uint8_t axes[13] = {0x45, 0x53, 0x34, 0x01, 0x40, 0x50, 0x30,
                                      0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
-    const rr_rmesh_vert *vs = m->verts;
-    const rr_rmesh_tri *t = &m->tris[ti];
     int32_t p[3][3], f[6][3];
     int64_t l[3];
     int i, a, k;
+    corners(m, &m->tris[ti], b->v);
     for (i = 0; i < 3; i++) {
-        const int32_t *v = vs[t->v[i]].p, *w = vs[t->v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
         for (k = 0; k < 3; k++) {
             p[i][k] = 2 * v[k] - b->c2[k];
             f[i][k] = w[k] - v[k];
@@ -590,9 +697,10 @@ NOINLINE static int tri_box(const box_work *b, const mesh *m, uint32_t ti)
     return 1;
 }
 
-/* The BVH leaves whose bounds meet the closed box [lo, hi], in pre-order,
- * one per call (box query and sweep): start with *sp = *node = 0; returns 0
- * when the walk is done. The stack is the arena's (4 bytes a level). */
+/* The BVH leaves whose bounds meet the closed box [lo, hi], given on the
+ * lattice (lattice_box), in pre-order, one per call (box query and sweep):
+ * start with *sp = *node = 0; returns 0 when the walk is done. The stack is
+ * the arena's (4 bytes a level). */
 NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
                                                uint32_t *node, const int32_t lo[3],
                                                const int32_t hi[3])
@@ -617,10 +725,9 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
 }
 
 /* Returns 0 when the output is full. */
-static int box_leaf(const box_work *b, const mesh *m, const rr_rmesh_node *nd,
-                    rr_rmesh_list *out)
+static int box_leaf(box_work *b, const mesh *m, const rr_rmesh_node *nd, rr_rmesh_list *out)
 {
-    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     for (i = nd->first; i < end; i++) {
         if (!tri_box(b, m, i))
             continue;
@@ -653,7 +760,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b->e2[k] = max[k] - min[k];
     }
     mesh_of(room, &m);
-    while ((nd = next_leaf(room, &sp, &node, min, max)) != 0)
+    lattice_box(&m, min, max, b->qlo, b->qhi);
+    while ((nd = next_leaf(room, &sp, &node, b->qlo, b->qhi)) != 0)
         if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
@@ -698,6 +806,9 @@ typedef struct sweep_work {
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
     uint32_t csrc;                  /* scratch: the source index of the triangle tested */
+    int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
+    int32_t qlo[3], qhi[3];         /* the region on the vertex lattice (lattice_box) */
+    mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
 /* Take the contact t / d of triangle ti (source index w->csrc), normal
@@ -865,12 +976,11 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
 /* Is p (coords) inside triangle t, edges included? The edge and offset
  * vectors go in w's edge scratch (bv, e; the edge tests have not started),
  * which keeps this frame, under the sweep's, small. */
-static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int32_t p[3])
+static int inside(sweep_work *w, const int32_t p[3])
 {
-    const rr_rmesh_vert *vs = m->verts;
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
-        const int32_t *a = vs[t->v[i]].p, *b = vs[t->v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *a = w->tp[i], *b = w->tp[i == 2 ? 0 : i + 1];
         int64_t x[3], s;
         int k;
         sub3(w->bv, b, a);
@@ -878,7 +988,7 @@ static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int
         cross3(x, w->bv, w->e);
         for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
             x[k] >>= 8;
-        s = dot3(x, t->n);
+        s = dot3(x, w->tn);
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -890,24 +1000,23 @@ static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int
  * edges and vertices must be tried. Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
-static int sweep_face(sweep_work *w, const mesh *m, uint32_t ti)
+static int sweep_face(sweep_work *w, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &m->tris[ti];
-    const int32_t *v0 = m->verts[t->v[0]].p;
+    const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
     int32_t p[3], vn, num, sg;
     int k;
     for (k = 0; k < 3; k++)
-        p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
     rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
-    d0 = dot64(t->n, p);
+    d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
     /* |n| < 2^16 + 2^6, |vel| < 2^14 + 1: |vn| < 2^31 */
-    vn = sg * dot3i(t->n, w->vel);
+    vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
-        w->cn[k] = sg * t->n[k];
+        w->cn[k] = sg * n[k];
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
@@ -917,27 +1026,29 @@ static int sweep_face(sweep_work *w, const mesh *m, uint32_t ti)
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
-    if (!inside(w, m, t, p))
+    if (!inside(w, p))
         return 0;
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
- * contacts of one triangle keeps the first). */
-static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
+ * contacts of one triangle keeps the first). The triangle is decoded once
+ * into the work area (w->tp, w->tn) for all of them. */
+static void sweep_tri(sweep_work *w, uint32_t ti)
 {
-    const rr_rmesh_vert *vs = m->verts;
-    const rr_rmesh_tri *t = &m->tris[ti];
+    const rr_rmesh_tri *t = &w->m.tris[ti];
     int64_t g[3];
     uint32_t num, den;
     int i;
     w->csrc = t->src;
-    if (sweep_face(w, m, ti))
+    corners(&w->m, t, w->tp);
+    normal16(t, w->tn);
+    if (sweep_face(w, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
-        const int32_t *a = vs[t->v[j]].p, *b = vs[t->v[j == 2 ? 0 : j + 1]].p;
+        const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
         /* a vertex is the segment a-a: clip() tests it against the region */
         if (clip(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
             contact(w, g, num, den, ti);
@@ -948,7 +1059,6 @@ static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
 static void sweep_step(const rr_room *room, sweep_work *w)
 {
     const rr_rmesh_node *nd;
-    mesh m;
     uint32_t sp = 0, node = 0, i;
     int k;
     for (k = 0; k < 3; k++) {
@@ -958,10 +1068,10 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
     }
     w->bd = 0;
-    mesh_of(room, &m);
-    while ((nd = next_leaf(room, &sp, &node, w->lo, w->hi)) != 0)
-        for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-            sweep_tri(w, &m, i);
+    lattice_box(&w->m, w->lo, w->hi, w->qlo, w->qhi);
+    while ((nd = next_leaf(room, &sp, &node, w->qlo, w->qhi)) != 0)
+        for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+            sweep_tri(w, i);
 }
 
 /* End the step: without a contact, make the whole step (tq = 1.0 moves by
@@ -1023,6 +1133,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     if (e)
         return e;
     w = work_area(room);
+    mesh_of(room, &w->m);
     step = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
@@ -1075,18 +1186,21 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
 }
 
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         const rr_rmesh_vert *v[3])
+                         int32_t p[3][3], rr_vec3 *normal)
 {
-    const rr_rmesh_vert *vs;
-    int k;
-    if (!is_rmesh(room) || !tri || !v)
+    mesh m;
+    int32_t n[3];
+    if (!is_rmesh(room) || !tri || !p || !normal)
         return RR_ERR_ARG;
     if (i >= rr__count(room, RR_RMESH_S_tris))
         return RR_ERR_RANGE;
     *tri = &tris_of(room)[i];
-    vs = verts_of(room);
-    for (k = 0; k < 3; k++)
-        v[k] = &vs[(*tri)->v[k]];
+    mesh_of(room, &m);
+    corners(&m, *tri, p);
+    normal16(*tri, n);
+    normal->x = n[0];
+    normal->y = n[1];
+    normal->z = n[2];
     return RR_OK;
 }
 

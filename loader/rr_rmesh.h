@@ -42,9 +42,11 @@
 /* The blob's head section (counts, bounds, flags). */
 rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
 
-/* Collision triangle i (< head->ntris) and its three vertices. */
+/* Collision triangle i (< head->ntris): its record, its three corners in
+ * coords (decoded from the vertex lattice) and its unit normal in Q16.16
+ * (decoded from the record's Q2.14). */
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         const rr_rmesh_vert *v[3]);
+                         int32_t p[3][3], rr_vec3 *normal);
 
 /// Ray cast ///
 

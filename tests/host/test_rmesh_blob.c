@@ -69,19 +69,24 @@ typedef struct evil {
 #define FIRST_LEAF 0xffffffffu  /* element: the first leaf node */
 
 static const evil cases[] = {
-    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 28, V_NNODES, 0, RR_ERR_CYCLE, 0},
-    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 28, 0, 0, RR_ERR_CYCLE, 0},
-    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 24, 2, 0, RR_ERR_CYCLE, 0},
+    /* 16-bit fields: a 32-bit word is written, keep = the other half (the
+     * next field, or the next record's first bytes) */
+    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 14, V_NNODES, 0xffff0000u, RR_ERR_CYCLE, 0},
+    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 14, 0, 0xffff0000u, RR_ERR_CYCLE, 0},
+    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 12, 2, 0xffff0000u, RR_ERR_CYCLE, 0},
     /* first = ntris is a valid run start: its count is what breaks the run */
-    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 24, V_NTRIS, 0, RR_ERR_INDEX, 4},
-    {"node-bounds-out-of-range", RR_SEC_RMESH_NODES, 0, 0, 0x7fffffff, 0, RR_ERR_RANGE, 0},
-    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 12, 0xfffe0000u, 0, RR_ERR_RANGE, 0},
-    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0, RR_ERR_INDEX, 0},
-    {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, 0, RR_ERR_INDEX, 0},
-    {"triangle-flags", RR_SEC_RMESH_TRIS, 0, 12, 0x20000, 0xffff, RR_ERR_RANGE, 2},
-    {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, 0, RR_ERR_RANGE, 0},
-    {"normal-length", RR_SEC_RMESH_TRIS, 0, 16, 0xb505, 0, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
-    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
+    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 12, V_NTRIS, 0xffff0000u,
+     RR_ERR_INDEX, 2},
+    /* min.x above any max.x: the diag names max.x (byte 6) */
+    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 0, 0xffff, 0xffff0000u, RR_ERR_RANGE, 6},
+    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0xffff0000u, RR_ERR_INDEX, 0},
+    {"surface-index", RR_SEC_RMESH_TRIS, 0, 4, 0xffff0000u, 0xffff, RR_ERR_INDEX, 2},
+    {"normal-range", RR_SEC_RMESH_TRIS, 0, 8, 0x4001, 0xffff0000u, RR_ERR_RANGE, 0},
+    {"normal-length", RR_SEC_RMESH_TRIS, 0, 8, 0x2d41, 0xffff0000u, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
+    /* vertex 0's q.x at the top of the lattice, past the head's bounds */
+    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 0, 0xffff, 0xffff0000u, RR_ERR_RANGE, 0},
+    {"head-origin", RR_SEC_RMESH_HEAD, 0, 64, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
+    {"head-vshift", RR_SEC_RMESH_HEAD, 0, 76, RR_RMESH_VSHIFT_MAX + 1, 0, RR_ERR_RANGE, 0},
     {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, 0, RR_ERR_INDEX, 0},
     {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, 0xffff0000u, RR_ERR_RANGE, 0},
     {"entity-flags", RR_SEC_RMESH_ENTS, 0, 0, 0x40000, 0xffff, RR_ERR_RANGE, 2},
@@ -131,7 +136,8 @@ static void run_evil(const uint8_t *good, size_t size)
         uint32_t el = c->elem;
         memcpy(b, good, size);
         if (el == FIRST_LEAF)
-            for (el = 0; !(get32(b + sec_off(b, c->sec, 0) + el * 32 + 28) & RR_RMESH_LEAF); el++)
+            for (el = 0; !((get32(b + sec_off(b, c->sec, 0) + el * 16 + 12) >> 16) & RR_RMESH_LEAF);
+                 el++)
                 ;
         off = sec_off(b, c->sec, 0) + el * elem_size(c->sec) + c->field;
         if (v == V_NNODES) v = h->nnodes;

@@ -64,6 +64,7 @@ typedef struct room {
     rr_room r;
     uint32_t arena[256];
     double unit;          /* world units per coord */
+    double max_verr;      /* largest vertex error seen, coords */
     double bmin[3], bmax[3];
     long rays, hits, band, fails, box_checks, trig_checks;
 } room;
@@ -231,7 +232,7 @@ static void close_room(room *rm)
 static void check_counts(room *rm)
 {
     const rr_rmesh_head *h;
-    uint32_t i, nz = 0;
+    uint32_t i, nz = 0, vbad = 0, nbad = 0;
     RT_EXPECT_EQ(cid(rm->name, "head"), rr_rmesh_head_get(&rm->r, &h), RR_OK);
     RT_EXPECT_EQ(cid(rm->name, "tris+dropped"), h->ntris + h->dropped, rm->soup.ntris);
     RT_EXPECT_EQ(cid(rm->name, "triggers"), h->ntriggers, rm->m.ntrig);
@@ -239,11 +240,45 @@ static void check_counts(room *rm)
     RT_EXPECT_EQ(cid(rm->name, "surfs"), h->nsurfs, rm->m.nsurf + rm->m.ninvis + rm->m.nnocoll);
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
-        rr_rmesh_triangle(&rm->r, i, &t, v);
-        nz += t->src >= rm->soup.ntris;
+        int32_t v[3][3];
+        rr_vec3 n;
+        double dv, bound = h->vshift ? (double)(1u << h->vshift) / 2 : 0.5, nerr = 0;
+        int k;
+        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
+        if (t->src >= rm->soup.ntris) {
+            nz++;
+            continue;
+        }
+        /* each corner within the lattice bound of its source point: round
+         * to the nearest lattice point, 2^vshift coords apart (0.5 coord at
+         * vshift 0), plus the double's own error */
+        for (k = 0; k < 9; k++) {
+            dv = fabs(v[k / 3][k % 3] - rm->soup.v[9 * t->src + (uint32_t)k] / rm->unit);
+            if (dv > rm->max_verr)
+                rm->max_verr = dv;
+            vbad += dv > bound + 1e-6;
+        }
+        /* the stored normal: the unit normal of the stored corners, each
+         * component within 2^-15 (Q2.14 rounding) */
+        {
+            double e1[3], e2[3], c[3], len, nv[3] = {n.x, n.y, n.z};
+            for (k = 0; k < 3; k++) {
+                e1[k] = (double)v[1][k] - v[0][k];
+                e2[k] = (double)v[2][k] - v[0][k];
+            }
+            crs(c, e1, e2);
+            len = sqrt(dt(c, c));
+            for (k = 0; k < 3; k++)
+                nerr = fmax(nerr, fabs(nv[k] / 65536.0 - c[k] / len));
+            nbad += nerr > 1.0 / 32768 + 1e-12;
+        }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
+    RT_EXPECT_EQ(cid(rm->name, "vertex_lattice_bound"), vbad, 0);
+    RT_EXPECT_EQ(cid(rm->name, "normal_bound"), nbad, 0);
+    plat_printf("# %s: vertex lattice 2^%u coords, largest vertex error %d/1000 coords (bound "
+                "%d/1000)\n", rm->name, h->vshift, (int)(rm->max_verr * 1000),
+                (int)((h->vshift ? (double)(1u << h->vshift) / 2 : 0.5) * 1000));
     plat_printf("# %s: %zu collision tris, %u kept, %u zero-area dropped, %u nodes, depth %u, "
                 "coord_frac %u, blob %zu bytes (source %zu)\n", rm->name, rm->soup.ntris,
                 h->ntris, h->dropped, h->nnodes, rm->r.max_depth, rm->r.coord_frac, rm->size,
@@ -455,12 +490,13 @@ static void one_box(room *rm)
         mark[items[i]] = 1;
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
+        int32_t v[3][3];
+        rr_vec3 n;
         double dv[9];
         int r;
-        rr_rmesh_triangle(&rm->r, i, &t, v);
+        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
         for (k = 0; k < 9; k++)
-            dv[k] = v[k / 3]->p[k % 3];
+            dv[k] = v[k / 3][k % 3];
         r = ref_tri_box(dv, dl, dh, 1e-3);
         want += r != 0;
         if (!out.truncated && ((r == 1 && !mark[i]) || (r == 0 && mark[i])))
@@ -653,8 +689,9 @@ static void check_ties(void)
         rrb_blob_free(bb);
         RT_EXPECT_EQ("rmesh.tie.open", rr_open(blob, (uint32_t)size, ar, sizeof ar, &r), RR_OK);
         for (i = 0; i < 8; i++) {
-            const rr_rmesh_vert *v[3];
-            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v), RR_OK);
+            int32_t v[3][3];
+            rr_vec3 n;
+            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v, &n), RR_OK);
             if (t->src == 0)
                 a = i;
             if (t->src == 1)
