@@ -363,6 +363,7 @@ typedef struct ray_work {
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     int32_t lo[3], hi[3];   /* the bounds of the node under test, relative too */
+    mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -619,7 +620,6 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
     ray_work *w;
-    mesh m;
     int32_t max_dist;
     rr_err e;
     if (!hit || !ray)
@@ -629,14 +629,14 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     if (!is_rmesh(room))
         return RR_ERR_ARG;
     w = work_area(room);
-    mesh_of(room, &m);
-    e = ray_setup(ray, &m, w, &max_dist);
+    mesh_of(room, &w->m);
+    e = ray_setup(ray, &w->m, w, &max_dist);
     if (e)
         return e;
     hit->dist = max_dist;
-    ray_walk(room, &m, w);
+    ray_walk(room, &w->m, w);
     if (w->b.d)
-        ray_result(&m.tris[w->b.i], w, max_dist, hit);
+        ray_result(&w->m.tris[w->b.i], w, max_dist, hit);
     return RR_OK;
 }
 
