@@ -10,13 +10,18 @@
  * within the declared bound.
  *
  * Overflow budget (why int64 is enough, and where int32 is): collision
- * vertices |v| <= 2^17 (rr_open checks each decoded vertex against the
- * head's bounds, which are COORD-checked), so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
- * 2^19; ray vectors |D| <= 2^20 per component. Then D x e < 2^39, det =
- * e . (D x e) < 2^59, u = s . p < 2^60, v = D . (s x e) < 2^60, u + v <
- * 2^61. Node bounds decode to |b| < 2^17 + 2^18 (origin + 65535 << 2, any
- * u16 value), so the box tests' doubled coordinates stay below 2^22 (int32)
- * and their products below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
+ * vertices and node bounds are any 16-bit lattice points, origin + q <<
+ * vshift with |origin| <= 2^17 (COORD-checked) and q << vshift < 2^18, so
+ * |v| < 2^17 + 2^18 < 2^19 and edges |e| < 2^18 (the lattice's span);
+ * nothing else about them needs checking. Ray cast (relative to the lattice
+ * origin, edges in lattice steps |e| < 2^16): ray origins |o| <= 2^18, so
+ * |o - origin| < 2^19 and s = o - v < 2^20; ray vectors |D| <= 2^20 per
+ * component. Then p = D x e < 2^37, det = p . e < 2^55, u = p . s < 2^59,
+ * q = s x e < 2^37, v = q . D < 2^59, u + v < 2^60 and det << vshift <
+ * 2^57. The segment-box test's doubled coordinates stay below 2^22 (int32)
+ * and their products below 2^45. Box query: doubled corners minus the
+ * doubled centre < 2^21, SAT axes (edge x edge) < 2^37, their dot products
+ * < 2^60. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
  * removing at most the remaining motion (unit normals, as baked), so it stays
  * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
@@ -80,12 +85,12 @@ static uint32_t *query_stack(const rr_room *room)
 typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;
-    int32_t origin[3];   /* the vertex lattice: coords = origin + q * step */
-    int32_t step;        /* 2^head.vshift coords */
+    int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
     uint32_t shift;      /* head.vshift */
+    int32_t step;        /* 2^shift, the lattice step in coords */
 } mesh;
 
-static void mesh_of(const rr_room *room, mesh *m)
+NOINLINE static void mesh_of(const rr_room *room, mesh *m)
 {
     const rr_rmesh_head *h = head_of(room);
     int k;
@@ -97,21 +102,14 @@ static void mesh_of(const rr_room *room, mesh *m)
     m->step = (int32_t)1 << h->vshift;
 }
 
-/* A lattice point (vertex or node bound) in coords: q <= 65535 and step
- * <= 4, so q * step < 2^18. */
-static int32_t lattice(const mesh *m, int k, uint16_t q)
-{
-    return m->origin[k] + q * m->step;
-}
-
-/* The three corners of triangle t, in coords. */
+/* The three corners of triangle t, in coords (q << shift < 2^18). */
 NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][3])
 {
     int i, k;
     for (i = 0; i < 3; i++) {
         const uint16_t *q = m->verts[t->v[i]].q;
         for (k = 0; k < 3; k++)
-            p[i][k] = m->origin[k] + q[k] * m->step;
+            p[i][k] = m->origin[k] + ((int32_t)q[k] << m->shift);
     }
 }
 
@@ -121,25 +119,6 @@ static void normal16(const rr_rmesh_tri *t, int32_t n[3])
     int k;
     for (k = 0; k < 3; k++)
         n[k] = t->n[k] * 4;
-}
-
-/* A query box [lo, hi] (coords) on the lattice, for the tree walks: the
- * node bounds [qmin, qmax] meet it exactly when qmin <= qhi and qmax >= qlo,
- * with qhi = floor((hi - origin) / 2^shift) and qlo = ceil((lo - origin) /
- * 2^shift) (both exact: node bounds are lattice points). */
-static int32_t floor_shift(int32_t v, uint32_t s)
-{
-    return v >= 0 ? v / ((int32_t)1 << s) : -((-v + ((int32_t)1 << s) - 1) / ((int32_t)1 << s));
-}
-
-NOINLINE static void lattice_box(const mesh *m, const int32_t lo[3], const int32_t hi[3],
-                                 int32_t qlo[3], int32_t qhi[3])
-{
-    int k;
-    for (k = 0; k < 3; k++) {   /* |lo|, |hi| < 2^25 (the sweep's region) */
-        qlo[k] = -floor_shift(m->origin[k] - lo[k], m->shift);
-        qhi[k] = floor_shift(hi[k] - m->origin[k], m->shift);
-    }
 }
 
 NOINLINE static int64_t abs64(int64_t a)
@@ -172,27 +151,6 @@ static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag 
             return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q2.14)",
                             (uint32_t)(len2 >> 14), RR_RMESH_NORMAL_ONE);
     }
-    return RR_OK;
-}
-
-/* Every collision vertex decodes inside the head's bounds, which the schema
- * holds within +-2^17 coords: the queries' overflow budget. */
-static RR_VALIDATION NOINLINE rr_err check_verts(const rr_room *room, rr_diag *diag)
-{
-    const rr_rmesh_head *h = head_of(room);
-    const rr_rmesh_vert *v = verts_of(room);
-    uint32_t i, n = rr__count(room, RR_RMESH_S_verts);
-    mesh m;
-    int k;
-    mesh_of(room, &m);
-    for (i = 0; i < n; i++, v++)
-        for (k = 0; k < 3; k++) {
-            int32_t c = lattice(&m, k, v->q[k]);
-            if (c < h->bmin[k] || c > h->bmax[k])
-                return rr__fail(room, diag, RR_ERR_RANGE, &v->q[k],
-                                "collision vertex (outside the head's bounds)", (uint32_t)c,
-                                (uint32_t)h->bmax[k]);
-        }
     return RR_OK;
 }
 
@@ -238,12 +196,10 @@ static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *di
             continue;
         }
         ntris = nd->count & ~RR_RMESH_LEAF;
-        if (nd->first > h->ntris)
-            return rr__fail(room, diag, RR_ERR_INDEX, &nd->first, "leaf first triangle", nd->first,
-                            h->ntris);
-        if (ntris > h->ntris - nd->first)
-            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count, "leaf triangle count", ntris,
-                            h->ntris - nd->first);
+        /* 16-bit first and count: their sum cannot wrap */
+        if (nd->first + ntris > h->ntris)
+            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count,
+                            "leaf triangle run (first + count)", nd->first + ntris, h->ntris);
         if (sp == 0) {   /* the root's subtree is complete: no node may follow */
             if (i + 1 < n)
                 return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[i + 1], "node outside the tree",
@@ -331,9 +287,7 @@ RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_verts(room, diag);
-    if (!e)
-        e = check_normals(room, diag);
+    e = check_normals(room, diag);
     if (!e)
         e = check_tree(room, diag);
     if (!e)
@@ -362,7 +316,6 @@ typedef struct ray_work {
     int32_t endl[3];        /* end of the still-interesting part, relative too */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
-    int32_t lo[3], hi[3];   /* the bounds of the node under test, relative too */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -429,50 +382,59 @@ NOINLINE static uint32_t len3(const int32_t v[3])
     return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
-/* Moeller-Trumbore in exact integers, double-sided. On a hit at fraction
- * *t / det in [0, 1], returns det > 0; 0 on a miss. */
+/* Moeller-Trumbore in exact integers, double-sided, with the edges in
+ * lattice steps (e = q1 - q0, a load and a subtraction per coordinate) and
+ * s = o - v0 in coords. Against the same test in coords each quantity is
+ * scaled by a power of the step f = 2^shift: p = D x e2, u = p . s, q = s x
+ * e1 and v = q . D by 1 / f, det = p . e1 and tn = q . e2 by 1 / f^2. So the
+ * fraction t = tn / det is the same (and exact), and the barycentric test
+ * u + v <= det in coords reads u + v <= det * f here. On a hit at
+ * fraction *t / det in [0, 1], returns det > 0; 0 on a miss. */
 NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, uint64_t *t)
 {
     const rr_rmesh_tri *tr = &m->tris[ti];
     const uint16_t *q0 = m->verts[tr->v[0]].q, *q1 = m->verts[tr->v[1]].q,
                    *q2 = m->verts[tr->v[2]].q;
-    int32_t e1[3], e2[3], s[3], f = m->step;
+    int32_t e1[3], e2[3], s[3];
     int64_t p[3], a, u, v, tn;
     int k;
-    for (k = 0; k < 3; k++) {   /* the edges, in coords */
-        e1[k] = (q1[k] - q0[k]) * f;
-        e2[k] = (q2[k] - q0[k]) * f;
+    for (k = 0; k < 3; k++) {   /* the edges, in lattice steps (|e| < 2^16) */
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
     }
     cross3(p, w->d, e2);            /* p = D x e2 */
     a = dot3(p, e1);
     if (a == 0)
         return 0;
     /* s = o - v0; on the back side v0 - o, which turns u, v and t (linear in s) */
-    for (k = 0; k < 3; k++)
-        s[k] = a < 0 ? q0[k] * f - w->ol[k] : w->ol[k] - q0[k] * f;
+    for (k = 0; k < 3; k++) {
+        int32_t v0 = (int32_t)q0[k] << m->shift;
+        s[k] = a < 0 ? v0 - w->ol[k] : w->ol[k] - v0;
+    }
     if (a < 0)
         a = -a;
     u = dot3(p, s);
     cross3(p, s, e1);               /* q = s x e1 */
     v = dot3(p, w->d);
     tn = dot3(p, e2);
-    if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
+    if (u < 0 || v < 0 || u + v > a * m->step || tn < 0 || tn > a)
         return 0;
     *t = (uint64_t)tn;
     return (uint64_t)a;
 }
 
-/* Segment a-b against the node box [lo, hi] (coords) grown by 2 coords
- * (separating axes, doubled). */
-NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const int32_t lo[3],
-                            const int32_t hi[3])
+/* Segment a-b (coords relative to the lattice origin) against the bounds
+ * of node nd (lattice steps: lo << shift in the same coords) grown by 2
+ * coords (separating axes, doubled). */
+NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd,
+                            uint32_t shift)
 {
     int32_t cc[3], h[3], e[3], ah[3];
     int k;
     for (k = 0; k < 3; k++) {
-        cc[k] = a[k] + b[k] - (lo[k] + hi[k]);
+        cc[k] = a[k] + b[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
         h[k] = b[k] - a[k];
-        e[k] = hi[k] - lo[k] + 4;
+        e[k] = (((int32_t)nd->max[k] - nd->min[k]) << shift) + 4;
         ah[k] = h[k] < 0 ? -h[k] : h[k];
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
@@ -522,16 +484,6 @@ NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
     return s <= 0;
 }
 
-/* The bounds of node nd relative to the lattice origin, into w->lo, w->hi. */
-NOINLINE static void node_box(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
-{
-    int k;
-    for (k = 0; k < 3; k++) {
-        w->lo[k] = nd->min[k] * m->step;
-        w->hi[k] = nd->max[k] * m->step;
-    }
-}
-
 static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
@@ -540,8 +492,7 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        node_box(w, m, nd);
-        if (seg_box(w->ol, w->endl, w->lo, w->hi)) {
+        if (seg_box(w->ol, w->endl, nd, m->shift)) {
             if (nd->count & RR_RMESH_LEAF) {
                 ray_leaf(w, m, nd);
             } else {
@@ -646,7 +597,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
-    int32_t qlo[3], qhi[3]; /* the box on the vertex lattice (lattice_box) */
+    int32_t rlo[3], rhi[3]; /* the box relative to the lattice origin (next_leaf) */
     int32_t v[3][3];        /* the corners of the triangle under test (coords) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -697,13 +648,15 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
     return 1;
 }
 
-/* The BVH leaves whose bounds meet the closed box [lo, hi], given on the
- * lattice (lattice_box), in pre-order, one per call (box query and sweep):
- * start with *sp = *node = 0; returns 0 when the walk is done. The stack is
- * the arena's (4 bytes a level). */
+/* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
+ * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), in
+ * pre-order, one per call (box query and sweep): start with *sp = *node =
+ * 0; returns 0 when the walk is done. The node bounds are lattice points:
+ * q << shift in the same coords (< 2^18). The stack is the arena's (4 bytes
+ * a level). */
 NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
                                                uint32_t *node, const int32_t lo[3],
-                                               const int32_t hi[3])
+                                               const int32_t hi[3], uint32_t shift)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
@@ -711,7 +664,8 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
         const rr_rmesh_node *nd = &nodes[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
-            in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
+            in &= ((int32_t)nd->min[k] << shift) <= hi[k] &&
+                  ((int32_t)nd->max[k] << shift) >= lo[k];
         if (in && !(nd->count & RR_RMESH_LEAF)) {
             stack[(*sp)++] = nd->count;
             *node = nd->first;
@@ -753,15 +707,16 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
+    mesh_of(room, &m);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
+        b->rlo[k] = min[k] - m.origin[k];
+        b->rhi[k] = max[k] - m.origin[k];
     }
-    mesh_of(room, &m);
-    lattice_box(&m, min, max, b->qlo, b->qhi);
-    while ((nd = next_leaf(room, &sp, &node, b->qlo, b->qhi)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi, m.shift)) != 0)
         if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
@@ -779,7 +734,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
  *
  * Ranges, which let e-space values and the quadratics' coefficients be int32
  * (the checks of rr_rmesh_sweep_move and rr_open give r_k in [16, 2^14] and
- * stored points |p| <= 2^17):
+ * stored lattice points |p| < 2^19, edges shorter than 2^18):
  * - a step is at most the smallest radius, so |vel_k| <= r_k and the step
  *   motion in e-space |ve_k| <= K;
  * - the region is [lo, hi] = the swept box grown by r_k + SKIN, so a vertex
@@ -807,7 +762,7 @@ typedef struct sweep_work {
     int32_t cn[3];                  /* scratch: a candidate's normal */
     uint32_t csrc;                  /* scratch: the source index of the triangle tested */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
-    int32_t qlo[3], qhi[3];         /* the region on the vertex lattice (lattice_box) */
+    int32_t rlo[3], rhi[3];         /* the region relative to the lattice origin (next_leaf) */
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
@@ -1066,10 +1021,11 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->lo[k] = (a < b ? a : b) - w->r[k] - SKIN;
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
+        w->rlo[k] = w->lo[k] - w->m.origin[k];
+        w->rhi[k] = w->hi[k] - w->m.origin[k];
     }
     w->bd = 0;
-    lattice_box(&w->m, w->lo, w->hi, w->qlo, w->qhi);
-    while ((nd = next_leaf(room, &sp, &node, w->qlo, w->qhi)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi, w->m.shift)) != 0)
         for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, i);
 }

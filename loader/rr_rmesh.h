@@ -12,7 +12,10 @@
  *   room.coord_frac fractional bits (world = coord / 2^coord_frac). World
  *   units are .rmesh file units (Blitz3D space: left-handed, +Y up), or game
  *   units when the blob was baked with the room scale (8/2048).
- *   Every stored point satisfies |c| <= RR_RMESH_COORD_MAX (2^17) coords.
+ *   The baker keeps every stored point within |c| <= RR_RMESH_COORD_MAX
+ *   (2^17) coords; rr_open holds every stored point but the 16-bit lattice
+ *   points (collision vertices, BVH bounds) to it, and those stay within
+ *   2^17 + 2^18 by their encoding.
  *   Directions and normals are rr_fix Q16.16.
  *
  * COST

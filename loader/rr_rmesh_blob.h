@@ -9,8 +9,11 @@
  * vertex, trigger bound and entity position fits in |c| <= RR_RMESH_COORD_MAX
  * (less the 2 coords the vertex lattice below may add), and rejects rooms
  * that do not fit even at coord_frac 0. rr_open checks the bound again (kind
- * COORD, and each vertex inside the head's bounds), because the queries'
- * 64-bit arithmetic relies on it (see the overflow budget in rr_rmesh.c).
+ * COORD), because the queries' 64-bit arithmetic relies on it (see the
+ * overflow budget in rr_rmesh.c). A collision vertex or node bound is any
+ * 16-bit lattice point, which the lattice itself keeps within 2^17 + 2^18
+ * coords of 0 (origin within 2^17, q << vshift below 2^18): the budget is
+ * stated for that range, so no stored lattice point can be out of range.
  *
  * Collision vertices and BVH node bounds are 16-bit points of one lattice:
  * coords = head.origin + q << head.vshift, vshift (0..2) the smallest that
@@ -30,8 +33,7 @@
  * is an offset into RR_SEC_STRINGS.
  *
  * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
- * (RR_RMESH_ARENA), every collision vertex inside the head's bounds, unit
- * triangle normals, the tree (pre-order, depth, node
+ * (RR_RMESH_ARENA), unit triangle normals, the tree (pre-order, depth, node
  * bounds min <= max, leaf triangle runs), the render head at most once and
  * present whenever another render section is, and each render group's
  * vertex count (<= 65536), index count (a multiple of 3) and indices
@@ -106,8 +108,8 @@
 RR_RECORD(rr_rmesh_head, RR_RMESH_HEAD, 80);
 
 #define RR_RMESH_VERT(F, T)                                                                    \
-    F(T, q, U16, [3], SEMANTIC, 0, "collision vertex: coords = head.origin + q << head.vshift, "  \
-      "inside head.bmin..bmax")
+    F(T, q, U16, [3], SEMANTIC, 0, "collision vertex: coords = head.origin + q << head.vshift (the "  \
+      "baker keeps it inside head.bmin..bmax)")
 RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 6);
 
 #define RR_RMESH_TRI(F, T)                                                                     \
