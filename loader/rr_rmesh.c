@@ -987,6 +987,29 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     return 1;
 }
 
+/* Does triangle t lie wholly outside the region of this step, grown by
+ * REACH coords? Then no contact is possible: every contact point lies in
+ * the region (the swept ellipsoid's box grown by SKIN); the face test's
+ * touching point is rounded by less than 2 coords and lies within rounding
+ * of the plane, so REACH leaves a margin. Decided on the 16-bit lattice
+ * points before the triangle is decoded: most triangles of a leaf the step
+ * reaches are rejected here. */
+#define REACH 8
+NOINLINE static int out_of_region(const sweep_work *w, const rr_rmesh_tri *t)
+{
+    const uint16_t *a = w->m.verts[t->v[0]].q, *b = w->m.verts[t->v[1]].q,
+                   *c = w->m.verts[t->v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t lo = a[k] < b[k] ? a[k] : b[k], hi = a[k] < b[k] ? b[k] : a[k];
+        lo = c[k] < lo ? c[k] : lo;
+        hi = c[k] > hi ? c[k] : hi;
+        if ((lo << w->m.shift) > w->rhi[k] + REACH || (hi << w->m.shift) < w->rlo[k] - REACH)
+            return 1;
+    }
+    return 0;
+}
+
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
  * into the work area (w->tp, w->tn) for all of them. */
@@ -996,6 +1019,8 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     int64_t g[3];
     uint32_t num, den;
     int i;
+    if (out_of_region(w, t))
+        return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);
     normal16(t, w->tn);
