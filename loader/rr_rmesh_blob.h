@@ -245,7 +245,7 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 2u
+#define RR_RMESH_SCHEMA_VERSION 3u
 
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \

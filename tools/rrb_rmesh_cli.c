@@ -16,13 +16,10 @@
 static void mark_tri(rrb_query *q, uint32_t tri, const char *label)
 {
     const rr_rmesh_tri *t;
-    const rr_rmesh_vert *v[3];
     int32_t p[3][3];
-    int k;
-    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, v))
+    rr_vec3 n;
+    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, p, &n))
         return;
-    for (k = 0; k < 3; k++)
-        memcpy(p[k], v[k]->p, sizeof p[k]);
     rrb_q_mark(q, RRB_MARK_AREA, label, &p[0][0], 3, 3);
 }
 
