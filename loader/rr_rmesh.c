@@ -313,7 +313,11 @@ typedef struct earliest {
 typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
     int32_t ol[3];          /* origin relative to the lattice origin (|ol| < 2^19) */
-    int32_t endl[3];        /* end of the still-interesting part, relative too */
+    /* The still-interesting part of the segment, ol to its end (relative
+     * too), as the node test reads it: the sum of its ends (its doubled
+     * centre), their difference and its size. Set up once per ray and again
+     * only when a hit shortens the segment (set_end), not per node. */
+    int32_t sum[3], h[3], ah[3];
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
@@ -396,7 +400,7 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, 
     const uint16_t *q0 = m->verts[tr->v[0]].q, *q1 = m->verts[tr->v[1]].q,
                    *q2 = m->verts[tr->v[2]].q;
     int32_t e1[3], e2[3], s[3];
-    int64_t p[3], a, u, v, tn;
+    int64_t p[3], a, a_f, u, v, tn;
     int k;
     for (k = 0; k < 3; k++) {   /* the edges, in lattice steps (|e| < 2^16) */
         e1[k] = q1[k] - q0[k];
@@ -413,29 +417,46 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, 
     }
     if (a < 0)
         a = -a;
+    a_f = a << m->shift;            /* det * f */
     u = dot3(p, s);
+    if (u < 0 || u > a_f)           /* most misses end here, before q */
+        return 0;
     cross3(p, s, e1);               /* q = s x e1 */
     v = dot3(p, w->d);
+    if (v < 0 || u + v > a_f)
+        return 0;
     tn = dot3(p, e2);
-    if (u < 0 || v < 0 || u + v > a * m->step || tn < 0 || tn > a)
+    if (tn < 0 || tn > a)
         return 0;
     *t = (uint64_t)tn;
     return (uint64_t)a;
 }
 
-/* Segment a-b (coords relative to the lattice origin) against the bounds
- * of node nd (lattice steps: lo << shift in the same coords) grown by 2
- * coords (separating axes, doubled). */
-NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd,
-                            uint32_t shift)
+/* The segment's end at fraction nt / 2^30 of d (nt <= 2^30 + 1): its sum,
+ * difference and size for seg_box. */
+static void set_end(ray_work *w, int32_t nt)
 {
-    int32_t cc[3], h[3], e[3], ah[3];
     int k;
     for (k = 0; k < 3; k++) {
-        cc[k] = a[k] + b[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
-        h[k] = b[k] - a[k];
+        int32_t h = (int32_t)(((int64_t)w->d[k] * nt) >> 30);
+        w->sum[k] = 2 * w->ol[k] + h;
+        w->h[k] = h;
+        w->ah[k] = h < 0 ? -h : h;
+    }
+}
+
+/* The segment (coords relative to the lattice origin) against the bounds of
+ * node nd (lattice steps: lo << shift in the same coords) grown by 2 coords
+ * (separating axes, doubled: cc is the doubled distance of the centres, e
+ * the doubled box size). */
+NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
+{
+    const int32_t *h = w->h, *ah = w->ah;
+    int32_t cc[3], e[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        cc[k] = w->sum[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
         e[k] = (((int32_t)nd->max[k] - nd->min[k]) << shift) + 4;
-        ah[k] = h[k] < 0 ? -h[k] : h[k];
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
     }
@@ -453,7 +474,6 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
 {
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
-    int k;
     for (i = nd->first; i < end; i++) {
         if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i, m->tris[i].src))
             continue;
@@ -463,8 +483,7 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
         /* ceil(t / det) in Q30, plus one step: the box test stays conservative
          * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
-        for (k = 0; k < 3; k++)
-            w->endl[k] = w->ol[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
+        set_end(w, (int32_t)nt);
     }
 }
 
@@ -492,7 +511,7 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        if (seg_box(w->ol, w->endl, nd, m->shift)) {
+        if (seg_box(w, nd, m->shift)) {
             if (nd->count & RR_RMESH_LEAF) {
                 ray_leaf(w, m, nd);
             } else {
@@ -562,8 +581,8 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
         w->d[k] = round_div((int64_t)v[k] * m, len);   /* |v| <= 2^31, m <= 2^20 */
         w->o[k] = ray->origin[k];
         w->ol[k] = w->o[k] - msh->origin[k];
-        w->endl[k] = w->ol[k] + w->d[k];
     }
+    set_end(w, 1 << 30);   /* the whole segment */
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
     return RR_OK;
 }
@@ -837,8 +856,18 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
         *den = 1;
         return 1;
     }
+    /* the lower root -b - sqrt(disc) (doubled) is negative when b > 0 (c >= 0
+     * here, so sqrt(disc) <= |b|) */
+    if (b > 0)
+        return 0;
     disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
+        return 0;
+    /* and beyond 1 (t > 2a) unless isqrt(disc) >= m = -b - 2a, that is disc >=
+     * m^2 (m < 2^31): both decided without the square root, which most edges
+     * and vertices the step reaches then never need */
+    t = -(int64_t)b - 2 * (int64_t)a;
+    if (t > 0 && disc < t * t)
         return 0;
     t = -(int64_t)b - (int64_t)rr_isqrt64((uint64_t)disc);
     if (t < 0 || t > 2 * (int64_t)a)
@@ -846,6 +875,25 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     *num = (uint32_t)t;
     *den = 2 * (uint32_t)a;
     return 1;
+}
+
+/* Square root of v < 2^32, rounded down: rr_isqrt64's bit-by-bit method in
+ * 32-bit steps (an edge length, per edge the sweep reaches). */
+static uint32_t isqrt32(uint32_t v)
+{
+    uint32_t res = 0, bit = (uint32_t)1 << 30;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return res;
 }
 
 static int32_t dot3i(const int32_t a[3], const int32_t b[3])
@@ -865,11 +913,16 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     int k, j;
     for (k = 0; k < 3; k++) {
         int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
+        int inside_a = a[k] >= w->lo[k] && a[k] <= w->hi[k];
         if (d == 0) {
-            if (a[k] < w->lo[k] || a[k] > w->hi[k])
+            if (!inside_a)
                 return 0;
             continue;
         }
+        /* both ends inside the slab: the divisions below would leave s as it
+         * is (entering at <= -1, leaving at >= 65537), so skip them */
+        if (inside_a && b[k] >= w->lo[k] && b[k] <= w->hi[k])
+            continue;
         for (j = 0; j < 2; j++) {   /* where a-b enters the slab (j = 0), leaves it (1) */
             int64_t x = ((int64_t)((j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k]) * 65536) / d +
                         2 * j - 1;   /* widened by one step: conservative */
@@ -908,7 +961,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
     int k;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
      * below); an edge clipped to one point has no contact */
-    len = edge ? (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e)) : 1;
+    len = edge ? (int32_t)isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
     if (len == 0)
         return 0;
     for (k = 0; k < 3; k++)
@@ -959,11 +1012,8 @@ static int sweep_face(sweep_work *w, uint32_t ti)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
-    int32_t p[3], vn, num, sg;
+    int32_t p[3], vn, num, sg, rmax;
     int k;
-    for (k = 0; k < 3; k++)
-        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
@@ -972,6 +1022,18 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
+    /* The support radius rn below is at most rmax |n| < rmax (2^16 + 64)
+     * (rr_open holds |n| within 2^-11 of 1): a plane farther than that from
+     * the centre, not reached in this step, is decided without the square
+     * root (the same answers as below, only sooner). */
+    rmax = w->r[0] > w->r[1] ? w->r[0] : w->r[1];
+    rmax = w->r[2] > rmax ? w->r[2] : rmax;
+    rn = (int64_t)rmax * (65536 + 64);
+    if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
+        return 1;
+    for (k = 0; k < 3; k++)
+        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
