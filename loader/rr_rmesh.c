@@ -130,6 +130,11 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
+/* rr_open's checks below run once per blob, not per query: they are
+ * compiled for size (the issue 18 budget of 8 KB per runtime at -O2 allows
+ * that for run-once validation), the queries for speed. */
+#define RUN_ONCE __attribute__((optimize("Os")))
+
 /* The schema has checked every field that a kind describes: counts, index
  * and string fields, coordinate ranges, normal components, flags, enums and
  * quantization limits. What follows judges what no single field shows;
@@ -140,7 +145,7 @@ NOINLINE static int64_t abs64(int64_t a)
  * int32 budget relies on |n| <= 1: a crafted normal of length sqrt(3) could
  * grow the motion left after a slide and overflow it. The components are
  * within [-1, 1] (the schema), so |n|^2 fits int32 in Q28. */
-static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
@@ -162,7 +167,7 @@ static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag 
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
  * formula, checked before). Each node's bounds have min <= max and a leaf's
  * triangles are a run of the triangle array. */
-static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_node *nodes = nodes_of(room);
@@ -223,7 +228,7 @@ static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *di
  * each group's surface, vertex and index runs and UV fractions). Each
  * group's vertices are addressed by 16-bit indices (at most 65536), its
  * indices make whole triangles, and each index is a vertex of the group. */
-static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rindex *ix = rindex_of(room);
@@ -257,7 +262,7 @@ static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *
 
 /* A custom entity's properties are a run of the props section (the schema
  * checked each key and value string). */
-static RR_VALIDATION NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_ent *t = ents_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_ents), np = rr__count(room, RR_RMESH_S_props);
@@ -275,7 +280,7 @@ static RR_VALIDATION NOINLINE rr_err check_custom(const rr_room *room, rr_diag *
     return RR_OK;
 }
 
-RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
     rr_err e = rr__schema_open(room, &rmesh_schema, diag);
@@ -434,7 +439,7 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, 
 
 /* The segment's end at fraction nt / 2^30 of d (nt <= 2^30 + 1): its sum,
  * difference and size for seg_box. */
-static void set_end(ray_work *w, int32_t nt)
+NOINLINE static void set_end(ray_work *w, int32_t nt)
 {
     int k;
     for (k = 0; k < 3; k++) {
