@@ -86,8 +86,7 @@ typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;
     int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
-    uint32_t shift;      /* head.vshift */
-    int32_t step;        /* 2^shift, the lattice step in coords */
+    uint32_t shift;      /* head.vshift: the lattice step is 2^shift coords */
 } mesh;
 
 NOINLINE static void mesh_of(const rr_room *room, mesh *m)
@@ -99,7 +98,6 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     for (k = 0; k < 3; k++)
         m->origin[k] = h->origin[k];
     m->shift = h->vshift;
-    m->step = (int32_t)1 << h->vshift;
 }
 
 /* The three corners of triangle t, in coords (q << shift < 2^18). */
@@ -302,6 +300,31 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     return e;
 }
 
+/* Does triangle t lie wholly outside the box [lo, hi] (coords relative to
+ * the lattice origin) grown by REACH coords? Decided on the 16-bit lattice
+ * points before the triangle is decoded. The ray cast asks it for the box
+ * of the still-interesting part of its segment (a hit lies on the segment,
+ * so in that box), the sweep for the region of its step: every contact
+ * point lies in the region (the swept ellipsoid's box grown by SKIN); the
+ * face test's touching point is rounded by less than 2 coords and lies
+ * within rounding of the plane, so REACH leaves a margin. Most triangles of
+ * a leaf that the walk reaches are rejected here. */
+#define REACH 8
+NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t lo[3],
+                                const int32_t hi[3])
+{
+    const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
+        tlo = c[k] < tlo ? c[k] : tlo;
+        thi = c[k] > thi ? c[k] : thi;
+        if ((tlo << m->shift) > hi[k] + REACH || (thi << m->shift) < lo[k] - REACH)
+            return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Ray cast                                                            */
 /* ------------------------------------------------------------------ */
@@ -323,6 +346,7 @@ typedef struct ray_work {
      * centre), their difference and its size. Set up once per ray and again
      * only when a hit shortens the segment (set_end), not per node. */
     int32_t sum[3], h[3], ah[3];
+    int32_t lo[3], hi[3];   /* and its box, for tri_outside */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
@@ -447,6 +471,8 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
         w->sum[k] = 2 * w->ol[k] + h;
         w->h[k] = h;
         w->ah[k] = h < 0 ? -h : h;
+        w->lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
+        w->hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
     }
 }
 
@@ -480,7 +506,8 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
     for (i = nd->first; i < end; i++) {
-        if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i, m->tris[i].src))
+        if (tri_outside(m, &m->tris[i], w->lo, w->hi) || !(det = ray_tri(w, m, i, &t)) ||
+            !take(&w->b, t, det, i, m->tris[i].src))
             continue;
         nt = t;
         nd2 = det;
@@ -1054,29 +1081,6 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     return 1;
 }
 
-/* Does triangle t lie wholly outside the region of this step, grown by
- * REACH coords? Then no contact is possible: every contact point lies in
- * the region (the swept ellipsoid's box grown by SKIN); the face test's
- * touching point is rounded by less than 2 coords and lies within rounding
- * of the plane, so REACH leaves a margin. Decided on the 16-bit lattice
- * points before the triangle is decoded: most triangles of a leaf the step
- * reaches are rejected here. */
-#define REACH 8
-NOINLINE static int out_of_region(const sweep_work *w, const rr_rmesh_tri *t)
-{
-    const uint16_t *a = w->m.verts[t->v[0]].q, *b = w->m.verts[t->v[1]].q,
-                   *c = w->m.verts[t->v[2]].q;
-    int k;
-    for (k = 0; k < 3; k++) {
-        int32_t lo = a[k] < b[k] ? a[k] : b[k], hi = a[k] < b[k] ? b[k] : a[k];
-        lo = c[k] < lo ? c[k] : lo;
-        hi = c[k] > hi ? c[k] : hi;
-        if ((lo << w->m.shift) > w->rhi[k] + REACH || (hi << w->m.shift) < w->rlo[k] - REACH)
-            return 1;
-    }
-    return 0;
-}
-
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
  * into the work area (w->tp, w->tn) for all of them. */
@@ -1086,7 +1090,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (out_of_region(w, t))
+    if (tri_outside(&w->m, t, w->rlo, w->rhi))
         return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);

@@ -17,7 +17,7 @@
 
 #include "../loader/rr_rmesh_blob.h"
 
-#define LEAF_TRIS 4
+#define LEAF_TRIS 8
 #define ROOM_SCALE (8.0 / 2048.0)
 
 typedef struct btri {

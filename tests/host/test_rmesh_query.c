@@ -627,11 +627,14 @@ static void run_room(const char *corpus, const char *name, int nrays)
 
 /* A writer-made room, one invisible mesh: two overlapping triangles in the
  * plane y = 0, A (source 0, x and z in 0..100) and B (source 1, -20..80),
- * plus six small far triangles along x (mirror -1: along -x), so the tree
- * splits on x and sorts B before A (mirror 1) or A before B (mirror -1). A
+ * plus TIE_FAR small far triangles along x (mirror -1: along -x): more
+ * triangles in all than a leaf holds (the baker's 8), so the tree splits on
+ * x and sorts B before A (mirror 1) or A before B (mirror -1). A
  * ray straight down at (10 mirror, 50, 10) meets both at distance 50, and so
  * does an ellipsoid falling there: the answer must be A, the lower source
  * index, whichever of the two the tree holds first. */
+#define TIE_FAR 14
+#define TIE_TRIS (2 + TIE_FAR)
 static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
 {
     static const float ab[6][3] = {{0, 0, 0}, {100, 0, 0}, {0, 0, 100},
@@ -641,19 +644,19 @@ static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
     memset(m, 0, sizeof *m);
     m->ninvis = 1;
     m->invis = calloc(1, sizeof *m->invis);
-    m->invis->nverts = 6 + 18;
-    m->invis->ntris = 8;
+    m->invis->nverts = 3 * TIE_TRIS;
+    m->invis->ntris = TIE_TRIS;
     m->invis->pos = pos;
     m->invis->idx = idx;
     for (i = 0; i < 6; i++)
         for (k = 0; k < 3; k++)
             pos[3 * i + (uint32_t)k] = (k == 0 ? mirror : 1.0f) * ab[i][k];
-    for (i = 0; i < 6; i++) {   /* far triangle i at x = 1000 + 100 i */
+    for (i = 0; i < TIE_FAR; i++) {   /* far triangle i at x = 1000 + 100 i */
         float x = mirror * (1000.0f + 100.0f * (float)i);
         float t[9] = {x, 0, 0, x + mirror * 10.0f, 0, 0, x, 0, 10};
         memcpy(pos + 18 + 9 * i, t, sizeof t);
     }
-    for (i = 0; i < 24; i++)
+    for (i = 0; i < 3 * TIE_TRIS; i++)
         idx[i] = i;
 }
 
@@ -661,8 +664,8 @@ static void check_ties(void)
 {
     int pass;
     for (pass = 0; pass < 2; pass++) {
-        float mirror = pass ? -1.0f : 1.0f, pos[3 * 24];
-        uint32_t idx[24], a = 99, b = 99, i;
+        float mirror = pass ? -1.0f : 1.0f, pos[3 * 3 * TIE_TRIS];
+        uint32_t idx[3 * TIE_TRIS], a = 99, b = 99, i;
         rrb_rmesh m;
         rrb_opts o;
         rrb_blob *bb;
@@ -688,7 +691,7 @@ static void check_ties(void)
         rrb_blob_finish(bb, 0, &blob, &size);
         rrb_blob_free(bb);
         RT_EXPECT_EQ("rmesh.tie.open", rr_open(blob, (uint32_t)size, ar, sizeof ar, &r), RR_OK);
-        for (i = 0; i < 8; i++) {
+        for (i = 0; i < TIE_TRIS; i++) {
             int32_t v[3][3];
             rr_vec3 n;
             RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v, &n), RR_OK);
