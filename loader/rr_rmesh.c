@@ -1,19 +1,27 @@
 /* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
  *
- * Data: collision vertices (int32 coords), triangles in BVH leaf order, a
- * BVH in pre-order (left child = parent + 1, right child > left child), see
- * rr_rmesh_blob.h, whose schema rr_open checks record by record. The
+ * Data: collision vertices (16-bit points of the head's lattice: coords =
+ * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers,
+ * Q2.14 normals), a BVH in pre-order (left child = parent + 1, right child >
+ * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
  * validator here adds what a single field cannot say: it walks the tree
  * once in index order with an explicit stack, which proves that every node
  * is reached exactly once (no cycle, no sharing) and that the depth is
  * within the declared bound.
  *
- * Overflow budget (why int64 is enough, and where int32 is): stored points
- * |v| <= 2^17, so edges |e| <= 2^18; ray origins |o| <= 2^18, so o - v <
- * 2^19; ray vectors |D| <= 2^20 per component. Then D x e < 2^39, det =
- * e . (D x e) < 2^59, u = s . p < 2^60, v = D . (s x e) < 2^60, u + v <
- * 2^61. Box tests use doubled coordinates below 2^22 (int32) and products
- * below 2^45. Sweeps: radii <= 2^14, steps <= the smallest radius; the
+ * Overflow budget (why int64 is enough, and where int32 is): collision
+ * vertices and node bounds are any 16-bit lattice points, origin + q <<
+ * vshift with |origin| <= 2^17 (COORD-checked) and q << vshift < 2^18, so
+ * |v| < 2^17 + 2^18 < 2^19 and edges |e| < 2^18 (the lattice's span);
+ * nothing else about them needs checking. Ray cast (relative to the lattice
+ * origin, edges in lattice steps |e| < 2^16): ray origins |o| <= 2^18, so
+ * |o - origin| < 2^19 and s = o - v < 2^20; ray vectors |D| <= 2^20 per
+ * component. Then p = D x e < 2^37, det = p . e < 2^55, u = p . s < 2^59,
+ * q = s x e < 2^37, v = q . D < 2^59, u + v < 2^60 and det << vshift <
+ * 2^57. The segment-box test's doubled coordinates stay below 2^22 (int32)
+ * and their products below 2^45. Box query: doubled corners minus the
+ * doubled centre < 2^21, SAT axes (edge x edge) < 2^37, their dot products
+ * < 2^60. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
  * removing at most the remaining motion (unit normals, as baked), so it stays
  * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
@@ -77,12 +85,38 @@ static uint32_t *query_stack(const rr_room *room)
 typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;
+    int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
+    uint32_t shift;      /* head.vshift: the lattice step is 2^shift coords */
 } mesh;
 
-static void mesh_of(const rr_room *room, mesh *m)
+NOINLINE static void mesh_of(const rr_room *room, mesh *m)
 {
+    const rr_rmesh_head *h = head_of(room);
+    int k;
     m->verts = verts_of(room);
     m->tris = tris_of(room);
+    for (k = 0; k < 3; k++)
+        m->origin[k] = h->origin[k];
+    m->shift = h->vshift;
+}
+
+/* The three corners of triangle t, in coords (q << shift < 2^18). */
+NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][3])
+{
+    int i, k;
+    for (i = 0; i < 3; i++) {
+        const uint16_t *q = m->verts[t->v[i]].q;
+        for (k = 0; k < 3; k++)
+            p[i][k] = m->origin[k] + ((int32_t)q[k] << m->shift);
+    }
+}
+
+/* The unit normal of t in Q16.16 (stored as Q2.14). */
+static void normal16(const rr_rmesh_tri *t, int32_t n[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        n[k] = t->n[k] * 4;
 }
 
 NOINLINE static int64_t abs64(int64_t a)
@@ -94,27 +128,31 @@ NOINLINE static int64_t abs64(int64_t a)
 /* Validation                                                          */
 /* ------------------------------------------------------------------ */
 
+/* rr_open's checks below run once per blob, not per query: they are
+ * compiled for size (the issue 18 budget of 8 KB per runtime at -O2 allows
+ * that for run-once validation), the queries for speed. */
+#define RUN_ONCE __attribute__((optimize("Os")))
+
 /* The schema has checked every field that a kind describes: counts, index
  * and string fields, coordinate ranges, normal components, flags, enums and
  * quantization limits. What follows judges what no single field shows;
  * each failure names the field it judged. */
 
 /* Triangle normals have unit length, as the baker writes them (components
- * rounded to 2^-16: |n|^2 is within 2^-13 of 1). The sweep's int32 budget
- * relies on |n| <= 1: a crafted normal of length sqrt(3) could grow the
- * motion left after a slide and overflow it. The components are within
- * [-1, 1] (the schema), so |n|^2 fits int64 in Q32. */
-static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
+ * rounded to 2^-15: |n|^2 is within 2^-12 of 1; allowed: 2^-10). The sweep's
+ * int32 budget relies on |n| <= 1: a crafted normal of length sqrt(3) could
+ * grow the motion left after a slide and overflow it. The components are
+ * within [-1, 1] (the schema), so |n|^2 fits int32 in Q28. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
     for (i = 0; i < n; i++, t++) {
-        int64_t len2 = (int64_t)t->n[0] * t->n[0] + (int64_t)t->n[1] * t->n[1] +
-                       (int64_t)t->n[2] * t->n[2];
-        int64_t off = len2 - ((int64_t)1 << 32);
-        if (off > ((int64_t)1 << 22) || off < -((int64_t)1 << 22))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q16.16)",
-                            (uint32_t)(len2 >> 16), RR_FIX_ONE);
+        int32_t len2 = t->n[0] * t->n[0] + t->n[1] * t->n[1] + t->n[2] * t->n[2];
+        int32_t off = len2 - ((int32_t)1 << 28);
+        if (off > ((int32_t)1 << 18) || off < -((int32_t)1 << 18))
+            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q2.14)",
+                            (uint32_t)(len2 >> 14), RR_RMESH_NORMAL_ONE);
     }
     return RR_OK;
 }
@@ -127,7 +165,7 @@ static RR_VALIDATION NOINLINE rr_err check_normals(const rr_room *room, rr_diag 
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
  * formula, checked before). Each node's bounds have min <= max and a leaf's
  * triangles are a run of the triangle array. */
-static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_node *nodes = nodes_of(room);
@@ -161,12 +199,10 @@ static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *di
             continue;
         }
         ntris = nd->count & ~RR_RMESH_LEAF;
-        if (nd->first > h->ntris)
-            return rr__fail(room, diag, RR_ERR_INDEX, &nd->first, "leaf first triangle", nd->first,
-                            h->ntris);
-        if (ntris > h->ntris - nd->first)
-            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count, "leaf triangle count", ntris,
-                            h->ntris - nd->first);
+        /* 16-bit first and count: their sum cannot wrap */
+        if (nd->first + ntris > h->ntris)
+            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count,
+                            "leaf triangle run (first + count)", nd->first + ntris, h->ntris);
         if (sp == 0) {   /* the root's subtree is complete: no node may follow */
             if (i + 1 < n)
                 return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[i + 1], "node outside the tree",
@@ -190,7 +226,7 @@ static RR_VALIDATION NOINLINE rr_err check_tree(const rr_room *room, rr_diag *di
  * each group's surface, vertex and index runs and UV fractions). Each
  * group's vertices are addressed by 16-bit indices (at most 65536), its
  * indices make whole triangles, and each index is a vertex of the group. */
-static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rindex *ix = rindex_of(room);
@@ -224,7 +260,7 @@ static RR_VALIDATION NOINLINE rr_err check_render(const rr_room *room, rr_diag *
 
 /* A custom entity's properties are a run of the props section (the schema
  * checked each key and value string). */
-static RR_VALIDATION NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_ent *t = ents_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_ents), np = rr__count(room, RR_RMESH_S_props);
@@ -242,7 +278,7 @@ static RR_VALIDATION NOINLINE rr_err check_custom(const rr_room *room, rr_diag *
     return RR_OK;
 }
 
-RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
+RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
 {
     const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
     rr_err e = rr__schema_open(room, &rmesh_schema, diag);
@@ -264,36 +300,74 @@ RR_VALIDATION rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     return e;
 }
 
+/* Does triangle t lie wholly outside the box [lo, hi] (coords relative to
+ * the lattice origin) grown by REACH coords? Decided on the 16-bit lattice
+ * points before the triangle is decoded. The ray cast asks it for the box
+ * of the still-interesting part of its segment (a hit lies on the segment,
+ * so in that box), the sweep for the region of its step: every contact
+ * point lies in the region (the swept ellipsoid's box grown by SKIN); the
+ * face test's touching point is rounded by less than 2 coords and lies
+ * within rounding of the plane, so REACH leaves a margin. Most triangles of
+ * a leaf that the walk reaches are rejected here. */
+#define REACH 8
+NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t lo[3],
+                                const int32_t hi[3])
+{
+    const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
+        tlo = c[k] < tlo ? c[k] : tlo;
+        thi = c[k] > thi ? c[k] : thi;
+        if ((tlo << m->shift) > hi[k] + REACH || (thi << m->shift) < lo[k] - REACH)
+            return 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Ray cast                                                            */
 /* ------------------------------------------------------------------ */
 
 /* The earliest contact or hit so far: fraction t / d (d == 0: none yet) of
- * triangle i. */
+ * triangle i, whose source index is src (the tie rule below). */
 typedef struct earliest {
     uint64_t t, d;
-    uint32_t i;
+    uint32_t i, src;
 } earliest;
 
+/* The tests run relative to the lattice origin: ol = o - origin, and a
+ * vertex is then q * step, which saves an addition per coordinate. */
 typedef struct ray_work {
     int32_t o[3], d[3];     /* origin, whole segment vector (coords) */
-    int32_t end[3];         /* end of the still-interesting part */
+    int32_t ol[3];          /* origin relative to the lattice origin (|ol| < 2^19) */
+    /* The still-interesting part of the segment, ol to its end (relative
+     * too), as the node test reads it: the sum of its ends (its doubled
+     * centre), their difference and its size. Set up once per ray and again
+     * only when a hit shortens the segment (set_end), not per node. */
+    int32_t sum[3], h[3], ah[3];
+    int32_t lo[3], hi[3];   /* and its box, for tri_outside */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
+    mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* Take t / d of triangle i if it is earlier than b (equal fractions go to
- * the lower index); 1 if taken. The fractions are compared exactly, as the
- * 128-bit products t d_b and t_b d (all values < 2^62, d > 0). */
-static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i)
+/* Take t / d of triangle i (source index src) if it is earlier than b; 1 if
+ * taken. Equal fractions (coplanar overlapping triangles, or a shared edge)
+ * go to the lower source index, so the answer does not depend on the order
+ * in which the tree visits the leaves, that is on how it was built. The
+ * fractions are compared exactly, as the 128-bit products t d_b and t_b d
+ * (all values < 2^62, d > 0). */
+static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t src)
 {
     uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
-    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && i >= b->i)))))
+    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && src >= b->src)))))
         return 0;
     b->t = t;
     b->d = d;
     b->i = i;
+    b->src = src;
     return 1;
 }
 
@@ -341,45 +415,79 @@ NOINLINE static uint32_t len3(const int32_t v[3])
     return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
-/* Moeller-Trumbore in exact integers, double-sided. On a hit at fraction
- * *t / det in [0, 1], returns det > 0; 0 on a miss. */
+/* Moeller-Trumbore in exact integers, double-sided, with the edges in
+ * lattice steps (e = q1 - q0, a load and a subtraction per coordinate) and
+ * s = o - v0 in coords. Against the same test in coords each quantity is
+ * scaled by a power of the step f = 2^shift: p = D x e2, u = p . s, q = s x
+ * e1 and v = q . D by 1 / f, det = p . e1 and tn = q . e2 by 1 / f^2. So the
+ * fraction t = tn / det is the same (and exact), and the barycentric test
+ * u + v <= det in coords reads u + v <= det * f here. On a hit at
+ * fraction *t / det in [0, 1], returns det > 0; 0 on a miss. */
 NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, uint64_t *t)
 {
-    const rr_rmesh_vert *vs = m->verts;
     const rr_rmesh_tri *tr = &m->tris[ti];
-    const int32_t *v0 = vs[tr->v[0]].p;
+    const uint16_t *q0 = m->verts[tr->v[0]].q, *q1 = m->verts[tr->v[1]].q,
+                   *q2 = m->verts[tr->v[2]].q;
     int32_t e1[3], e2[3], s[3];
-    int64_t p[3], a, u, v, tn;
-    sub3(e1, vs[tr->v[1]].p, v0);
-    sub3(e2, vs[tr->v[2]].p, v0);
+    int64_t p[3], a, a_f, u, v, tn;
+    int k;
+    for (k = 0; k < 3; k++) {   /* the edges, in lattice steps (|e| < 2^16) */
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
+    }
     cross3(p, w->d, e2);            /* p = D x e2 */
     a = dot3(p, e1);
     if (a == 0)
         return 0;
     /* s = o - v0; on the back side v0 - o, which turns u, v and t (linear in s) */
-    sub3(s, a < 0 ? v0 : w->o, a < 0 ? w->o : v0);
+    for (k = 0; k < 3; k++) {
+        int32_t v0 = (int32_t)q0[k] << m->shift;
+        s[k] = a < 0 ? v0 - w->ol[k] : w->ol[k] - v0;
+    }
     if (a < 0)
         a = -a;
+    a_f = a << m->shift;            /* det * f */
     u = dot3(p, s);
+    if (u < 0 || u > a_f)           /* most misses end here, before q */
+        return 0;
     cross3(p, s, e1);               /* q = s x e1 */
     v = dot3(p, w->d);
+    if (v < 0 || u + v > a_f)
+        return 0;
     tn = dot3(p, e2);
-    if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
+    if (tn < 0 || tn > a)
         return 0;
     *t = (uint64_t)tn;
     return (uint64_t)a;
 }
 
-/* Segment a-b against a node box grown by 2 coords (separating axes, doubled). */
-NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rmesh_node *nd)
+/* The segment's end at fraction nt / 2^30 of d (nt <= 2^30 + 1): its sum,
+ * difference and size for seg_box. */
+NOINLINE static void set_end(ray_work *w, int32_t nt)
 {
-    int32_t cc[3], h[3], e[3], ah[3];
     int k;
     for (k = 0; k < 3; k++) {
-        cc[k] = a[k] + b[k] - (nd->min[k] + nd->max[k]);
-        h[k] = b[k] - a[k];
-        e[k] = nd->max[k] - nd->min[k] + 4;
-        ah[k] = h[k] < 0 ? -h[k] : h[k];
+        int32_t h = (int32_t)(((int64_t)w->d[k] * nt) >> 30);
+        w->sum[k] = 2 * w->ol[k] + h;
+        w->h[k] = h;
+        w->ah[k] = h < 0 ? -h : h;
+        w->lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
+        w->hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
+    }
+}
+
+/* The segment (coords relative to the lattice origin) against the bounds of
+ * node nd (lattice steps: lo << shift in the same coords) grown by 2 coords
+ * (separating axes, doubled: cc is the doubled distance of the centres, e
+ * the doubled box size). */
+NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
+{
+    const int32_t *h = w->h, *ah = w->ah;
+    int32_t cc[3], e[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        cc[k] = w->sum[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
+        e[k] = (((int32_t)nd->max[k] - nd->min[k]) << shift) + 4;
         if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
             return 0;
     }
@@ -395,11 +503,11 @@ NOINLINE static int seg_box(const int32_t a[3], const int32_t b[3], const rr_rme
 
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
-    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
-    int k;
     for (i = nd->first; i < end; i++) {
-        if (!(det = ray_tri(w, m, i, &t)) || !take(&w->b, t, det, i))
+        if (tri_outside(m, &m->tris[i], w->lo, w->hi) || !(det = ray_tri(w, m, i, &t)) ||
+            !take(&w->b, t, det, i, m->tris[i].src))
             continue;
         nt = t;
         nd2 = det;
@@ -407,22 +515,23 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
         /* ceil(t / det) in Q30, plus one step: the box test stays conservative
          * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
-        for (k = 0; k < 3; k++)
-            w->end[k] = w->o[k] + (int32_t)(((int64_t)w->d[k] * (int32_t)nt) >> 30);
+        set_end(w, (int32_t)nt);
     }
 }
 
 /* Visit child l before child r? The one whose centre lies less far along
  * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
- * c, that is (c_l - c_r) . d <= 0 (|c_l - c_r| <= 2^19, |d| <= 2^20). Out
- * of the walk's frame, which stays small under the leaf test. */
+ * c, that is (c_l - c_r) . d <= 0. The sign is the same on the lattice
+ * (coords = origin + q << shift, shift >= 0), so the stored bounds serve as
+ * they are (|c_l - c_r| < 2^18 lattice steps, |d| <= 2^20). Out of the
+ * walk's frame, which stays small under the leaf test. */
 NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
                                const rr_rmesh_node *r)
 {
     int64_t s = 0;
     int k;
     for (k = 0; k < 3; k++)
-        s += (int64_t)(l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
+        s += (int64_t)((int32_t)l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
     return s <= 0;
 }
 
@@ -434,7 +543,7 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        if (seg_box(w->o, w->end, nd)) {
+        if (seg_box(w, nd, m->shift)) {
             if (nd->count & RR_RMESH_LEAF) {
                 ray_leaf(w, m, nd);
             } else {
@@ -461,7 +570,7 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
 {
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
-    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r, n[3];
     int64_t side;
     int k;
     narrow(&nt, &nd);
@@ -475,14 +584,17 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    side = dot64(t->n, w->d) > 0 ? -1 : 1;   /* facing the origin */
-    hit->normal.x = (rr_fix)side * t->n[0];
-    hit->normal.y = (rr_fix)side * t->n[1];
-    hit->normal.z = (rr_fix)side * t->n[2];
+    normal16(t, n);
+    side = dot64(n, w->d) > 0 ? -1 : 1;   /* facing the origin */
+    hit->normal.x = (rr_fix)side * n[0];
+    hit->normal.y = (rr_fix)side * n[1];
+    hit->normal.z = (rr_fix)side * n[2];
 }
 
-/* Segment vector: dir scaled to length max_dist (coords), rounded. */
-static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
+/* Segment vector: dir scaled to length max_dist (coords), rounded; the
+ * origin also relative to the lattice origin. */
+static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
+                        int32_t *max_dist)
 {
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
     /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
@@ -500,8 +612,9 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
     for (k = 0; k < 3; k++) {
         w->d[k] = round_div((int64_t)v[k] * m, len);   /* |v| <= 2^31, m <= 2^20 */
         w->o[k] = ray->origin[k];
-        w->end[k] = w->o[k] + w->d[k];
+        w->ol[k] = w->o[k] - msh->origin[k];
     }
+    set_end(w, 1 << 30);   /* the whole segment */
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
     return RR_OK;
 }
@@ -509,7 +622,6 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, ray_work *w, int32_t *max_dist)
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
     ray_work *w;
-    mesh m;
     int32_t max_dist;
     rr_err e;
     if (!hit || !ray)
@@ -519,14 +631,14 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     if (!is_rmesh(room))
         return RR_ERR_ARG;
     w = work_area(room);
-    e = ray_setup(ray, w, &max_dist);
+    mesh_of(room, &w->m);
+    e = ray_setup(ray, &w->m, w, &max_dist);
     if (e)
         return e;
     hit->dist = max_dist;
-    mesh_of(room, &m);
-    ray_walk(room, &m, w);
+    ray_walk(room, &w->m, w);
     if (w->b.d)
-        ray_result(&m.tris[w->b.i], w, max_dist, hit);
+        ray_result(&w->m.tris[w->b.i], w, max_dist, hit);
     return RR_OK;
 }
 
@@ -536,6 +648,8 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
+    int32_t rlo[3], rhi[3]; /* the box relative to the lattice origin (next_leaf) */
+    int32_t v[3][3];        /* the corners of the triangle under test (coords) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -561,17 +675,16 @@ static int separated(const box_work *b, const int32_t p[3][3], const int64_t l[3
  * x x y = z), then the triangle normal f0 x f1, then u x f_i for each edge
  * f_i and unit axis u = y, z, x. Any axis that separates rejects, so the
  * order only matters for speed: the cheap box axes first. */
-NOINLINE static int tri_box(const box_work *b, const mesh *m, uint32_t ti)
+NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
 {
     static const uint8_t axes[13] = {0x45, 0x53, 0x34, 0x01, 0x40, 0x50, 0x30,
                                      0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
-    const rr_rmesh_vert *vs = m->verts;
-    const rr_rmesh_tri *t = &m->tris[ti];
     int32_t p[3][3], f[6][3];
     int64_t l[3];
     int i, a, k;
+    corners(m, &m->tris[ti], b->v);
     for (i = 0; i < 3; i++) {
-        const int32_t *v = vs[t->v[i]].p, *w = vs[t->v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
         for (k = 0; k < 3; k++) {
             p[i][k] = 2 * v[k] - b->c2[k];
             f[i][k] = w[k] - v[k];
@@ -586,12 +699,15 @@ NOINLINE static int tri_box(const box_work *b, const mesh *m, uint32_t ti)
     return 1;
 }
 
-/* The BVH leaves whose bounds meet the closed box [lo, hi], in pre-order,
- * one per call (box query and sweep): start with *sp = *node = 0; returns 0
- * when the walk is done. The stack is the arena's (4 bytes a level). */
+/* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
+ * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), in
+ * pre-order, one per call (box query and sweep): start with *sp = *node =
+ * 0; returns 0 when the walk is done. The node bounds are lattice points:
+ * q << shift in the same coords (< 2^18). The stack is the arena's (4 bytes
+ * a level). */
 NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
                                                uint32_t *node, const int32_t lo[3],
-                                               const int32_t hi[3])
+                                               const int32_t hi[3], uint32_t shift)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
@@ -599,7 +715,8 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
         const rr_rmesh_node *nd = &nodes[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
-            in &= nd->min[k] <= hi[k] && nd->max[k] >= lo[k];
+            in &= ((int32_t)nd->min[k] << shift) <= hi[k] &&
+                  ((int32_t)nd->max[k] << shift) >= lo[k];
         if (in && !(nd->count & RR_RMESH_LEAF)) {
             stack[(*sp)++] = nd->count;
             *node = nd->first;
@@ -613,10 +730,9 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
 }
 
 /* Returns 0 when the output is full. */
-static int box_leaf(const box_work *b, const mesh *m, const rr_rmesh_node *nd,
-                    rr_rmesh_list *out)
+static int box_leaf(box_work *b, const mesh *m, const rr_rmesh_node *nd, rr_rmesh_list *out)
 {
-    uint32_t i, end = nd->first + (nd->count & ~RR_RMESH_LEAF);
+    uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     for (i = nd->first; i < end; i++) {
         if (!tri_box(b, m, i))
             continue;
@@ -642,14 +758,16 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
+    mesh_of(room, &m);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
+        b->rlo[k] = min[k] - m.origin[k];
+        b->rhi[k] = max[k] - m.origin[k];
     }
-    mesh_of(room, &m);
-    while ((nd = next_leaf(room, &sp, &node, min, max)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi, m.shift)) != 0)
         if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
@@ -667,7 +785,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
  *
  * Ranges, which let e-space values and the quadratics' coefficients be int32
  * (the checks of rr_rmesh_sweep_move and rr_open give r_k in [16, 2^14] and
- * stored points |p| <= 2^17):
+ * stored lattice points |p| < 2^19, edges shorter than 2^18):
  * - a step is at most the smallest radius, so |vel_k| <= r_k and the step
  *   motion in e-space |ve_k| <= K;
  * - the region is [lo, hi] = the swept box grown by r_k + SKIN, so a vertex
@@ -689,23 +807,30 @@ typedef struct sweep_work {
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
-    uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of bi */
+    uint32_t bt, bd, bi, bsrc;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
+                                     * source index bsrc */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
+    uint32_t csrc;                  /* scratch: the source index of the triangle tested */
+    int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
+    int32_t rlo[3], rhi[3];         /* the region relative to the lattice origin (next_leaf) */
+    mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
-/* Take the contact t / d of triangle ti, normal w->cn, if it is earlier than
- * the earliest so far (the rule of take(): equal fractions go to the lower
- * index). Every sweep contact has t <= d < 2^31 (sweep_face, lowest_root),
- * so the exact comparison needs only 64-bit products. */
+/* Take the contact t / d of triangle ti (source index w->csrc), normal
+ * w->cn, if it is earlier than the earliest so far (the rule of take(): equal
+ * fractions go to the lower source index; two contacts of one triangle keep
+ * the first). Every sweep contact has t <= d < 2^31 (sweep_face,
+ * lowest_root), so the exact comparison needs only 64-bit products. */
 NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    if (w->bd && (a > b || (a == b && ti >= w->bi)))
+    if (w->bd && (a > b || (a == b && w->csrc >= w->bsrc)))
         return;
     w->bt = t;
     w->bd = d;
     w->bi = ti;
+    w->bsrc = w->csrc;
     w->n[0] = w->cn[0];
     w->n[1] = w->cn[1];
     w->n[2] = w->cn[2];
@@ -763,8 +888,18 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
         *den = 1;
         return 1;
     }
+    /* the lower root -b - sqrt(disc) (doubled) is negative when b > 0 (c >= 0
+     * here, so sqrt(disc) <= |b|) */
+    if (b > 0)
+        return 0;
     disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
+        return 0;
+    /* and beyond 1 (t > 2a) unless isqrt(disc) >= m = -b - 2a, that is disc >=
+     * m^2 (m < 2^31): both decided without the square root, which most edges
+     * and vertices the step reaches then never need */
+    t = -(int64_t)b - 2 * (int64_t)a;
+    if (t > 0 && disc < t * t)
         return 0;
     t = -(int64_t)b - (int64_t)rr_isqrt64((uint64_t)disc);
     if (t < 0 || t > 2 * (int64_t)a)
@@ -772,6 +907,25 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     *num = (uint32_t)t;
     *den = 2 * (uint32_t)a;
     return 1;
+}
+
+/* Square root of v < 2^32, rounded down: rr_isqrt64's bit-by-bit method in
+ * 32-bit steps (an edge length, per edge the sweep reaches). */
+static uint32_t isqrt32(uint32_t v)
+{
+    uint32_t res = 0, bit = (uint32_t)1 << 30;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return res;
 }
 
 static int32_t dot3i(const int32_t a[3], const int32_t b[3])
@@ -791,11 +945,16 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     int k, j;
     for (k = 0; k < 3; k++) {
         int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
+        int inside_a = a[k] >= w->lo[k] && a[k] <= w->hi[k];
         if (d == 0) {
-            if (a[k] < w->lo[k] || a[k] > w->hi[k])
+            if (!inside_a)
                 return 0;
             continue;
         }
+        /* both ends inside the slab: the divisions below would leave s as it
+         * is (entering at <= -1, leaving at >= 65537), so skip them */
+        if (inside_a && b[k] >= w->lo[k] && b[k] <= w->hi[k])
+            continue;
         for (j = 0; j < 2; j++) {   /* where a-b enters the slab (j = 0), leaves it (1) */
             int64_t x = ((int64_t)((j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k]) * 65536) / d +
                         2 * j - 1;   /* widened by one step: conservative */
@@ -834,7 +993,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
     int k;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
      * below); an edge clipped to one point has no contact */
-    len = edge ? (int32_t)rr_isqrt64((uint64_t)dot3i(w->e, w->e)) : 1;
+    len = edge ? (int32_t)isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
     if (len == 0)
         return 0;
     for (k = 0; k < 3; k++)
@@ -857,12 +1016,11 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
 /* Is p (coords) inside triangle t, edges included? The edge and offset
  * vectors go in w's edge scratch (bv, e; the edge tests have not started),
  * which keeps this frame, under the sweep's, small. */
-static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int32_t p[3])
+static int inside(sweep_work *w, const int32_t p[3])
 {
-    const rr_rmesh_vert *vs = m->verts;
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3; i++) {
-        const int32_t *a = vs[t->v[i]].p, *b = vs[t->v[i == 2 ? 0 : i + 1]].p;
+        const int32_t *a = w->tp[i], *b = w->tp[i == 2 ? 0 : i + 1];
         int64_t x[3], s;
         int k;
         sub3(w->bv, b, a);
@@ -870,7 +1028,7 @@ static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int
         cross3(x, w->bv, w->e);
         for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
             x[k] >>= 8;
-        s = dot3(x, t->n);
+        s = dot3(x, w->tn);
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -882,24 +1040,32 @@ static int inside(sweep_work *w, const mesh *m, const rr_rmesh_tri *t, const int
  * edges and vertices must be tried. Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
-static int sweep_face(sweep_work *w, const mesh *m, uint32_t ti)
+static int sweep_face(sweep_work *w, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &m->tris[ti];
-    const int32_t *v0 = m->verts[t->v[0]].p;
+    const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
-    int32_t p[3], vn, num, sg;
+    int32_t p[3], vn, num, sg, rmax;
     int k;
-    for (k = 0; k < 3; k++)
-        p[k] = t->n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
-    d0 = dot64(t->n, p);
+    d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
     /* |n| < 2^16 + 2^6, |vel| < 2^14 + 1: |vn| < 2^31 */
-    vn = sg * dot3i(t->n, w->vel);
+    vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
-        w->cn[k] = sg * t->n[k];
+        w->cn[k] = sg * n[k];
+    /* The support radius rn below is at most rmax |n| < rmax (2^16 + 64)
+     * (rr_open holds |n| within 2^-11 of 1): a plane farther than that from
+     * the centre, not reached in this step, is decided without the square
+     * root (the same answers as below, only sooner). */
+    rmax = w->r[0] > w->r[1] ? w->r[0] : w->r[1];
+    rmax = w->r[2] > rmax ? w->r[2] : rmax;
+    rn = (int64_t)rmax * (65536 + 64);
+    if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
+        return 1;
+    for (k = 0; k < 3; k++)
+        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
+    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
@@ -909,26 +1075,31 @@ static int sweep_face(sweep_work *w, const mesh *m, uint32_t ti)
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
-    if (!inside(w, m, t, p))
+    if (!inside(w, p))
         return 0;
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
- * contacts of one triangle keeps the first). */
-static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
+ * contacts of one triangle keeps the first). The triangle is decoded once
+ * into the work area (w->tp, w->tn) for all of them. */
+static void sweep_tri(sweep_work *w, uint32_t ti)
 {
-    const rr_rmesh_vert *vs = m->verts;
-    const rr_rmesh_tri *t = &m->tris[ti];
+    const rr_rmesh_tri *t = &w->m.tris[ti];
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (sweep_face(w, m, ti))
+    if (tri_outside(&w->m, t, w->rlo, w->rhi))
+        return;
+    w->csrc = t->src;
+    corners(&w->m, t, w->tp);
+    normal16(t, w->tn);
+    if (sweep_face(w, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
-        const int32_t *a = vs[t->v[j]].p, *b = vs[t->v[j == 2 ? 0 : j + 1]].p;
+        const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
         /* a vertex is the segment a-a: clip() tests it against the region */
         if (clip(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
             contact(w, g, num, den, ti);
@@ -939,7 +1110,6 @@ static void sweep_tri(sweep_work *w, const mesh *m, uint32_t ti)
 static void sweep_step(const rr_room *room, sweep_work *w)
 {
     const rr_rmesh_node *nd;
-    mesh m;
     uint32_t sp = 0, node = 0, i;
     int k;
     for (k = 0; k < 3; k++) {
@@ -947,12 +1117,13 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->lo[k] = (a < b ? a : b) - w->r[k] - SKIN;
         w->hi[k] = (a < b ? b : a) + w->r[k] + SKIN;
         w->ve[k] = (w->vel[k] * KK) / w->r[k];   /* |vel_k| <= r_k <= 2^14 */
+        w->rlo[k] = w->lo[k] - w->m.origin[k];
+        w->rhi[k] = w->hi[k] - w->m.origin[k];
     }
     w->bd = 0;
-    mesh_of(room, &m);
-    while ((nd = next_leaf(room, &sp, &node, w->lo, w->hi)) != 0)
-        for (i = nd->first; i < nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
-            sweep_tri(w, &m, i);
+    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi, w->m.shift)) != 0)
+        for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+            sweep_tri(w, i);
 }
 
 /* End the step: without a contact, make the whole step (tq = 1.0 moves by
@@ -1014,6 +1185,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     if (e)
         return e;
     w = work_area(room);
+    mesh_of(room, &w->m);
     step = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
@@ -1066,18 +1238,21 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
 }
 
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         const rr_rmesh_vert *v[3])
+                         int32_t p[3][3], rr_vec3 *normal)
 {
-    const rr_rmesh_vert *vs;
-    int k;
-    if (!is_rmesh(room) || !tri || !v)
+    mesh m;
+    int32_t n[3];
+    if (!is_rmesh(room) || !tri || !p || !normal)
         return RR_ERR_ARG;
     if (i >= rr__count(room, RR_RMESH_S_tris))
         return RR_ERR_RANGE;
     *tri = &tris_of(room)[i];
-    vs = verts_of(room);
-    for (k = 0; k < 3; k++)
-        v[k] = &vs[(*tri)->v[k]];
+    mesh_of(room, &m);
+    corners(&m, *tri, p);
+    normal16(*tri, n);
+    normal->x = n[0];
+    normal->y = n[1];
+    normal->z = n[2];
     return RR_OK;
 }
 

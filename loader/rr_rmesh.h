@@ -12,7 +12,10 @@
  *   room.coord_frac fractional bits (world = coord / 2^coord_frac). World
  *   units are .rmesh file units (Blitz3D space: left-handed, +Y up), or game
  *   units when the blob was baked with the room scale (8/2048).
- *   Every stored point satisfies |c| <= RR_RMESH_COORD_MAX (2^17) coords.
+ *   The baker keeps every stored point within |c| <= RR_RMESH_COORD_MAX
+ *   (2^17) coords; rr_open holds every stored point but the 16-bit lattice
+ *   points (collision vertices, BVH bounds) to it, and those stay within
+ *   2^17 + 2^18 by their encoding.
  *   Directions and normals are rr_fix Q16.16.
  *
  * COST
@@ -42,9 +45,11 @@
 /* The blob's head section (counts, bounds, flags). */
 rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
 
-/* Collision triangle i (< head->ntris) and its three vertices. */
+/* Collision triangle i (< head->ntris): its record, its three corners in
+ * coords (decoded from the vertex lattice) and its unit normal in Q16.16
+ * (decoded from the record's Q2.14). */
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         const rr_rmesh_vert *v[3]);
+                         int32_t p[3][3], rr_vec3 *normal);
 
 /// Ray cast ///
 
@@ -69,7 +74,8 @@ typedef struct rr_rmesh_hit {
  * surfaces do not collide), double-sided. The test is exact integer
  * arithmetic on the stored coordinates: a hit on an edge or vertex counts;
  * a ray in the plane of a triangle does not hit it. Equal distances go to
- * the lowest triangle index. Returns RR_OK (hit->hit tells hit or miss),
+ * the lowest source triangle index (rr_rmesh_tri.src), so the answer does
+ * not depend on how the baker built the tree. Returns RR_OK (hit->hit tells hit or miss),
  * RR_ERR_ARG (NULL, zero dir, negative max_dist) or RR_ERR_RANGE (origin). */
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit);
 
@@ -123,7 +129,8 @@ typedef struct rr_rmesh_sweep_out {
  * motion is used up or max_slides contacts were handled (then it stops at the
  * last contact). Contacts are found per step of at most the smallest radius
  * (face, then edges and vertices; exact integer tests with e-space values in
- * Q12 of the radii). A start that already overlaps a triangle can move away
+ * Q12 of the radii; equal contact fractions go to the lowest source triangle
+ * index, as in the ray cast). A start that already overlaps a triangle can move away
  * from it but not deeper. Cost: one BVH walk per step.
  * Returns RR_OK, RR_ERR_ARG or RR_ERR_RANGE. */
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,

@@ -6,10 +6,21 @@
  *
  * Coordinates are int32 "coords" with the blob's coord_frac fractional bits.
  * The baker picks the largest coord_frac (<= 16) for which every collision
- * vertex, trigger bound and entity position fits in |c| <= RR_RMESH_COORD_MAX,
- * and rejects rooms that do not fit even at coord_frac 0. rr_open checks the
- * bound again (kind COORD), because the queries' 64-bit arithmetic relies on
- * it (see the overflow budget in rr_rmesh.c).
+ * vertex, trigger bound and entity position fits in |c| <= RR_RMESH_COORD_MAX
+ * (less the 2 coords the vertex lattice below may add), and rejects rooms
+ * that do not fit even at coord_frac 0. rr_open checks the bound again (kind
+ * COORD), because the queries' 64-bit arithmetic relies on it (see the
+ * overflow budget in rr_rmesh.c). A collision vertex or node bound is any
+ * 16-bit lattice point, which the lattice itself keeps within 2^17 + 2^18
+ * coords of 0 (origin within 2^17, q << vshift below 2^18): the budget is
+ * stated for that range, so no stored lattice point can be out of range.
+ *
+ * Collision vertices and BVH node bounds are 16-bit points of one lattice:
+ * coords = head.origin + q << head.vshift, vshift (0..2) the smallest that
+ * spans the room's collision vertices with q <= 65535. Node bounds on the
+ * lattice are exact (the vertices lie on it), so no rounding outward is
+ * needed; triangle, vertex and node numbers are 16-bit (the baker refuses a
+ * room with more than 65,535 collision triangles or 65,536 vertices).
  *
  * The sections (RR_RMESH_SECTIONS below): the head (counts, bounds), the
  * collision vertices (deduplicated), the collision triangles in BVH leaf
@@ -55,12 +66,17 @@
  * view, which rr_open places first): the validator's stack (8 bytes a
  * level), which also holds the queries' stack (4 bytes a level) followed by
  * the work area of a sweep, ray cast or box query (RR_RMESH_SWEEP_BYTES,
- * sized by the sweep's, the largest). */
-#define RR_RMESH_SWEEP_BYTES 160u
+ * sized by the sweep's, the largest; it holds the decoded corners of the
+ * triangle under test). */
+#define RR_RMESH_SWEEP_BYTES 264u
 #define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
-/* 1.0 in Q16.16 (rr_fix): the bound of a unit normal's components. */
-#define RR_RMESH_FIX_ONE 0x10000
+/* 1.0 of a stored triangle normal (Q2.14 in int16: exact for the axes, a
+ * component's rounding error <= 2^-15); the queries use it as Q16.16 (x 4). */
+#define RR_RMESH_NORMAL_ONE 16384
+/* Largest vertex lattice shift: 65,535 << 2 spans any room within the
+ * coordinate bound (2 x 2^17). */
+#define RR_RMESH_VSHIFT_MAX 2u
 
 /* ---- collision data ------------------------------------------------------ */
 
@@ -85,39 +101,41 @@
       "2 scpcbredux, 3 vbp")                                                                    \
     F(T, bmin, I32, [3], COORD, RR_RMESH_COORD_MAX, "bounds of the collision vertices, coords "  \
       "(0 without triangles)")                                                                  \
-    F(T, bmax, I32, [3], COORD, RR_RMESH_COORD_MAX, "")
-RR_RECORD(rr_rmesh_head, RR_RMESH_HEAD, 64);
+    F(T, bmax, I32, [3], COORD, RR_RMESH_COORD_MAX, "")                                          \
+    F(T, origin, I32, [3], COORD, RR_RMESH_COORD_MAX, "vertex lattice: coords = origin + q << "  \
+      "vshift")                                                                                 \
+    F(T, vshift, U32, , MAX, RR_RMESH_VSHIFT_MAX, "vertex lattice step, 2^vshift coords")
+RR_RECORD(rr_rmesh_head, RR_RMESH_HEAD, 80);
 
-#define RR_RMESH_VERT(F, T) \
-    F(T, p, I32, [3], COORD, RR_RMESH_COORD_MAX, "collision vertex, coords")
-RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 12);
-
-/* Triangle flags. */
-#define RR_RMESH_TRI_INVISIBLE 1u  /* from an invisible collision mesh */
+#define RR_RMESH_VERT(F, T)                                                                    \
+    F(T, q, U16, [3], SEMANTIC, 0, "collision vertex: coords = head.origin + q << head.vshift (the "  \
+      "baker keeps it inside head.bmin..bmax)")
+RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 6);
 
 #define RR_RMESH_TRI(F, T)                                                                     \
-    F(T, v, U32, [3], INDEX, RR_RMESH_S_verts, "its vertices")                                  \
-    F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
-    F(T, flags, U16, , FLAGS, RR_RMESH_TRI_INVISIBLE, "RR_RMESH_TRI_INVISIBLE: from an "         \
-      "invisible collision mesh")                                                               \
-    F(T, n, I32, [3], FIX, RR_RMESH_FIX_ONE, "unit normal of (v1 - v0) x (v2 - v0), "           \
-      "Q16.16 (its length is checked too)")                                                     \
-    F(T, src, U32, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
+    F(T, v, U16, [3], INDEX, RR_RMESH_S_verts, "its vertices")                                  \
+    F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names; its kind says "   \
+      "visible or invisible)")                                                                  \
+    F(T, n, I16, [3], ABS, RR_RMESH_NORMAL_ONE, "unit normal of (v1 - v0) x (v2 - v0), Q2.14 "   \
+      "(its length is checked too)")                                                            \
+    F(T, src, U16, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
       "order, then invisible meshes), before zero-area triangles were dropped")
-RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 32);
+RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 16);
 
 /* Node: a leaf when count has RR_RMESH_LEAF set: triangles [first, first + n).
- * Otherwise first = left child (= own index + 1) and count = right child. */
-#define RR_RMESH_LEAF 0x80000000u
+ * Otherwise first = left child (= own index + 1) and count = right child.
+ * Bounds are lattice points like the vertices (the min and max of the
+ * vertices below, so exact). */
+#define RR_RMESH_LEAF 0x8000u
 #define RR_RMESH_NODE(F, T)                                                                    \
-    F(T, min, I32, [3], COORD, RR_RMESH_COORD_MAX, "bounds of every triangle below, coords "     \
-      "(min <= max)")                                                                           \
-    F(T, max, I32, [3], COORD, RR_RMESH_COORD_MAX, "")                                          \
-    F(T, first, U32, , SEMANTIC, 0, "leaf: first triangle; inner node: left child, the next "    \
+    F(T, min, U16, [3], SEMANTIC, 0, "bounds of every triangle below, vertex lattice (min <= "   \
+      "max)")                                                                                   \
+    F(T, max, U16, [3], SEMANTIC, 0, "")                                                        \
+    F(T, first, U16, , SEMANTIC, 0, "leaf: first triangle; inner node: left child, the next "    \
       "node")                                                                                   \
-    F(T, count, U32, , SEMANTIC, 0, "leaf: RR_RMESH_LEAF | triangles; inner node: right child, " \
+    F(T, count, U16, , SEMANTIC, 0, "leaf: RR_RMESH_LEAF | triangles; inner node: right child, " \
       "the node after the left subtree")
-RR_RECORD(rr_rmesh_node, RR_RMESH_NODE, 32);
+RR_RECORD(rr_rmesh_node, RR_RMESH_NODE, 16);
 
 /* Surface kinds. */
 #define RR_RMESH_SURF_VISIBLE 0u
@@ -227,7 +245,7 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 2u
+#define RR_RMESH_SCHEMA_VERSION 3u
 
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \

@@ -3,10 +3,11 @@
  * (section layout in loader/rr_rmesh_blob.h).
  *
  * Steps: collision soup (opaque + invisible, NOTES §3.4) -> pick coord_frac
- * -> quantize (round half away from zero) -> drop triangles whose integer
- * cross product is zero -> deduplicate vertices -> BVH (median split on the
- * longest centroid axis, leaves of <= LEAF_TRIS triangles, nodes in pre-order)
- * -> normals -> sections.
+ * -> pick the vertex lattice (origin, 2^vshift coords) -> quantize to it
+ * (round half away from zero) -> drop triangles whose integer cross product
+ * is zero -> deduplicate vertices -> BVH (median split on the longest
+ * centroid axis, leaves of <= LEAF_TRIS triangles, nodes in pre-order,
+ * bounds on the lattice) -> normals -> sections.
  */
 #include "rrb_rmesh.h"
 
@@ -16,18 +17,30 @@
 
 #include "../loader/rr_rmesh_blob.h"
 
-#define LEAF_TRIS 4
+#define LEAF_TRIS 8
 #define ROOM_SCALE (8.0 / 2048.0)
 
 typedef struct btri {
-    int32_t p[3][3];    /* quantized corners */
+    int32_t p[3][3];    /* quantized corners (coords, lattice points) */
     int64_t c2[3];      /* 3 x centroid (sum of corners) */
-    uint32_t src, surface, flags;
+    uint32_t src, surface;
 } btri;
+
+/* A node while building: bounds in coords, first / count as in the blob. */
+typedef struct bnode {
+    int32_t min[3], max[3];
+    uint32_t first, count;
+} bnode;
+
+/* The vertex lattice: coords = origin + q << shift. */
+typedef struct lattice {
+    int32_t origin[3];
+    uint32_t shift;
+} lattice;
 
 typedef struct bvh {
     btri *t;
-    rr_rmesh_node *nodes;
+    bnode *nodes;
     size_t nnodes, cap;
     uint32_t depth;
     int axis;           /* sort axis for qsort */
@@ -75,14 +88,51 @@ static void extents(const rrb_rmesh *m, const rrb_rm_soup *s, double scale, doub
 }
 
 /* Largest coord_frac in 0..16 that keeps every position within
- * RR_RMESH_COORD_MAX and every length within 2^30; -1 if none does. */
+ * RR_RMESH_COORD_MAX and every length within 2^30; -1 if none does. The
+ * positions keep a margin of LATTICE_SLACK coords: snapping a collision
+ * vertex to the lattice moves it by at most 2^(vshift-1) <= 2 coords. */
+#define LATTICE_SLACK 4
 static int pick_frac(double pos, double len)
 {
     int f;
     for (f = 16; f >= 0; f--)
-        if (ldexp(pos, f) <= RR_RMESH_COORD_MAX - 1 && ldexp(len, f) <= 1073741824.0)
+        if (ldexp(pos, f) <= RR_RMESH_COORD_MAX - 1 - LATTICE_SLACK &&
+            ldexp(len, f) <= 1073741824.0)
             return f;
     return -1;
+}
+
+/* The vertex lattice of the collision soup: origin = the lowest coordinate
+ * (floor), shift the smallest for which every vertex's lattice number
+ * round((c - origin) / 2^shift) is <= 65535 (16 bits). The coordinates are
+ * within +-2^17, so shift <= 2 always fits. */
+static void pick_lattice(const rrb_rm_soup *s, int frac, lattice *l)
+{
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    size_t i;
+    int k;
+    for (i = 0; i < s->ntris * 3; i++)
+        for (k = 0; k < 3; k++) {
+            double c = ldexp(s->v[3 * i + (size_t)k], frac);
+            if (i == 0 || c < lo[k])
+                lo[k] = c;
+            if (i == 0 || c > hi[k])
+                hi[k] = c;
+        }
+    l->shift = 0;
+    for (k = 0; k < 3; k++)
+        l->origin[k] = (int32_t)floor(lo[k]);
+    for (k = 0; k < 3; k++)
+        while (l->shift < RR_RMESH_VSHIFT_MAX &&
+               lround(ldexp(hi[k] - l->origin[k], -(int)l->shift)) > 65535)
+            l->shift++;
+}
+
+/* Coordinate v (world units) snapped to the lattice, in coords. */
+static int32_t snap(const lattice *l, int k, double v, int frac)
+{
+    long q = lround(ldexp(ldexp(v, frac) - l->origin[k], -(int)l->shift));
+    return l->origin[k] + (int32_t)(q << l->shift);
 }
 
 static int32_t q(double v, int frac)
@@ -114,7 +164,7 @@ static int zero_cross(const int32_t p[3][3])
            a[0] * b[1] - a[1] * b[0] == 0;
 }
 
-static btri *quantize(const rrb_rmesh *m, const rrb_rm_soup *s, int frac, size_t *n,
+static btri *quantize(const rrb_rm_soup *s, const lattice *l, int frac, size_t *n,
                       uint32_t *dropped)
 {
     btri *t = rrb_xcalloc(s->ntris, sizeof *t);
@@ -126,7 +176,7 @@ static btri *quantize(const rrb_rmesh *m, const rrb_rm_soup *s, int frac, size_t
         btri *b = &t[*n];
         for (j = 0; j < 3; j++)
             for (k = 0; k < 3; k++)
-                b->p[j][k] = q(s->v[9 * i + 3 * (size_t)j + (size_t)k], frac);
+                b->p[j][k] = snap(l, k, s->v[9 * i + 3 * (size_t)j + (size_t)k], frac);
         if (zero_cross(b->p)) {
             ++*dropped;
             continue;
@@ -135,7 +185,6 @@ static btri *quantize(const rrb_rmesh *m, const rrb_rm_soup *s, int frac, size_t
             b->c2[k] = (int64_t)b->p[0][k] + b->p[1][k] + b->p[2][k];
         b->src = (uint32_t)i;
         b->surface = s->surface[i];
-        b->flags = s->surface[i] >= m->nsurf ? RR_RMESH_TRI_INVISIBLE : 0;
         ++*n;
     }
     return t;
@@ -152,7 +201,7 @@ static int cmp_axis(const void *a, const void *b)
     return x->src < y->src ? -1 : x->src > y->src;
 }
 
-static void node_bounds(rr_rmesh_node *nd, const btri *t, size_t n)
+static void node_bounds(bnode *nd, const btri *t, size_t n)
 {
     size_t i;
     int j, k;
@@ -196,7 +245,7 @@ static int longest_axis(const btri *t, size_t n)
 static size_t build(bvh *b, size_t first, size_t n, uint32_t d)
 {
     size_t me = b->nnodes, half;
-    rr_rmesh_node *nd;
+    bnode *nd;
     b->nodes = rrb_grow(b->nodes, &b->cap, b->nnodes + 1, sizeof *b->nodes);
     b->nnodes++;
     nd = &b->nodes[me];
@@ -235,29 +284,57 @@ static int cmp_vref(const void *a, const void *b)
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* Deduplicate the corners; fills tri[].v and returns the vertex array. */
-static rr_rmesh_vert *dedup(const btri *t, size_t n, rr_rmesh_tri *tri, uint32_t *nverts)
+/* Lattice number of a lattice point c (coords) on axis k: exact. */
+static uint16_t lattice_q(const lattice *l, int k, int32_t c)
+{
+    return (uint16_t)((c - l->origin[k]) >> l->shift);
+}
+
+/* Deduplicate the corners; fills tri[].v and returns the vertex array (the
+ * caller checked that the vertices fit 16-bit numbers). */
+static rr_rmesh_vert *dedup(const btri *t, size_t n, const lattice *l, rr_rmesh_tri *tri,
+                            uint32_t *nverts)
 {
     vref *r = rrb_xcalloc(n * 3, sizeof *r);
     rr_rmesh_vert *v = rrb_xcalloc(n * 3, sizeof *v);
     size_t i;
     uint32_t nv = 0;
+    int k;
     for (i = 0; i < n * 3; i++) {
         memcpy(r[i].p, t[i / 3].p[i % 3], 12);
         r[i].slot = (uint32_t)i;
     }
     qsort(r, n * 3, sizeof *r, cmp_vref);
     for (i = 0; i < n * 3; i++) {
-        if (i == 0 || memcmp(r[i].p, r[i - 1].p, 12) != 0)
-            memcpy(v[nv++].p, r[i].p, 12);
-        tri[r[i].slot / 3].v[r[i].slot % 3] = nv - 1;
+        if (i == 0 || memcmp(r[i].p, r[i - 1].p, 12) != 0) {
+            for (k = 0; k < 3; k++)
+                v[nv].q[k] = lattice_q(l, k, r[i].p[k]);
+            nv++;
+        }
+        tri[r[i].slot / 3].v[r[i].slot % 3] = (uint16_t)(nv - 1);
     }
     free(r);
     *nverts = nv;
     return v;
 }
 
-static void normal(const btri *t, int32_t out[3])
+/* The distinct corners of the triangles (what dedup will keep). */
+static uint32_t count_verts(const btri *t, size_t n)
+{
+    vref *r = rrb_xcalloc(n * 3 + 1, sizeof *r);
+    size_t i;
+    uint32_t nv = 0;
+    for (i = 0; i < n * 3; i++)
+        memcpy(r[i].p, t[i / 3].p[i % 3], 12);
+    qsort(r, n * 3, sizeof *r, cmp_vref);
+    for (i = 0; i < n * 3; i++)
+        nv += i == 0 || memcmp(r[i].p, r[i - 1].p, 12) != 0;
+    free(r);
+    return nv;
+}
+
+/* Unit normal, Q2.14 (RR_RMESH_NORMAL_ONE = 1.0). */
+static void normal(const btri *t, int16_t out[3])
 {
     double a[3], b[3], c[3], len;
     int k;
@@ -270,33 +347,46 @@ static void normal(const btri *t, int32_t out[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
     len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     for (k = 0; k < 3; k++)
-        out[k] = qfix(c[k] / len);
+        out[k] = (int16_t)lround(c[k] / len * RR_RMESH_NORMAL_ONE);
 }
 
 /* ---- sections ---- */
 
-static void add_geometry(rrb_blob *blob, bvh *b, size_t n, rr_rmesh_head *h)
+static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_rmesh_head *h)
 {
     rr_rmesh_tri *tri = rrb_xcalloc(n, sizeof *tri);
+    rr_rmesh_node *nodes = rrb_xcalloc(b->nnodes + 1, sizeof *nodes);
     rr_rmesh_vert *v;
     size_t i;
     int k;
-    v = dedup(b->t, n, tri, &h->nverts);
+    v = dedup(b->t, n, l, tri, &h->nverts);
     for (i = 0; i < n; i++) {
         tri[i].surface = (uint16_t)b->t[i].surface;
-        tri[i].flags = (uint16_t)b->t[i].flags;
-        tri[i].src = b->t[i].src;
+        tri[i].src = (uint16_t)b->t[i].src;
         normal(&b->t[i], tri[i].n);
     }
-    for (k = 0; k < 3 && b->nnodes; k++) {
-        h->bmin[k] = b->nodes[0].min[k];
-        h->bmax[k] = b->nodes[0].max[k];
+    for (i = 0; i < b->nnodes; i++) {
+        for (k = 0; k < 3; k++) {
+            nodes[i].min[k] = lattice_q(l, k, b->nodes[i].min[k]);
+            nodes[i].max[k] = lattice_q(l, k, b->nodes[i].max[k]);
+        }
+        nodes[i].first = (uint16_t)b->nodes[i].first;
+        nodes[i].count = (uint16_t)b->nodes[i].count;
     }
+    for (k = 0; k < 3; k++) {
+        h->origin[k] = l->origin[k];
+        if (b->nnodes) {
+            h->bmin[k] = b->nodes[0].min[k];
+            h->bmax[k] = b->nodes[0].max[k];
+        }
+    }
+    h->vshift = l->shift;
     rrb_blob_add(blob, RR_SEC_RMESH_VERTS, v, h->nverts, sizeof *v, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_NODES, b->nodes, (uint32_t)b->nnodes, sizeof *b->nodes, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_NODES, nodes, (uint32_t)b->nnodes, sizeof *nodes, NULL);
     free(v);
     free(tri);
+    free(nodes);
 }
 
 static void add_surfaces(rrb_blob *blob, const rrb_rmesh *m, rr_rmesh_head *h)
@@ -591,7 +681,9 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     rrb_rm_soup soup;
     rr_rmesh_head h;
     bvh b;
-    size_t n;
+    lattice lat;
+    size_t n, nsoup;
+    uint32_t nverts = 0;
     int frac;
     rrb_blob *blob;
     memset(&h, 0, sizeof h);
@@ -606,13 +698,22 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
         rrb_rmesh_soup_free(&soup);
         return NULL;
     }
-    b.t = quantize(m, &soup, frac, &n, &h.dropped);
+    pick_lattice(&soup, frac, &lat);
+    nsoup = soup.ntris;
+    b.t = quantize(&soup, &lat, frac, &n, &h.dropped);
     rrb_rmesh_soup_free(&soup);
     if (n)
         build(&b, 0, n, 1);
-    if (b.depth > RR_MAX_DEPTH || n > 0x7fffffffu || m->nsurf + m->ninvis + m->nnocoll > 0xffffu) {
-        snprintf(err, errcap, "%s: BVH depth %u (max %d) or %zu triangles / %u surfaces exceed "
-                 "the blob limits", path, b.depth, RR_MAX_DEPTH, n, m->nsurf + m->ninvis);
+    if (n)
+        nverts = count_verts(b.t, n);
+    /* 16-bit numbers: source and blob triangles (src, leaf runs), nodes and
+     * vertices; a leaf count below RR_RMESH_LEAF */
+    if (b.depth > RR_MAX_DEPTH || nsoup > 0xffffu || b.nnodes > 0xffffu || nverts > 65536u ||
+        m->nsurf + m->ninvis + m->nnocoll > 0xffffu) {
+        snprintf(err, errcap, "%s: BVH depth %u (max %d), %zu collision triangles (max 65535), "
+                 "%zu nodes (max 65535), %u collision vertices (max 65536) or %u surfaces "
+                 "(max 65535) exceed the blob limits", path, b.depth, RR_MAX_DEPTH, nsoup,
+                 b.nnodes, nverts, m->nsurf + m->ninvis + m->nnocoll);
         free(b.t);
         free(b.nodes);
         return NULL;
@@ -625,7 +726,7 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     h.variant = (uint32_t)m->variant;
     for (n = 0; n < m->nsurf; n++)
         h.alpha_tris += rrb_rmesh_surf_alpha(&m->surf[n]) ? m->surf[n].ntris : 0;
-    add_geometry(blob, &b, h.ntris, &h);
+    add_geometry(blob, &b, h.ntris, &lat, &h);
     add_surfaces(blob, m, &h);
     add_triggers(blob, m, scale, frac);
     h.nents = add_entities(blob, m, scale, frac);

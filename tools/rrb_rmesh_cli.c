@@ -16,13 +16,10 @@
 static void mark_tri(rrb_query *q, uint32_t tri, const char *label)
 {
     const rr_rmesh_tri *t;
-    const rr_rmesh_vert *v[3];
     int32_t p[3][3];
-    int k;
-    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, v))
+    rr_vec3 n;
+    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, p, &n))
         return;
-    for (k = 0; k < 3; k++)
-        memcpy(p[k], v[k]->p, sizeof p[k]);
     rrb_q_mark(q, RRB_MARK_AREA, label, &p[0][0], 3, 3);
 }
 
@@ -320,10 +317,13 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
         return 0;
     }
     rr_section(room, RR_SEC_RMESH_VERTS, &p, &nv);
-    for (i = 0; i < nv; i++) {
+    for (i = 0; i < nv; i++) {   /* coords = origin + q << vshift */
         const rr_rmesh_vert *v = (const rr_rmesh_vert *)p + i;
-        rrb_obj_vertex(o, rrb_obj_unit(o, v->p[0]), rrb_obj_unit(o, v->p[1]),
-                       -rrb_obj_unit(o, v->p[2]));
+        int32_t c[3];
+        int k;
+        for (k = 0; k < 3; k++)
+            c[k] = h->origin[k] + ((int32_t)v->q[k] << h->vshift);
+        rrb_obj_vertex(o, rrb_obj_unit(o, c[0]), rrb_obj_unit(o, c[1]), -rrb_obj_unit(o, c[2]));
     }
     for (s = 0; s < h->nsurfs; s++) {
         const rr_rmesh_surf *sf;
@@ -332,8 +332,9 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
         rr_rmesh_surface(room, s, &sf, &t0, &t1);
         for (i = 0; i < h->ntris; i++) {
             const rr_rmesh_tri *t;
-            const rr_rmesh_vert *v3[3];
-            rr_rmesh_triangle(room, i, &t, v3);
+            int32_t v3[3][3];
+            rr_vec3 n;
+            rr_rmesh_triangle(room, i, &t, v3, &n);
             if (t->surface != s)
                 continue;
             if (first) {
@@ -406,15 +407,16 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
-        rr_rmesh_triangle(room, i, &t, v);
-        if (t->n[1] > 26214 || t->n[1] < -26214) {   /* |ny| > 0.4: floor or ceiling */
-            if (t->n[1] < 0)
+        int32_t v[3][3];
+        rr_vec3 n;
+        rr_rmesh_triangle(room, i, &t, v, &n);
+        if (n.y > 26214 || n.y < -26214) {   /* |ny| > 0.4: floor or ceiling */
+            if (n.y < 0)
                 continue;
             ft[nf].z = -1e300;
             for (k = 0; k < 3; k++) {
-                ft[nf].p[k][0] = v[k]->p[0] * f, ft[nf].p[k][1] = -v[k]->p[2] * f;
-                ft[nf].z = fmax(ft[nf].z, v[k]->p[1] * f);
+                ft[nf].p[k][0] = v[k][0] * f, ft[nf].p[k][1] = -v[k][2] * f;
+                ft[nf].z = fmax(ft[nf].z, v[k][1] * f);
             }
             nf++;
         }
@@ -429,13 +431,14 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     free(ft);
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
-        rr_rmesh_triangle(room, i, &t, v);
-        if (t->n[1] > 26214 || t->n[1] < -26214)
+        int32_t v[3][3];
+        rr_vec3 n;
+        rr_rmesh_triangle(room, i, &t, v, &n);
+        if (n.y > 26214 || n.y < -26214)
             continue;
         fprintf(s->f, "<polygon fill=\"none\" stroke=\"#fff\" stroke-width=\"%.4f\" "
-                "points=\"%.4f,%.4f %.4f,%.4f %.4f,%.4f\"/>\n", s->sw * 0.8, v[0]->p[0] * f,
-                -v[0]->p[2] * f, v[1]->p[0] * f, -v[1]->p[2] * f, v[2]->p[0] * f, -v[2]->p[2] * f);
+                "points=\"%.4f,%.4f %.4f,%.4f %.4f,%.4f\"/>\n", s->sw * 0.8, v[0][0] * f,
+                -v[0][2] * f, v[1][0] * f, -v[1][2] * f, v[2][0] * f, -v[2][2] * f);
     }
     rmesh_marks(s, room, h);
     rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");

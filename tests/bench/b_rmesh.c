@@ -17,7 +17,9 @@
  *              exact-integer double-sided Moeller-Trumbore test (64-bit
  *              products, hit when 0 <= u, v, u + v <= det and 0 <= t <= det),
  *              the nearest kept by an exact 128-bit comparison of t/det
- *              (ties: lowest index), the distance rounded as the loader does.
+ *              (ties: lowest source index, rr_rmesh_tri.src), the distance
+ *              rounded as the loader does. Vertices are decoded from the
+ *              head's lattice (origin + q << vshift), as documented.
  *   sweep      rr_rmesh_sweep_move (the game's player collider, <= 4 slides)
  *   sweep_flat the same sweep on the flat copy: every triangle tested at
  *              every step (the loader has no brute-force sweep, and its
@@ -59,7 +61,17 @@ typedef struct mesh {
     const rr_rmesh_tri *t;
     const rr_rmesh_vert *v;
     uint32_t ntris;
+    int32_t origin[3];   /* the vertex lattice (rr_rmesh_head) */
+    uint32_t shift;
 } mesh;
+
+/* Corner j of triangle i in coords. */
+static void corner(const mesh *m, uint32_t i, int j, int32_t p[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        p[k] = m->origin[k] + ((int32_t)m->v[m->t[i].v[j]].q[k] << m->shift);
+}
 
 typedef struct bf_hit {
     int hit;
@@ -96,22 +108,28 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
     int32_t d[3];
     const int32_t *o = ray->origin;
     uint64_t bt = 0, bd = 0;
-    uint32_t i, best = 0;
+    uint32_t i, best = 0, best_src = 0;
     if (md > (1 << 20))
         md = 1 << 20;
     d[0] = (int32_t)rr_shr_round64(dx * md * 2 / (int64_t)len, 1);
     d[1] = (int32_t)rr_shr_round64(dy * md * 2 / (int64_t)len, 1);
     d[2] = (int32_t)rr_shr_round64(dz * md * 2 / (int64_t)len, 1);
     for (i = 0; i < m->ntris; i++) {
-        const int32_t *v0 = m->v[m->t[i].v[0]].p, *v1 = m->v[m->t[i].v[1]].p,
-                      *v2 = m->v[m->t[i].v[2]].p;
-        int32_t e1[3] = {v1[0] - v0[0], v1[1] - v0[1], v1[2] - v0[2]};
-        int32_t e2[3] = {v2[0] - v0[0], v2[1] - v0[1], v2[2] - v0[2]};
-        int32_t s[3] = {o[0] - v0[0], o[1] - v0[1], o[2] - v0[2]};
-        int64_t p0 = (int64_t)d[1] * e2[2] - (int64_t)d[2] * e2[1];
-        int64_t p1 = (int64_t)d[2] * e2[0] - (int64_t)d[0] * e2[2];
-        int64_t p2 = (int64_t)d[0] * e2[1] - (int64_t)d[1] * e2[0];
-        int64_t a = p0 * e1[0] + p1 * e1[1] + p2 * e1[2], u, v, tn;
+        int32_t v0[3], v1[3], v2[3], e1[3], e2[3], s[3];
+        int64_t p0, p1, p2, a, u, v, tn;
+        int k;
+        corner(m, i, 0, v0);
+        corner(m, i, 1, v1);
+        corner(m, i, 2, v2);
+        for (k = 0; k < 3; k++) {
+            e1[k] = v1[k] - v0[k];
+            e2[k] = v2[k] - v0[k];
+            s[k] = o[k] - v0[k];
+        }
+        p0 = (int64_t)d[1] * e2[2] - (int64_t)d[2] * e2[1];
+        p1 = (int64_t)d[2] * e2[0] - (int64_t)d[0] * e2[2];
+        p2 = (int64_t)d[0] * e2[1] - (int64_t)d[1] * e2[0];
+        a = p0 * e1[0] + p1 * e1[1] + p2 * e1[2];
         if (a == 0)
             continue;
         u = p0 * s[0] + p1 * s[1] + p2 * s[2];
@@ -128,11 +146,14 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
         }
         if (u < 0 || v < 0 || u + v > a || tn < 0 || tn > a)
             continue;
-        if (bd && !prod_less((uint64_t)tn, bd, bt, (uint64_t)a))
+        /* nearer, or as near with a lower source index */
+        if (bd && !prod_less((uint64_t)tn, bd, bt, (uint64_t)a) &&
+            (prod_less(bt, (uint64_t)a, (uint64_t)tn, bd) || m->t[i].src >= best_src))
             continue;
         bt = (uint64_t)tn;
         bd = (uint64_t)a;
         best = i;
+        best_src = m->t[i].src;
     }
     out->hit = bd != 0;
     out->tri = best;
@@ -180,9 +201,11 @@ static int make_flat(const rr_test_blob *b, rr_room *out)
     }
     if (!h || !root)
         return -1;
+    if (h->ntris >= RR_RMESH_LEAF)   /* a leaf holds at most 32,767 triangles */
+        return -1;
     h->nnodes = 1;
     root->first = 0;
-    root->count = RR_RMESH_LEAF | h->ntris;
+    root->count = (uint16_t)(RR_RMESH_LEAF | h->ntris);
     memcpy(buf + 16, &dst, 4);   /* total_size */
     memcpy(buf + RR_CHECKSUM_FROM - 4, &(uint32_t){rr_crc32(0, buf + RR_CHECKSUM_FROM,
                                                              dst - RR_CHECKSUM_FROM)}, 4);
@@ -210,11 +233,15 @@ static const rr_rmesh_tri *by_source(const mesh *m, uint32_t r)
 /* A point `units` file units in front of the centre of a random triangle. */
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
-    const rr_rmesh_tri *t = by_source(m, rt_rand());
+    uint32_t i = (uint32_t)(by_source(m, rt_rand()) - m->t);
+    const rr_rmesh_tri *t = &m->t[i];
+    int32_t v[3][3];
     int k;
-    for (k = 0; k < 3; k++) {
-        int64_t c = ((int64_t)m->v[t->v[0]].p[k] + m->v[t->v[1]].p[k] + m->v[t->v[2]].p[k]) / 3;
-        p[k] = (int32_t)(c + (((int64_t)t->n[k] * units) << frac) / 65536);
+    for (k = 0; k < 3; k++)
+        corner(m, i, k, v[k]);
+    for (k = 0; k < 3; k++) {   /* the normal is Q2.14 */
+        int64_t c = ((int64_t)v[0][k] + v[1][k] + v[2][k]) / 3;
+        p[k] = (int32_t)(c + (((int64_t)t->n[k] * units) << frac) / RR_RMESH_NORMAL_ONE);
     }
 }
 
@@ -334,6 +361,9 @@ static void bench_room(const rr_test_blob *b)
     q.m.ntris = n;
     rr_section(&q.room, RR_SEC_RMESH_VERTS, &d, &n);
     q.m.v = d;
+    for (n = 0; n < 3; n++)
+        q.m.origin[n] = h->origin[n];
+    q.m.shift = h->vshift;
     q.flat_ok = make_flat(b, &q.flat_room) == 0;
     plat_printf("%s: %lu triangles, %lu vertices, %lu BVH nodes, depth %lu, coord_frac %lu\n",
                 b->name, (unsigned long)h->ntris, (unsigned long)h->nverts,

@@ -69,19 +69,22 @@ typedef struct evil {
 #define FIRST_LEAF 0xffffffffu  /* element: the first leaf node */
 
 static const evil cases[] = {
-    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 28, V_NNODES, 0, RR_ERR_CYCLE, 0},
-    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 28, 0, 0, RR_ERR_CYCLE, 0},
-    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 24, 2, 0, RR_ERR_CYCLE, 0},
+    /* 16-bit fields: a 32-bit word is written, keep = the other half (the
+     * next field, or the next record's first bytes) */
+    {"right-child-out-of-range", RR_SEC_RMESH_NODES, 0, 14, V_NNODES, 0xffff0000u, RR_ERR_CYCLE, 0},
+    {"right-child-is-parent", RR_SEC_RMESH_NODES, 0, 14, 0, 0xffff0000u, RR_ERR_CYCLE, 0},
+    {"left-child-not-next", RR_SEC_RMESH_NODES, 0, 12, 2, 0xffff0000u, RR_ERR_CYCLE, 0},
     /* first = ntris is a valid run start: its count is what breaks the run */
-    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 24, V_NTRIS, 0, RR_ERR_INDEX, 4},
-    {"node-bounds-out-of-range", RR_SEC_RMESH_NODES, 0, 0, 0x7fffffff, 0, RR_ERR_RANGE, 0},
-    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 12, 0xfffe0000u, 0, RR_ERR_RANGE, 0},
-    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0, RR_ERR_INDEX, 0},
-    {"surface-index", RR_SEC_RMESH_TRIS, 0, 12, 0xffff, 0, RR_ERR_INDEX, 0},
-    {"triangle-flags", RR_SEC_RMESH_TRIS, 0, 12, 0x20000, 0xffff, RR_ERR_RANGE, 2},
-    {"normal-range", RR_SEC_RMESH_TRIS, 0, 16, 0x20000, 0, RR_ERR_RANGE, 0},
-    {"normal-length", RR_SEC_RMESH_TRIS, 0, 16, 0xb505, 0, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
-    {"vertex-coordinate", RR_SEC_RMESH_VERTS, 0, 4, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
+    {"leaf-range-past-end", RR_SEC_RMESH_NODES, FIRST_LEAF, 12, V_NTRIS, 0xffff0000u,
+     RR_ERR_INDEX, 2},
+    /* min.x above any max.x: the diag names max.x (byte 6) */
+    {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 0, 0xffff, 0xffff0000u, RR_ERR_RANGE, 6},
+    {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0xffff0000u, RR_ERR_INDEX, 0},
+    {"surface-index", RR_SEC_RMESH_TRIS, 0, 4, 0xffff0000u, 0xffff, RR_ERR_INDEX, 2},
+    {"normal-range", RR_SEC_RMESH_TRIS, 0, 8, 0x4001, 0xffff0000u, RR_ERR_RANGE, 0},
+    {"normal-length", RR_SEC_RMESH_TRIS, 0, 8, 0x2d41, 0xffff0000u, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
+    {"head-origin", RR_SEC_RMESH_HEAD, 0, 64, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
+    {"head-vshift", RR_SEC_RMESH_HEAD, 0, 76, RR_RMESH_VSHIFT_MAX + 1, 0, RR_ERR_RANGE, 0},
     {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, 0, RR_ERR_INDEX, 0},
     {"entity-class", RR_SEC_RMESH_ENTS, 0, 0, 9, 0xffff0000u, RR_ERR_RANGE, 0},
     {"entity-flags", RR_SEC_RMESH_ENTS, 0, 0, 0x40000, 0xffff, RR_ERR_RANGE, 2},
@@ -131,7 +134,8 @@ static void run_evil(const uint8_t *good, size_t size)
         uint32_t el = c->elem;
         memcpy(b, good, size);
         if (el == FIRST_LEAF)
-            for (el = 0; !(get32(b + sec_off(b, c->sec, 0) + el * 32 + 28) & RR_RMESH_LEAF); el++)
+            for (el = 0; !((get32(b + sec_off(b, c->sec, 0) + el * 16 + 12) >> 16) & RR_RMESH_LEAF);
+                 el++)
                 ;
         off = sec_off(b, c->sec, 0) + el * elem_size(c->sec) + c->field;
         if (v == V_NNODES) v = h->nnodes;
@@ -168,6 +172,72 @@ static void run_evil(const uint8_t *good, size_t size)
     reseal(b, size);
     RT_EXPECT_EQ("rmesh.evil.arena", rr_open(b, (uint32_t)size, arena, sizeof arena, &(rr_room){0}),
                  RR_ERR_ARENA);
+    free(b);
+}
+
+/* Any 16-bit lattice point is a valid vertex or node bound: the lattice
+ * itself bounds it (origin within +-2^17, q << vshift below 2^18), and the
+ * queries' overflow budget (rr_rmesh.c) is stated for that range, so rr_open
+ * has nothing to reject. Put the lattice at the far corner of the coordinate
+ * range (origin +2^17 on every axis, step 4), make the triangles span it
+ * (every vertex coordinate 0 or 65535), open every node to the whole
+ * lattice so that every triangle is tested, and run rays, boxes and sweeps
+ * from the corners of the query range across it: under the host tests'
+ * sanitizers a signed overflow anywhere aborts the test. */
+static void check_lattice_extremes(const uint8_t *good, size_t size)
+{
+    uint8_t *b = malloc(size);
+    uint32_t i, nverts, nnodes, hoff, voff, noff;
+    rr_room r;
+    rr_rmesh_hit hit;
+    rr_rmesh_sweep_out so;
+    uint32_t items[64];
+    int k, c;
+    memcpy(b, good, size);
+    hoff = sec_off(b, RR_SEC_RMESH_HEAD, 0);
+    voff = sec_off(b, RR_SEC_RMESH_VERTS, &nverts);
+    noff = sec_off(b, RR_SEC_RMESH_NODES, &nnodes);
+    for (k = 0; k < 3; k++)
+        put32(b + hoff + 64 + 4 * (uint32_t)k, RR_RMESH_COORD_MAX);
+    put32(b + hoff + 76, RR_RMESH_VSHIFT_MAX);
+    for (i = 0; i < nverts; i++) {
+        uint8_t *v = b + voff + i * sizeof(rr_rmesh_vert);
+        for (k = 0; k < 3; k++) {
+            uint16_t q = ((i + (uint32_t)k) & 1) ? 0xffff : 0;
+            memcpy(v + 2 * k, &q, 2);
+        }
+    }
+    for (i = 0; i < nnodes; i++) {
+        uint8_t *n = b + noff + i * sizeof(rr_rmesh_node);
+        memset(n, 0, 6);        /* min = 0 */
+        memset(n + 6, 0xff, 6);  /* max = 65535 */
+    }
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.lattice.open", rr_open(b, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    for (c = 0; c < 8; c++) {   /* from each corner of the query range to the opposite one */
+        rr_rmesh_ray ray;
+        rr_rmesh_sweep sw;
+        rr_rmesh_list l = {items, 64, 0, 0};
+        int32_t lo[3], hi[3];
+        int32_t s[3] = {(c & 1) ? 1 : -1, (c & 2) ? 1 : -1, (c & 4) ? 1 : -1};
+        memset(&sw, 0, sizeof sw);
+        for (k = 0; k < 3; k++) {
+            ray.origin[k] = s[k] * (1 << 18);
+            sw.from[k] = s[k] * (1 << 18);
+            sw.to[k] = -s[k] * (1 << 18);
+            sw.radius[k] = 1 << 14;
+            lo[k] = -(1 << 18);
+            hi[k] = 1 << 18;
+        }
+        ray.dir.x = -s[0] * RR_FIX_ONE;
+        ray.dir.y = -s[1] * RR_FIX_ONE;
+        ray.dir.z = -s[2] * RR_FIX_ONE;
+        ray.max_dist = 1 << 20;
+        sw.max_slides = 4;
+        RT_EXPECT_EQ("rmesh.lattice.ray", rr_rmesh_raycast(&r, &ray, &hit), RR_OK);
+        RT_EXPECT_EQ("rmesh.lattice.box", rr_rmesh_box_tris(&r, lo, hi, &l), RR_OK);
+        RT_EXPECT_EQ("rmesh.lattice.sweep", rr_rmesh_sweep_move(&r, &sw, &so), RR_OK);
+    }
     free(b);
 }
 
@@ -434,6 +504,7 @@ int main(int argc, char **argv)
     rrb_rmesh_sample_model(&m);
     RT_EXPECT_EQ("rmesh.blob.bake", bake(&m, NULL, 0, &blob, &size), 0);
     run_evil(blob, size);
+    check_lattice_extremes(blob, size);
     fuzz_blob(blob, size, 3000);
     check_queries_args(blob, size);
     check_sample_answers(blob, size);

@@ -64,6 +64,7 @@ typedef struct room {
     rr_room r;
     uint32_t arena[256];
     double unit;          /* world units per coord */
+    double max_verr;      /* largest vertex error seen, coords */
     double bmin[3], bmax[3];
     long rays, hits, band, fails, box_checks, trig_checks;
 } room;
@@ -231,7 +232,7 @@ static void close_room(room *rm)
 static void check_counts(room *rm)
 {
     const rr_rmesh_head *h;
-    uint32_t i, nz = 0;
+    uint32_t i, nz = 0, vbad = 0, nbad = 0;
     RT_EXPECT_EQ(cid(rm->name, "head"), rr_rmesh_head_get(&rm->r, &h), RR_OK);
     RT_EXPECT_EQ(cid(rm->name, "tris+dropped"), h->ntris + h->dropped, rm->soup.ntris);
     RT_EXPECT_EQ(cid(rm->name, "triggers"), h->ntriggers, rm->m.ntrig);
@@ -239,11 +240,45 @@ static void check_counts(room *rm)
     RT_EXPECT_EQ(cid(rm->name, "surfs"), h->nsurfs, rm->m.nsurf + rm->m.ninvis + rm->m.nnocoll);
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
-        rr_rmesh_triangle(&rm->r, i, &t, v);
-        nz += t->src >= rm->soup.ntris;
+        int32_t v[3][3];
+        rr_vec3 n;
+        double dv, bound = h->vshift ? (double)(1u << h->vshift) / 2 : 0.5, nerr = 0;
+        int k;
+        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
+        if (t->src >= rm->soup.ntris) {
+            nz++;
+            continue;
+        }
+        /* each corner within the lattice bound of its source point: round
+         * to the nearest lattice point, 2^vshift coords apart (0.5 coord at
+         * vshift 0), plus the double's own error */
+        for (k = 0; k < 9; k++) {
+            dv = fabs(v[k / 3][k % 3] - rm->soup.v[9 * t->src + (uint32_t)k] / rm->unit);
+            if (dv > rm->max_verr)
+                rm->max_verr = dv;
+            vbad += dv > bound + 1e-6;
+        }
+        /* the stored normal: the unit normal of the stored corners, each
+         * component within 2^-15 (Q2.14 rounding) */
+        {
+            double e1[3], e2[3], c[3], len, nv[3] = {n.x, n.y, n.z};
+            for (k = 0; k < 3; k++) {
+                e1[k] = (double)v[1][k] - v[0][k];
+                e2[k] = (double)v[2][k] - v[0][k];
+            }
+            crs(c, e1, e2);
+            len = sqrt(dt(c, c));
+            for (k = 0; k < 3; k++)
+                nerr = fmax(nerr, fabs(nv[k] / 65536.0 - c[k] / len));
+            nbad += nerr > 1.0 / 32768 + 1e-12;
+        }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
+    RT_EXPECT_EQ(cid(rm->name, "vertex_lattice_bound"), vbad, 0);
+    RT_EXPECT_EQ(cid(rm->name, "normal_bound"), nbad, 0);
+    plat_printf("# %s: vertex lattice 2^%u coords, largest vertex error %d/1000 coords (bound "
+                "%d/1000)\n", rm->name, h->vshift, (int)(rm->max_verr * 1000),
+                (int)((h->vshift ? (double)(1u << h->vshift) / 2 : 0.5) * 1000));
     plat_printf("# %s: %zu collision tris, %u kept, %u zero-area dropped, %u nodes, depth %u, "
                 "coord_frac %u, blob %zu bytes (source %zu)\n", rm->name, rm->soup.ntris,
                 h->ntris, h->dropped, h->nnodes, rm->r.max_depth, rm->r.coord_frac, rm->size,
@@ -455,12 +490,13 @@ static void one_box(room *rm)
         mark[items[i]] = 1;
     for (i = 0; i < h->ntris; i++) {
         const rr_rmesh_tri *t;
-        const rr_rmesh_vert *v[3];
+        int32_t v[3][3];
+        rr_vec3 n;
         double dv[9];
         int r;
-        rr_rmesh_triangle(&rm->r, i, &t, v);
+        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
         for (k = 0; k < 9; k++)
-            dv[k] = v[k / 3]->p[k % 3];
+            dv[k] = v[k / 3][k % 3];
         r = ref_tri_box(dv, dl, dh, 1e-3);
         want += r != 0;
         if (!out.truncated && ((r == 1 && !mark[i]) || (r == 0 && mark[i])))
@@ -586,6 +622,112 @@ static void run_room(const char *corpus, const char *name, int nrays)
     free(rm);
 }
 
+
+/* ---- the tie rule: coplanar overlapping triangles ---- */
+
+/* A writer-made room, one invisible mesh: two overlapping triangles in the
+ * plane y = 0, A (source 0, x and z in 0..100) and B (source 1, -20..80),
+ * plus TIE_FAR small far triangles along x (mirror -1: along -x): more
+ * triangles in all than a leaf holds (the baker's 8), so the tree splits on
+ * x and sorts B before A (mirror 1) or A before B (mirror -1). A
+ * ray straight down at (10 mirror, 50, 10) meets both at distance 50, and so
+ * does an ellipsoid falling there: the answer must be A, the lower source
+ * index, whichever of the two the tree holds first. */
+#define TIE_FAR 14
+#define TIE_TRIS (2 + TIE_FAR)
+static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
+{
+    static const float ab[6][3] = {{0, 0, 0}, {100, 0, 0}, {0, 0, 100},
+                                   {-20, 0, -20}, {80, 0, -20}, {-20, 0, 80}};
+    uint32_t i;
+    int k;
+    memset(m, 0, sizeof *m);
+    m->ninvis = 1;
+    m->invis = calloc(1, sizeof *m->invis);
+    m->invis->nverts = 3 * TIE_TRIS;
+    m->invis->ntris = TIE_TRIS;
+    m->invis->pos = pos;
+    m->invis->idx = idx;
+    for (i = 0; i < 6; i++)
+        for (k = 0; k < 3; k++)
+            pos[3 * i + (uint32_t)k] = (k == 0 ? mirror : 1.0f) * ab[i][k];
+    for (i = 0; i < TIE_FAR; i++) {   /* far triangle i at x = 1000 + 100 i */
+        float x = mirror * (1000.0f + 100.0f * (float)i);
+        float t[9] = {x, 0, 0, x + mirror * 10.0f, 0, 0, x, 0, 10};
+        memcpy(pos + 18 + 9 * i, t, sizeof t);
+    }
+    for (i = 0; i < 3 * TIE_TRIS; i++)
+        idx[i] = i;
+}
+
+static void check_ties(void)
+{
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        float mirror = pass ? -1.0f : 1.0f, pos[3 * 3 * TIE_TRIS];
+        uint32_t idx[3 * TIE_TRIS], a = 99, b = 99, i;
+        rrb_rmesh m;
+        rrb_opts o;
+        rrb_blob *bb;
+        uint8_t *blob;
+        size_t size;
+        char err[RRB_ERR_MAX];
+        rr_room r;
+        uint32_t ar[256];
+        rr_rmesh_ray ray;
+        rr_rmesh_hit hit;
+        rr_rmesh_sweep sw;
+        rr_rmesh_sweep_out so;
+        const rr_rmesh_tri *t;
+        int32_t f;
+        tie_room(&m, mirror, pos, idx);
+        memset(&o, 0, sizeof o);
+        o.collision_only = 1;
+        bb = rrb_rmesh_bake_model(&m, "tie.rmesh", &o, err, sizeof err);
+        free(m.invis);
+        RT_EXPECT(pass ? "rmesh.tie.bake_mirror" : "rmesh.tie.bake", bb != NULL);
+        if (!bb)
+            continue;
+        rrb_blob_finish(bb, 0, &blob, &size);
+        rrb_blob_free(bb);
+        RT_EXPECT_EQ("rmesh.tie.open", rr_open(blob, (uint32_t)size, ar, sizeof ar, &r), RR_OK);
+        for (i = 0; i < TIE_TRIS; i++) {
+            int32_t v[3][3];
+            rr_vec3 n;
+            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v, &n), RR_OK);
+            if (t->src == 0)
+                a = i;
+            if (t->src == 1)
+                b = i;
+        }
+        /* the two builds hold the pair in opposite orders (else the test
+         * could not tell the rules apart) */
+        RT_EXPECT(pass ? "rmesh.tie.order_mirror" : "rmesh.tie.order", pass ? a < b : b < a);
+        f = (int32_t)r.coord_frac;
+        memset(&ray, 0, sizeof ray);
+        ray.origin[0] = (int32_t)mirror * (10 << f);
+        ray.origin[1] = 50 << f;
+        ray.origin[2] = 10 << f;
+        ray.dir.y = -RR_FIX_ONE;
+        ray.max_dist = 100 << f;
+        RT_EXPECT_EQ("rmesh.tie.ray", rr_rmesh_raycast(&r, &ray, &hit), RR_OK);
+        RT_EXPECT_EQ("rmesh.tie.ray.hit", hit.hit, 1);
+        RT_EXPECT_EQ("rmesh.tie.ray.dist", hit.dist, 50 << f);
+        RT_EXPECT_EQ("rmesh.tie.ray.src", hit.src, 0);
+        RT_EXPECT_EQ("rmesh.tie.ray.tri", hit.tri, a);
+        memset(&sw, 0, sizeof sw);
+        memcpy(sw.from, ray.origin, sizeof sw.from);
+        memcpy(sw.to, ray.origin, sizeof sw.to);
+        sw.to[1] = -(50 << f);
+        sw.radius[0] = sw.radius[1] = sw.radius[2] = 5 << f;
+        sw.max_slides = 1;
+        RT_EXPECT_EQ("rmesh.tie.sweep", rr_rmesh_sweep_move(&r, &sw, &so), RR_OK);
+        RT_EXPECT_EQ("rmesh.tie.sweep.hit", so.hit, 1);
+        RT_EXPECT_EQ("rmesh.tie.sweep.tri", so.tri, a);
+        free(blob);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -593,6 +735,7 @@ int main(int argc, char **argv)
     size_t i;
     if (!c)
         c = "../shared/corpus";
+    check_ties();
     run_room(c, "sample", 3000);
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
         if (!only || strstr(rooms[i], only))

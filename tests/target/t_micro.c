@@ -146,11 +146,12 @@ static void rmesh_rays(const char *name, const rr_room *room, const rr_rmesh_hea
 static void rmesh_centroid(const rr_room *room, uint32_t i, int32_t c[3])
 {
     const rr_rmesh_tri *t;
-    const rr_rmesh_vert *v[3];
+    int32_t v[3][3];
+    rr_vec3 n;
     int k;
-    rr_rmesh_triangle(room, i, &t, v);
+    rr_rmesh_triangle(room, i, &t, v, &n);
     for (k = 0; k < 3; k++)
-        c[k] = (int32_t)(((int64_t)v[0]->p[k] + v[1]->p[k] + v[2]->p[k]) / 3);
+        c[k] = (int32_t)(((int64_t)v[0][k] + v[1][k] + v[2][k]) / 3);
 }
 
 /* Sweeps from random points toward random triangles, then the triangles of
