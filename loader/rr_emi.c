@@ -866,19 +866,21 @@ static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
 static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
 {
     uint64_t l2 = 0;
-    int32_t u[3] = {0, 0, 0};
     int c;
     for (c = 0; c < 3; c++)
         l2 += (uint64_t)((int64_t)n[c] * n[c]);
     l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
     if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
         int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* Q30, < 2^31 */
-        for (c = 0; c < 3; c++)   /* Q29 * Q30 -> Q16 */
-            u[c] = (int32_t)shr_round((int64_t)n[c] * y, 29u + Q30 - 16u);
+        /* Q29 * Q30 -> Q16 */
+        out->x = (int32_t)shr_round((int64_t)n[0] * y, 29u + Q30 - 16u);
+        out->y = (int32_t)shr_round((int64_t)n[1] * y, 29u + Q30 - 16u);
+        out->z = (int32_t)shr_round((int64_t)n[2] * y, 29u + Q30 - 16u);
     } else {
+        int32_t u[3] = {0, 0, 0};
         unit(n, u, 3, 16);
+        out->x = u[0], out->y = u[1], out->z = u[2];
     }
-    out->x = u[0], out->y = u[1], out->z = u[2];
 }
 
 /* A vertex with two influences (the common blend): its position, and
