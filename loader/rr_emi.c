@@ -803,23 +803,61 @@ rr_err rr_emi_skin_job_validate(const rr_emi_skin_job *job)
     return RR_OK;
 }
 
-/* Row i of skinning matrix m applied to a mesh vector v (16 bits a
- * component): r . v in Q14 times v's unit. For matrices from
- * rr_emi_skin_matrices_job (|r| <= 1 + rounding a row) the sum stays below
- * 2^31; other caller matrices wrap around (unsigned arithmetic) rather than
+/* Skinning matrices act on 16-bit mesh vectors (vpos positions, snorm16
+ * normals): row i of the rotation (Q14) dotted with one is one 32-bit sum
+ * of three products, below 2^31 for matrices from
+ * rr_emi_skin_matrices_job (|row| <= 1 + rounding: |r . v| < 1.74 x 2^29).
+ * Other caller matrices wrap around (unsigned arithmetic) rather than
  * overflow: their results are meaningless but defined. */
-static int32_t row_dot(const rr_emi_xform *m, int i, const int16_t v[3])
+static ALWAYS_INLINE int32_t row_dot(const int32_t *r, int32_t x, int32_t y, int32_t z)
 {
-    const int32_t *r = m->r + 3 * i;
-    return (int32_t)((uint32_t)r[0] * (uint32_t)v[0] + (uint32_t)r[1] * (uint32_t)v[1] +
-                     (uint32_t)r[2] * (uint32_t)v[2]);
+    return (int32_t)((uint32_t)r[0] * (uint32_t)x + (uint32_t)r[1] * (uint32_t)y +
+                     (uint32_t)r[2] * (uint32_t)z);
 }
 
-/* Component i of m applied to the mesh position p (vpos): coords. The shift
- * by 14 - vert_shift truncates (rounds towards -inf, at most one coord). */
-static int32_t skin_pos(const rr_emi_xform *m, int i, const int16_t p[3], unsigned shift)
+/* Component i of matrix m applied to the mesh position (x, y, z): the row
+ * dot product (Q14 x vpos) shifted by 14 - vert_shift into coords
+ * (truncating: towards -inf, at most one coord), plus the translation. */
+static ALWAYS_INLINE int32_t skin_coord(const rr_emi_xform *m, int i, int32_t x, int32_t y,
+                                        int32_t z, unsigned shift)
 {
-    return (int32_t)((uint32_t)(row_dot(m, i, p) >> shift) + (uint32_t)m->t[i]);
+    return (int32_t)((uint32_t)(row_dot(m->r + 3 * i, x, y, z) >> shift) + (uint32_t)m->t[i]);
+}
+
+/* Component i of the rotated normal (x, y, z) (snorm16): Q14 x Q15 = Q29. */
+static ALWAYS_INLINE int32_t skin_normal(const rr_emi_xform *m, int i, int32_t x, int32_t y,
+                                         int32_t z)
+{
+    return row_dot(m->r + 3 * i, x, y, z);
+}
+
+/* Blending. A vertex with several influences is the weighted sum of what
+ * each joint's matrix makes of it, with Q15 weights that sum to exactly 1
+ * (RR_EMI_WEIGHT_ONE), so nothing is scaled. The sum is taken in 64 bits
+ * and rounded once: each term is value x (w << 16), one SMULL/SMLAL (MULT
+ * on MIPS) since every weight of such a vertex is below 1 and w << 16 fits
+ * an int32; the sum starts at 2^30, half of the unit 2^31 that blend_end
+ * divides by, so the result is the weighted sum rounded to nearest (half
+ * up). Unsigned additions: a junk matrix wraps instead of overflowing. */
+#define BLEND_HALF ((uint64_t)1 << 30)
+
+static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w16)
+{
+    return acc + (uint64_t)((int64_t)value * w16);
+}
+
+static ALWAYS_INLINE int32_t blend_end(uint64_t acc)
+{
+    return (int32_t)(uint32_t)(acc >> 31);
+}
+
+/* Two influences: (w0 a + w1 b + 2^14) >> 15 = a + ((w1 (b - a) + 2^14) >> 15)
+ * because w0 + w1 = 2^15 exactly. The same bits as the general blend with
+ * one product instead of two. */
+static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
+{
+    int32_t d = (int32_t)((uint32_t)b - (uint32_t)a);
+    return (int32_t)((uint32_t)a + (uint32_t)blend_end(blend_add(BLEND_HALF, d, w16)));
 }
 
 /* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
@@ -828,102 +866,140 @@ static int32_t skin_pos(const rr_emi_xform *m, int i, const int16_t p[3], unsign
 static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
 {
     uint64_t l2 = 0;
-    int32_t u[3] = {0, 0, 0};
     int c;
     for (c = 0; c < 3; c++)
         l2 += (uint64_t)((int64_t)n[c] * n[c]);
     l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
     if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
         int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* Q30, < 2^31 */
-        for (c = 0; c < 3; c++)   /* Q29 * Q30 -> Q16 */
-            u[c] = (int32_t)shr_round((int64_t)n[c] * y, 29u + Q30 - 16u);
+        /* Q29 * Q30 -> Q16 */
+        out->x = (int32_t)shr_round((int64_t)n[0] * y, 29u + Q30 - 16u);
+        out->y = (int32_t)shr_round((int64_t)n[1] * y, 29u + Q30 - 16u);
+        out->z = (int32_t)shr_round((int64_t)n[2] * y, 29u + Q30 - 16u);
     } else {
+        int32_t u[3] = {0, 0, 0};
         unit(n, u, 3, 16);
+        out->x = u[0], out->y = u[1], out->z = u[2];
     }
-    out->x = u[0], out->y = u[1], out->z = u[2];
 }
 
-/* w (b - a) for a Q15 weight w, rounded: one influence's share of a blend
- * whose first influence gave a. b - a wraps (unsigned) instead of
- * overflowing for junk matrices; for real ones it is below 2^26. */
-static int32_t share(int32_t a, int32_t b, int32_t w)
+/* A vertex with two influences (the common blend): its position, and
+ * apart (each out of line with only its own registers) its normal, blended
+ * and renormalized. */
+static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
+                              const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
-    int32_t d = (int32_t)((uint32_t)b - (uint32_t)a);
-    return (int32_t)shr_round((int64_t)d * w, 15);
+    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], w16 = (int32_t)in[1].weight << 16;
+    pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), w16);
+    pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), w16);
+    pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), w16);
 }
 
-/* A vertex with n >= 2 influences. Its position is the weighted sum of
- * each joint's matrix applied, written as the first influence's value plus
- * each other one's weight times its difference from it (Q15 weights summing
- * to exactly 1: the same convex combination, in 32-bit sums, which wrap
- * instead of overflowing only for junk matrices). Its normal, when wanted:
- * the weighted sum of the rotated normals, renormalized. */
-static NOINLINE void skin_vertex(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *skin,
+                                     const rr_emi_vert *v, rr_vec3 *nrm)
 {
-    const rr_emi_xform *m0 = &skin[in[0].joint];
-    int32_t p0[3], p[3], nq[3];
-    uint32_t k;
-    int c;
-    for (c = 0; c < 3; c++)
-        p0[c] = p[c] = skin_pos(m0, c, v->pos, shift);
-    for (k = 1; k < n; k++) {
-        const rr_emi_xform *m = &skin[in[k].joint];
-        for (c = 0; c < 3; c++)
-            p[c] = (int32_t)((uint32_t)p[c] +
-                             (uint32_t)share(p0[c], skin_pos(m, c, v->pos, shift), in[k].weight));
-    }
-    pos->x = p[0], pos->y = p[1], pos->z = p[2];
-    if (!nrm)
+    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], w16 = (int32_t)in[1].weight << 16;
+    int32_t n[3];
+    n[0] = blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16);
+    n[1] = blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16);
+    n[2] = blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16);
+    normal_unit(n, nrm);
+}
+
+/* A vertex with three or four influences (the general blend), or none
+ * (n = 0: it stays in the bind pose). */
+static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+{
+    const rr_emi_infl *k, *end = in + n;
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
+    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
+    if (n == 0) {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
+        int32_t step = 1 << (SKIN_FRAC - shift);
+        pos->x = x * step, pos->y = y * step, pos->z = z * step;
+        if (nrm)
+            nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         return;
-    for (c = 0; c < 3; c++) {   /* Q15 weight * Q29 (Q14 row . Q15 normal): Q44 sums, |each| < 2^45 */
-        int64_t sum = 0;
-        for (k = 0; k < n; k++)
-            sum += (int64_t)in[k].weight * row_dot(&skin[in[k].joint], c, v->nrm);
-        nq[c] = (int32_t)shr_round(sum, 15);   /* Q29 */
     }
-    normal_unit(nq, nrm);
+    for (k = in; k < end; k++) {
+        const rr_emi_xform *m = &skin[k->joint];
+        int32_t w16 = (int32_t)k->weight << 16;
+        ax = blend_add(ax, skin_coord(m, 0, x, y, z, shift), w16);
+        ay = blend_add(ay, skin_coord(m, 1, x, y, z, shift), w16);
+        az = blend_add(az, skin_coord(m, 2, x, y, z, shift), w16);
+    }
+    pos->x = blend_end(ax), pos->y = blend_end(ay), pos->z = blend_end(az);
+    if (nrm) {
+        int32_t q[3];
+        x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+        ax = ay = az = BLEND_HALF;
+        for (k = in; k < end; k++) {
+            const rr_emi_xform *m = &skin[k->joint];
+            int32_t w16 = (int32_t)k->weight << 16;
+            ax = blend_add(ax, skin_normal(m, 0, x, y, z), w16);
+            ay = blend_add(ay, skin_normal(m, 1, x, y, z), w16);
+            az = blend_add(az, skin_normal(m, 2, x, y, z), w16);
+        }
+        q[0] = blend_end(ax), q[1] = blend_end(ay), q[2] = blend_end(az);
+        normal_unit(q, nrm);
+    }
 }
 
-/* Linear blend skinning, one vertex at a time. A vertex with one influence
- * (most vertices) is its joint's matrix applied, and its normal the rotated
- * unit normal, unit within the rotation's rounding (docs/emi.md), so not
- * renormalized; one with several is skin_vertex's; one without stays in
- * the bind pose. */
+/* Vertices v .. end into pos (and nrm when `normals`, a constant in each of
+ * the two copies the job inlines, so the hot loop tests nothing but the
+ * influence count). A vertex with one influence (most vertices) is its
+ * joint's matrix applied, in the loop; its normal the rotated unit normal,
+ * Q29 -> Q16 (unit within the rotation's rounding, docs/emi.md, so not
+ * renormalized). Blends are out of line, so that their 64-bit sums do not
+ * take this loop's registers. */
+static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *end,
+                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                     unsigned shift, rr_vec3 *pos, rr_vec3 *nrm, int normals)
+{
+    for (; v < end; v++, pos++) {
+        uint32_t n = v->infl_count;
+        if (n == 1) {
+            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
+            int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
+            pos->x = skin_coord(m, 0, x, y, z, shift);
+            pos->y = skin_coord(m, 1, x, y, z, shift);
+            pos->z = skin_coord(m, 2, x, y, z, shift);
+            if (normals) {
+                x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+                nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
+                nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
+                nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
+            }
+        } else if (n == 2) {
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+            if (normals)
+                skin_two_normal(infl + v->infl_first, skin, v, nrm);
+        } else {
+            skin_many(infl + v->infl_first, n, skin, v, shift, pos, normals ? nrm : 0);
+        }
+        if (normals)
+            nrm++;
+    }
+}
+
+/* Linear blend skinning of a range of vertices (rr_emi.h): skin_range's
+ * loop, with or without normals. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v, *end;
     const rr_emi_infl *infl;
-    const rr_emi_xform *skin;
-    rr_vec3 *pos, *nrm;
     unsigned shift;
     rr_err e = rr_emi_skin_job_validate(job);
     if (e)
         return e;
-    /* the job's fields in locals: the stores below cannot change them */
     v = verts_of(job->room) + job->first, end = v + job->count;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
-    skin = job->skin, pos = job->pos_out, nrm = job->nrm_out;
-    for (; v < end; v++, pos++, nrm = nrm ? nrm + 1 : 0) {
-        if (v->infl_count == 1) {
-            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
-            pos->x = skin_pos(m, 0, v->pos, shift);
-            pos->y = skin_pos(m, 1, v->pos, shift);
-            pos->z = skin_pos(m, 2, v->pos, shift);
-            if (nrm) {   /* Q14 * Q15 -> Q16 */
-                nrm->x = row_dot(m, 0, v->nrm) >> (SKIN_FRAC - 1u);
-                nrm->y = row_dot(m, 1, v->nrm) >> (SKIN_FRAC - 1u);
-                nrm->z = row_dot(m, 2, v->nrm) >> (SKIN_FRAC - 1u);
-            }
-        } else if (v->infl_count != 0) {
-            skin_vertex(infl + v->infl_first, v->infl_count, skin, v, shift, pos, nrm);
-        } else {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
-            int32_t step = 1 << (SKIN_FRAC - shift);
-            pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-            if (nrm)
-                nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
-        }
-    }
+    if (job->nrm_out)
+        skin_range(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out, 1);
+    else
+        skin_range(v, end, infl, job->skin, shift, job->pos_out, 0, 0);
     return RR_OK;
 }

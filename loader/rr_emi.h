@@ -23,7 +23,8 @@
  *   coords  int32 with rr_room.coord_frac fractional bits (positions)
  *   Q30     int32 with 30 fractional bits (quaternions, rotation matrices)
  *   rr_fix  Q16.16 (time in seconds, blend weights, skinned normals)
- *   Rounding: half away from zero everywhere, 64-bit intermediates.
+ *   Rounding: half away from zero, 64-bit intermediates; skinning blends
+ *   (vertices with several influences) round their weighted sum once, half up.
  *
  * ACCURACY (measured by tests/host/test_emi_runtime.c against a double
  *   reference; derivation in docs/emi.md)

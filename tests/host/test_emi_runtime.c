@@ -204,6 +204,7 @@ typedef struct stats {
     double joint_err, vert_err, nrm_err, joint_ratio, vert_ratio, nrm_ratio, joint_rel, vert_rel;
     double nrm_len;   /* largest | |normal| - 1 | */
     unsigned joints, verts, nrms, figures, times;
+    unsigned blended;   /* vertices with several influences checked by check_blend_rounding */
 } stats;
 
 static uint32_t depth_of(const rrb_emi_skel *s, int j)
@@ -325,6 +326,45 @@ static void check_verts(uint32_t seed, const rrb_emi_skel *s, const rrb_emi_mesh
 }
 
 /* Run the fixed-point pipeline at tick time t and compare everything. */
+/* The blend rule of docs/emi.md, exactly: a vertex with several influences
+ * is the weighted sum of its influences' points, each the documented
+ * one-influence transform (Q14 row . vpos shifted into coords, truncating,
+ * plus the translation), rounded once to the nearest coord, half up. The
+ * reference sums in plain int64 from the blob's VERTS and INFL; the runtime
+ * may compute it in any form but must give these bits. Returns the number
+ * of vertices with several influences it checked. */
+static uint32_t check_blend_rounding(uint32_t seed, const baked *bk, const rr_emi_xform *skin,
+                                     const rr_vec3 *pos)
+{
+    const rr_emi_vert *vs;
+    const rr_emi_infl *in;
+    rr_emi_info info;
+    uint32_t v, k, c, nv = 0, ni = 0, checked = 0, bad = 0;
+    rr_emi_get_info(&bk->room, &info);
+    rr_section(&bk->room, RR_SEC_EMI_VERTS, (const void **)&vs, &nv);
+    rr_section(&bk->room, RR_SEC_EMI_INFL, (const void **)&in, &ni);
+    for (v = 0; v < nv; v++) {
+        if (vs[v].infl_count < 2)
+            continue;
+        for (c = 0; c < 3; c++) {
+            int64_t sum = 0, want;
+            for (k = 0; k < vs[v].infl_count; k++) {
+                const rr_emi_infl *f = &in[vs[v].infl_first + k];
+                const int32_t *r = skin[f->joint].r + 3 * c;
+                int64_t dot = (int64_t)r[0] * vs[v].pos[0] + (int64_t)r[1] * vs[v].pos[1] +
+                              (int64_t)r[2] * vs[v].pos[2];
+                int64_t point = (dot >> (14 - info.vert_shift)) + skin[f->joint].t[c];
+                sum += (int64_t)f->weight * point;
+            }
+            want = (sum + (1 << 14)) >> 15;   /* floor: half up */
+            bad += (int64_t)(&pos[v].x)[c] != want;
+        }
+        checked++;
+    }
+    RT_EXPECT_EQ(ID("blend_round.%u", seed), bad, 0);
+    return checked;
+}
+
 static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, const rrb_emi_mesh *m,
                      const rrb_emi_anim *a, int32_t t, int loop, double D, const dx *bind,
                      stats *st)
@@ -349,6 +389,7 @@ static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, cons
     ref_model(s, rp, rm);
     check_joints(seed, s, mod, rm, D, bk->room.coord_frac, st);
     check_verts(seed, s, m, pos, nrm, rm, bind, D, bk->room.coord_frac, st);
+    st->blended += check_blend_rounding(seed, bk, skin, pos);
     st->times++;
     free(loc), free(mod), free(skin), free(pos), free(nrm), free(rp), free(rm);
 }
@@ -976,6 +1017,7 @@ static void print_stats(const stats *st)
            st->nrm_err, st->nrm_ratio);
     printf("# max error / figure size D: joint %.3g, vertex %.3g; normal length %.3g\n",
            st->joint_rel, st->vert_rel, st->nrm_len);
+    printf("# blend rounding: %u blended vertex positions checked bit for bit\n", st->blended);
 }
 
 int main(int argc, char **argv)
@@ -1003,6 +1045,7 @@ int main(int argc, char **argv)
     for (seed = 1; seed <= 30; seed++)
         influences(seed);
     tracks_policy();
+    RT_EXPECT("blend_round.some", st.blended > 1000);   /* the check above is not vacuous */
     print_stats(&st);
     return rt_done("test_emi_runtime");
 }
