@@ -81,6 +81,7 @@ typedef struct work {
     rr_rmf_list *list;         /* a box query's list; NULL for a trace */
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
+    int32_t eps;               /* ... in coords */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
     uint32_t mask;
     int32_t best;              /* Q2.30 fraction of the nearest hit */
@@ -292,7 +293,7 @@ RR_VALIDATION rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* n.v - dist of a side that is not axial (type 3), in side units (Q16
  * coords). Both callers test an axial side in 32 bits themselves (see
- * brush_contains and side_pair), so it never comes here. */
+ * brush_contains and trace_brush), so it never comes here. */
 static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
@@ -462,45 +463,31 @@ static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up,
     return (int32_t)q;
 }
 
-/* The trace's two ends against one side, box offset included (kept out of
- * line so its 64-bit temporaries do not sit in trace_brush's frame). An
- * axial side (normal exactly +-1 on axis a, checked at open) is
- * 65536 (+-v[a] - dist - half[a]): one 32-bit sum per end (|sum| < 2^23),
- * no products; the baker puts these sides first in every brush. */
-static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_plane *p,
-                                                   int64_t *s2)
+/* The trace's two ends against a side that is not axial, box offset
+ * included, in side units (kept out of line so its 64-bit temporaries do
+ * not sit in trace_brush's frame). */
+static __attribute__((noinline)) int64_t slanted_pair(const work *w, const rr_rmf_plane *p,
+                                                      int64_t *s2)
 {
-    int64_t off;
-    if (p->type < 3) {
-        int a = p->type;
-        int32_t c1 = w->start[a], c2 = w->end[a];
-        if (p->normal[a] < 0)
-            c1 = -c1, c2 = -c2;
-        c1 -= p->dist + w->half[a];
-        c2 -= p->dist + w->half[a];
-        *s2 = (int64_t)c2 * 65536;
-        return (int64_t)c1 * 65536;
-    }
-    off = box_offset(p, w->half);
+    int64_t off = box_offset(p, w->half);
     *s2 = side_dist(p, w->end) - off;
     return side_dist(p, w->start) - off;
 }
 
-/* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
- * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
- * stays below 2^62; clamped to [lo, hi] (solve_t). A zero denominator
- * (d1 == d2) counts as -1. */
-static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2,
-                                                   int32_t lo, int32_t hi)
-{
-    int64_t d1 = shr8(s1), den = d1 - shr8(s2);
-    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0,
-                   lo, hi);
-}
-
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
- * that ends outside it gets out freely (start_solid only). */
+ * that ends outside it gets out freely (start_solid only).
+ *
+ * Each side gives the two ends' signed distances s1, s2 (box offset
+ * included) and, when the trace crosses it, the fraction (s1 -+ eps) /
+ * (s1 - s2) in Q2.30, in one of two exact scales:
+ *  - an axial side (normal exactly +-1 on axis a, checked at open; the
+ *    baker puts these first in every brush) in coords: s = +-v[a] - dist -
+ *    half[a], 32-bit sums (|s| < 2^23), no products;
+ *  - any other side in side units (Q16 coords, 64-bit), its fraction from
+ *    d = s >> 8 so that the numerator (d1 -+ eps) 2^30 stays below 2^62.
+ * The same side in side units is exactly 65536 times its coords, and the
+ * fraction's d exactly 256 times, so both scales give the same answers. */
 static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
 {
     const rr_rmf_brush *b = &s->brushes[bi];
@@ -512,29 +499,53 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
         const rr_rmf_plane *p = &planes[pi];
-        int64_t s2, s1 = side_pair(w, p, &s2);
+        int64_t num, den;
+        int entering;
         int32_t f;
         /* A start exactly on a side (s1 == 0: a box resting on a floor)
          * counts as outside, so moving into the brush stops at once; in
          * Quake III such a start is "inside", and a long trace that ends
          * beyond a thin brush would then pass through it. */
-        getout |= s2 > 0;
-        startout |= s1 >= 0;
-        if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
-            return;                       /* wholly in front of this side */
-        if (s1 < 0 && s2 <= 0)
-            continue;                     /* wholly behind it */
-        if (s1 > s2) {
+        if (p->type < 3) {
+            int a = p->type;
+            int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
+            if (p->normal[a] < 0)
+                c1 = -c1, c2 = -c2;
+            c1 -= off, c2 -= off;
+            getout |= c2 > 0;
+            startout |= c1 >= 0;
+            if (c1 >= 0 && (c2 >= w->eps || c2 >= c1))
+                return;                   /* wholly in front of this side */
+            if (c1 < 0 && c2 <= 0)
+                continue;                 /* wholly behind it */
+            entering = c1 > c2;
+            num = entering ? c1 - w->eps : c1 + w->eps;
+            den = c1 - c2;                /* never 0: c1 and c2 differ here */
+        } else {
+            int64_t s2, s1 = slanted_pair(w, p, &s2);
+            getout |= s2 > 0;
+            startout |= s1 >= 0;
+            if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
+                return;
+            if (s1 < 0 && s2 <= 0)
+                continue;
+            entering = s1 > s2;
+            num = shr8(s1) + (entering ? -w->eps_d : w->eps_d);
+            den = shr8(s1) - shr8(s2);
+            if (den == 0)
+                den = -1;                 /* d1 == d2: the fraction counts as -1 */
+        }
+        if (entering) {
             /* Entering: stop eps in front. Only an entry later than the
              * latest so far counts, and one at or past the nearest hit
              * ends this brush (below), so the fraction is needed only
              * within [enter, best]. */
-            f = side_frac(w, s1, s2, enter > 0 ? enter : 0, w->best);
+            f = solve_t(num * FRAC_ONE, den, 0, enter > 0 ? enter : 0, w->best);
             if (f > enter)
                 enter = f, clip = (int32_t)pi;
         } else {
             /* Leaving: only an exit earlier than the earliest so far counts. */
-            f = side_frac(w, s1, s2, 0, leave);
+            f = solve_t(num * FRAC_ONE, den, 0, 0, leave);
             if (f < leave)
                 leave = f;
         }
@@ -654,7 +665,17 @@ static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &s.nodes[p.node];
-            sp += (uint32_t)split_segment(w, nd, &s.planes[nd->plane], &p, &stack[sp]);
+            const rr_rmf_plane *pl = &s.planes[nd->plane];
+            /* Most nodes a query meets lie wholly beside its swept box
+             * [lo, hi] (the whole trace, not only this part): then the part
+             * goes on whole to the one child it reaches, which is what
+             * split_segment would find, without its 64-bit arithmetic. */
+            if (w->hi[pl->type] < pl->dist)
+                p.node = nd->child[1];
+            else if (w->lo[pl->type] > pl->dist)
+                p.node = nd->child[0];
+            else
+                sp += (uint32_t)split_segment(w, nd, pl, &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
             visit_leaf(w, &s, p.node);
@@ -685,6 +706,7 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
         eps = 1;
     w->eps_s = (int64_t)eps * 65536;
     w->eps_d = eps << 8;
+    w->eps = eps;
     w->margin = eps + 1;
     w->mask = mask;
     w->list = 0;
