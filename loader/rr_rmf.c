@@ -432,33 +432,59 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* num / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo, hi
- * <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
- * brush sides' hit fractions (down). The callers pass the range of
- * fractions that can still change their answer (the part being split, the
- * brush's latest entry and earliest exit so far, the nearest hit), and the
- * clamps are tested first with products t.d (|t| <= 2^30, |d| < 2^31:
- * below 2^61): a 64-bit division is a library call of a few hundred
- * instructions on the boards without a divide instruction (ARM926 and
- * Cortex-M0 have none), and most fractions asked for fall outside that
- * range. */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up,
+/* floor(n 2^30 / d) for 0 < n < d < 2^24, and whether it is exact, by
+ * long division in 32-bit steps of 8, 8, 8 and 6 bits (the remainder stays
+ * below d, so shifted by 8 it stays below 2^32). Each step is one divide
+ * instruction on the Cortex-M3 and MIPS32, where a 64-bit division is a
+ * library call; the trace's axial sides and tree splits always come here
+ * (their d is a coordinate difference, below 2^23). */
+static uint32_t frac30_small(uint32_t n, uint32_t d, int *exact)
+{
+    uint32_t q = 0, r = n;
+    int k;
+    for (k = 0; k < 4; k++) {
+        int bits = k < 3 ? 8 : 6;
+        r <<= bits;
+        q = (q << bits) | (r / d);
+        r %= d;
+    }
+    *exact = r == 0;
+    return q;
+}
+
+/* n 2^30 / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo,
+ * hi <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
+ * brush sides' hit fractions (down). |n| < 2^32, so n 2^30 stays below
+ * 2^62. The callers pass the range of fractions that can still change their
+ * answer (the part being split, the brush's latest entry and earliest exit
+ * so far, the nearest hit), and the clamps are tested first with products
+ * t.d (|t| <= 2^30, |d| < 2^31: below 2^61): most fractions asked for fall
+ * outside that range, and a division costs more than the products. */
+static __attribute__((noinline)) int32_t solve_t(int64_t n, int64_t d, int up,
                                                  int32_t lo, int32_t hi)
 {
-    int64_t q;
+    int64_t num, q;
+    int exact;
     if (lo >= hi)
         return lo;
     if (d < 0)
-        num = -num, d = -d;   /* the same quotient, now over d > 0 */
+        n = -n, d = -d;   /* the same quotient, now over d > 0 */
+    num = n * FRAC_ONE;
     /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
     if (up ? num <= lo * d : num < (lo + 1) * d)
         return lo;
     /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
     if (up ? num > (hi - 1) * d : num >= hi * d)
         return hi;
-    /* Here num > lo.d >= 0, so C's truncation is the floor. */
-    q = num / d;
-    if (up && q * d != num)
+    /* Here num > lo.d >= 0 and num / d < hi <= 2^30: 0 < n < d, and C's
+     * truncation is the floor. */
+    if (d < ((int64_t)1 << 24)) {
+        q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
+    } else {
+        q = num / d;
+        exact = q * d == num;
+    }
+    if (up && !exact)
         q++;
     return (int32_t)q;
 }
@@ -540,12 +566,12 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
              * latest so far counts, and one at or past the nearest hit
              * ends this brush (below), so the fraction is needed only
              * within [enter, best]. */
-            f = solve_t(num * FRAC_ONE, den, 0, enter > 0 ? enter : 0, w->best);
+            f = solve_t(num, den, 0, enter > 0 ? enter : 0, w->best);
             if (f > enter)
                 enter = f, clip = (int32_t)pi;
         } else {
             /* Leaving: only an exit earlier than the earliest so far counts. */
-            f = solve_t(num * FRAC_ONE, den, 0, 0, leave);
+            f = solve_t(num, den, 0, 0, leave);
             if (f < leave)
                 leave = f;
         }
@@ -640,8 +666,8 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
     if (d != 0) {   /* the near part ends where the box leaves its child (t
                      * rounded up), the far one starts where it reaches its own
                      * (rounded down) */
-        p->t1 = solve_t(d > 0 ? nb : nf, d, 1, 0, t1);
-        far->t0 = solve_t(d > 0 ? nf : nb, d, 0, t0, FRAC_ONE);
+        p->t1 = solve_t(d > 0 ? x + r : x - r, d, 1, 0, t1);
+        far->t0 = solve_t(d > 0 ? x - r : x + r, d, 0, t0, FRAC_ONE);
     }
     return 1;
 }
