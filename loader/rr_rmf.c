@@ -500,6 +500,26 @@ static __attribute__((noinline)) int64_t slanted_pair(const work *w, const rr_rm
     return side_dist(p, w->start) - off;
 }
 
+/* After a hit at fraction best, only a brush the box reaches before best
+ * can change the answer: the swept bounds [lo, hi] shrink to the box swept
+ * over [0, best] (the point at best rounded away from the start), widened
+ * by the same margin, so that the rest of the walk rejects by bounds the
+ * nodes and brushes beyond it. A brush whose clipped entry is before best
+ * has the box, at that entry, within eps of each of its axial sides, so
+ * within its bounds grown by the margin: it is never rejected. */
+static __attribute__((noinline)) void shrink_bounds(work *w)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t a = w->start[k], b = w->end[k];
+        uint32_t d = b < a ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a;
+        int32_t m = (int32_t)(((uint64_t)d * (uint32_t)w->best + (FRAC_ONE - 1)) >> 30);
+        int32_t q = b < a ? a - m : a + m;
+        w->lo[k] = (a < q ? a : q) - w->half[k] - w->margin;
+        w->hi[k] = (a < q ? q : a) + w->half[k] + w->margin;
+    }
+}
+
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
  * that ends outside it gets out freely (start_solid only).
@@ -587,8 +607,10 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
             w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
         return;
     }
-    if (enter < leave && enter > -FRAC_ONE && enter < w->best)
+    if (enter < leave && enter > -FRAC_ONE && enter < w->best) {
         w->best = enter < 0 ? 0 : enter, w->plane = clip, w->brush = (int32_t)bi;
+        shrink_bounds(w);
+    }
 }
 
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
