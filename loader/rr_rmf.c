@@ -520,9 +520,40 @@ static __attribute__((noinline)) void shrink_bounds(work *w)
     }
 }
 
+/* Whether the box at v (the trace's start or end) lies in front of some
+ * side of brush b by at least `by` in that side's units (0: touching
+ * counts; 1: strictly in front). The same side distances as trace_brush
+ * below: an axial side in 32-bit coords, any other in side units. */
+static __attribute__((noinline)) int box_outside(const work *w, const sections *s,
+                                                 const rr_rmf_brush *b, const int32_t v[3],
+                                                 int32_t by)
+{
+    const rr_rmf_side *sides = s->sides + b->first_side;
+    uint32_t i;
+    for (i = 0; i < b->nsides; i++) {
+        const rr_rmf_plane *p = &s->planes[sides[i].plane];
+        if (p->type < 3) {
+            int32_t c = p->normal[p->type] < 0 ? -v[p->type] : v[p->type];
+            if (c - p->dist - w->half[p->type] >= by)
+                return 1;
+        } else if (side_dist(p, v) - box_offset(p, w->half) >= by) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
- * that ends outside it gets out freely (start_solid only).
+ * that ends outside it gets out freely (start_solid only). Which of these
+ * holds is found first, from the two ends alone (box_outside): a start
+ * inside needs no fraction at all, and for a start outside, the early outs
+ * below hold from the first side on.
+ *
+ * A start exactly on a side (s1 == 0: a box resting on a floor) counts as
+ * outside, so moving into the brush stops at once; in Quake III such a
+ * start is "inside", and a long trace that ends beyond a thin brush would
+ * then pass through it.
  *
  * Each side gives the two ends' signed distances s1, s2 (box offset
  * included) and, when the trace crosses it, the fraction (s1 -+ eps) /
@@ -540,26 +571,25 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
-    int startout = 0, getout = 0;
     uint32_t i;
+    if (!box_outside(w, s, b, w->start, 0)) {
+        w->start_solid = 1;
+        if (!box_outside(w, s, b, w->end, 1))
+            w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
+        return;
+    }
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
         const rr_rmf_plane *p = &planes[pi];
         int64_t num, den;
         int entering;
         int32_t f;
-        /* A start exactly on a side (s1 == 0: a box resting on a floor)
-         * counts as outside, so moving into the brush stops at once; in
-         * Quake III such a start is "inside", and a long trace that ends
-         * beyond a thin brush would then pass through it. */
         if (p->type < 3) {
             int a = p->type;
             int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
             if (p->normal[a] < 0)
                 c1 = -c1, c2 = -c2;
             c1 -= off, c2 -= off;
-            getout |= c2 > 0;
-            startout |= c1 >= 0;
             if (c1 >= 0 && (c2 >= w->eps || c2 >= c1))
                 return;                   /* wholly in front of this side */
             if (c1 < 0 && c2 <= 0)
@@ -569,8 +599,6 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
             den = c1 - c2;                /* never 0: c1 and c2 differ here */
         } else {
             int64_t s2, s1 = slanted_pair(w, p, &s2);
-            getout |= s2 > 0;
-            startout |= s1 >= 0;
             if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
                 return;
             if (s1 < 0 && s2 <= 0)
@@ -595,19 +623,13 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
             if (f < leave)
                 leave = f;
         }
-        /* Enter only grows and leave only shrinks: once the start is known
-         * to be outside, a brush entered after it is left, or no nearer
-         * than the nearest hit so far, can no longer count. */
-        if (startout && (enter >= leave || enter >= w->best))
+        /* Enter only grows and leave only shrinks: a brush entered after
+         * it is left, or no nearer than the nearest hit so far, can no
+         * longer count. */
+        if (enter >= leave || enter >= w->best)
             return;
     }
-    if (!startout) {
-        w->start_solid = 1;
-        if (!getout)
-            w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
-        return;
-    }
-    if (enter < leave && enter > -FRAC_ONE && enter < w->best) {
+    if (enter > -FRAC_ONE && enter < w->best) {
         w->best = enter < 0 ? 0 : enter, w->plane = clip, w->brush = (int32_t)bi;
         shrink_bounds(w);
     }
