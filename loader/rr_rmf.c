@@ -520,33 +520,41 @@ static __attribute__((noinline)) void shrink_bounds(work *w)
     }
 }
 
-/* Whether the box at v (the trace's start or end) lies in front of some
- * side of brush b by at least `by` in that side's units (0: touching
- * counts; 1: strictly in front). The same side distances as trace_brush
- * below: an axial side in 32-bit coords, any other in side units. */
-static __attribute__((noinline)) int box_outside(const work *w, const sections *s,
-                                                 const rr_rmf_brush *b, const int32_t v[3],
-                                                 int32_t by)
+/* Whether the box starts inside brush b: behind every side (s1 < 0), in
+ * the same side distances as trace_brush below (an axial side in 32-bit
+ * coords, any other in side units). If so, *end_out tells whether it ends
+ * in front of some side (s2 > 0). */
+static __attribute__((noinline)) int starts_inside(const work *w, const sections *s,
+                                                   const rr_rmf_brush *b, int *end_out)
 {
     const rr_rmf_side *sides = s->sides + b->first_side;
     uint32_t i;
+    int out = 0;
     for (i = 0; i < b->nsides; i++) {
         const rr_rmf_plane *p = &s->planes[sides[i].plane];
         if (p->type < 3) {
-            int32_t c = p->normal[p->type] < 0 ? -v[p->type] : v[p->type];
-            if (c - p->dist - w->half[p->type] >= by)
-                return 1;
-        } else if (side_dist(p, v) - box_offset(p, w->half) >= by) {
-            return 1;
+            int a = p->type;
+            int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
+            if (p->normal[a] < 0)
+                c1 = -c1, c2 = -c2;
+            if (c1 >= off)
+                return 0;
+            out |= c2 > off;
+        } else {
+            int64_t s2, s1 = slanted_pair(w, p, &s2);
+            if (s1 >= 0)
+                return 0;
+            out |= s2 > 0;
         }
     }
-    return 0;
+    *end_out = out;
+    return 1;
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
  * that ends outside it gets out freely (start_solid only). Which of these
- * holds is found first, from the two ends alone (box_outside): a start
+ * holds is found first, from the two ends alone (starts_inside): a start
  * inside needs no fraction at all, and for a start outside, the early outs
  * below hold from the first side on.
  *
@@ -572,9 +580,10 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     const rr_rmf_plane *planes = s->planes;
     int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
     uint32_t i;
-    if (!box_outside(w, s, b, w->start, 0)) {
+    int end_out;
+    if (starts_inside(w, s, b, &end_out)) {
         w->start_solid = 1;
-        if (!box_outside(w, s, b, w->end, 1))
+        if (!end_out)
             w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
         return;
     }
