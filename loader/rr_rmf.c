@@ -644,13 +644,13 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     }
 }
 
+/* Brush b's bounds meet [lo, hi]: the axes written out, each rejecting as
+ * soon as it can (most brushes of a leaf a trace reaches are rejected
+ * here, so this is the walk's innermost test). */
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        if (b->mins[k] > hi[k] || b->maxs[k] < lo[k])
-            return 0;
-    return 1;
+    return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
+           b->maxs[1] >= lo[1] && b->mins[2] <= hi[2] && b->maxs[2] >= lo[2];
 }
 
 /* A new stamp: brushes stamped with it were seen by this query. */
@@ -669,14 +669,18 @@ static uint32_t next_stamp(const rr_room *room)
 static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
 {
     const rr_rmf_leaf *lf = &s->leaves[-1 - n];
-    const rr_rmf_leafbrush *refs = s->refs + lf->first;
+    const rr_rmf_leafbrush *ref = s->refs + lf->first, *end = ref + lf->count;
     const rr_rmf_brush *brushes = s->brushes;
-    uint32_t i;
-    for (i = 0; i < lf->count; i++) {
-        uint32_t b = refs[i].brush;
-        if (w->seen[b] == w->cur || !bounds_overlap(&brushes[b], w->lo, w->hi))
+    uint8_t *seen = w->seen, cur = (uint8_t)w->cur;
+    for (; ref < end; ref++) {
+        uint32_t b = ref->brush;
+        if (seen[b] == cur)
             continue;
-        w->seen[b] = (uint8_t)w->cur;
+        /* Stamped whether or not it overlaps: [lo, hi] only shrinks during
+         * a query (shrink_bounds), so a brush outside it stays outside. */
+        seen[b] = cur;
+        if (!bounds_overlap(&brushes[b], w->lo, w->hi))
+            continue;
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
