@@ -453,39 +453,56 @@ static uint32_t frac30_small(uint32_t n, uint32_t d, int *exact)
 }
 
 /* n 2^30 / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo,
- * hi <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
- * brush sides' hit fractions (down). |n| < 2^32, so n 2^30 stays below
- * 2^62. The callers pass the range of fractions that can still change their
- * answer (the part being split, the brush's latest entry and earliest exit
- * so far, the nearest hit), and the clamps are tested first with products
- * t.d (|t| <= 2^30, |d| < 2^31: below 2^61): most fractions asked for fall
- * outside that range, and a division costs more than the products. */
-static __attribute__((noinline)) int32_t solve_t(int64_t n, int64_t d, int up,
-                                                 int32_t lo, int32_t hi)
+ * hi <= FRAC_ONE), for |n|, |d| < 2^24: the trace's axial sides (|n| <
+ * 3 2^21 + eps, |d| <= 2^22) and the tree walk's clip fractions (rounded
+ * outward). The callers pass the range of fractions that can still change
+ * their answer (the part being split, the brush's latest entry and earliest
+ * exit so far, the nearest hit), and the clamps are tested first with
+ * 32 x 32-bit products t.d: most fractions asked for fall outside that
+ * range, and a division costs more than the products. */
+static __attribute__((noinline)) int32_t solve_t(int32_t n, int32_t d, int up, int32_t lo,
+                                                 int32_t hi)
+{
+    int64_t num;
+    uint32_t q;
+    int exact;
+    if (lo >= hi)
+        return lo;
+    if (d < 0)
+        n = -n, d = -d;   /* the same quotient, now over d > 0 */
+    num = (int64_t)n * FRAC_ONE;
+    /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
+    if (up ? num <= (int64_t)lo * d : num < (int64_t)(lo + 1) * d)
+        return lo;
+    /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
+    if (up ? num > (int64_t)(hi - 1) * d : num >= (int64_t)hi * d)
+        return hi;
+    /* Here num > lo.d >= 0 and num / d < hi <= 2^30: 0 < n < d. */
+    q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
+    return (int32_t)(q + (up && !exact));
+}
+
+/* The same for a side that is not axial, in 64 bits: n = d1 -+ eps and d =
+ * d1 - d2 from d = s >> 8 (|d| < 2^31), so n 2^30 stays below 2^62 and the
+ * products t.d (|t| <= 2^30) below 2^62; rounded down. */
+static __attribute__((noinline)) int32_t solve_t64(int64_t n, int64_t d, int32_t lo, int32_t hi)
 {
     int64_t num, q;
     int exact;
     if (lo >= hi)
         return lo;
     if (d < 0)
-        n = -n, d = -d;   /* the same quotient, now over d > 0 */
+        n = -n, d = -d;
     num = n * FRAC_ONE;
-    /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
-    if (up ? num <= lo * d : num < (lo + 1) * d)
+    if (num < (lo + 1) * d)
         return lo;
-    /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
-    if (up ? num > (hi - 1) * d : num >= hi * d)
+    if (num >= hi * d)
         return hi;
-    /* Here num > lo.d >= 0 and num / d < hi <= 2^30: 0 < n < d, and C's
-     * truncation is the floor. */
     if (d < ((int64_t)1 << 24)) {
         q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
     } else {
-        q = num / d;
-        exact = q * d == num;
+        q = num / d;   /* num > lo.d >= 0: C's truncation is the floor */
     }
-    if (up && !exact)
-        q++;
     return (int32_t)q;
 }
 
@@ -590,9 +607,8 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
         const rr_rmf_plane *p = &planes[pi];
-        int64_t num, den;
         int entering;
-        int32_t f;
+        int32_t lo, hi, f;
         if (p->type < 3) {
             int a = p->type;
             int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
@@ -603,35 +619,29 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
                 return;                   /* wholly in front of this side */
             if (c1 < 0 && c2 <= 0)
                 continue;                 /* wholly behind it */
+            /* Entering: stop eps in front. Only an entry later than the
+             * latest so far counts, and one at or past the nearest hit
+             * ends this brush (below), so the fraction is needed only
+             * within [enter, best]. Leaving: only an exit earlier than the
+             * earliest so far counts. (c1 != c2 here.) */
             entering = c1 > c2;
-            num = entering ? c1 - w->eps : c1 + w->eps;
-            den = c1 - c2;                /* never 0: c1 and c2 differ here */
+            lo = entering && enter > 0 ? enter : 0, hi = entering ? w->best : leave;
+            f = solve_t(entering ? c1 - w->eps : c1 + w->eps, c1 - c2, 0, lo, hi);
         } else {
-            int64_t s2, s1 = slanted_pair(w, p, &s2);
+            int64_t s2, s1 = slanted_pair(w, p, &s2), d1 = shr8(s1), den = d1 - shr8(s2);
             if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
                 return;
             if (s1 < 0 && s2 <= 0)
                 continue;
             entering = s1 > s2;
-            num = shr8(s1) + (entering ? -w->eps_d : w->eps_d);
-            den = shr8(s1) - shr8(s2);
-            if (den == 0)
-                den = -1;                 /* d1 == d2: the fraction counts as -1 */
+            lo = entering && enter > 0 ? enter : 0, hi = entering ? w->best : leave;
+            /* d1 == d2: the fraction counts as -1 */
+            f = solve_t64(d1 + (entering ? -w->eps_d : w->eps_d), den ? den : -1, lo, hi);
         }
-        if (entering) {
-            /* Entering: stop eps in front. Only an entry later than the
-             * latest so far counts, and one at or past the nearest hit
-             * ends this brush (below), so the fraction is needed only
-             * within [enter, best]. */
-            f = solve_t(num, den, 0, enter > 0 ? enter : 0, w->best);
-            if (f > enter)
-                enter = f, clip = (int32_t)pi;
-        } else {
-            /* Leaving: only an exit earlier than the earliest so far counts. */
-            f = solve_t(num, den, 0, 0, leave);
-            if (f < leave)
-                leave = f;
-        }
+        if (entering && f > enter)
+            enter = f, clip = (int32_t)pi;
+        else if (!entering && f < leave)
+            leave = f;
         /* Enter only grows and leave only shrinks: a brush entered after
          * it is left, or no nearer than the nearest hit so far, can no
          * longer count. */
