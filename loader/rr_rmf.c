@@ -788,12 +788,16 @@ static int32_t move_along(int32_t a, int32_t b, int32_t f30)
     return b < a ? a - m : a + m;
 }
 
-static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
-                                                const int32_t start[3], const int32_t end[3],
-                                                const int32_t half[3], uint32_t mask)
+/* The trace's work, and its one range check: 0 when an end lies outside
+ * +-RR_RMF_MAX_COORD or a half extent outside [0, RR_RMF_MAX_COORD] (v in
+ * [-max, max] <=> v + max in [0, 2 max], unsigned). */
+static __attribute__((noinline)) int init_work(const rr_room *room, work *w,
+                                               const int32_t start[3], const int32_t end[3],
+                                               const int32_t half[3], uint32_t mask)
 {
     /* the clip epsilon: 2^-RR_RMF_CLIP_SHIFT units, at least 1 coord */
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
+    const uint32_t max = RR_RMF_MAX_COORD;
     int k;
     if (eps < 1)
         eps = 1;
@@ -808,10 +812,13 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
     w->start_solid = w->all_solid = 0;
     for (k = 0; k < 3; k++) {
         int32_t h = half ? half[k] : 0, a = start[k], b = end[k];
+        if ((uint32_t)a + max > 2u * max || (uint32_t)b + max > 2u * max || (uint32_t)h > max)
+            return 0;
         w->start[k] = a, w->end[k] = b, w->half[k] = h;
         w->lo[k] = (a < b ? a : b) - h - w->margin;
         w->hi[k] = (a < b ? b : a) + h + w->margin;
     }
+    return 1;
 }
 
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
@@ -821,10 +828,9 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     int k;
     if (!is_rmf(room) || !out || !start || !end)
         return RR_ERR_ARG;
-    if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
-        return RR_ERR_RANGE;
     w = work_of(room);
-    init_work(room, w, start, end, half, mask);
+    if (!init_work(room, w, start, end, half, mask))
+        return RR_ERR_RANGE;
     walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)
