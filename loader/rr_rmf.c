@@ -595,7 +595,8 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     const rr_rmf_brush *b = &s->brushes[bi];
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
-    int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
+    int32_t enter = -FRAC_ONE, clip = -1;
+    int32_t ln = 1, ld = 1;   /* the earliest exit so far, ln / ld (ld > 0) */
     uint32_t i;
     int end_out;
     if (starts_inside(w, s, b, &end_out)) {
@@ -607,8 +608,7 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     for (i = 0; i < b->nsides; i++) {
         uint32_t pi = sides[i].plane;
         const rr_rmf_plane *p = &planes[pi];
-        int entering;
-        int32_t lo, hi, f;
+        int32_t f;
         if (p->type < 3) {
             int a = p->type;
             int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
@@ -619,33 +619,44 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
                 return;                   /* wholly in front of this side */
             if (c1 < 0 && c2 <= 0)
                 continue;                 /* wholly behind it */
-            /* Entering: stop eps in front. Only an entry later than the
-             * latest so far counts, and one at or past the nearest hit
-             * ends this brush (below), so the fraction is needed only
-             * within [enter, best]. Leaving: only an exit earlier than the
-             * earliest so far counts. (c1 != c2 here.) */
-            entering = c1 > c2;
-            lo = entering && enter > 0 ? enter : 0, hi = entering ? w->best : leave;
-            f = solve_t(entering ? c1 - w->eps : c1 + w->eps, c1 - c2, 0, lo, hi);
+            if (c1 > c2) {
+                /* Entering: stop eps in front. Only an entry later than
+                 * the latest so far counts, and one at or past the nearest
+                 * hit ends this brush (below), so the fraction is needed
+                 * only within [enter, best]. */
+                f = solve_t(c1 - w->eps, c1 - c2, 0, enter > 0 ? enter : 0, w->best);
+                if (f > enter)
+                    enter = f, clip = (int32_t)pi;
+            } else if ((int64_t)-(c1 + w->eps) * ld < (int64_t)ln * (c2 - c1)) {
+                /* Leaving at (c1 + eps) / (c1 - c2), earlier than the
+                 * earliest exit so far (products below 2^47). */
+                ln = -(c1 + w->eps), ld = c2 - c1;
+            }
         } else {
             int64_t s2, s1 = slanted_pair(w, p, &s2), d1 = shr8(s1), den = d1 - shr8(s2);
             if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
                 return;
             if (s1 < 0 && s2 <= 0)
                 continue;
-            entering = s1 > s2;
-            lo = entering && enter > 0 ? enter : 0, hi = entering ? w->best : leave;
-            /* d1 == d2: the fraction counts as -1 */
-            f = solve_t64(d1 + (entering ? -w->eps_d : w->eps_d), den ? den : -1, lo, hi);
+            if (den == 0)
+                den = -1;                 /* d1 == d2: the fraction counts as -1 */
+            if (s1 > s2) {
+                f = solve_t64(d1 - w->eps_d, den, enter > 0 ? enter : 0, w->best);
+                if (f > enter)
+                    enter = f, clip = (int32_t)pi;
+            } else {
+                /* Its exit as f / 2^30, f clamped to [0, 1] (products
+                 * below 2^61) */
+                f = solve_t64(d1 + w->eps_d, den, 0, FRAC_ONE);
+                if ((int64_t)f * ld < (int64_t)ln * FRAC_ONE)
+                    ln = f, ld = FRAC_ONE;
+            }
         }
-        if (entering && f > enter)
-            enter = f, clip = (int32_t)pi;
-        else if (!entering && f < leave)
-            leave = f;
-        /* Enter only grows and leave only shrinks: a brush entered after
-         * it is left, or no nearer than the nearest hit so far, can no
-         * longer count. */
-        if (enter >= leave || enter >= w->best)
+        /* Enter only grows and the exit only shrinks: a brush entered no
+         * earlier than it is left (the entry's floor at least the exit's,
+         * both in Q2.30: (enter + 1) / 2^30 > ln / ld), or no nearer than
+         * the nearest hit so far, can no longer count. */
+        if (enter >= w->best || (enter >= 0 && (int64_t)ln * FRAC_ONE < (int64_t)(enter + 1) * ld))
             return;
     }
     if (enter > -FRAC_ONE && enter < w->best) {
@@ -654,9 +665,6 @@ static __attribute__((noinline)) void trace_brush(work *w, const sections *s, ui
     }
 }
 
-/* Brush b's bounds meet [lo, hi]: the axes written out, each rejecting as
- * soon as it can (most brushes of a leaf a trace reaches are rejected
- * here, so this is the walk's innermost test). */
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
 {
     return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
