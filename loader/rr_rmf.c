@@ -432,29 +432,25 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* floor(n 2^30 / d) for 0 < n < d < 2^24, and whether it is exact, by
- * long division in 32-bit steps of 8, 8, 8 and 6 bits (the remainder stays
- * below d, so shifted by 8 it stays below 2^32). Each step is one divide
+/* floor(n 2^30 / d) for 0 < n < d <= 2^22, and whether it is exact, by
+ * long division in three 32-bit steps of 10 bits (the remainder stays
+ * below d, so shifted by 10 it stays below 2^32). Each step is one divide
  * instruction on the Cortex-M3 and MIPS32, where a 64-bit division is a
  * library call; the trace's axial sides and tree splits always come here
- * (their d is a coordinate difference, below 2^23). */
+ * (their d is the difference of two coordinates within +-2^21). */
 static uint32_t frac30_small(uint32_t n, uint32_t d, int *exact)
 {
-    uint32_t q = 0, r = n;
-    int k;
-    for (k = 0; k < 4; k++) {
-        int bits = k < 3 ? 8 : 6;
-        r <<= bits;
-        q = (q << bits) | (r / d);
-        r %= d;
-    }
-    *exact = r == 0;
+    uint32_t q, r = n << 10;
+    q = r / d, r = r % d << 10;
+    q = q << 10 | r / d, r = r % d << 10;
+    q = q << 10 | r / d;
+    *exact = r % d == 0;
     return q;
 }
 
 /* n 2^30 / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo,
- * hi <= FRAC_ONE), for |n|, |d| < 2^24: the trace's axial sides (|n| <
- * 3 2^21 + eps, |d| <= 2^22) and the tree walk's clip fractions (rounded
+ * hi <= FRAC_ONE), for |n| < 2^24, |d| <= 2^22: the trace's axial sides
+ * (|n| < 3 2^21 + eps, |d| = |end - start|) and the tree walk's clip fractions (rounded
  * outward). The callers pass the range of fractions that can still change
  * their answer (the part being split, the brush's latest entry and earliest
  * exit so far, the nearest hit), and the clamps are tested first with
@@ -498,7 +494,7 @@ static __attribute__((noinline)) int32_t solve_t64(int64_t n, int64_t d, int32_t
         return lo;
     if (num >= hi * d)
         return hi;
-    if (d < ((int64_t)1 << 24)) {
+    if (d <= ((int64_t)1 << 22)) {
         q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
     } else {
         q = num / d;   /* num > lo.d >= 0: C's truncation is the floor */
