@@ -537,7 +537,7 @@ static __attribute__((noinline)) void shrink_bounds(work *w)
  * the same side distances as trace_brush below (an axial side in 32-bit
  * coords, any other in side units). If so, *end_out tells whether it ends
  * in front of some side (s2 > 0). */
-static __attribute__((noinline)) int starts_inside(const work *w, const sections *s,
+static int starts_inside(const work *w, const sections *s,
                                                    const rr_rmf_brush *b, int *end_out)
 {
     const rr_rmf_side *sides = s->sides + b->first_side;
