@@ -194,19 +194,45 @@ static __attribute__((noinline)) rr_err check_planes(const rr_room *room, rr_dia
 }
 
 /* Every brush has a side (a brush without sides would contain every point)
- * and bounds with mins <= maxs. */
+ * and bounds with mins <= maxs. Its first six sides are its axial ones, one
+ * per axis and direction, each one coord inside its bounds (+axis a at
+ * maxs[a] - 1, -axis a at -(mins[a] + 1)), as the baker writes them: the
+ * queries test these six against the bounds (axial_outside) instead of
+ * reaching each through its plane. */
 static __attribute__((noinline)) rr_err check_brushes(const rr_room *room, rr_diag *diag)
 {
     const rr_rmf_brush *brushes = brushes_of(room);
+    const rr_rmf_side *sides = sides_of(room);
+    const rr_rmf_plane *planes = planes_of(room);
     uint32_t i, k, n = rr__count(room, RR_RMF_S_brushes);
     for (i = 0; i < n; i++) {
         const rr_rmf_brush *b = &brushes[i];
+        uint32_t seen = 0;
         if (b->nsides == 0)
             return rr__fail(room, diag, RR_ERR_INDEX, &b->nsides, "brush without sides", 0, 1);
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
                 return rr__fail(room, diag, RR_ERR_RANGE, &b->mins[k], "brush bounds",
                                 (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+        if (b->nsides < 6)
+            return rr__fail(room, diag, RR_ERR_RANGE, &b->nsides, "brush sides (six axial ones)",
+                            b->nsides, 6);
+        for (k = 0; k < 6; k++) {
+            const rr_rmf_side *sd = &sides[b->first_side + k];
+            const rr_rmf_plane *p = &planes[sd->plane];
+            uint32_t a = p->type, neg, bit;
+            int32_t want;
+            if (a > 2)
+                return rr__fail(room, diag, RR_ERR_RANGE, &sd->plane,
+                                "brush side k < 6 must be axial", k, 6);
+            neg = p->normal[a] < 0, bit = 1u << (2 * a + neg);
+            want = neg ? -(b->mins[a] + 1) : b->maxs[a] - 1;
+            if ((seen & bit) || p->dist != want)
+                return rr__fail(room, diag, RR_ERR_RANGE, &sd->plane,
+                                "axial side one coord inside the brush bounds",
+                                (uint32_t)p->dist, (uint32_t)want);
+            seen |= bit;
+        }
     }
     return RR_OK;
 }
@@ -300,6 +326,24 @@ static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const 
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
 
+/* Whether the box v +- half lies in front of one of brush b's six axial
+ * sides by more than `by` coords (the sides' own test is s > by, s the
+ * box's distance in front: by = 0 for "in front", -1 for "on or in
+ * front"). rr_open checked that these are the brush's first six sides, one
+ * coord inside its bounds, so each is a compare with a bound: +axis a has
+ * s = v - half - (maxs[a] - 1), -axis a has s = (mins[a] + 1) - (v + half). */
+static int axial_outside(const rr_rmf_brush *b, const int32_t v[3], const int32_t half[3],
+                         int32_t by)
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if (v[k] - half[k] - (b->maxs[k] - 1) > by || b->mins[k] + 1 - (v[k] + half[k]) > by)
+            return 1;
+    return 0;
+}
+
+static const int32_t no_half[3] = {0, 0, 0};
+
 /* p is on or behind every side of b. An axial side (type < 3: its normal is
  * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
  * dist), so its test is the 32-bit +-v > dist (|v|, |dist| <= 2^21); only
@@ -308,8 +352,10 @@ static int brush_contains(const rr_rmf_plane *planes, const rr_rmf_side *sides,
                           const rr_rmf_brush *b, const int32_t p[3])
 {
     uint32_t i;
+    if (axial_outside(b, p, no_half, 0))
+        return 0;
     sides += b->first_side;
-    for (i = 0; i < b->nsides; i++) {
+    for (i = 6; i < b->nsides; i++) {
         const rr_rmf_plane *pl = &planes[sides[i].plane];
         if (pl->type < 3) {
             int32_t v = p[pl->type];
@@ -534,16 +580,20 @@ static __attribute__((noinline)) void shrink_bounds(work *w)
 }
 
 /* Whether the box starts inside brush b: behind every side (s1 < 0), in
- * the same side distances as trace_brush below (an axial side in 32-bit
- * coords, any other in side units). If so, *end_out tells whether it ends
- * in front of some side (s2 > 0). */
-static int starts_inside(const work *w, const sections *s,
-                                                   const rr_rmf_brush *b, int *end_out)
+ * the same side distances as trace_brush below (the six axial sides from
+ * the bounds, any later axial side in 32-bit coords, any other in side
+ * units). If so, *end_out tells whether it ends in front of some side
+ * (s2 > 0). */
+static int starts_inside(const work *w, const sections *s, const rr_rmf_brush *b,
+                         int *end_out)
 {
     const rr_rmf_side *sides = s->sides + b->first_side;
     uint32_t i;
-    int out = 0;
-    for (i = 0; i < b->nsides; i++) {
+    int out;
+    if (axial_outside(b, w->start, w->half, -1))
+        return 0;
+    out = axial_outside(b, w->end, w->half, 0);
+    for (i = 6; i < b->nsides; i++) {
         const rr_rmf_plane *p = &s->planes[sides[i].plane];
         if (p->type < 3) {
             int a = p->type;
