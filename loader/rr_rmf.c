@@ -529,8 +529,7 @@ static __attribute__((noinline)) int32_t solve_t(int32_t n, int32_t d, int up, i
  * products t.d (|t| <= 2^30) below 2^62; rounded down. */
 static __attribute__((noinline)) int32_t solve_t64(int64_t n, int64_t d, int32_t lo, int32_t hi)
 {
-    int64_t num, q;
-    int exact;
+    int64_t num;
     if (lo >= hi)
         return lo;
     if (d < 0)
@@ -540,12 +539,7 @@ static __attribute__((noinline)) int32_t solve_t64(int64_t n, int64_t d, int32_t
         return lo;
     if (num >= hi * d)
         return hi;
-    if (d <= ((int64_t)1 << 22)) {
-        q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
-    } else {
-        q = num / d;   /* num > lo.d >= 0: C's truncation is the floor */
-    }
-    return (int32_t)q;
+    return (int32_t)(num / d);   /* num > lo.d >= 0: C's truncation is the floor */
 }
 
 /* The trace's two ends against a side that is not axial, box offset
