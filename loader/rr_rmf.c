@@ -81,6 +81,7 @@ typedef struct work {
     rr_rmf_list *list;         /* a box query's list; NULL for a trace */
     int64_t eps_s;             /* clip epsilon in side units (Q16 coords) */
     int32_t eps_d;             /* ... in fraction units (side >> 8) */
+    int32_t eps;               /* ... in coords */
     int32_t margin;            /* eps + 1 coord: widening of the swept box */
     uint32_t mask;
     int32_t best;              /* Q2.30 fraction of the nearest hit */
@@ -193,19 +194,45 @@ static __attribute__((noinline)) rr_err check_planes(const rr_room *room, rr_dia
 }
 
 /* Every brush has a side (a brush without sides would contain every point)
- * and bounds with mins <= maxs. */
+ * and bounds with mins <= maxs. Its first six sides are its axial ones, one
+ * per axis and direction, each one coord inside its bounds (+axis a at
+ * maxs[a] - 1, -axis a at -(mins[a] + 1)), as the baker writes them: the
+ * queries test these six against the bounds (axial_outside) instead of
+ * reaching each through its plane. */
 static __attribute__((noinline)) rr_err check_brushes(const rr_room *room, rr_diag *diag)
 {
     const rr_rmf_brush *brushes = brushes_of(room);
+    const rr_rmf_side *sides = sides_of(room);
+    const rr_rmf_plane *planes = planes_of(room);
     uint32_t i, k, n = rr__count(room, RR_RMF_S_brushes);
     for (i = 0; i < n; i++) {
         const rr_rmf_brush *b = &brushes[i];
+        uint32_t seen = 0;
         if (b->nsides == 0)
             return rr__fail(room, diag, RR_ERR_INDEX, &b->nsides, "brush without sides", 0, 1);
         for (k = 0; k < 3; k++)
             if (b->mins[k] > b->maxs[k])
                 return rr__fail(room, diag, RR_ERR_RANGE, &b->mins[k], "brush bounds",
                                 (uint32_t)b->mins[k], (uint32_t)b->maxs[k]);
+        if (b->nsides < 6)
+            return rr__fail(room, diag, RR_ERR_RANGE, &b->nsides, "brush sides (six axial ones)",
+                            b->nsides, 6);
+        for (k = 0; k < 6; k++) {
+            const rr_rmf_side *sd = &sides[b->first_side + k];
+            const rr_rmf_plane *p = &planes[sd->plane];
+            uint32_t a = p->type, neg, bit;
+            int32_t want;
+            if (a > 2)
+                return rr__fail(room, diag, RR_ERR_RANGE, &sd->plane,
+                                "brush side k < 6 must be axial", k, 6);
+            neg = p->normal[a] < 0, bit = 1u << (2 * a + neg);
+            want = neg ? -(b->mins[a] + 1) : b->maxs[a] - 1;
+            if ((seen & bit) || p->dist != want)
+                return rr__fail(room, diag, RR_ERR_RANGE, &sd->plane,
+                                "axial side one coord inside the brush bounds",
+                                (uint32_t)p->dist, (uint32_t)want);
+            seen |= bit;
+        }
     }
     return RR_OK;
 }
@@ -292,12 +319,30 @@ RR_VALIDATION rr_err rr__rmf_validate(rr_room *room, rr_diag *diag)
 
 /* n.v - dist of a side that is not axial (type 3), in side units (Q16
  * coords). Both callers test an axial side in 32 bits themselves (see
- * brush_contains and side_pair), so it never comes here. */
+ * brush_contains and trace_brush), so it never comes here. */
 static __attribute__((noinline)) int64_t side_dist(const rr_rmf_plane *p, const int32_t v[3])
 {
     return (int64_t)p->normal[0] * v[0] + (int64_t)p->normal[1] * v[1] +
            (int64_t)p->normal[2] * v[2] - (int64_t)p->dist * 65536;
 }
+
+/* Whether the box v +- half lies in front of one of brush b's six axial
+ * sides by more than `by` coords (the sides' own test is s > by, s the
+ * box's distance in front: by = 0 for "in front", -1 for "on or in
+ * front"). rr_open checked that these are the brush's first six sides, one
+ * coord inside its bounds, so each is a compare with a bound: +axis a has
+ * s = v - half - (maxs[a] - 1), -axis a has s = (mins[a] + 1) - (v + half). */
+static int axial_outside(const rr_rmf_brush *b, const int32_t v[3], const int32_t half[3],
+                         int32_t by)
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if (v[k] - half[k] - (b->maxs[k] - 1) > by || b->mins[k] + 1 - (v[k] + half[k]) > by)
+            return 1;
+    return 0;
+}
+
+static const int32_t no_half[3] = {0, 0, 0};
 
 /* p is on or behind every side of b. An axial side (type < 3: its normal is
  * exactly +-1 on that axis, checked at open) has side_dist 65536 (+-v -
@@ -307,8 +352,10 @@ static int brush_contains(const rr_rmf_plane *planes, const rr_rmf_side *sides,
                           const rr_rmf_brush *b, const int32_t p[3])
 {
     uint32_t i;
+    if (axial_outside(b, p, no_half, 0))
+        return 0;
     sides += b->first_side;
-    for (i = 0; i < b->nsides; i++) {
+    for (i = 6; i < b->nsides; i++) {
         const rr_rmf_plane *pl = &planes[sides[i].plane];
         if (pl->type < 3) {
             int32_t v = p[pl->type];
@@ -431,136 +478,237 @@ static int64_t box_offset(const rr_rmf_plane *p, const int32_t half[3])
     return o;
 }
 
-/* num / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo, hi
- * <= FRAC_ONE): the tree walk's clip fractions (rounded outward) and the
- * brush sides' hit fractions (down). The callers pass the range of
- * fractions that can still change their answer (the part being split, the
- * brush's latest entry and earliest exit so far, the nearest hit), and the
- * clamps are tested first with products t.d (|t| <= 2^30, |d| < 2^31:
- * below 2^61): a 64-bit division is a library call of a few hundred
- * instructions on the boards without a divide instruction (ARM926 and
- * Cortex-M0 have none), and most fractions asked for fall outside that
- * range. */
-static __attribute__((noinline)) int32_t solve_t(int64_t num, int64_t d, int up,
-                                                 int32_t lo, int32_t hi)
+/* floor(n 2^30 / d) for 0 < n < d <= 2^22, and whether it is exact, by
+ * long division in three 32-bit steps of 10 bits (the remainder stays
+ * below d, so shifted by 10 it stays below 2^32). Each step is one divide
+ * instruction on the Cortex-M3 and MIPS32, where a 64-bit division is a
+ * library call; the trace's axial sides and tree splits always come here
+ * (their d is the difference of two coordinates within +-2^21). */
+static uint32_t frac30_small(uint32_t n, uint32_t d, int *exact)
 {
-    int64_t q;
+    uint32_t q, r = n << 10;
+    q = r / d, r = r % d << 10;
+    q = q << 10 | r / d, r = r % d << 10;
+    q = q << 10 | r / d;
+    *exact = r % d == 0;
+    return q;
+}
+
+/* n 2^30 / d rounded up when up, else down, clamped to [lo, hi] (0 <= lo,
+ * hi <= FRAC_ONE), for |n| < 2^24, |d| <= 2^22: the trace's axial sides
+ * (|n| < 3 2^21 + eps, |d| = |end - start|) and the tree walk's clip fractions (rounded
+ * outward). The callers pass the range of fractions that can still change
+ * their answer (the part being split, the brush's latest entry and earliest
+ * exit so far, the nearest hit), and the clamps are tested first with
+ * 32 x 32-bit products t.d: most fractions asked for fall outside that
+ * range, and a division costs more than the products. */
+static __attribute__((noinline)) int32_t solve_t(int32_t n, int32_t d, int up, int32_t lo,
+                                                 int32_t hi)
+{
+    int64_t num;
+    uint32_t q;
+    int exact;
     if (lo >= hi)
         return lo;
     if (d < 0)
-        num = -num, d = -d;   /* the same quotient, now over d > 0 */
+        n = -n, d = -d;   /* the same quotient, now over d > 0 */
+    num = (int64_t)n * FRAC_ONE;
     /* Rounded down, num / d < lo + 1 gives lo; rounded up, num / d <= lo. */
-    if (up ? num <= lo * d : num < (lo + 1) * d)
+    if (up ? num <= (int64_t)lo * d : num < (int64_t)(lo + 1) * d)
         return lo;
     /* Rounded down, num / d >= hi gives hi; rounded up, num / d > hi - 1. */
-    if (up ? num > (hi - 1) * d : num >= hi * d)
+    if (up ? num > (int64_t)(hi - 1) * d : num >= (int64_t)hi * d)
         return hi;
-    /* Here num > lo.d >= 0, so C's truncation is the floor. */
-    q = num / d;
-    if (up && q * d != num)
-        q++;
-    return (int32_t)q;
+    /* Here num > lo.d >= 0 and num / d < hi <= 2^30: 0 < n < d. */
+    q = frac30_small((uint32_t)n, (uint32_t)d, &exact);
+    return (int32_t)(q + (up && !exact));
 }
 
-/* The trace's two ends against one side, box offset included (kept out of
- * line so its 64-bit temporaries do not sit in trace_brush's frame). An
- * axial side (normal exactly +-1 on axis a, checked at open) is
- * 65536 (+-v[a] - dist - half[a]): one 32-bit sum per end (|sum| < 2^23),
- * no products; the baker puts these sides first in every brush. */
-static __attribute__((noinline)) int64_t side_pair(const work *w, const rr_rmf_plane *p,
-                                                   int64_t *s2)
+/* The same for a side that is not axial, in 64 bits: n = d1 -+ eps and d =
+ * d1 - d2 from d = s >> 8 (|d| < 2^31), so n 2^30 stays below 2^62 and the
+ * products t.d (|t| <= 2^30) below 2^62; rounded down. */
+static __attribute__((noinline)) int32_t solve_t64(int64_t n, int64_t d, int32_t lo, int32_t hi)
 {
-    int64_t off;
-    if (p->type < 3) {
-        int a = p->type;
-        int32_t c1 = w->start[a], c2 = w->end[a];
-        if (p->normal[a] < 0)
-            c1 = -c1, c2 = -c2;
-        c1 -= p->dist + w->half[a];
-        c2 -= p->dist + w->half[a];
-        *s2 = (int64_t)c2 * 65536;
-        return (int64_t)c1 * 65536;
-    }
-    off = box_offset(p, w->half);
+    int64_t num;
+    if (lo >= hi)
+        return lo;
+    if (d < 0)
+        n = -n, d = -d;
+    num = n * FRAC_ONE;
+    if (num < (lo + 1) * d)
+        return lo;
+    if (num >= hi * d)
+        return hi;
+    return (int32_t)(num / d);   /* num > lo.d >= 0: C's truncation is the floor */
+}
+
+/* The trace's two ends against a side that is not axial, box offset
+ * included, in side units (kept out of line so its 64-bit temporaries do
+ * not sit in trace_brush's frame). */
+static __attribute__((noinline)) int64_t slanted_pair(const work *w, const rr_rmf_plane *p,
+                                                      int64_t *s2)
+{
+    int64_t off = box_offset(p, w->half);
     *s2 = side_dist(p, w->end) - off;
     return side_dist(p, w->start) - off;
 }
 
-/* One fraction (Q2.30) of a crossing side, stopping eps short when entering:
- * (d1 -+ eps) / (d1 - d2) with d = s >> 8, so the numerator (d1 -+ eps) 2^30
- * stays below 2^62; clamped to [lo, hi] (solve_t). A zero denominator
- * (d1 == d2) counts as -1. */
-static __attribute__((noinline)) int32_t side_frac(const work *w, int64_t s1, int64_t s2,
-                                                   int32_t lo, int32_t hi)
+/* After a hit at fraction best, only a brush the box reaches before best
+ * can change the answer: the swept bounds [lo, hi] shrink to the box swept
+ * over [0, best] (the point at best rounded away from the start), widened
+ * by the same margin, so that the rest of the walk rejects by bounds the
+ * nodes and brushes beyond it. A brush whose clipped entry is before best
+ * has the box, at that entry, within eps of each of its axial sides, so
+ * within its bounds grown by the margin: it is never rejected. */
+static __attribute__((noinline)) void shrink_bounds(work *w)
 {
-    int64_t d1 = shr8(s1), den = d1 - shr8(s2);
-    return solve_t((d1 + (s1 > s2 ? -w->eps_d : w->eps_d)) * FRAC_ONE, den ? den : -1, 0,
-                   lo, hi);
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t a = w->start[k], b = w->end[k];
+        uint32_t d = b < a ? (uint32_t)a - (uint32_t)b : (uint32_t)b - (uint32_t)a;
+        int32_t m = (int32_t)(((uint64_t)d * (uint32_t)w->best + (FRAC_ONE - 1)) >> 30);
+        int32_t q = b < a ? a - m : a + m;
+        w->lo[k] = (a < q ? a : q) - w->half[k] - w->margin;
+        w->hi[k] = (a < q ? q : a) + w->half[k] + w->margin;
+    }
+}
+
+/* Whether the box starts inside brush b: behind every side (s1 < 0), in
+ * the same side distances as trace_brush below (the six axial sides from
+ * the bounds, any later axial side in 32-bit coords, any other in side
+ * units). If so, *end_out tells whether it ends in front of some side
+ * (s2 > 0). */
+static int starts_inside(const work *w, const sections *s, const rr_rmf_brush *b,
+                         int *end_out)
+{
+    const rr_rmf_side *sides = s->sides + b->first_side;
+    uint32_t i;
+    int out;
+    if (axial_outside(b, w->start, w->half, -1))
+        return 0;
+    out = axial_outside(b, w->end, w->half, 0);
+    for (i = 6; i < b->nsides; i++) {
+        const rr_rmf_plane *p = &s->planes[sides[i].plane];
+        if (p->type < 3) {
+            int a = p->type;
+            int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
+            if (p->normal[a] < 0)
+                c1 = -c1, c2 = -c2;
+            if (c1 >= off)
+                return 0;
+            out |= c2 > off;
+        } else {
+            int64_t s2, s1 = slanted_pair(w, p, &s2);
+            if (s1 >= 0)
+                return 0;
+            out |= s2 > 0;
+        }
+    }
+    *end_out = out;
+    return 1;
 }
 
 /* Quake III's CM_TraceThroughBrush in fixed point. A brush that contains
  * the start blocks only a trace that ends inside it too (all_solid); one
- * that ends outside it gets out freely (start_solid only). */
+ * that ends outside it gets out freely (start_solid only). Which of these
+ * holds is found first, from the two ends alone (starts_inside): a start
+ * inside needs no fraction at all, and for a start outside, the early outs
+ * below hold from the first side on.
+ *
+ * A start exactly on a side (s1 == 0: a box resting on a floor) counts as
+ * outside, so moving into the brush stops at once; in Quake III such a
+ * start is "inside", and a long trace that ends beyond a thin brush would
+ * then pass through it.
+ *
+ * Each side gives the two ends' signed distances s1, s2 (box offset
+ * included) and, when the trace crosses it, the fraction (s1 -+ eps) /
+ * (s1 - s2) in Q2.30, in one of two exact scales:
+ *  - an axial side (normal exactly +-1 on axis a, checked at open; the
+ *    baker puts these first in every brush) in coords: s = +-v[a] - dist -
+ *    half[a], 32-bit sums (|s| < 2^23), no products;
+ *  - any other side in side units (Q16 coords, 64-bit), its fraction from
+ *    d = s >> 8 so that the numerator (d1 -+ eps) 2^30 stays below 2^62.
+ * The same side in side units is exactly 65536 times its coords, and the
+ * fraction's d exactly 256 times, so both scales give the same answers. */
 static __attribute__((noinline)) void trace_brush(work *w, const sections *s, uint32_t bi)
 {
     const rr_rmf_brush *b = &s->brushes[bi];
     const rr_rmf_side *sides = s->sides + b->first_side;
     const rr_rmf_plane *planes = s->planes;
-    int32_t enter = -FRAC_ONE, leave = FRAC_ONE, clip = -1;
-    int startout = 0, getout = 0;
+    int32_t enter = -FRAC_ONE, clip = -1;
+    int32_t ln = 1, ld = 1;   /* the earliest exit so far, ln / ld (ld > 0) */
     uint32_t i;
-    for (i = 0; i < b->nsides; i++) {
-        uint32_t pi = sides[i].plane;
-        const rr_rmf_plane *p = &planes[pi];
-        int64_t s2, s1 = side_pair(w, p, &s2);
-        int32_t f;
-        /* A start exactly on a side (s1 == 0: a box resting on a floor)
-         * counts as outside, so moving into the brush stops at once; in
-         * Quake III such a start is "inside", and a long trace that ends
-         * beyond a thin brush would then pass through it. */
-        getout |= s2 > 0;
-        startout |= s1 >= 0;
-        if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
-            return;                       /* wholly in front of this side */
-        if (s1 < 0 && s2 <= 0)
-            continue;                     /* wholly behind it */
-        if (s1 > s2) {
-            /* Entering: stop eps in front. Only an entry later than the
-             * latest so far counts, and one at or past the nearest hit
-             * ends this brush (below), so the fraction is needed only
-             * within [enter, best]. */
-            f = side_frac(w, s1, s2, enter > 0 ? enter : 0, w->best);
-            if (f > enter)
-                enter = f, clip = (int32_t)pi;
-        } else {
-            /* Leaving: only an exit earlier than the earliest so far counts. */
-            f = side_frac(w, s1, s2, 0, leave);
-            if (f < leave)
-                leave = f;
-        }
-        /* Enter only grows and leave only shrinks: once the start is known
-         * to be outside, a brush entered after it is left, or no nearer
-         * than the nearest hit so far, can no longer count. */
-        if (startout && (enter >= leave || enter >= w->best))
-            return;
-    }
-    if (!startout) {
+    int end_out;
+    if (starts_inside(w, s, b, &end_out)) {
         w->start_solid = 1;
-        if (!getout)
+        if (!end_out)
             w->all_solid = 1, w->best = 0, w->brush = (int32_t)bi, w->plane = -1;
         return;
     }
-    if (enter < leave && enter > -FRAC_ONE && enter < w->best)
+    for (i = 0; i < b->nsides; i++) {
+        uint32_t pi = sides[i].plane;
+        const rr_rmf_plane *p = &planes[pi];
+        int32_t f;
+        if (p->type < 3) {
+            int a = p->type;
+            int32_t c1 = w->start[a], c2 = w->end[a], off = p->dist + w->half[a];
+            if (p->normal[a] < 0)
+                c1 = -c1, c2 = -c2;
+            c1 -= off, c2 -= off;
+            if (c1 >= 0 && (c2 >= w->eps || c2 >= c1))
+                return;                   /* wholly in front of this side */
+            if (c1 < 0 && c2 <= 0)
+                continue;                 /* wholly behind it */
+            if (c1 > c2) {
+                /* Entering: stop eps in front. Only an entry later than
+                 * the latest so far counts, and one at or past the nearest
+                 * hit ends this brush (below), so the fraction is needed
+                 * only within [enter, best]. */
+                f = solve_t(c1 - w->eps, c1 - c2, 0, enter > 0 ? enter : 0, w->best);
+                if (f > enter)
+                    enter = f, clip = (int32_t)pi;
+            } else if ((int64_t)-(c1 + w->eps) * ld < (int64_t)ln * (c2 - c1)) {
+                /* Leaving at (c1 + eps) / (c1 - c2), earlier than the
+                 * earliest exit so far (products below 2^47). */
+                ln = -(c1 + w->eps), ld = c2 - c1;
+            }
+        } else {
+            int64_t s2, s1 = slanted_pair(w, p, &s2), d1 = shr8(s1), den = d1 - shr8(s2);
+            if (s1 >= 0 && (s2 >= w->eps_s || s2 >= s1))
+                return;
+            if (s1 < 0 && s2 <= 0)
+                continue;
+            if (den == 0)
+                den = -1;                 /* d1 == d2: the fraction counts as -1 */
+            if (s1 > s2) {
+                f = solve_t64(d1 - w->eps_d, den, enter > 0 ? enter : 0, w->best);
+                if (f > enter)
+                    enter = f, clip = (int32_t)pi;
+            } else {
+                /* Its exit as f / 2^30, f clamped to [0, 1] (products
+                 * below 2^61) */
+                f = solve_t64(d1 + w->eps_d, den, 0, FRAC_ONE);
+                if ((int64_t)f * ld < (int64_t)ln * FRAC_ONE)
+                    ln = f, ld = FRAC_ONE;
+            }
+        }
+        /* Enter only grows and the exit only shrinks: a brush entered no
+         * earlier than it is left (the entry's floor at least the exit's,
+         * both in Q2.30: (enter + 1) / 2^30 > ln / ld), or no nearer than
+         * the nearest hit so far, can no longer count. */
+        if (enter >= w->best || (enter >= 0 && (int64_t)ln * FRAC_ONE < (int64_t)(enter + 1) * ld))
+            return;
+    }
+    if (enter > -FRAC_ONE && enter < w->best) {
         w->best = enter < 0 ? 0 : enter, w->plane = clip, w->brush = (int32_t)bi;
+        shrink_bounds(w);
+    }
 }
 
 static int bounds_overlap(const rr_rmf_brush *b, const int32_t lo[3], const int32_t hi[3])
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        if (b->mins[k] > hi[k] || b->maxs[k] < lo[k])
-            return 0;
-    return 1;
+    return b->mins[0] <= hi[0] && b->maxs[0] >= lo[0] && b->mins[1] <= hi[1] &&
+           b->maxs[1] >= lo[1] && b->mins[2] <= hi[2] && b->maxs[2] >= lo[2];
 }
 
 /* A new stamp: brushes stamped with it were seen by this query. */
@@ -579,14 +727,18 @@ static uint32_t next_stamp(const rr_room *room)
 static __attribute__((noinline)) void visit_leaf(work *w, const sections *s, int32_t n)
 {
     const rr_rmf_leaf *lf = &s->leaves[-1 - n];
-    const rr_rmf_leafbrush *refs = s->refs + lf->first;
+    const rr_rmf_leafbrush *ref = s->refs + lf->first, *end = ref + lf->count;
     const rr_rmf_brush *brushes = s->brushes;
-    uint32_t i;
-    for (i = 0; i < lf->count; i++) {
-        uint32_t b = refs[i].brush;
-        if (w->seen[b] == w->cur || !bounds_overlap(&brushes[b], w->lo, w->hi))
+    uint8_t *seen = w->seen, cur = (uint8_t)w->cur;
+    for (; ref < end; ref++) {
+        uint32_t b = ref->brush;
+        if (seen[b] == cur)
             continue;
-        w->seen[b] = (uint8_t)w->cur;
+        /* Stamped whether or not it overlaps: [lo, hi] only shrinks during
+         * a query (shrink_bounds), so a brush outside it stays outside. */
+        seen[b] = cur;
+        if (!bounds_overlap(&brushes[b], w->lo, w->hi))
+            continue;
         if (w->list)
             list_add(w->list, b);
         else if (brushes[b].contents & w->mask)
@@ -629,8 +781,8 @@ static __attribute__((noinline)) int split_segment(const work *w, const rr_rmf_n
     if (d != 0) {   /* the near part ends where the box leaves its child (t
                      * rounded up), the far one starts where it reaches its own
                      * (rounded down) */
-        p->t1 = solve_t(d > 0 ? nb : nf, d, 1, 0, t1);
-        far->t0 = solve_t(d > 0 ? nf : nb, d, 0, t0, FRAC_ONE);
+        p->t1 = solve_t(d > 0 ? x + r : x - r, d, 1, 0, t1);
+        far->t0 = solve_t(d > 0 ? x - r : x + r, d, 0, t0, FRAC_ONE);
     }
     return 1;
 }
@@ -654,7 +806,17 @@ static __attribute__((noinline)) void walk_tree(const rr_room *room, work *w)
     for (;;) {
         while (p.node >= 0 && p.t0 <= w->best) {
             const rr_rmf_node *nd = &s.nodes[p.node];
-            sp += (uint32_t)split_segment(w, nd, &s.planes[nd->plane], &p, &stack[sp]);
+            const rr_rmf_plane *pl = &s.planes[nd->plane];
+            /* Most nodes a query meets lie wholly beside its swept box
+             * [lo, hi] (the whole trace, not only this part): then the part
+             * goes on whole to the one child it reaches, which is what
+             * split_segment would find, without its 64-bit arithmetic. */
+            if (w->hi[pl->type] < pl->dist)
+                p.node = nd->child[1];
+            else if (w->lo[pl->type] > pl->dist)
+                p.node = nd->child[0];
+            else
+                sp += (uint32_t)split_segment(w, nd, pl, &p, &stack[sp]);
         }
         if (p.node < 0 && p.t0 <= w->best)
             visit_leaf(w, &s, p.node);
@@ -674,17 +836,22 @@ static int32_t move_along(int32_t a, int32_t b, int32_t f30)
     return b < a ? a - m : a + m;
 }
 
-static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
-                                                const int32_t start[3], const int32_t end[3],
-                                                const int32_t half[3], uint32_t mask)
+/* The trace's work, and its one range check: 0 when an end lies outside
+ * +-RR_RMF_MAX_COORD or a half extent outside [0, RR_RMF_MAX_COORD] (v in
+ * [-max, max] <=> v + max in [0, 2 max], unsigned). */
+static __attribute__((noinline)) int init_work(const rr_room *room, work *w,
+                                               const int32_t start[3], const int32_t end[3],
+                                               const int32_t half[3], uint32_t mask)
 {
     /* the clip epsilon: 2^-RR_RMF_CLIP_SHIFT units, at least 1 coord */
     int32_t eps = ((int32_t)1 << room->coord_frac) >> RR_RMF_CLIP_SHIFT;
+    const uint32_t max = RR_RMF_MAX_COORD;
     int k;
     if (eps < 1)
         eps = 1;
     w->eps_s = (int64_t)eps * 65536;
     w->eps_d = eps << 8;
+    w->eps = eps;
     w->margin = eps + 1;
     w->mask = mask;
     w->list = 0;
@@ -693,10 +860,13 @@ static __attribute__((noinline)) void init_work(const rr_room *room, work *w,
     w->start_solid = w->all_solid = 0;
     for (k = 0; k < 3; k++) {
         int32_t h = half ? half[k] : 0, a = start[k], b = end[k];
+        if ((uint32_t)a + max > 2u * max || (uint32_t)b + max > 2u * max || (uint32_t)h > max)
+            return 0;
         w->start[k] = a, w->end[k] = b, w->half[k] = h;
         w->lo[k] = (a < b ? a : b) - h - w->margin;
         w->hi[k] = (a < b ? b : a) + h + w->margin;
     }
+    return 1;
 }
 
 rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t end[3],
@@ -706,10 +876,9 @@ rr_err rr_rmf_trace(const rr_room *room, const int32_t start[3], const int32_t e
     int k;
     if (!is_rmf(room) || !out || !start || !end)
         return RR_ERR_ARG;
-    if (!pair_ok(start, end, -RR_RMF_MAX_COORD) || (half && !pair_ok(half, half, 0)))
-        return RR_ERR_RANGE;
     w = work_of(room);
-    init_work(room, w, start, end, half, mask);
+    if (!init_work(room, w, start, end, half, mask))
+        return RR_ERR_RANGE;
     walk_tree(room, w);
     out->fraction = w->best >> 14;
     for (k = 0; k < 3; k++)

@@ -121,7 +121,10 @@ RR_RECORD(rr_rmf_side, RR_RMF_SIDE, 4);
 /* A convex brush: the points p with n.p <= dist for every side. Every brush
  * has its six axial sides (bevels added by the baker where the source has
  * none), so mins/maxs bound it exactly; the stored bounds are widened by one
- * coord on every side. rr_open checks nsides > 0 and mins <= maxs. */
+ * coord on every side. rr_open checks nsides >= 6, mins <= maxs, and that
+ * the first six sides are the axial ones, one per axis and direction, at
+ * maxs[a] - 1 and -(mins[a] + 1): the queries test those six against the
+ * bounds. */
 #define RR_RMF_BRUSH(F, T)                                                               \
     F(T, first_side, U32, , FIRST, RR_RMF_S_sides, "its sides")                           \
     F(T, nsides, U32, , COUNT, RR_RMF_S_sides, "at least one")                             \

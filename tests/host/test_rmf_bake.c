@@ -732,7 +732,7 @@ static void evil(const uint8_t *blob, size_t n, const char *fn)
     uint32_t cnt, *p;
     rr_room room;
     int k;
-    for (k = 0; k < 10; k++) {
+    for (k = 0; k < 12; k++) {
         rr_err want = RR_OK;
         uint32_t *at = NULL, section = 0, record = 0;
         char what[64];
@@ -780,6 +780,31 @@ static void evil(const uint8_t *blob, size_t n, const char *fn)
             p = sec(b, section = RR_SEC_RMF_PLANES, &cnt);
             at = &p[4], *at |= 0x10000u, want = RR_ERR_RANGE;
             break;
+        case 10: /* brush 0's maxs[0] one coord further out: its +x side (one of its
+                  * first six) is no longer one coord inside the bounds; rr_open
+                  * names that side's plane field */
+        case 11: { /* ... or the side's plane swapped for a sloped one */
+            uint32_t *planes = sec(b, RR_SEC_RMF_PLANES, &cnt), np = cnt, j, sloped = np;
+            uint32_t *brushes = sec(b, RR_SEC_RMF_BRUSHES, &cnt);
+            uint32_t *sides = sec(b, section = RR_SEC_RMF_SIDES, &cnt);
+            for (j = 0; j < np && sloped == np; j++)   /* plane record: 5 words, type byte 16 */
+                if ((planes[5 * j + 4] & 0xffu) == 3)
+                    sloped = j;
+            for (j = 0; j < 6; j++) {
+                const uint32_t *pl = &planes[5 * sides[brushes[0] + j]];
+                if ((pl[4] & 0xffu) == 0 && (int32_t)pl[0] > 0)
+                    break;
+            }
+            record = brushes[0] + j, at = &sides[record];
+            if (k == 10) {
+                brushes[7] += 1;
+                want = RR_ERR_RANGE;
+            } else if (sloped < np) {
+                *at = sloped;
+                want = RR_ERR_RANGE;
+            }
+            break;
+        }
         }
         if (want == RR_OK)
             continue;
