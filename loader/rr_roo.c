@@ -61,10 +61,11 @@ static int coord_ok(int32_t v)
 static rr_err check_room(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    const uint32_t *const counts16[7] = {&r->nnodes, &r->nleaves, &r->nlines, &r->nsectors,
-                                          &r->nslopes, &r->nwalls, &r->nsidedefs};
+    const uint32_t *const counts16[9] = {&r->nnodes,       &r->nleaves,     &r->nlines,
+                                          &r->nsectors,     &r->nslopes,     &r->nwalls,
+                                          &r->nwall_points, &r->nwall_sides, &r->nsidedefs};
     uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
-    for (k = 0; k < 7; k++) {
+    for (k = 0; k < 9; k++) {
         /* internal nodes and leaves: child references; the others: 16-bit indices */
         uint32_t limit = k < 2 ? RR_ROO_MAX_TREE : RR_ROO_NONE - 1u;
         if (*counts16[k] > limit)
@@ -176,15 +177,20 @@ static rr_err check_slopes(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* A wall's next comes after it, so every wall list ends. */
+/* A wall's end point (pt + 1) exists, and its next comes after it, so
+ * every wall list ends. */
 static rr_err check_walls(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_wall_rec *walls = walls_of(room);
-    uint32_t i;
-    for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++)
+    uint32_t i, npoints = rr__count(room, RR_ROO_S_wall_points);
+    for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++) {
+        if (walls[i].pt + 1u >= npoints)
+            return rr__fail(room, diag, RR_ERR_INDEX, &walls[i].pt, "wall end point (pt + 1)",
+                            walls[i].pt + 1u, npoints);
         if (walls[i].next != RR_ROO_NONE && walls[i].next <= i)
             return rr__fail(room, diag, RR_ERR_CYCLE, &walls[i].next,
                             "wall next not after the wall", walls[i].next, i);
+    }
     return RR_OK;
 }
 
@@ -434,14 +440,17 @@ static uint64_t abs64(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* A wall's line as four int32 x0, y0, x1, y1: the record starts with them,
- * so a wall and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point
- * is a pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call
- * below at two or three registers (six int32 put two on the Arm stack). */
-typedef char rr__roo_wall_line[(offsetof(rr_roo_wall_rec, y1) == 12) ? 1 : -1];
-static const int32_t *wall_line(const rr_roo_wall_rec *w)
+/* A wall's line as four int32 x0, y0, x1, y1: its start point and the next
+ * one in the chain of wall points (rr_roo_blob.h), read in place, so a wall
+ * and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point is a
+ * pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call below
+ * at two or three registers (six int32 put two on the Arm stack). */
+typedef char rr__roo_wall_point[(sizeof(rr_roo_wall_point_rec) == 8 &&
+                                 offsetof(rr_roo_wall_point_rec, y) == 4) ? 1 : -1];
+static const int32_t *wall_line(const rr_roo_wall_point_rec *points, const rr_roo_wall_rec *w)
 {
-    return (const int32_t *)(const void *)w;
+    /* validated: pt + 1 is a point too; x, y of pt then x, y of pt + 1 */
+    return (const int32_t *)(const void *)(points + w->pt);
 }
 
 /* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
@@ -492,11 +501,10 @@ static int straddles(const int32_t p[4], const int32_t l[4])
     return ends_side(p, l) <= 0 && ends_side(l, p) != 1;
 }
 
-/* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
- * each other? (They cross, or an endpoint of one is near the other.) */
-static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
+/* Do the segment p = (ax, ay, bx, by) and wall line l come within sqrt(r2)
+ * of each other? (They cross, or an endpoint of one is near the other.) */
+static int seg_near_wall(const int32_t p[4], const int32_t l[4], uint64_t r2)
 {
-    const int32_t *l = wall_line(w);
     uint32_t k;
     if (straddles(p, l))
         return 1;
@@ -522,9 +530,8 @@ static NOINLINE void reduce(crossing *c)
     }
 }
 
-static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
+static int cross_wall(const int32_t p[4], const int32_t l[4], crossing *c)
 {
-    const int32_t *l = wall_line(w);
     int64_t sa = orient(l, p), sb = orient(l, p + 2);
     c->side = sa >= 0;
     if (c->side == (sb >= 0))
@@ -581,6 +588,8 @@ typedef struct qstate {
      * room's view once per query (query_setup); the others, read once per
      * crossing, go through the view. */
     const rr_roo_wall_rec *walls;
+    const rr_roo_wall_point_rec *points;
+    const rr_roo_wall_sides_rec *sides;
     const rr_roo_sidedef_rec *sidedefs;
     const rr_roo_node_rec *nodes;
     const rr_roo_line_rec *lines;
@@ -697,14 +706,16 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
 
 /// Movement ///
 
-/* The sidedef of w facing a point on side `side`, or NULL. */
-static const rr_roo_sidedef_rec *facing(const qstate *q, const rr_roo_wall_rec *w, int side)
+/* The sidedef of a wall with sides w facing a point on side `side`, or
+ * NULL. */
+static const rr_roo_sidedef_rec *facing(const qstate *q, const rr_roo_wall_sides_rec *w,
+                                        int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
     return sd == RR_ROO_NONE ? 0 : &q->sidedefs[sd];
 }
 
-static int one_sided(const rr_roo_wall_rec *w)
+static int one_sided(const rr_roo_wall_sides_rec *w)
 {
     return w->pos_sector == RR_ROO_NONE || w->neg_sector == RR_ROO_NONE;
 }
@@ -723,17 +734,17 @@ static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 }
 
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
- * of w, or 0x10001 when the whole path stays out of reach; the predicate
+ * of the wall line l, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
  * whole path (path_at gives b exactly for t = 65536). */
-static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
+static int32_t first_contact(qstate *q, const int32_t l[4])
 {
     mover *m = &q->u.m;
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
     pr[0] = q->seg[0], pr[1] = q->seg[1];
     while (hi - lo > 1) { /* a miss at t = 65536 ends it at once: lo = 65536 */
         path_at(q->seg, mid, pr + 2);
-        if (seg_near_wall(pr, w, radius2(m)))
+        if (seg_near_wall(pr, l, radius2(m)))
             hi = mid;
         else
             lo = mid;
@@ -742,10 +753,10 @@ static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
     return hi;
 }
 
-/* The floor and ceiling of both sectors of a two-sided wall w where the
- * segment q->seg crosses it at c: h[0], h[1] on its + side (pos_sector),
- * h[2], h[3] on its - side. */
-static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
+/* The floor and ceiling of both sectors of a two-sided wall (sides w) where
+ * the segment q->seg crosses it at c: h[0], h[1] on its + side
+ * (pos_sector), h[2], h[3] on its - side. */
+static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_sides_rec *w,
                                    const crossing *c, int32_t h[4])
 {
     int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
@@ -754,7 +765,8 @@ static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
 }
 
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
-static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
+static int32_t portal_block(const qstate *q, const rr_roo_wall_sides_rec *w,
+                            const crossing *c)
 {
     const mover *m = &q->u.m;
     int32_t h[4], *near = c->side ? h : h + 2, *far = c->side ? h + 2 : h;
@@ -768,13 +780,13 @@ static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const cro
     return RR_ROO_FREE;
 }
 
-/* A solid wall's contact time (Q16, 0x10001 = none). */
-static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
+/* A solid wall's (line l) contact time (Q16, 0x10001 = none). */
+static NOINLINE int32_t solid_event(qstate *q, const int32_t l[4])
 {
     /* already touching at A (point-to-segment): no event */
-    if (near_seg(wall_line(w), q->seg, radius2(&q->u.m)))
+    if (near_seg(l, q->seg, radius2(&q->u.m)))
         return 0x10001;
-    return first_contact(q, w);
+    return first_contact(q, l);
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
@@ -788,13 +800,14 @@ static void keep(qstate *q, uint32_t i, int32_t t, int32_t block, rr_fix stop)
     }
 }
 
-/* A two-sided wall: a block event where the path crosses into a sector it
- * cannot enter. */
-static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
+/* A two-sided wall (line l, sides w): a block event where the path crosses
+ * into a sector it cannot enter. */
+static NOINLINE void portal_event(qstate *q, uint32_t i, const int32_t l[4],
+                                  const rr_roo_wall_sides_rec *w)
 {
     crossing c;
     int32_t block;
-    if (!cross_wall(q->seg, w, &c))
+    if (!cross_wall(q->seg, l, &c))
         return;
     block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
@@ -803,17 +816,19 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &q->walls[i];
-    int side = orient(wall_line(w), q->seg) >= 0;
+    const rr_roo_wall_rec *wall = &q->walls[i];
+    const int32_t *l = wall_line(q->points, wall);
+    const rr_roo_wall_sides_rec *w = &q->sides[wall->sides];
+    int side = orient(l, q->seg) >= 0;
     const rr_roo_sidedef_rec *sd = facing(q, w, side);
     int32_t t;
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
-        t = solid_event(q, w);
+        t = solid_event(q, l);
         if (t <= 0x10000)
             keep(q, i, t, RR_ROO_WALL, t - 1);
         return;
     }
-    portal_event(q, i, w);
+    portal_event(q, i, l, w);
 }
 
 /* The arguments are already in q->seg and q->u.m. */
@@ -844,6 +859,8 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
     q = query_state(room);
     q->room = room;
     q->walls = walls_of(room);
+    q->points = wall_points_of(room);
+    q->sides = wall_sides_of(room);
     q->sidedefs = sidedefs_of(room);
     q->nodes = nodes_of(room);
     q->lines = lines_of(room);
@@ -879,11 +896,11 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
  * ratio_lerp from S to S + E (|S| < 2^29, |E| < 2^30: no overflow).
  * |T - S| <= |B - S| < 2^30 (a projection is never longer than the vector),
  * so nothing overflows. */
-static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t st[4], int32_t bx,
+static NOINLINE void slide_target(const int32_t l[4], int32_t st[4], int32_t bx,
                                   int32_t by)
 {
     int32_t sx = st[0], sy = st[1], *t = st + 2; /* S in, T out */
-    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
+    int32_t ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t num = (int64_t)(bx - sx) * ex + (int64_t)(by - sy) * ey;
     crossing c;
     c.num = (int64_t)abs64(num), c.den = (int64_t)ex * ex + (int64_t)ey * ey;
@@ -914,7 +931,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&walls_of(room)[first->wall], st, bx, by);
+    slide_target(wall_line(q->points, &q->walls[first->wall]), st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
@@ -923,8 +940,9 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
 
 /// Line of sight ///
 
-/* Does wall w, crossed at c by the sight line a -> b, block it? */
-static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
+/* Does the wall with sides w, crossed at c by the sight line a -> b, block
+ * it? */
+static int sight_blocked(const qstate *q, const rr_roo_wall_sides_rec *w, const crossing *c)
 {
     const sighter *s = &q->u.s;
     const rr_roo_sidedef_rec *sd = facing(q, w, c->side);
@@ -944,12 +962,12 @@ static NOINLINE void sight_visit(qstate *q, uint32_t i)
     rr_roo_sight *out;
     crossing c;
     rr_fix t;
-    if (!cross_wall(q->seg, w, &c))
+    if (!cross_wall(q->seg, wall_line(q->points, w), &c))
         return; /* the common case: out is read only after it */
     out = q->out, t = ratio_fix(&c);
     if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
         return;
-    if (sight_blocked(q, w, &c))
+    if (sight_blocked(q, &q->sides[w->sides], &c))
         out->visible = 0, out->wall = (int32_t)i, out->fraction = t;
 }
 

@@ -50,10 +50,12 @@
 
 /* Section type ids. Issue 18 gave the room, the nodes, the leaves and the
  * sectors new layouts, so they have new ids (a blob of the old layout fails
- * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304 and 0x830b
- * are retired. */
+ * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304, 0x830b and
+ * (schema 3: walls as point chains) 0x0306 are retired. */
 #define RR_SEC_ROO_SLOPES   0x0305u
-#define RR_SEC_ROO_WALLS    0x0306u
+#define RR_SEC_ROO_WALLS    0x0319u
+#define RR_SEC_ROO_WALL_POINTS 0x031au
+#define RR_SEC_ROO_WALL_SIDES  0x031bu
 #define RR_SEC_ROO_SIDEDEFS 0x0307u
 #define RR_SEC_ROO_ROOM     0x030cu
 #define RR_SEC_ROO_NODES    0x030du
@@ -97,7 +99,7 @@
  * the BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth +
  * 1), rounded up to 4 (rrb_blob_finish adds the view); the validator
  * refuses less. */
-#define RR_ROO_ARENA_STATE 120u
+#define RR_ROO_ARENA_STATE 136u
 
 /* Room flags (rr_roo_room_rec.flags). */
 #define RR_ROO_ROOM_SECURITY_OK 1u  /* the file's security value matched */
@@ -132,6 +134,8 @@
     F(T, nsectors, U32, , COUNTOF, RR_ROO_S_sectors, "")                               \
     F(T, nslopes, U32, , COUNTOF, RR_ROO_S_slopes, "")                                 \
     F(T, nwalls, U32, , COUNTOF, RR_ROO_S_walls, "")                                   \
+    F(T, nwall_points, U32, , COUNTOF, RR_ROO_S_wall_points, "")                       \
+    F(T, nwall_sides, U32, , COUNTOF, RR_ROO_S_wall_sides, "")                         \
     F(T, nsidedefs, U32, , COUNTOF, RR_ROO_S_sidedefs, "")                             \
     F(T, root, U32, , SEMANTIC, 0, "child reference of the root: 0 (no tree), 1 "      \
       "(internal node 1) or RR_ROO_CHILD_LEAF | 0 (one leaf)")                         \
@@ -147,7 +151,7 @@
     F(T, wall_slack, I32, , MAX, RR_ROO_COORD_MAX, "coords, 0..2^29-1: how far any "   \
       "wall reaches outside the BSP cell of the node that lists it, rounded up, + 1 "  \
       "client unit (the BSP wall walk widens its corridor by this)")
-RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 96);
+RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 104);
 
 /* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order.
  * An internal child's number is greater than its parent's and its depth is
@@ -237,13 +241,30 @@ RR_RECORD(rr_roo_sector_rec, RR_ROO_SECTOR, 16);
     F(T, d_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |d_hi| < 2^29")
 RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
 
-/* RR_SEC_ROO_WALLS: the client walls. */
+/* RR_SEC_ROO_WALLS: the client walls (schema 3). A wall goes from point pt
+ * to point pt + 1 of WALL_POINTS: the baker lays the walls out as chains
+ * (a wall that starts where the previous one ended shares its point), so a
+ * room of n walls in c chains stores n + c points instead of 2n, and the
+ * wall's line is still four consecutive int32 x0, y0, x1, y1 that the
+ * queries read in place. What a wall separates (sidedefs and sectors) is
+ * one of the room's distinct WALL_SIDES records. */
 #define RR_ROO_WALL(F, T)                                                              \
-    F(T, x0, I32, , COORD, RR_ROO_COORD_MAX, "from (x0, y0) to (x1, y1), coords; the " \
-      "+ side is on the right going from 0 to 1")                                      \
-    F(T, y0, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
-    F(T, x1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
-    F(T, y1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
+    F(T, pt, U16, , INDEX, RR_ROO_S_wall_points, "its start point; it ends at pt + 1 " \
+      "(checked < the point count); the + side is on the right going from start to "   \
+      "end")                                                                           \
+    F(T, sides, U16, , INDEX, RR_ROO_S_wall_sides, "what it separates")                \
+    F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
+      "none; greater than this wall's index (checked), so every list ends")
+RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 6);
+
+/* RR_SEC_ROO_WALL_POINTS: the wall chains' points. */
+#define RR_ROO_WALL_POINT(F, T)                                                        \
+    F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
+    F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
+RR_RECORD(rr_roo_wall_point_rec, RR_ROO_WALL_POINT, 8);
+
+/* RR_SEC_ROO_WALL_SIDES: the distinct (sidedef, sector) pairs of the walls. */
+#define RR_ROO_WALL_SIDES(F, T)                                                        \
     F(T, pos_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the + side, "   \
       "or none")                                                                       \
     F(T, neg_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the - side, "   \
@@ -251,11 +272,8 @@ RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
     F(T, pos_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the + side, or "   \
       "none (then the wall is solid)")                                                 \
     F(T, neg_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the - side, or "   \
-      "none")                                                                          \
-    F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
-      "none; greater than this wall's index (checked), so every list ends")            \
-    F(T, pad, U16, , ZERO, 0, "0")
-RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 28);
+      "none")
+RR_RECORD(rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, 8);
 
 /* RR_SEC_ROO_SIDEDEFS. */
 #define RR_ROO_SIDEDEF(F, T)                                                           \
@@ -294,7 +312,7 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_ROO_SCHEMA_VERSION 2u
+#define RR_ROO_SCHEMA_VERSION 3u
 
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
@@ -308,6 +326,9 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
     S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
     S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
     S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
+    S(wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_wall_point_rec, RR_ROO_WALL_POINT,     \
+      REQ)                                                                               \
+    S(wall_sides, RR_SEC_ROO_WALL_SIDES, rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, REQ)  \
     S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
     S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
     S(corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \

@@ -245,32 +245,125 @@ static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path,
     return rc;
 }
 
+/* The walls as the blob stores them (rr_roo_blob.h): the wall records,
+ * the points of their chains and their distinct sides. */
+typedef struct wall_tables {
+    rr_roo_wall_rec *walls;
+    rr_roo_wall_point_rec *points;
+    rr_roo_wall_sides_rec *sides;
+    uint32_t npoints, nsides;
+} wall_tables;
+
+/* Lay the walls out as chains of points: a wall goes from point pt to pt +
+ * 1, so a wall that starts where the previous one of its chain ended
+ * shares that point. Greedy: chains start first at the walls that no other
+ * wall leads into (in index order), then at any wall still unplaced (the
+ * rest lie on cycles), and go on with the first unplaced wall that starts
+ * where the chain ends. Quadratic searches: a few thousand walls at most,
+ * baked once. Wall indices do not change (queries report them); only the
+ * points are shared. Returns -1 when the points do not fit 16-bit indices. */
+static int chain_walls(const rrb_roo *r, int f, wall_tables *wt, const char *path, char *err,
+                       size_t errcap)
+{
+    uint32_t n = r->nwalls;
+    int32_t *e = rrb_xcalloc(4 * n + 1, sizeof *e); /* x0, y0, x1, y1 of each wall, coords */
+    uint8_t *placed = rrb_xcalloc(n + 1, 1), *led_into = rrb_xcalloc(n + 1, 1);
+    int rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const rrb_roo_wall *s = &r->walls[i];
+        e[4 * i] = to_coord(s->x0, f), e[4 * i + 1] = to_coord(s->y0, f);
+        e[4 * i + 2] = to_coord(s->x1, f), e[4 * i + 3] = to_coord(s->y1, f);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n && !led_into[i]; j++)
+            led_into[i] = j != i && e[4 * j + 2] == e[4 * i] && e[4 * j + 3] == e[4 * i + 1];
+    wt->npoints = 0;
+    for (uint32_t pass = 0; pass < 2 && !rc; pass++)
+        for (uint32_t start = 0; start < n && !rc; start++) {
+            if (placed[start] || (pass == 0 && led_into[start]))
+                continue;
+            if (wt->npoints + 1 + (n - start) > 2u * n) /* cannot happen: n + chains <= 2n */
+                break;
+            /* the chain's first point, then each wall's end */
+            wt->points[wt->npoints].x = e[4 * start], wt->points[wt->npoints].y = e[4 * start + 1];
+            wt->npoints++;
+            for (uint32_t i = start; i < n;) {
+                uint32_t j;
+                placed[i] = 1;
+                wt->walls[i].pt = (uint16_t)(wt->npoints - 1);
+                wt->points[wt->npoints].x = e[4 * i + 2], wt->points[wt->npoints].y = e[4 * i + 3];
+                wt->npoints++;
+                for (j = 0; j < n; j++)
+                    if (!placed[j] && e[4 * j] == e[4 * i + 2] && e[4 * j + 1] == e[4 * i + 3])
+                        break;
+                i = j; /* n: the chain ends */
+            }
+            if (wt->npoints > RR_ROO_NONE - 1u) {
+                snprintf(err, errcap, "%s:0x%x: expected walls whose chains need at most "
+                         "65534 points, found %u walls needing more", path,
+                         (unsigned)r->offsets[1], (unsigned)n);
+                rc = -1;
+            }
+        }
+    free(e), free(placed), free(led_into);
+    return rc;
+}
+
 static uint16_t idx0(uint16_t one_based)
 {
     return one_based ? (uint16_t)(one_based - 1) : (uint16_t)RR_ROO_NONE;
 }
 
-static void bake_walls(const rrb_roo *r, int f, rrb_blob *bl)
+/* The index of sides o in sides[0..*n), added if new. */
+static uint16_t sides_index(rr_roo_wall_sides_rec *sides, uint32_t *n,
+                            const rr_roo_wall_sides_rec *o)
 {
-    rr_roo_wall_rec *w = rrb_xcalloc(r->nwalls + 1, sizeof *w);
-    rr_roo_sidedef_rec *sd = rrb_xcalloc(r->nsidedefs + 1, sizeof *sd);
+    uint32_t i;
+    for (i = 0; i < *n; i++)
+        if (!memcmp(&sides[i], o, sizeof *o))
+            return (uint16_t)i;
+    sides[(*n)++] = *o;
+    return (uint16_t)i;
+}
+
+static int build_walls(const rrb_roo *r, int f, wall_tables *wt, const char *path, char *err,
+                       size_t errcap)
+{
+    wt->walls = rrb_xcalloc(r->nwalls + 1, sizeof *wt->walls);
+    wt->points = rrb_xcalloc(2 * r->nwalls + 1, sizeof *wt->points);
+    wt->sides = rrb_xcalloc(r->nwalls + 1, sizeof *wt->sides);
+    wt->nsides = 0;
     for (uint32_t i = 0; i < r->nwalls; i++) {
         const rrb_roo_wall *s = &r->walls[i];
-        w[i].x0 = to_coord(s->x0, f), w[i].y0 = to_coord(s->y0, f);
-        w[i].x1 = to_coord(s->x1, f), w[i].y1 = to_coord(s->y1, f);
-        w[i].pos_sidedef = idx0(s->pos_sidedef), w[i].neg_sidedef = idx0(s->neg_sidedef);
-        w[i].pos_sector = idx0(s->pos_sector), w[i].neg_sector = idx0(s->neg_sector);
+        rr_roo_wall_sides_rec o;
+        memset(&o, 0, sizeof o);
+        o.pos_sidedef = idx0(s->pos_sidedef), o.neg_sidedef = idx0(s->neg_sidedef);
+        o.pos_sector = idx0(s->pos_sector), o.neg_sector = idx0(s->neg_sector);
+        wt->walls[i].sides = sides_index(wt->sides, &wt->nsides, &o);
         /* forward chains only (the loader checks next > index) */
-        w[i].next = s->next > i + 1 ? (uint16_t)(s->next - 1) : (uint16_t)RR_ROO_NONE;
+        wt->walls[i].next = s->next > i + 1 ? (uint16_t)(s->next - 1) : (uint16_t)RR_ROO_NONE;
     }
+    return chain_walls(r, f, wt, path, err, errcap);
+}
+
+static void free_walls(wall_tables *wt)
+{
+    free(wt->walls), free(wt->points), free(wt->sides);
+}
+
+static void bake_walls(const rrb_roo *r, const wall_tables *wt, rrb_blob *bl)
+{
+    rr_roo_sidedef_rec *sd = rrb_xcalloc(r->nsidedefs + 1, sizeof *sd);
     for (uint32_t i = 0; i < r->nsidedefs; i++) {
         sd[i].flags = r->sidedefs[i].flags;
         sd[i].id = r->sidedefs[i].id;
         sd[i].normal_bitmap = r->sidedefs[i].normal;
     }
-    rrb_blob_add(bl, RR_SEC_ROO_WALLS, w, r->nwalls, sizeof *w, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALLS, wt->walls, r->nwalls, sizeof *wt->walls, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALL_POINTS, wt->points, wt->npoints, sizeof *wt->points, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALL_SIDES, wt->sides, wt->nsides, sizeof *wt->sides, NULL);
     rrb_blob_add(bl, RR_SEC_ROO_SIDEDEFS, sd, r->nsidedefs, sizeof *sd, NULL);
-    free(w), free(sd);
+    free(sd);
 }
 
 /* Which node lists each wall (first_wall + next chains); 0 if none. Returns
@@ -365,7 +458,8 @@ static void bake_hires(const rrb_roo *r, rrb_blob *bl)
     free(pal), free(tiles), free(map);
 }
 
-static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, rrb_blob *bl)
+static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, const wall_tables *wt,
+                      rrb_blob *bl)
 {
     rr_roo_room_rec o;
     memset(&o, 0, sizeof o);
@@ -378,6 +472,7 @@ static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, rrb_blob *
     o.rect[3] = to_coord(r->height, f);
     o.nnodes = o.nnode_info = tc->nodes, o.nlines = o.nline_norms = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
     o.nsectors = r->nsectors, o.nslopes = r->nslopes, o.nwalls = r->nwalls;
+    o.nwall_points = wt->npoints, o.nwall_sides = wt->nsides;
     o.nsidedefs = r->nsidedefs, o.bsp_depth = r->depth;
     o.grid_rows = r->rows, o.grid_cols = r->cols;
     o.hires_rows = r->rows_hr, o.hires_cols = r->cols_hr;
@@ -432,13 +527,17 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
                 (unsigned long)(uint32_t)r->security_calc);
     bl = rrb_blob_new(RR_FMT_ROO, (uint32_t)f);
     tree_counts tc;
-    if (bake_nodes(r, f, opts && opts->collision_only, bl, &tc, path, err, errcap) ||
+    wall_tables wt;
+    if (build_walls(r, f, &wt, path, err, errcap) ||
+        bake_nodes(r, f, opts && opts->collision_only, bl, &tc, path, err, errcap) ||
         bake_sectors(r, f, bl, path, err, errcap)) {
+        free_walls(&wt);
         rrb_blob_free(bl);
         return NULL;
     }
-    bake_room(r, f, &tc, bl);
-    bake_walls(r, f, bl);
+    bake_room(r, f, &tc, &wt, bl);
+    bake_walls(r, &wt, bl);
+    free_walls(&wt);
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;
     /* the file name only, so a blob does not depend on where it was baked */

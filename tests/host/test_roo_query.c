@@ -356,8 +356,15 @@ static void check_evil(const char *name, const rrb_roo *r, const baked *b)
                (int32_t)r->npoints + 1, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_CORNERS, 0, offsetof(rr_roo_corner_rec, vert),
                (int32_t)blob_count(b, RR_SEC_ROO_VERTS), 2, RR_ERR_INDEX);
-    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, pos_sector),
+    patch_open(name, b, RR_SEC_ROO_WALL_SIDES, 0, offsetof(rr_roo_wall_sides_rec, pos_sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
+    /* a wall's end is the point after its start: the last point has none */
+    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, pt),
+               (int32_t)blob_count(b, RR_SEC_ROO_WALL_POINTS) - 1, 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, sides),
+               (int32_t)blob_count(b, RR_SEC_ROO_WALL_SIDES), 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_WALL_POINTS, 0, offsetof(rr_roo_wall_point_rec, y),
+               RR_ROO_COORD_LIMIT, 4, RR_ERR_RANGE);
     patch_open(name, b, RR_SEC_ROO_SECTORS, 0, offsetof(rr_roo_sector_rec, floor_slope),
                (int32_t)r->nslopes, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_SLOPES, 0, offsetof(rr_roo_slope_rec, c), 0, 4, RR_ERR_RANGE);
