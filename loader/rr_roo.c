@@ -596,6 +596,9 @@ typedef struct qstate {
     const rr_roo_line_norm_rec *norms;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
+    int32_t box[4];       /* min x, min y, max x, max y of q->seg grown by the radius (0
+                             for sight): a wall wholly outside it can neither touch nor
+                             cross the path */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
     uint32_t node, sp;    /* the wall walk: next internal node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
@@ -631,6 +634,27 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
 }
 
 /// Walls near a segment ///
+
+/* q->box: the bounding box of q->seg grown by margin (0 <= margin < 2^29,
+ * coordinates within +-2^29, so it fits an int32). */
+static NOINLINE void set_box(qstate *q, int32_t margin)
+{
+    const int32_t *p = q->seg;
+    q->box[0] = (p[0] < p[2] ? p[0] : p[2]) - margin;
+    q->box[1] = (p[1] < p[3] ? p[1] : p[3]) - margin;
+    q->box[2] = (p[0] > p[2] ? p[0] : p[2]) + margin;
+    q->box[3] = (p[1] > p[3] ? p[1] : p[3]) + margin;
+}
+
+/* Is the wall line l wholly outside q->box? Then it is farther than the
+ * margin from every point of the path: no contact, no crossing (touching
+ * the box edge is inside, so the exact tests still decide every tie). */
+static int outside_box(const qstate *q, const int32_t l[4])
+{
+    const int32_t *b = q->box;
+    return (l[0] < b[0] && l[2] < b[0]) || (l[0] > b[2] && l[2] > b[2]) ||
+           (l[1] < b[1] && l[3] < b[1]) || (l[1] > b[3] && l[3] > b[3]);
+}
 
 /* The walk over every wall that can come within q->width of the segment
  * q->seg: the walls listed at each node whose cell the corridor reaches (s of
@@ -818,10 +842,13 @@ static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
     const rr_roo_wall_rec *wall = &q->walls[i];
     const int32_t *l = wall_line(q->points, wall);
-    const rr_roo_wall_sides_rec *w = &q->sides[wall->sides];
-    int side = orient(l, q->seg) >= 0;
-    const rr_roo_sidedef_rec *sd = facing(q, w, side);
+    const rr_roo_wall_sides_rec *w;
+    const rr_roo_sidedef_rec *sd;
     int32_t t;
+    if (outside_box(q, l))
+        return; /* the common case: no event */
+    w = &q->sides[wall->sides];
+    sd = facing(q, w, orient(l, q->seg) >= 0);
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
         t = solid_event(q, l);
         if (t <= 0x10000)
@@ -842,6 +869,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->width = m->radius + room_of(room)->wall_slack; /* both < 2^29 */
+    set_box(q, m->radius);
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -959,10 +987,11 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_sides_rec *w, const 
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     const rr_roo_wall_rec *w = &q->walls[i];
+    const int32_t *l = wall_line(q->points, w);
     rr_roo_sight *out;
     crossing c;
     rr_fix t;
-    if (!cross_wall(q->seg, wall_line(q->points, w), &c))
+    if (outside_box(q, l) || !cross_wall(q->seg, l, &c))
         return; /* the common case: out is read only after it */
     out = q->out, t = ratio_fix(&c);
     if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
@@ -983,6 +1012,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b;
     q->width = room_of(room)->wall_slack;
+    set_box(q, 0);
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }

@@ -99,7 +99,7 @@
  * the BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth +
  * 1), rounded up to 4 (rrb_blob_finish adds the view); the validator
  * refuses less. */
-#define RR_ROO_ARENA_STATE 136u
+#define RR_ROO_ARENA_STATE 152u
 
 /* Room flags (rr_roo_room_rec.flags). */
 #define RR_ROO_ROOM_SECURITY_OK 1u  /* the file's security value matched */
