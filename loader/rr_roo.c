@@ -72,13 +72,11 @@ static rr_err check_room(const rr_room *room, rr_diag *diag)
             return rr__fail(room, diag, RR_ERR_RANGE, counts16[k],
                             "record count (16-bit indices)", *counts16[k], limit);
     }
-    /* the parallel sections hold one record per node, per line */
-    if (r->nnode_info != r->nnodes)
-        return rr__fail(room, diag, RR_ERR_SECTION, &r->nnode_info, "node info vs nodes",
-                        r->nnode_info, r->nnodes);
-    if (r->nline_norms != r->nlines)
-        return rr__fail(room, diag, RR_ERR_SECTION, &r->nline_norms, "line norms vs lines",
-                        r->nline_norms, r->nlines);
+    /* node numbers, when present, one per internal node */
+    if (present(room, RR_ROO_S_node_numbers) &&
+        rr__count(room, RR_ROO_S_node_numbers) != r->nnodes)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->nnodes, "node numbers vs nodes",
+                        rr__count(room, RR_ROO_S_node_numbers), r->nnodes);
     /* the root: internal node 1, or the one leaf of a room without internal
      * nodes, or nothing in an empty room */
     if (r->root != (r->nnodes ? 1u : r->nleaves ? RR_ROO_CHILD_LEAF : 0u))
@@ -99,11 +97,10 @@ static rr_err check_room(const rr_room *room, rr_diag *diag)
 }
 
 /* A child reference of internal node i (0-based): 0, a leaf that exists, or
- * a later internal node whose depth is one more than the parent's. */
+ * a later internal node. */
 static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const uint16_t *child)
 {
-    const rr_roo_node_info_rec *info = node_info_of(room);
-    uint32_t c = *child, depth = info[i].depth + 1u;
+    uint32_t c = *child;
     if (c == 0)
         return RR_OK;
     if (c & RR_ROO_CHILD_LEAF) {
@@ -118,38 +115,62 @@ static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const 
     if (c <= i + 1)
         return rr__fail(room, diag, RR_ERR_CYCLE, child, "child not after its parent", c,
                         i + 1);
-    if (info[c - 1].depth != depth)
-        return rr__fail(room, diag, RR_ERR_DEPTH, &info[c - 1].depth, "child depth",
-                        info[c - 1].depth, depth);
     return RR_OK;
 }
 
-/* Internal node i: its depth (the root 1), its children. */
+/* Internal node i: its children; without NODE_NUMBERS at least one of them
+ * (its number is found through its first child, rr_roo_node_number). */
 static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 {
     const rr_roo_node_rec *n = &nodes_of(room)[i];
-    const rr_roo_node_info_rec *info = &node_info_of(room)[i];
-    uint32_t bsp_depth = room_of(room)->bsp_depth;
-    rr_err e;
-    if (info->depth < 1 || info->depth > bsp_depth || (i == 0 && info->depth != 1))
-        return rr__fail(room, diag, RR_ERR_DEPTH, &info->depth, "node depth", info->depth,
-                        bsp_depth);
-    e = check_child(room, diag, i, &n->pos);
-    return e ? e : check_child(room, diag, i, &n->neg);
+    rr_err e = check_child(room, diag, i, &n->pos);
+    if (!e)
+        e = check_child(room, diag, i, &n->neg);
+    if (!e && !n->pos && !n->neg && !present(room, RR_ROO_S_node_numbers))
+        return rr__fail(room, diag, RR_ERR_INDEX, &n->pos,
+                        "internal node without children (and no node numbers)", 0, 0);
+    return e;
 }
 
-/* A line's norm bounds its length: norm^2 >= A^2 + B^2. */
-static rr_err check_lines(const rr_room *room, rr_diag *diag)
+static uint16_t *walk_stack(const rr_room *room);
+
+/* No internal node lies deeper than bsp_depth (the root is 1), so the BSP
+ * walks' stack of bsp_depth + 1 entries never overflows: a depth-first walk
+ * of the tree on that very stack, the depth of each waiting child in the
+ * arena's query state (free during rr_open; bsp_depth <= RR_MAX_DEPTH
+ * < RR_ROO_ARENA_STATE, checked first by check_room). Children come after
+ * their parents (check_node), so the walk ends; it stops early when it
+ * has met more nodes than there are (a node with two parents). */
+static rr_err check_depths(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_line_rec *lines = lines_of(room);
-    const rr_roo_line_norm_rec *norms = line_norms_of(room);
-    uint32_t i;
-    for (i = 0; i < rr__count(room, RR_ROO_S_lines); i++) {
-        const rr_roo_line_rec *l = &lines[i];
-        uint32_t norm = norms[i].norm;
-        if ((uint64_t)norm * norm < (uint64_t)((int64_t)l->a * l->a + (int64_t)l->b * l->b))
-            return rr__fail(room, diag, RR_ERR_RANGE, &norms[i].norm,
-                            "separator norm < sqrt(a^2 + b^2)", norm, 0);
+    const rr_roo_room_rec *r = room_of(room);
+    const rr_roo_node_rec *nodes = nodes_of(room);
+    uint16_t *stack = walk_stack(room);
+    uint8_t *waiting_depth = room->arena; /* the query state's bytes */
+    uint32_t c = r->nnodes ? 1u : 0u, depth = 1, sp = 0, met = 0;
+    while (c) {
+        const rr_roo_node_rec *n = &nodes[c - 1];
+        uint32_t pos = (n->pos & RR_ROO_CHILD_LEAF) ? 0u : n->pos;
+        uint32_t neg = (n->neg & RR_ROO_CHILD_LEAF) ? 0u : n->neg;
+        if (depth > r->bsp_depth)
+            return rr__fail(room, diag, RR_ERR_DEPTH, &r->bsp_depth,
+                            "bsp depth (an internal node lies deeper)", depth, r->bsp_depth);
+        if (++met > r->nnodes)
+            return rr__fail(room, diag, RR_ERR_CYCLE, &n->pos,
+                            "internal node reached twice", c, r->nnodes);
+        if (pos && neg) { /* sp < depth <= bsp_depth: the stack holds it */
+            stack[sp] = (uint16_t)neg;
+            waiting_depth[sp++] = (uint8_t)(depth + 1u);
+        }
+        if (pos || neg) {
+            c = pos ? pos : neg;
+            depth++;
+        } else if (sp) {
+            c = stack[--sp];
+            depth = waiting_depth[sp];
+        } else {
+            c = 0;
+        }
     }
     return RR_OK;
 }
@@ -234,7 +255,7 @@ static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_dia
     for (i = 0; !e && i < rr__count(room, RR_ROO_S_nodes); i++)
         e = check_node(room, diag, i);
     if (!e)
-        e = check_lines(room, diag);
+        e = check_depths(room, diag);
     if (!e)
         e = check_polygons(room, diag);
     if (!e)
@@ -302,6 +323,26 @@ static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *node
     return p;
 }
 
+/* The file's number of internal node i (0-based): from NODE_NUMBERS, or,
+ * when the file numbers its nodes in pre-order with the + child first (the
+ * baker leaves NODE_NUMBERS out only then), one less than that of its
+ * first child, the + child if it has one (validated: one at least): down
+ * that chain (child after parent: at most bsp_depth steps) to a leaf,
+ * whose file number the leaf record holds. Only an outside point asks. */
+static int32_t node_number(const rr_room *room, uint32_t i)
+{
+    const rr_roo_node_rec *nodes = nodes_of(room);
+    uint32_t c = i + 1u, steps = 0;
+    if (present(room, RR_ROO_S_node_numbers))
+        return node_numbers_of(room)[i].number;
+    while (!(c & RR_ROO_CHILD_LEAF)) {
+        const rr_roo_node_rec *n = &nodes[c - 1u];
+        c = n->pos ? n->pos : n->neg;
+        steps++;
+    }
+    return (int32_t)leaves_of(room)[c & ~RR_ROO_CHILD_LEAF].node - (int32_t)steps;
+}
+
 /* Locate (x, y): its leaf, sector and file node (or the node where the
  * walk left the tree, RR_ERR_NOTFOUND). */
 static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
@@ -312,7 +353,7 @@ static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_wh
     p = descend_point(nodes, lines_of(room), &c, x, y);
     if (c == 0) {
         out->sector = out->leaf = -1;
-        out->node = p ? node_info_of(room)[p - nodes].number : -1;
+        out->node = p ? node_number(room, (uint32_t)(p - nodes)) : -1;
         return RR_ERR_NOTFOUND;
     }
     leaf = &leaves_of(room)[c & ~RR_ROO_CHILD_LEAF];
@@ -593,7 +634,6 @@ typedef struct qstate {
     const rr_roo_sidedef_rec *sidedefs;
     const rr_roo_node_rec *nodes;
     const rr_roo_line_rec *lines;
-    const rr_roo_line_norm_rec *norms;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
     int32_t box[4];       /* min x, min y, max x, max y of q->seg grown by the radius (0
@@ -610,6 +650,8 @@ typedef struct qstate {
 } qstate;
 
 typedef char rr__roo_qstate_fits[(sizeof(qstate) <= RR_ROO_ARENA_STATE) ? 1 : -1];
+/* check_depths keeps a depth byte per waiting child in the state's bytes */
+typedef char rr__roo_depths_fit[(RR_MAX_DEPTH < RR_ROO_ARENA_STATE) ? 1 : -1];
 
 static qstate *query_state(const rr_room *room)
 {
@@ -670,6 +712,16 @@ static uint32_t wall_child(uint32_t c)
     return (c & RR_ROO_CHILD_LEAF) ? 0u : c;
 }
 
+/* An upper bound of the line's length sqrt(A^2 + B^2): M + ceil(m / 2) for
+ * M = max(|A|, |B|), m = min (>= the length because M >= 3m/4; at most 12 %
+ * above it). |A|, |B| < 2^30 (validated), so it is below 2^31. A wider
+ * corridor only visits more walls: the answers do not change. */
+static int32_t line_norm(const rr_roo_line_rec *l)
+{
+    int32_t a = l->a < 0 ? -l->a : l->a, b = l->b < 0 ? -l->b : l->b;
+    return a > b ? a + (b + 1) / 2 : b + (a + 1) / 2;
+}
+
 /* Take one internal node off the walk: queue its walls, pick the children
  * to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
@@ -679,8 +731,8 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     int64_t sa, sb, lim;
     q->wall = p->first_wall;
     sa = line_side(l, q->seg[0], q->seg[1]), sb = line_side(l, q->seg[2], q->seg[3]);
-    /* < 2^30 * 2^31 (norm < 2^31, validated) */
-    lim = (int64_t)q->width * (int32_t)q->norms[p->line].norm;
+    /* < 2^30 * 2^31 (line_norm < 2^31) */
+    lim = (int64_t)q->width * line_norm(l);
     q->node = descend(walk_stack(room), &q->sp,
                       sa >= -lim || sb >= -lim ? wall_child(p->pos) : 0u,
                       sa <= lim || sb <= lim ? wall_child(p->neg) : 0u);
@@ -892,7 +944,6 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
     q->sidedefs = sidedefs_of(room);
     q->nodes = nodes_of(room);
     q->lines = lines_of(room);
-    q->norms = line_norms_of(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;

@@ -51,7 +51,9 @@
 /* Section type ids. Issue 18 gave the room, the nodes, the leaves and the
  * sectors new layouts, so they have new ids (a blob of the old layout fails
  * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304, 0x830b and
- * (schema 3: walls as point chains) 0x0306 are retired. */
+ * (schema 3: walls as point chains; node depths checked by a walk instead of
+ * stored; line norms bounded from the line instead of stored) 0x0306,
+ * 0x0317 and 0x0318 are retired. */
 #define RR_SEC_ROO_SLOPES   0x0305u
 #define RR_SEC_ROO_WALLS    0x0319u
 #define RR_SEC_ROO_WALL_POINTS 0x031au
@@ -62,8 +64,9 @@
 #define RR_SEC_ROO_LINES    0x030eu
 #define RR_SEC_ROO_LEAVES   0x030fu
 #define RR_SEC_ROO_SECTORS  0x0310u
-#define RR_SEC_ROO_NODE_INFO  0x0317u
-#define RR_SEC_ROO_LINE_NORMS 0x0318u
+/* Internal nodes' file numbers, optional (schema 3): only when the file's
+ * node numbers are not its pre-order (rr_roo_node_number in rr_roo.c). */
+#define RR_SEC_ROO_NODE_NUMBERS (RR_SEC_OPTIONAL | 0x031cu)
 /* Leaf polygons (floor outlines: render data, no query reads them), optional:
  * left out by --collision-only. */
 #define RR_SEC_ROO_POLYGONS (RR_SEC_OPTIONAL | 0x0311u)
@@ -127,9 +130,7 @@
     F(T, nnodes, U32, , COUNTOF, RR_ROO_S_nodes, "records of each section, in "        \
       "section order: internal nodes and leaves below 0x8000, the others below "       \
       "0xffff (16-bit indices)")                                                       \
-    F(T, nnode_info, U32, , COUNTOF, RR_ROO_S_node_info, "= nnodes (checked)")        \
     F(T, nlines, U32, , COUNTOF, RR_ROO_S_lines, "")                                   \
-    F(T, nline_norms, U32, , COUNTOF, RR_ROO_S_line_norms, "= nlines (checked)")      \
     F(T, nleaves, U32, , COUNTOF, RR_ROO_S_leaves, "")                                 \
     F(T, nsectors, U32, , COUNTOF, RR_ROO_S_sectors, "")                               \
     F(T, nslopes, U32, , COUNTOF, RR_ROO_S_slopes, "")                                 \
@@ -139,9 +140,9 @@
     F(T, nsidedefs, U32, , COUNTOF, RR_ROO_S_sidedefs, "")                             \
     F(T, root, U32, , SEMANTIC, 0, "child reference of the root: 0 (no tree), 1 "      \
       "(internal node 1) or RR_ROO_CHILD_LEAF | 0 (one leaf)")                         \
-    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1; at most "    \
-      "the blob's max_depth; the arena holds a walk stack of 2 * (bsp_depth + 1) "     \
-      "bytes")                                                                         \
+    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1 (checked "    \
+      "by a walk of the tree); at most the blob's max_depth; the arena holds a walk "  \
+      "stack of 2 * (bsp_depth + 1) bytes")                                            \
     F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: each byte grid present "    \
       "holds grid_rows x grid_cols cells (0 when absent)")                             \
     F(T, grid_cols, I32, , SEMANTIC, 0, "")                                            \
@@ -151,13 +152,13 @@
     F(T, wall_slack, I32, , MAX, RR_ROO_COORD_MAX, "coords, 0..2^29-1: how far any "   \
       "wall reaches outside the BSP cell of the node that lists it, rounded up, + 1 "  \
       "client unit (the BSP wall walk widens its corridor by this)")
-RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 104);
+RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 96);
 
-/* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order.
- * An internal child's number is greater than its parent's and its depth is
- * the parent's + 1 (checked), so a walk is a forward loop of at most
- * bsp_depth nodes. What the walks read is here (8 bytes, and the line's 16:
- * an index is a shift); what they do not, in NODE_INFO and LINE_NORMS. */
+/* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order
+ * (+ child's subtree before the - child's). An internal child's number is
+ * greater than its parent's (checked), and rr_open walks the tree once to
+ * check that no node lies deeper than bsp_depth, so a walk is a forward
+ * loop of at most bsp_depth nodes. */
 #define RR_ROO_NODE(F, T)                                                              \
     F(T, line, U16, , INDEX, RR_ROO_S_lines, "its separator line")                     \
     F(T, pos, U16, , SEMANTIC, 0, "child on the + side (s > 0): 0 = none (outside), "  \
@@ -168,17 +169,20 @@ RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 104);
       "none; the list goes on through the walls' next")
 RR_RECORD(rr_roo_node_rec, RR_ROO_NODE, 8);
 
-/* RR_SEC_ROO_NODE_INFO: one per internal node, in the same order. */
-#define RR_ROO_NODE_INFO(F, T)                                                         \
+/* RR_SEC_ROO_NODE_NUMBERS (optional): one per internal node, in the same
+ * order. Absent when the file numbers its nodes in pre-order, + child first
+ * (every corpus room): then an internal node's number is found from the
+ * first leaf below it (rr_roo.c) and every internal node has a child
+ * (checked). */
+#define RR_ROO_NODE_NUMBER(F, T)                                                       \
     F(T, number, U16, , DATA, 0, "0-based node number in the file (locate reports "    \
-      "it)")                                                                           \
-    F(T, depth, U8, , SEMANTIC, 0, "root = 1; an internal child is its parent's "      \
-      "depth + 1, at most bsp_depth")                                                  \
-    F(T, pad, U8, , ZERO, 0, "0")
-RR_RECORD(rr_roo_node_info_rec, RR_ROO_NODE_INFO, 4);
+      "it when the point is outside)")
+RR_RECORD(rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, 2);
 
 /* RR_SEC_ROO_LINES: the distinct separator lines of the nodes, scaled as
- * described at the top: s = A*X + B*Y + C > 0 on the + side. */
+ * described at the top: s = A*X + B*Y + C > 0 on the + side. The wall walk
+ * bounds the line's length sqrt(A^2 + B^2) by max(|A|,|B|) + ceil(min/2)
+ * (at most 12 % above it, < 2^31). */
 #define RR_ROO_LINE(F, T)                                                              \
     F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "scaled separator A*x + B*y + C (see "        \
       "rr_roo_blob.h), |A|, |B| < 2^30")                                               \
@@ -186,12 +190,6 @@ RR_RECORD(rr_roo_node_info_rec, RR_ROO_NODE_INFO, 4);
     F(T, c_lo, U32, , DATA, 0, "C, an int64 in two words: low word")                   \
     F(T, c_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |c_hi| < 2^29")
 RR_RECORD(rr_roo_line_rec, RR_ROO_LINE, 16);
-
-/* RR_SEC_ROO_LINE_NORMS: one per line, in the same order. */
-#define RR_ROO_LINE_NORM(F, T)                                                         \
-    F(T, norm, U32, , MAX, 0x7fffffffu, ">= sqrt(A^2 + B^2) of its line (checked), "   \
-      "< 2^31: scales the wall walk's corridor to the line's units")
-RR_RECORD(rr_roo_line_norm_rec, RR_ROO_LINE_NORM, 4);
 
 /* RR_SEC_ROO_LEAVES: the leaves, in the file's node order. */
 #define RR_ROO_LEAF(F, T)                                                              \
@@ -319,9 +317,7 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
 #define RR_ROO_SECTIONS(S)                                                              \
     S(room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
     S(nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
-    S(node_info, RR_SEC_ROO_NODE_INFO, rr_roo_node_info_rec, RR_ROO_NODE_INFO, REQ)      \
     S(lines, RR_SEC_ROO_LINES, rr_roo_line_rec, RR_ROO_LINE, REQ)                        \
-    S(line_norms, RR_SEC_ROO_LINE_NORMS, rr_roo_line_norm_rec, RR_ROO_LINE_NORM, REQ)    \
     S(leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
     S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
     S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
@@ -341,6 +337,8 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
       OPT)                                                                               \
     S(hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \
     S(hires_map, RR_SEC_ROO_HIRES_MAP, rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY,   \
+      OPT)                                                                               \
+    S(node_numbers, RR_SEC_ROO_NODE_NUMBERS, rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, \
       OPT)
 #define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
 enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };

@@ -59,15 +59,14 @@ static int coef_shift(const rrb_roo *r, double m)
 }
 
 /* Node i's separator as a blob line (scaling: rr_roo_blob.h). */
-static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o,
-                     rr_roo_line_norm_rec *norm, const char *path, char *err, size_t errcap)
+static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o, const char *path,
+                     char *err, size_t errcap)
 {
     const rrb_roo_node *n = &r->nodes[i];
     int k = coef_shift(r, fmax(fabs(n->a), fabs(n->b)));
     int64_t a = rrb_roo_round_scaled(n->a, k), b = rrb_roo_round_scaled(n->b, k);
     double c = ldexp(n->c, k + f);
     memset(o, 0, sizeof *o);
-    memset(norm, 0, sizeof *norm);
     if (llabs(a) >= RR_ROO_COEF_LIMIT || llabs(b) >= RR_ROO_COEF_LIMIT || fabs(c) >= LIMIT61) {
         snprintf(err, errcap, "%s:0x%zx: expected a separator line that fits the blob "
                  "(|a|,|b| < 2^30, |c| < 2^61 after scaling), found %.9g %.9g %.9g",
@@ -75,26 +74,21 @@ static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o,
         return -1;
     }
     int64_t cc = rrb_roo_round_scaled(n->c, k + f);
-    uint64_t n2 = (uint64_t)(a * a + b * b), nn = (uint64_t)sqrt((double)n2);
-    while (nn * nn < n2)
-        nn++;
-    norm->norm = (uint32_t)nn; /* ceil(sqrt(a^2 + b^2)) < 2^30.5 */
     o->a = (int32_t)a, o->b = (int32_t)b;
     o->c_lo = (uint32_t)((uint64_t)cc & 0xffffffffu);
     o->c_hi = (int32_t)(cc >> 32);
     return 0;
 }
 
-/* The index of line l in lines[0..*n), added at the end (with its norm)
- * if it is new (linear search: a few thousand lines at most, baked once). */
-static uint16_t line_index(rr_roo_line_rec *lines, rr_roo_line_norm_rec *norms, uint32_t *n,
-                           const rr_roo_line_rec *l, const rr_roo_line_norm_rec *norm)
+/* The index of line l in lines[0..*n), added at the end if it is new
+ * (linear search: a few thousand lines at most, baked once). */
+static uint16_t line_index(rr_roo_line_rec *lines, uint32_t *n, const rr_roo_line_rec *l)
 {
     uint32_t i;
     for (i = 0; i < *n; i++)
         if (!memcmp(&lines[i], l, sizeof *l))
             return (uint16_t)i;
-    lines[*n] = *l, norms[*n] = *norm;
+    lines[*n] = *l;
     (*n)++;
     return (uint16_t)i;
 }
@@ -110,6 +104,27 @@ static uint16_t vert_index(rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32
     return (uint16_t)(*n)++;
 }
 
+/* Does the loader's rule (rr_roo.c, node_number) give every internal node
+ * its file number: one less than its first child's (the + child if any),
+ * down to a leaf? True when the file numbers its nodes in pre-order with the
+ * + child first; then NODE_NUMBERS is left out. */
+static int numbers_follow_preorder(const rr_roo_node_rec *nodes,
+                                   const rr_roo_node_number_rec *numbers,
+                                   const rr_roo_leaf_rec *leaves, uint32_t ni)
+{
+    for (uint32_t i = 0; i < ni; i++) {
+        uint32_t c = i + 1, steps = 0;
+        while (c && !(c & RR_ROO_CHILD_LEAF)) {
+            c = nodes[c - 1].pos ? nodes[c - 1].pos : nodes[c - 1].neg;
+            steps++;
+        }
+        if (!c || (int32_t)leaves[c & ~RR_ROO_CHILD_LEAF].node - (int32_t)steps !=
+                      (int32_t)numbers[i].number)
+            return 0;
+    }
+    return 1;
+}
+
 /* The BSP: internal nodes (with their lines) and leaves in separate
  * sections, child links as child references (rr_roo_blob.h); leaf polygons
  * unless collision_only. */
@@ -121,15 +136,13 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
                       tree_counts *tc, const char *path, char *err, size_t errcap)
 {
     rr_roo_node_rec *nodes = rrb_xcalloc(r->nnodes + 1, sizeof *nodes);
-    rr_roo_node_info_rec *info = rrb_xcalloc(r->nnodes + 1, sizeof *info);
+    rr_roo_node_number_rec *numbers = rrb_xcalloc(r->nnodes + 1, sizeof *numbers);
     rr_roo_line_rec *lines = rrb_xcalloc(r->nnodes + 1, sizeof *lines);
-    rr_roo_line_norm_rec *norms = rrb_xcalloc(r->nnodes + 1, sizeof *norms);
     rr_roo_leaf_rec *leaves = rrb_xcalloc(r->nleaves + 1, sizeof *leaves);
     rr_roo_polygon_rec *polys = rrb_xcalloc(r->nleaves + 1, sizeof *polys);
     rr_roo_corner_rec *corners = rrb_xcalloc(r->npoints + 1, sizeof *corners);
     rr_roo_vert_rec *verts = rrb_xcalloc(r->npoints + 1, sizeof *verts);
     uint16_t *ref = rrb_xcalloc(r->nnodes + 2, sizeof *ref); /* file node -> child reference */
-    uint8_t *depth = rrb_xcalloc(r->nnodes + 2, 1);
     uint32_t ni = 0, nl = 0, nlines = 0, nverts = 0;
     int rc = 0;
     /* child references first: internal nodes and leaves each in file order */
@@ -145,8 +158,6 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
         rc = -1;
     }
     tc->root = r->nnodes ? ref[1] : 0u;
-    if (r->nnodes)
-        depth[1] = 1;
     ni = nl = 0;
     for (uint32_t i = 0; i < r->nnodes && !rc; i++) {
         const rrb_roo_node *n = &r->nodes[i];
@@ -159,19 +170,12 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
             continue;
         }
         rr_roo_line_rec line;
-        rr_roo_line_norm_rec norm;
-        rr_roo_node_info_rec *oi = &info[ni];
-        rr_roo_node_rec *o = &nodes[ni++];
-        rc = bake_line(r, i, f, &line, &norm, path, err, errcap);
-        o->line = line_index(lines, norms, &nlines, &line, &norm);
+        rr_roo_node_rec *o = &nodes[ni];
+        numbers[ni++].number = (uint16_t)i;
+        rc = bake_line(r, i, f, &line, path, err, errcap);
+        o->line = line_index(lines, &nlines, &line);
         o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
         o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
-        oi->number = (uint16_t)i;
-        oi->depth = depth[i + 1];
-        if (n->pos)
-            depth[n->pos] = (uint8_t)(depth[i + 1] + 1);
-        if (n->neg)
-            depth[n->neg] = (uint8_t)(depth[i + 1] + 1);
     }
     for (uint32_t i = 0; i < r->npoints; i++)
         corners[i].vert = vert_index(verts, &nverts, to_coord(r->points[2 * i], f),
@@ -179,18 +183,18 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
     tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
         rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_NODE_INFO, info, ni, sizeof *info, NULL);
         rrb_blob_add(bl, RR_SEC_ROO_LINES, lines, nlines, sizeof *lines, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_LINE_NORMS, norms, nlines, sizeof *norms, NULL);
         rrb_blob_add(bl, RR_SEC_ROO_LEAVES, leaves, nl, sizeof *leaves, NULL);
+        if (!numbers_follow_preorder(nodes, numbers, leaves, ni))
+            rrb_blob_add(bl, RR_SEC_ROO_NODE_NUMBERS, numbers, ni, sizeof *numbers, NULL);
         if (!collision_only && nl) {
             rrb_blob_add(bl, RR_SEC_ROO_POLYGONS, polys, nl, sizeof *polys, NULL);
             rrb_blob_add(bl, RR_SEC_ROO_CORNERS, corners, r->npoints, sizeof *corners, NULL);
             rrb_blob_add(bl, RR_SEC_ROO_VERTS, verts, nverts, sizeof *verts, NULL);
         }
     }
-    free(nodes), free(info), free(lines), free(norms), free(leaves), free(polys), free(corners), free(verts);
-    free(ref), free(depth);
+    free(nodes), free(numbers), free(lines), free(leaves), free(polys), free(corners), free(verts);
+    free(ref);
     return rc;
 }
 
@@ -470,7 +474,7 @@ static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, const wall
     o.room_id = r->room_id;
     o.rect[2] = to_coord(r->width, f);
     o.rect[3] = to_coord(r->height, f);
-    o.nnodes = o.nnode_info = tc->nodes, o.nlines = o.nline_norms = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
+    o.nnodes = tc->nodes, o.nlines = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
     o.nsectors = r->nsectors, o.nslopes = r->nslopes, o.nwalls = r->nwalls;
     o.nwall_points = wt->npoints, o.nwall_sides = wt->nsides;
     o.nsidedefs = r->nsidedefs, o.bsp_depth = r->depth;
