@@ -175,14 +175,21 @@ static rr_err check_depths(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* Leaf polygons, when present, one per leaf. */
+/* Leaf polygons, when present, one per leaf; each corner a wall point or a
+ * vertex. */
 static rr_err check_polygons(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    uint32_t n = rr__count(room, RR_ROO_S_polygons);
+    const rr_roo_corner_rec *corners = corners_of(room);
+    uint32_t i, n = rr__count(room, RR_ROO_S_polygons);
+    uint32_t points = r->nwall_points + rr__count(room, RR_ROO_S_verts);
     if (present(room, RR_ROO_S_polygons) && n != r->nleaves)
         return rr__fail(room, diag, RR_ERR_SECTION, &r->nleaves, "leaf polygons vs leaves", n,
                         r->nleaves);
+    for (i = 0; i < rr__count(room, RR_ROO_S_corners); i++)
+        if (corners[i].vert >= points)
+            return rr__fail(room, diag, RR_ERR_INDEX, &corners[i].vert,
+                            "corner point (wall points, then verts)", corners[i].vert, points);
     return RR_OK;
 }
 
@@ -486,9 +493,9 @@ static uint64_t abs64(int64_t v)
  * and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point is a
  * pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call below
  * at two or three registers (six int32 put two on the Arm stack). */
-typedef char rr__roo_wall_point[(sizeof(rr_roo_wall_point_rec) == 8 &&
-                                 offsetof(rr_roo_wall_point_rec, y) == 4) ? 1 : -1];
-static const int32_t *wall_line(const rr_roo_wall_point_rec *points, const rr_roo_wall_rec *w)
+typedef char rr__roo_wall_point[(sizeof(rr_roo_vert_rec) == 8 &&
+                                 offsetof(rr_roo_vert_rec, y) == 4) ? 1 : -1];
+static const int32_t *wall_line(const rr_roo_vert_rec *points, const rr_roo_wall_rec *w)
 {
     /* validated: pt + 1 is a point too; x, y of pt then x, y of pt + 1 */
     return (const int32_t *)(const void *)(points + w->pt);
@@ -629,7 +636,7 @@ typedef struct qstate {
      * room's view once per query (query_setup); the others, read once per
      * crossing, go through the view. */
     const rr_roo_wall_rec *walls;
-    const rr_roo_wall_point_rec *points;
+    const rr_roo_vert_rec *points;
     const rr_roo_wall_sides_rec *sides;
     const rr_roo_sidedef_rec *sidedefs;
     const rr_roo_node_rec *nodes;

@@ -205,15 +205,21 @@ RR_RECORD(rr_roo_leaf_rec, RR_ROO_LEAF, 4);
     F(T, count, U16, , COUNT, RR_ROO_S_corners, "corners")
 RR_RECORD(rr_roo_polygon_rec, RR_ROO_POLYGON, 4);
 
-/* RR_SEC_ROO_CORNERS (optional): a polygon corner, as a vertex. */
-#define RR_ROO_CORNER(F, T) F(T, vert, U16, , INDEX, RR_ROO_S_verts, "its vertex")
+/* RR_SEC_ROO_CORNERS (optional): a polygon corner, as a point of the room:
+ * the points of the walls first, then the corners that are no wall's point
+ * (schema 3: most leaf corners are wall ends, stored once). */
+#define RR_ROO_CORNER(F, T)                                                            \
+    F(T, vert, U16, , SEMANTIC, 0, "its point: < nwall_points: WALL_POINTS[vert], "    \
+      "else VERTS[vert - nwall_points] (checked)")
 RR_RECORD(rr_roo_corner_rec, RR_ROO_CORNER, 2);
 
-/* RR_SEC_ROO_VERTS (optional): the distinct polygon corners. */
+/* A point (x, y): the records of WALL_POINTS and VERTS. */
 #define RR_ROO_VERT(F, T)                                                              \
     F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
     F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
 RR_RECORD(rr_roo_vert_rec, RR_ROO_VERT, 8);
+/* RR_SEC_ROO_VERTS (optional): the distinct polygon corners that are not
+ * wall points. RR_SEC_ROO_WALL_POINTS: the wall chains' points (below). */
 
 /* RR_SEC_ROO_SECTORS. The depth offset {0, 204, 409, 614} client units
  * follows from flags bits 0-1. */
@@ -254,12 +260,6 @@ RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
     F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
       "none; greater than this wall's index (checked), so every list ends")
 RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 6);
-
-/* RR_SEC_ROO_WALL_POINTS: the wall chains' points. */
-#define RR_ROO_WALL_POINT(F, T)                                                        \
-    F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
-    F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
-RR_RECORD(rr_roo_wall_point_rec, RR_ROO_WALL_POINT, 8);
 
 /* RR_SEC_ROO_WALL_SIDES: the distinct (sidedef, sector) pairs of the walls. */
 #define RR_ROO_WALL_SIDES(F, T)                                                        \
@@ -322,8 +322,7 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
     S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
     S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
     S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
-    S(wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_wall_point_rec, RR_ROO_WALL_POINT,     \
-      REQ)                                                                               \
+    S(wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_vert_rec, RR_ROO_VERT, REQ)            \
     S(wall_sides, RR_SEC_ROO_WALL_SIDES, rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, REQ)  \
     S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
     S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \

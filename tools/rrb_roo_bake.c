@@ -93,15 +93,30 @@ static uint16_t line_index(rr_roo_line_rec *lines, uint32_t *n, const rr_roo_lin
     return (uint16_t)i;
 }
 
-/* The index of vertex (x, y) in verts[0..*n), added if new. */
-static uint16_t vert_index(rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32_t y)
+/* The walls as the blob stores them (rr_roo_blob.h): the wall records,
+ * the points of their chains and their distinct sides. */
+typedef struct wall_tables {
+    rr_roo_wall_rec *walls;
+    rr_roo_vert_rec *points;
+    rr_roo_wall_sides_rec *sides;
+    uint32_t npoints, nsides;
+} wall_tables;
+
+/* The point (x, y) as a corner names it: a wall point if one is there
+ * (index < npoints), else its place in verts[0..*n) (added if new) after
+ * the wall points. */
+static uint32_t vert_index(const rr_roo_vert_rec *points, uint32_t npoints,
+                           rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32_t y)
 {
     uint32_t i;
+    for (i = 0; i < npoints; i++)
+        if (points[i].x == x && points[i].y == y)
+            return i;
     for (i = 0; i < *n; i++)
         if (verts[i].x == x && verts[i].y == y)
-            return (uint16_t)i;
+            return npoints + i;
     verts[*n].x = x, verts[*n].y = y;
-    return (uint16_t)(*n)++;
+    return npoints + (*n)++;
 }
 
 /* Does the loader's rule (rr_roo.c, node_number) give every internal node
@@ -132,8 +147,9 @@ typedef struct tree_counts {
     uint32_t nodes, lines, leaves, root;
 } tree_counts;
 
-static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
-                      tree_counts *tc, const char *path, char *err, size_t errcap)
+static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_tables *wt,
+                      rrb_blob *bl, tree_counts *tc, const char *path, char *err,
+                      size_t errcap)
 {
     rr_roo_node_rec *nodes = rrb_xcalloc(r->nnodes + 1, sizeof *nodes);
     rr_roo_node_number_rec *numbers = rrb_xcalloc(r->nnodes + 1, sizeof *numbers);
@@ -177,9 +193,16 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
         o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
         o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
     }
-    for (uint32_t i = 0; i < r->npoints; i++)
-        corners[i].vert = vert_index(verts, &nverts, to_coord(r->points[2 * i], f),
-                                     to_coord(r->points[2 * i + 1], f));
+    for (uint32_t i = 0; i < r->npoints && !rc && !collision_only; i++) {
+        uint32_t v = vert_index(wt->points, wt->npoints, verts, &nverts,
+                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
+        if (v > 0xffffu) { /* a corner names its point in 16 bits */
+            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
+                     "corners together, found more", path, (unsigned)r->offsets[0]);
+            rc = -1;
+        }
+        corners[i].vert = (uint16_t)v;
+    }
     tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
         rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
@@ -248,15 +271,6 @@ static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path,
     free(sec), free(sl);
     return rc;
 }
-
-/* The walls as the blob stores them (rr_roo_blob.h): the wall records,
- * the points of their chains and their distinct sides. */
-typedef struct wall_tables {
-    rr_roo_wall_rec *walls;
-    rr_roo_wall_point_rec *points;
-    rr_roo_wall_sides_rec *sides;
-    uint32_t npoints, nsides;
-} wall_tables;
 
 /* Lay the walls out as chains of points: a wall goes from point pt to pt +
  * 1, so a wall that starts where the previous one of its chain ended
@@ -533,7 +547,7 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
     tree_counts tc;
     wall_tables wt;
     if (build_walls(r, f, &wt, path, err, errcap) ||
-        bake_nodes(r, f, opts && opts->collision_only, bl, &tc, path, err, errcap) ||
+        bake_nodes(r, f, opts && opts->collision_only, &wt, bl, &tc, path, err, errcap) ||
         bake_sectors(r, f, bl, path, err, errcap)) {
         free_walls(&wt);
         rrb_blob_free(bl);

@@ -219,7 +219,7 @@ typedef struct cli_wall {
 static cli_wall *roo_cli_walls(const rr_room *room, uint32_t *nw)
 {
     const rr_roo_wall_rec *w;
-    const rr_roo_wall_point_rec *pt;
+    const rr_roo_vert_rec *pt;
     const rr_roo_wall_sides_rec *sd;
     const void *p;
     uint32_t n = 0, i;
@@ -279,13 +279,14 @@ static void roo_walls(rrb_svg *s, const rr_room *room, const cli_wall *w, uint32
 }
 
 /* The leaf polygons of a full blob (none in a --collision-only one): the
- * k-th corner of leaf i is vert[corner[poly[i].first + k].vert]. */
+ * k-th corner of leaf i is point corner[poly[i].first + k].vert, a wall
+ * point (< nwall) or vert[that - nwall]. */
 struct roo_polys {
     const rr_roo_leaf_rec *leaf;
     const rr_roo_polygon_rec *poly;
     const rr_roo_corner_rec *corner;
-    const rr_roo_vert_rec *vert;
-    uint32_t nleaves, npolys, nverts;
+    const rr_roo_vert_rec *vert, *wall;
+    uint32_t nleaves, npolys, nverts, nwall;
 };
 
 static void roo_get_polys(const rr_room *room, roo_polys *p)
@@ -301,7 +302,9 @@ static void roo_get_polys(const rr_room *room, roo_polys *p)
         p->corner = d;
     if (rr_section(room, RR_SEC_ROO_VERTS, &d, &p->nverts) == RR_OK)
         p->vert = d;
-    if (!p->poly || !p->corner || !p->vert)
+    if (rr_section(room, RR_SEC_ROO_WALL_POINTS, &d, &p->nwall) == RR_OK)
+        p->wall = d;
+    if (!p->poly || !p->corner || !p->vert || !p->wall)
         p->npolys = 0;
 }
 
@@ -313,7 +316,8 @@ static uint32_t roo_ncorners(const roo_polys *p, uint32_t i)
 
 static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_t k)
 {
-    return &p->vert[p->corner[p->poly[i].first + k].vert];
+    uint32_t v = p->corner[p->poly[i].first + k].vert;
+    return v < p->nwall ? &p->wall[v] : &p->vert[v - p->nwall];
 }
 
 static void mark_leaf(rrb_query *q, int32_t leaf)

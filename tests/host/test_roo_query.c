@@ -361,7 +361,8 @@ static void check_evil(const char *name, const rrb_roo *r, const baked *b)
     patch_open(name, b, RR_SEC_ROO_POLYGONS, 0, offsetof(rr_roo_polygon_rec, count),
                (int32_t)r->npoints + 1, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_CORNERS, 0, offsetof(rr_roo_corner_rec, vert),
-               (int32_t)blob_count(b, RR_SEC_ROO_VERTS), 2, RR_ERR_INDEX);
+               (int32_t)(blob_count(b, RR_SEC_ROO_WALL_POINTS) + blob_count(b, RR_SEC_ROO_VERTS)),
+               2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_WALL_SIDES, 0, offsetof(rr_roo_wall_sides_rec, pos_sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
     /* a wall's end is the point after its start: the last point has none */
@@ -369,7 +370,7 @@ static void check_evil(const char *name, const rrb_roo *r, const baked *b)
                (int32_t)blob_count(b, RR_SEC_ROO_WALL_POINTS) - 1, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, sides),
                (int32_t)blob_count(b, RR_SEC_ROO_WALL_SIDES), 2, RR_ERR_INDEX);
-    patch_open(name, b, RR_SEC_ROO_WALL_POINTS, 0, offsetof(rr_roo_wall_point_rec, y),
+    patch_open(name, b, RR_SEC_ROO_WALL_POINTS, 0, offsetof(rr_roo_vert_rec, y),
                RR_ROO_COORD_LIMIT, 4, RR_ERR_RANGE);
     patch_open(name, b, RR_SEC_ROO_SECTORS, 0, offsetof(rr_roo_sector_rec, floor_slope),
                (int32_t)r->nslopes, 2, RR_ERR_INDEX);
@@ -592,6 +593,34 @@ static void check_renumbered(const char *name, const rrb_roo *r)
     free(m.nodes), free(order), free(stack), free(new_of);
 }
 
+/* Every leaf polygon corner the blob names (a wall point or a vert) is the
+ * model's point, rounded to coords. */
+static void check_corners(const char *name, const rrb_roo *r, const baked *b)
+{
+    const void *p;
+    const rr_roo_corner_rec *corners;
+    const rr_roo_vert_rec *verts, *wall;
+    uint32_t nc = 0, nv = 0, nw = 0, bad = 0, on_walls = 0;
+    if (rr_section(&b->room, RR_SEC_ROO_CORNERS, &p, &nc) != RR_OK)
+        return;
+    corners = p;
+    rr_section(&b->room, RR_SEC_ROO_VERTS, &p, &nv);
+    verts = p;
+    rr_section(&b->room, RR_SEC_ROO_WALL_POINTS, &p, &nw);
+    wall = p;
+    RT_EXPECT_EQ(cid(name, "corners_count"), nc, r->npoints);
+    for (uint32_t i = 0; i < nc && i < r->npoints; i++) {
+        uint32_t v = corners[i].vert;
+        const rr_roo_vert_rec *q = v < nw ? &wall[v] : &verts[v - nw];
+        on_walls += v < nw;
+        bad += q->x != (int32_t)rrb_roo_round_scaled(r->points[2 * i], (int)b->room.coord_frac) ||
+               q->y != (int32_t)rrb_roo_round_scaled(r->points[2 * i + 1], (int)b->room.coord_frac);
+    }
+    printf("  %-22s %u leaf corners: %u at wall points, the others at %u verts; %u wrong\n",
+           name, nc, on_walls, nv, bad);
+    RT_EXPECT_EQ(cid(name, "corners_points"), bad, 0);
+}
+
 static void check_room(const char *name, const rrb_roo *r)
 {
     baked b, be;
@@ -605,6 +634,7 @@ static void check_room(const char *name, const rrb_roo *r)
         check_polygons(name, r, &b);
         check_order(name, r, &b);
         check_grids(name, r, &b);
+        check_corners(name, r, &b);
         check_evil(name, r, &b);
         /* pre-order numbering (every corpus room): no NODE_NUMBERS */
         RT_EXPECT_EQ(cid(name, "preorder_no_numbers"), blob_count(&b, RR_SEC_ROO_NODE_NUMBERS), 0);
