@@ -61,23 +61,22 @@ static int coord_ok(int32_t v)
 static rr_err check_room(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    const uint32_t *const counts16[7] = {&r->nnodes, &r->nleaves, &r->nlines, &r->nsectors,
-                                          &r->nslopes, &r->nwalls, &r->nsidedefs};
+    const uint32_t *const counts16[9] = {&r->nnodes,       &r->nleaves,     &r->nlines,
+                                          &r->nsectors,     &r->nslopes,     &r->nwalls,
+                                          &r->nwall_points, &r->nwall_sides, &r->nsidedefs};
     uint32_t k, need = RR_ROO_ARENA_STATE + 2u * (r->bsp_depth + 1u);
-    for (k = 0; k < 7; k++) {
+    for (k = 0; k < 9; k++) {
         /* internal nodes and leaves: child references; the others: 16-bit indices */
         uint32_t limit = k < 2 ? RR_ROO_MAX_TREE : RR_ROO_NONE - 1u;
         if (*counts16[k] > limit)
             return rr__fail(room, diag, RR_ERR_RANGE, counts16[k],
                             "record count (16-bit indices)", *counts16[k], limit);
     }
-    /* the parallel sections hold one record per node, per line */
-    if (r->nnode_info != r->nnodes)
-        return rr__fail(room, diag, RR_ERR_SECTION, &r->nnode_info, "node info vs nodes",
-                        r->nnode_info, r->nnodes);
-    if (r->nline_norms != r->nlines)
-        return rr__fail(room, diag, RR_ERR_SECTION, &r->nline_norms, "line norms vs lines",
-                        r->nline_norms, r->nlines);
+    /* node numbers, when present, one per internal node */
+    if (present(room, RR_ROO_S_node_numbers) &&
+        rr__count(room, RR_ROO_S_node_numbers) != r->nnodes)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->nnodes, "node numbers vs nodes",
+                        rr__count(room, RR_ROO_S_node_numbers), r->nnodes);
     /* the root: internal node 1, or the one leaf of a room without internal
      * nodes, or nothing in an empty room */
     if (r->root != (r->nnodes ? 1u : r->nleaves ? RR_ROO_CHILD_LEAF : 0u))
@@ -98,11 +97,10 @@ static rr_err check_room(const rr_room *room, rr_diag *diag)
 }
 
 /* A child reference of internal node i (0-based): 0, a leaf that exists, or
- * a later internal node whose depth is one more than the parent's. */
+ * a later internal node. */
 static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const uint16_t *child)
 {
-    const rr_roo_node_info_rec *info = node_info_of(room);
-    uint32_t c = *child, depth = info[i].depth + 1u;
+    uint32_t c = *child;
     if (c == 0)
         return RR_OK;
     if (c & RR_ROO_CHILD_LEAF) {
@@ -117,50 +115,81 @@ static rr_err check_child(const rr_room *room, rr_diag *diag, uint32_t i, const 
     if (c <= i + 1)
         return rr__fail(room, diag, RR_ERR_CYCLE, child, "child not after its parent", c,
                         i + 1);
-    if (info[c - 1].depth != depth)
-        return rr__fail(room, diag, RR_ERR_DEPTH, &info[c - 1].depth, "child depth",
-                        info[c - 1].depth, depth);
     return RR_OK;
 }
 
-/* Internal node i: its depth (the root 1), its children. */
+/* Internal node i: its children; without NODE_NUMBERS at least one of them
+ * (its number is found through its first child, rr_roo_node_number). */
 static rr_err check_node(const rr_room *room, rr_diag *diag, uint32_t i)
 {
     const rr_roo_node_rec *n = &nodes_of(room)[i];
-    const rr_roo_node_info_rec *info = &node_info_of(room)[i];
-    uint32_t bsp_depth = room_of(room)->bsp_depth;
-    rr_err e;
-    if (info->depth < 1 || info->depth > bsp_depth || (i == 0 && info->depth != 1))
-        return rr__fail(room, diag, RR_ERR_DEPTH, &info->depth, "node depth", info->depth,
-                        bsp_depth);
-    e = check_child(room, diag, i, &n->pos);
-    return e ? e : check_child(room, diag, i, &n->neg);
+    rr_err e = check_child(room, diag, i, &n->pos);
+    if (!e)
+        e = check_child(room, diag, i, &n->neg);
+    if (!e && !n->pos && !n->neg && !present(room, RR_ROO_S_node_numbers))
+        return rr__fail(room, diag, RR_ERR_INDEX, &n->pos,
+                        "internal node without children (and no node numbers)", 0, 0);
+    return e;
 }
 
-/* A line's norm bounds its length: norm^2 >= A^2 + B^2. */
-static rr_err check_lines(const rr_room *room, rr_diag *diag)
+static uint16_t *walk_stack(const rr_room *room);
+
+/* No internal node lies deeper than bsp_depth (the root is 1), so the BSP
+ * walks' stack of bsp_depth + 1 entries never overflows: a depth-first walk
+ * of the tree on that very stack, the depth of each waiting child in the
+ * arena's query state (free during rr_open; bsp_depth <= RR_MAX_DEPTH
+ * < RR_ROO_ARENA_STATE, checked first by check_room). Children come after
+ * their parents (check_node), so the walk ends; it stops early when it
+ * has met more nodes than there are (a node with two parents). */
+static rr_err check_depths(const rr_room *room, rr_diag *diag)
 {
-    const rr_roo_line_rec *lines = lines_of(room);
-    const rr_roo_line_norm_rec *norms = line_norms_of(room);
-    uint32_t i;
-    for (i = 0; i < rr__count(room, RR_ROO_S_lines); i++) {
-        const rr_roo_line_rec *l = &lines[i];
-        uint32_t norm = norms[i].norm;
-        if ((uint64_t)norm * norm < (uint64_t)((int64_t)l->a * l->a + (int64_t)l->b * l->b))
-            return rr__fail(room, diag, RR_ERR_RANGE, &norms[i].norm,
-                            "separator norm < sqrt(a^2 + b^2)", norm, 0);
+    const rr_roo_room_rec *r = room_of(room);
+    const rr_roo_node_rec *nodes = nodes_of(room);
+    uint16_t *stack = walk_stack(room);
+    uint8_t *waiting_depth = room->arena; /* the query state's bytes */
+    uint32_t c = r->nnodes ? 1u : 0u, depth = 1, sp = 0, met = 0;
+    while (c) {
+        const rr_roo_node_rec *n = &nodes[c - 1];
+        uint32_t pos = (n->pos & RR_ROO_CHILD_LEAF) ? 0u : n->pos;
+        uint32_t neg = (n->neg & RR_ROO_CHILD_LEAF) ? 0u : n->neg;
+        if (depth > r->bsp_depth)
+            return rr__fail(room, diag, RR_ERR_DEPTH, &r->bsp_depth,
+                            "bsp depth (an internal node lies deeper)", depth, r->bsp_depth);
+        if (++met > r->nnodes)
+            return rr__fail(room, diag, RR_ERR_CYCLE, &n->pos,
+                            "internal node reached twice", c, r->nnodes);
+        if (pos && neg) { /* sp < depth <= bsp_depth: the stack holds it */
+            stack[sp] = (uint16_t)neg;
+            waiting_depth[sp++] = (uint8_t)(depth + 1u);
+        }
+        if (pos || neg) {
+            c = pos ? pos : neg;
+            depth++;
+        } else if (sp) {
+            c = stack[--sp];
+            depth = waiting_depth[sp];
+        } else {
+            c = 0;
+        }
     }
     return RR_OK;
 }
 
-/* Leaf polygons, when present, one per leaf. */
+/* Leaf polygons, when present, one per leaf; each corner a wall point or a
+ * vertex. */
 static rr_err check_polygons(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    uint32_t n = rr__count(room, RR_ROO_S_polygons);
+    const rr_roo_corner_rec *corners = corners_of(room);
+    uint32_t i, n = rr__count(room, RR_ROO_S_polygons);
+    uint32_t points = r->nwall_points + rr__count(room, RR_ROO_S_verts);
     if (present(room, RR_ROO_S_polygons) && n != r->nleaves)
         return rr__fail(room, diag, RR_ERR_SECTION, &r->nleaves, "leaf polygons vs leaves", n,
                         r->nleaves);
+    for (i = 0; i < rr__count(room, RR_ROO_S_corners); i++)
+        if (corners[i].vert >= points)
+            return rr__fail(room, diag, RR_ERR_INDEX, &corners[i].vert,
+                            "corner point (wall points, then verts)", corners[i].vert, points);
     return RR_OK;
 }
 
@@ -176,15 +205,20 @@ static rr_err check_slopes(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* A wall's next comes after it, so every wall list ends. */
+/* A wall's end point (pt + 1) exists, and its next comes after it, so
+ * every wall list ends. */
 static rr_err check_walls(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_wall_rec *walls = walls_of(room);
-    uint32_t i;
-    for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++)
+    uint32_t i, npoints = rr__count(room, RR_ROO_S_wall_points);
+    for (i = 0; i < rr__count(room, RR_ROO_S_walls); i++) {
+        if (walls[i].pt + 1u >= npoints)
+            return rr__fail(room, diag, RR_ERR_INDEX, &walls[i].pt, "wall end point (pt + 1)",
+                            walls[i].pt + 1u, npoints);
         if (walls[i].next != RR_ROO_NONE && walls[i].next <= i)
             return rr__fail(room, diag, RR_ERR_CYCLE, &walls[i].next,
                             "wall next not after the wall", walls[i].next, i);
+    }
     return RR_OK;
 }
 
@@ -228,7 +262,7 @@ static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_dia
     for (i = 0; !e && i < rr__count(room, RR_ROO_S_nodes); i++)
         e = check_node(room, diag, i);
     if (!e)
-        e = check_lines(room, diag);
+        e = check_depths(room, diag);
     if (!e)
         e = check_polygons(room, diag);
     if (!e)
@@ -296,6 +330,26 @@ static NOINLINE const rr_roo_node_rec *descend_point(const rr_roo_node_rec *node
     return p;
 }
 
+/* The file's number of internal node i (0-based): from NODE_NUMBERS, or,
+ * when the file numbers its nodes in pre-order with the + child first (the
+ * baker leaves NODE_NUMBERS out only then), one less than that of its
+ * first child, the + child if it has one (validated: one at least): down
+ * that chain (child after parent: at most bsp_depth steps) to a leaf,
+ * whose file number the leaf record holds. Only an outside point asks. */
+static int32_t node_number(const rr_room *room, uint32_t i)
+{
+    const rr_roo_node_rec *nodes = nodes_of(room);
+    uint32_t c = i + 1u, steps = 0;
+    if (present(room, RR_ROO_S_node_numbers))
+        return node_numbers_of(room)[i].number;
+    while (!(c & RR_ROO_CHILD_LEAF)) {
+        const rr_roo_node_rec *n = &nodes[c - 1u];
+        c = n->pos ? n->pos : n->neg;
+        steps++;
+    }
+    return (int32_t)leaves_of(room)[c & ~RR_ROO_CHILD_LEAF].node - (int32_t)steps;
+}
+
 /* Locate (x, y): its leaf, sector and file node (or the node where the
  * walk left the tree, RR_ERR_NOTFOUND). */
 static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_where *out)
@@ -306,7 +360,7 @@ static NOINLINE rr_err walk(const rr_room *room, int32_t x, int32_t y, rr_roo_wh
     p = descend_point(nodes, lines_of(room), &c, x, y);
     if (c == 0) {
         out->sector = out->leaf = -1;
-        out->node = p ? node_info_of(room)[p - nodes].number : -1;
+        out->node = p ? node_number(room, (uint32_t)(p - nodes)) : -1;
         return RR_ERR_NOTFOUND;
     }
     leaf = &leaves_of(room)[c & ~RR_ROO_CHILD_LEAF];
@@ -434,14 +488,17 @@ static uint64_t abs64(int64_t v)
     return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* A wall's line as four int32 x0, y0, x1, y1: the record starts with them,
- * so a wall and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point
- * is a pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call
- * below at two or three registers (six int32 put two on the Arm stack). */
-typedef char rr__roo_wall_line[(offsetof(rr_roo_wall_rec, y1) == 12) ? 1 : -1];
-static const int32_t *wall_line(const rr_roo_wall_rec *w)
+/* A wall's line as four int32 x0, y0, x1, y1: its start point and the next
+ * one in the chain of wall points (rr_roo_blob.h), read in place, so a wall
+ * and a path p = (ax, ay, bx, by) are both "lines" l[4] and a point is a
+ * pair c[2] (p, p + 2, l, l + 2). Pointer arguments keep every call below
+ * at two or three registers (six int32 put two on the Arm stack). */
+typedef char rr__roo_wall_point[(sizeof(rr_roo_vert_rec) == 8 &&
+                                 offsetof(rr_roo_vert_rec, y) == 4) ? 1 : -1];
+static const int32_t *wall_line(const rr_roo_vert_rec *points, const rr_roo_wall_rec *w)
 {
-    return (const int32_t *)(const void *)w;
+    /* validated: pt + 1 is a point too; x, y of pt then x, y of pt + 1 */
+    return (const int32_t *)(const void *)(points + w->pt);
 }
 
 /* (b - a) x (c - a) for the line a -> b = l: > 0 when c is on its + side
@@ -492,11 +549,10 @@ static int straddles(const int32_t p[4], const int32_t l[4])
     return ends_side(p, l) <= 0 && ends_side(l, p) != 1;
 }
 
-/* Do the segment p = (ax, ay, bx, by) and wall w come within sqrt(r2) of
- * each other? (They cross, or an endpoint of one is near the other.) */
-static int seg_near_wall(const int32_t p[4], const rr_roo_wall_rec *w, uint64_t r2)
+/* Do the segment p = (ax, ay, bx, by) and wall line l come within sqrt(r2)
+ * of each other? (They cross, or an endpoint of one is near the other.) */
+static int seg_near_wall(const int32_t p[4], const int32_t l[4], uint64_t r2)
 {
-    const int32_t *l = wall_line(w);
     uint32_t k;
     if (straddles(p, l))
         return 1;
@@ -522,9 +578,8 @@ static NOINLINE void reduce(crossing *c)
     }
 }
 
-static int cross_wall(const int32_t p[4], const rr_roo_wall_rec *w, crossing *c)
+static int cross_wall(const int32_t p[4], const int32_t l[4], crossing *c)
 {
-    const int32_t *l = wall_line(w);
     int64_t sa = orient(l, p), sb = orient(l, p + 2);
     c->side = sa >= 0;
     if (c->side == (sb >= 0))
@@ -581,12 +636,16 @@ typedef struct qstate {
      * room's view once per query (query_setup); the others, read once per
      * crossing, go through the view. */
     const rr_roo_wall_rec *walls;
+    const rr_roo_vert_rec *points;
+    const rr_roo_wall_sides_rec *sides;
     const rr_roo_sidedef_rec *sidedefs;
     const rr_roo_node_rec *nodes;
     const rr_roo_line_rec *lines;
-    const rr_roo_line_norm_rec *norms;
     int32_t seg[4];       /* the path (ax, ay, bx, by) or the sight line in 2D; the
                              corridor's centre line */
+    int32_t box[4];       /* min x, min y, max x, max y of q->seg grown by the radius (0
+                             for sight): a wall wholly outside it can neither touch nor
+                             cross the path */
     int32_t width;        /* the corridor's half width: radius (0 for sight) + wall slack */
     uint32_t node, sp;    /* the wall walk: next internal node (1-based, 0 = done), stack depth */
     uint32_t wall;        /* next wall to hand out, or RR_ROO_NONE */
@@ -598,6 +657,8 @@ typedef struct qstate {
 } qstate;
 
 typedef char rr__roo_qstate_fits[(sizeof(qstate) <= RR_ROO_ARENA_STATE) ? 1 : -1];
+/* check_depths keeps a depth byte per waiting child in the state's bytes */
+typedef char rr__roo_depths_fit[(RR_MAX_DEPTH < RR_ROO_ARENA_STATE) ? 1 : -1];
 
 static qstate *query_state(const rr_room *room)
 {
@@ -623,6 +684,27 @@ static NOINLINE uint32_t descend(uint16_t *stack, uint32_t *sp, uint32_t first, 
 
 /// Walls near a segment ///
 
+/* q->box: the bounding box of q->seg grown by margin (0 <= margin < 2^29,
+ * coordinates within +-2^29, so it fits an int32). */
+static NOINLINE void set_box(qstate *q, int32_t margin)
+{
+    const int32_t *p = q->seg;
+    q->box[0] = (p[0] < p[2] ? p[0] : p[2]) - margin;
+    q->box[1] = (p[1] < p[3] ? p[1] : p[3]) - margin;
+    q->box[2] = (p[0] > p[2] ? p[0] : p[2]) + margin;
+    q->box[3] = (p[1] > p[3] ? p[1] : p[3]) + margin;
+}
+
+/* Is the wall line l wholly outside q->box? Then it is farther than the
+ * margin from every point of the path: no contact, no crossing (touching
+ * the box edge is inside, so the exact tests still decide every tie). */
+static int outside_box(const qstate *q, const int32_t l[4])
+{
+    const int32_t *b = q->box;
+    return (l[0] < b[0] && l[2] < b[0]) || (l[0] > b[2] && l[2] > b[2]) ||
+           (l[1] < b[1] && l[3] < b[1]) || (l[1] > b[3] && l[3] > b[3]);
+}
+
 /* The walk over every wall that can come within q->width of the segment
  * q->seg: the walls listed at each node whose cell the corridor reaches (s of
  * the endpoints against width * norm), with the arena stack as in
@@ -637,6 +719,16 @@ static uint32_t wall_child(uint32_t c)
     return (c & RR_ROO_CHILD_LEAF) ? 0u : c;
 }
 
+/* An upper bound of the line's length sqrt(A^2 + B^2): M + ceil(m / 2) for
+ * M = max(|A|, |B|), m = min (>= the length because M >= 3m/4; at most 12 %
+ * above it). |A|, |B| < 2^30 (validated), so it is below 2^31. A wider
+ * corridor only visits more walls: the answers do not change. */
+static int32_t line_norm(const rr_roo_line_rec *l)
+{
+    int32_t a = l->a < 0 ? -l->a : l->a, b = l->b < 0 ? -l->b : l->b;
+    return a > b ? a + (b + 1) / 2 : b + (a + 1) / 2;
+}
+
 /* Take one internal node off the walk: queue its walls, pick the children
  * to visit. */
 static NOINLINE void walk_node(const rr_room *room, qstate *q)
@@ -646,8 +738,8 @@ static NOINLINE void walk_node(const rr_room *room, qstate *q)
     int64_t sa, sb, lim;
     q->wall = p->first_wall;
     sa = line_side(l, q->seg[0], q->seg[1]), sb = line_side(l, q->seg[2], q->seg[3]);
-    /* < 2^30 * 2^31 (norm < 2^31, validated) */
-    lim = (int64_t)q->width * (int32_t)q->norms[p->line].norm;
+    /* < 2^30 * 2^31 (line_norm < 2^31) */
+    lim = (int64_t)q->width * line_norm(l);
     q->node = descend(walk_stack(room), &q->sp,
                       sa >= -lim || sb >= -lim ? wall_child(p->pos) : 0u,
                       sa <= lim || sb <= lim ? wall_child(p->neg) : 0u);
@@ -697,14 +789,16 @@ static NOINLINE void visit_walls(const rr_room *room, qstate *q, int brute, int 
 
 /// Movement ///
 
-/* The sidedef of w facing a point on side `side`, or NULL. */
-static const rr_roo_sidedef_rec *facing(const qstate *q, const rr_roo_wall_rec *w, int side)
+/* The sidedef of a wall with sides w facing a point on side `side`, or
+ * NULL. */
+static const rr_roo_sidedef_rec *facing(const qstate *q, const rr_roo_wall_sides_rec *w,
+                                        int side)
 {
     uint16_t sd = side ? w->pos_sidedef : w->neg_sidedef;
     return sd == RR_ROO_NONE ? 0 : &q->sidedefs[sd];
 }
 
-static int one_sided(const rr_roo_wall_rec *w)
+static int one_sided(const rr_roo_wall_sides_rec *w)
 {
     return w->pos_sector == RR_ROO_NONE || w->neg_sector == RR_ROO_NONE;
 }
@@ -723,17 +817,17 @@ static NOINLINE void path_at(const int32_t p[4], int32_t t, int32_t out[2])
 }
 
 /* Smallest t (Q16, 1..65536) with the path a .. a + t(b - a) within radius
- * of w, or 0x10001 when the whole path stays out of reach; the predicate
+ * of the wall line l, or 0x10001 when the whole path stays out of reach; the predicate
  * grows with t, so bisection is exact on the grid. The first trial is the
  * whole path (path_at gives b exactly for t = 65536). */
-static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
+static int32_t first_contact(qstate *q, const int32_t l[4])
 {
     mover *m = &q->u.m;
     int32_t lo = 0, hi = 0x10001, mid = 0x10000, *pr = m->probe;
     pr[0] = q->seg[0], pr[1] = q->seg[1];
     while (hi - lo > 1) { /* a miss at t = 65536 ends it at once: lo = 65536 */
         path_at(q->seg, mid, pr + 2);
-        if (seg_near_wall(pr, w, radius2(m)))
+        if (seg_near_wall(pr, l, radius2(m)))
             hi = mid;
         else
             lo = mid;
@@ -742,10 +836,10 @@ static int32_t first_contact(qstate *q, const rr_roo_wall_rec *w)
     return hi;
 }
 
-/* The floor and ceiling of both sectors of a two-sided wall w where the
- * segment q->seg crosses it at c: h[0], h[1] on its + side (pos_sector),
- * h[2], h[3] on its - side. */
-static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
+/* The floor and ceiling of both sectors of a two-sided wall (sides w) where
+ * the segment q->seg crosses it at c: h[0], h[1] on its + side
+ * (pos_sector), h[2], h[3] on its - side. */
+static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_sides_rec *w,
                                    const crossing *c, int32_t h[4])
 {
     int32_t x = ratio_lerp(q->seg[0], q->seg[2], c), y = ratio_lerp(q->seg[1], q->seg[3], c);
@@ -754,7 +848,8 @@ static NOINLINE void cross_heights(const qstate *q, const rr_roo_wall_rec *w,
 }
 
 /* A portal crossing: the block reason, or RR_ROO_FREE. */
-static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
+static int32_t portal_block(const qstate *q, const rr_roo_wall_sides_rec *w,
+                            const crossing *c)
 {
     const mover *m = &q->u.m;
     int32_t h[4], *near = c->side ? h : h + 2, *far = c->side ? h + 2 : h;
@@ -768,13 +863,13 @@ static int32_t portal_block(const qstate *q, const rr_roo_wall_rec *w, const cro
     return RR_ROO_FREE;
 }
 
-/* A solid wall's contact time (Q16, 0x10001 = none). */
-static NOINLINE int32_t solid_event(qstate *q, const rr_roo_wall_rec *w)
+/* A solid wall's (line l) contact time (Q16, 0x10001 = none). */
+static NOINLINE int32_t solid_event(qstate *q, const int32_t l[4])
 {
     /* already touching at A (point-to-segment): no event */
-    if (near_seg(wall_line(w), q->seg, radius2(&q->u.m)))
+    if (near_seg(l, q->seg, radius2(&q->u.m)))
         return 0x10001;
-    return first_contact(q, w);
+    return first_contact(q, l);
 }
 
 /* Keep the earliest event; equal times go to the lower wall index. */
@@ -788,13 +883,14 @@ static void keep(qstate *q, uint32_t i, int32_t t, int32_t block, rr_fix stop)
     }
 }
 
-/* A two-sided wall: a block event where the path crosses into a sector it
- * cannot enter. */
-static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *w)
+/* A two-sided wall (line l, sides w): a block event where the path crosses
+ * into a sector it cannot enter. */
+static NOINLINE void portal_event(qstate *q, uint32_t i, const int32_t l[4],
+                                  const rr_roo_wall_sides_rec *w)
 {
     crossing c;
     int32_t block;
-    if (!cross_wall(q->seg, w, &c))
+    if (!cross_wall(q->seg, l, &c))
         return;
     block = portal_block(q, w, &c);
     if (block != RR_ROO_FREE)
@@ -803,17 +899,22 @@ static NOINLINE void portal_event(qstate *q, uint32_t i, const rr_roo_wall_rec *
 
 static NOINLINE void move_visit(qstate *q, uint32_t i)
 {
-    const rr_roo_wall_rec *w = &q->walls[i];
-    int side = orient(wall_line(w), q->seg) >= 0;
-    const rr_roo_sidedef_rec *sd = facing(q, w, side);
+    const rr_roo_wall_rec *wall = &q->walls[i];
+    const int32_t *l = wall_line(q->points, wall);
+    const rr_roo_wall_sides_rec *w;
+    const rr_roo_sidedef_rec *sd;
     int32_t t;
+    if (outside_box(q, l))
+        return; /* the common case: no event */
+    w = &q->sides[wall->sides];
+    sd = facing(q, w, orient(l, q->seg) >= 0);
     if (one_sided(w) || (sd && sd->normal_bitmap && !(sd->flags & 0x4u))) {
-        t = solid_event(q, w);
+        t = solid_event(q, l);
         if (t <= 0x10000)
             keep(q, i, t, RR_ROO_WALL, t - 1);
         return;
     }
-    portal_event(q, i, w);
+    portal_event(q, i, l, w);
 }
 
 /* The arguments are already in q->seg and q->u.m. */
@@ -827,6 +928,7 @@ static rr_err can_move(const rr_room *room, qstate *q, int brute)
     m->best = 0x10001;
     out->block = RR_ROO_FREE, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->width = m->radius + room_of(room)->wall_slack; /* both < 2^29 */
+    set_box(q, m->radius);
     visit_walls(room, q, brute, 0);
     path_at(q->seg, out->fraction, xy);
     out->x = xy[0], out->y = xy[1];
@@ -844,10 +946,11 @@ static NOINLINE qstate *query_setup(const rr_room *room, void *out, int32_t ax, 
     q = query_state(room);
     q->room = room;
     q->walls = walls_of(room);
+    q->points = wall_points_of(room);
+    q->sides = wall_sides_of(room);
     q->sidedefs = sidedefs_of(room);
     q->nodes = nodes_of(room);
     q->lines = lines_of(room);
-    q->norms = line_norms_of(room);
     q->seg[0] = ax, q->seg[1] = ay, q->seg[2] = bx, q->seg[3] = by;
     q->out = out;
     return q;
@@ -879,11 +982,11 @@ rr_err rr_roo_can_move_all(const rr_room *room, int32_t ax, int32_t ay, int32_t 
  * ratio_lerp from S to S + E (|S| < 2^29, |E| < 2^30: no overflow).
  * |T - S| <= |B - S| < 2^30 (a projection is never longer than the vector),
  * so nothing overflows. */
-static NOINLINE void slide_target(const rr_roo_wall_rec *w, int32_t st[4], int32_t bx,
+static NOINLINE void slide_target(const int32_t l[4], int32_t st[4], int32_t bx,
                                   int32_t by)
 {
     int32_t sx = st[0], sy = st[1], *t = st + 2; /* S in, T out */
-    int32_t ex = w->x1 - w->x0, ey = w->y1 - w->y0;
+    int32_t ex = l[2] - l[0], ey = l[3] - l[1];
     int64_t num = (int64_t)(bx - sx) * ex + (int64_t)(by - sy) * ey;
     crossing c;
     c.num = (int64_t)abs64(num), c.den = (int64_t)ex * ex + (int64_t)ey * ey;
@@ -914,7 +1017,7 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
     /* the second leg S -> T, built in place in the arena state */
     st = q->seg;
     st[0] = first->x, st[1] = first->y;
-    slide_target(&walls_of(room)[first->wall], st, bx, by);
+    slide_target(wall_line(q->points, &q->walls[first->wall]), st, bx, by);
     if (!args_ok(st + 2, 2))
         return RR_OK; /* cannot slide that far: stay at the first stop */
     q->out = second;
@@ -923,8 +1026,9 @@ rr_err rr_roo_slide(const rr_room *room, int32_t ax, int32_t ay, int32_t bx, int
 
 /// Line of sight ///
 
-/* Does wall w, crossed at c by the sight line a -> b, block it? */
-static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossing *c)
+/* Does the wall with sides w, crossed at c by the sight line a -> b, block
+ * it? */
+static int sight_blocked(const qstate *q, const rr_roo_wall_sides_rec *w, const crossing *c)
 {
     const sighter *s = &q->u.s;
     const rr_roo_sidedef_rec *sd = facing(q, w, c->side);
@@ -941,15 +1045,16 @@ static int sight_blocked(const qstate *q, const rr_roo_wall_rec *w, const crossi
 static NOINLINE void sight_visit(qstate *q, uint32_t i)
 {
     const rr_roo_wall_rec *w = &q->walls[i];
+    const int32_t *l = wall_line(q->points, w);
     rr_roo_sight *out;
     crossing c;
     rr_fix t;
-    if (!cross_wall(q->seg, w, &c))
+    if (outside_box(q, l) || !cross_wall(q->seg, l, &c))
         return; /* the common case: out is read only after it */
     out = q->out, t = ratio_fix(&c);
     if (!out->visible && (t > out->fraction || (t == out->fraction && (int32_t)i > out->wall)))
         return;
-    if (sight_blocked(q, w, &c))
+    if (sight_blocked(q, &q->sides[w->sides], &c))
         out->visible = 0, out->wall = (int32_t)i, out->fraction = t;
 }
 
@@ -965,6 +1070,7 @@ static rr_err sight(const rr_room *room, const int32_t a[3], const int32_t b[3],
     out->visible = 1, out->wall = -1, out->fraction = RR_FIX_ONE;
     q->u.s.a = a, q->u.s.b = b;
     q->width = room_of(room)->wall_slack;
+    set_box(q, 0);
     visit_walls(room, q, brute, 1);
     return RR_OK;
 }

@@ -50,18 +50,23 @@
 
 /* Section type ids. Issue 18 gave the room, the nodes, the leaves and the
  * sectors new layouts, so they have new ids (a blob of the old layout fails
- * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304 and 0x830b
- * are retired. */
+ * with RR_ERR_SECTION instead of being misread); 0x0300-0x0304, 0x830b and
+ * (schema 3: walls as point chains; node depths checked by a walk instead of
+ * stored; line norms bounded from the line instead of stored) 0x0306,
+ * 0x0317 and 0x0318 are retired. */
 #define RR_SEC_ROO_SLOPES   0x0305u
-#define RR_SEC_ROO_WALLS    0x0306u
+#define RR_SEC_ROO_WALLS    0x0319u
+#define RR_SEC_ROO_WALL_POINTS 0x031au
+#define RR_SEC_ROO_WALL_SIDES  0x031bu
 #define RR_SEC_ROO_SIDEDEFS 0x0307u
 #define RR_SEC_ROO_ROOM     0x030cu
 #define RR_SEC_ROO_NODES    0x030du
 #define RR_SEC_ROO_LINES    0x030eu
 #define RR_SEC_ROO_LEAVES   0x030fu
 #define RR_SEC_ROO_SECTORS  0x0310u
-#define RR_SEC_ROO_NODE_INFO  0x0317u
-#define RR_SEC_ROO_LINE_NORMS 0x0318u
+/* Internal nodes' file numbers, optional (schema 3): only when the file's
+ * node numbers are not its pre-order (rr_roo_node_number in rr_roo.c). */
+#define RR_SEC_ROO_NODE_NUMBERS (RR_SEC_OPTIONAL | 0x031cu)
 /* Leaf polygons (floor outlines: render data, no query reads them), optional:
  * left out by --collision-only. */
 #define RR_SEC_ROO_POLYGONS (RR_SEC_OPTIONAL | 0x0311u)
@@ -97,7 +102,7 @@
  * the BSP walks. The baker declares RR_ROO_ARENA_STATE + 2 * (bsp_depth +
  * 1), rounded up to 4 (rrb_blob_finish adds the view); the validator
  * refuses less. */
-#define RR_ROO_ARENA_STATE 120u
+#define RR_ROO_ARENA_STATE 152u
 
 /* Room flags (rr_roo_room_rec.flags). */
 #define RR_ROO_ROOM_SECURITY_OK 1u  /* the file's security value matched */
@@ -125,19 +130,19 @@
     F(T, nnodes, U32, , COUNTOF, RR_ROO_S_nodes, "records of each section, in "        \
       "section order: internal nodes and leaves below 0x8000, the others below "       \
       "0xffff (16-bit indices)")                                                       \
-    F(T, nnode_info, U32, , COUNTOF, RR_ROO_S_node_info, "= nnodes (checked)")        \
     F(T, nlines, U32, , COUNTOF, RR_ROO_S_lines, "")                                   \
-    F(T, nline_norms, U32, , COUNTOF, RR_ROO_S_line_norms, "= nlines (checked)")      \
     F(T, nleaves, U32, , COUNTOF, RR_ROO_S_leaves, "")                                 \
     F(T, nsectors, U32, , COUNTOF, RR_ROO_S_sectors, "")                               \
     F(T, nslopes, U32, , COUNTOF, RR_ROO_S_slopes, "")                                 \
     F(T, nwalls, U32, , COUNTOF, RR_ROO_S_walls, "")                                   \
+    F(T, nwall_points, U32, , COUNTOF, RR_ROO_S_wall_points, "")                       \
+    F(T, nwall_sides, U32, , COUNTOF, RR_ROO_S_wall_sides, "")                         \
     F(T, nsidedefs, U32, , COUNTOF, RR_ROO_S_sidedefs, "")                             \
     F(T, root, U32, , SEMANTIC, 0, "child reference of the root: 0 (no tree), 1 "      \
       "(internal node 1) or RR_ROO_CHILD_LEAF | 0 (one leaf)")                         \
-    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1; at most "    \
-      "the blob's max_depth; the arena holds a walk stack of 2 * (bsp_depth + 1) "     \
-      "bytes")                                                                         \
+    F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1 (checked "    \
+      "by a walk of the tree); at most the blob's max_depth; the arena holds a walk "  \
+      "stack of 2 * (bsp_depth + 1) bytes")                                            \
     F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: each byte grid present "    \
       "holds grid_rows x grid_cols cells (0 when absent)")                             \
     F(T, grid_cols, I32, , SEMANTIC, 0, "")                                            \
@@ -149,11 +154,11 @@
       "client unit (the BSP wall walk widens its corridor by this)")
 RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 96);
 
-/* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order.
- * An internal child's number is greater than its parent's and its depth is
- * the parent's + 1 (checked), so a walk is a forward loop of at most
- * bsp_depth nodes. What the walks read is here (8 bytes, and the line's 16:
- * an index is a shift); what they do not, in NODE_INFO and LINE_NORMS. */
+/* RR_SEC_ROO_NODES: the internal nodes of the BSP, root first, in pre-order
+ * (+ child's subtree before the - child's). An internal child's number is
+ * greater than its parent's (checked), and rr_open walks the tree once to
+ * check that no node lies deeper than bsp_depth, so a walk is a forward
+ * loop of at most bsp_depth nodes. */
 #define RR_ROO_NODE(F, T)                                                              \
     F(T, line, U16, , INDEX, RR_ROO_S_lines, "its separator line")                     \
     F(T, pos, U16, , SEMANTIC, 0, "child on the + side (s > 0): 0 = none (outside), "  \
@@ -164,17 +169,20 @@ RR_RECORD(rr_roo_room_rec, RR_ROO_ROOM, 96);
       "none; the list goes on through the walls' next")
 RR_RECORD(rr_roo_node_rec, RR_ROO_NODE, 8);
 
-/* RR_SEC_ROO_NODE_INFO: one per internal node, in the same order. */
-#define RR_ROO_NODE_INFO(F, T)                                                         \
+/* RR_SEC_ROO_NODE_NUMBERS (optional): one per internal node, in the same
+ * order. Absent when the file numbers its nodes in pre-order, + child first
+ * (every corpus room): then an internal node's number is found from the
+ * first leaf below it (rr_roo.c) and every internal node has a child
+ * (checked). */
+#define RR_ROO_NODE_NUMBER(F, T)                                                       \
     F(T, number, U16, , DATA, 0, "0-based node number in the file (locate reports "    \
-      "it)")                                                                           \
-    F(T, depth, U8, , SEMANTIC, 0, "root = 1; an internal child is its parent's "      \
-      "depth + 1, at most bsp_depth")                                                  \
-    F(T, pad, U8, , ZERO, 0, "0")
-RR_RECORD(rr_roo_node_info_rec, RR_ROO_NODE_INFO, 4);
+      "it when the point is outside)")
+RR_RECORD(rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, 2);
 
 /* RR_SEC_ROO_LINES: the distinct separator lines of the nodes, scaled as
- * described at the top: s = A*X + B*Y + C > 0 on the + side. */
+ * described at the top: s = A*X + B*Y + C > 0 on the + side. The wall walk
+ * bounds the line's length sqrt(A^2 + B^2) by max(|A|,|B|) + ceil(min/2)
+ * (at most 12 % above it, < 2^31). */
 #define RR_ROO_LINE(F, T)                                                              \
     F(T, a, I32, , ABS, RR_ROO_COEF_MAX, "scaled separator A*x + B*y + C (see "        \
       "rr_roo_blob.h), |A|, |B| < 2^30")                                               \
@@ -182,12 +190,6 @@ RR_RECORD(rr_roo_node_info_rec, RR_ROO_NODE_INFO, 4);
     F(T, c_lo, U32, , DATA, 0, "C, an int64 in two words: low word")                   \
     F(T, c_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |c_hi| < 2^29")
 RR_RECORD(rr_roo_line_rec, RR_ROO_LINE, 16);
-
-/* RR_SEC_ROO_LINE_NORMS: one per line, in the same order. */
-#define RR_ROO_LINE_NORM(F, T)                                                         \
-    F(T, norm, U32, , MAX, 0x7fffffffu, ">= sqrt(A^2 + B^2) of its line (checked), "   \
-      "< 2^31: scales the wall walk's corridor to the line's units")
-RR_RECORD(rr_roo_line_norm_rec, RR_ROO_LINE_NORM, 4);
 
 /* RR_SEC_ROO_LEAVES: the leaves, in the file's node order. */
 #define RR_ROO_LEAF(F, T)                                                              \
@@ -203,15 +205,21 @@ RR_RECORD(rr_roo_leaf_rec, RR_ROO_LEAF, 4);
     F(T, count, U16, , COUNT, RR_ROO_S_corners, "corners")
 RR_RECORD(rr_roo_polygon_rec, RR_ROO_POLYGON, 4);
 
-/* RR_SEC_ROO_CORNERS (optional): a polygon corner, as a vertex. */
-#define RR_ROO_CORNER(F, T) F(T, vert, U16, , INDEX, RR_ROO_S_verts, "its vertex")
+/* RR_SEC_ROO_CORNERS (optional): a polygon corner, as a point of the room:
+ * the points of the walls first, then the corners that are no wall's point
+ * (schema 3: most leaf corners are wall ends, stored once). */
+#define RR_ROO_CORNER(F, T)                                                            \
+    F(T, vert, U16, , SEMANTIC, 0, "its point: < nwall_points: WALL_POINTS[vert], "    \
+      "else VERTS[vert - nwall_points] (checked)")
 RR_RECORD(rr_roo_corner_rec, RR_ROO_CORNER, 2);
 
-/* RR_SEC_ROO_VERTS (optional): the distinct polygon corners. */
+/* A point (x, y): the records of WALL_POINTS and VERTS. */
 #define RR_ROO_VERT(F, T)                                                              \
     F(T, x, I32, , COORD, RR_ROO_COORD_MAX, "coords")                                  \
     F(T, y, I32, , COORD, RR_ROO_COORD_MAX, "")
 RR_RECORD(rr_roo_vert_rec, RR_ROO_VERT, 8);
+/* RR_SEC_ROO_VERTS (optional): the distinct polygon corners that are not
+ * wall points. RR_SEC_ROO_WALL_POINTS: the wall chains' points (below). */
 
 /* RR_SEC_ROO_SECTORS. The depth offset {0, 204, 409, 614} client units
  * follows from flags bits 0-1. */
@@ -237,13 +245,24 @@ RR_RECORD(rr_roo_sector_rec, RR_ROO_SECTOR, 16);
     F(T, d_hi, I32, , ABS, RR_ROO_CONST_HI_MAX, "high word, |d_hi| < 2^29")
 RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
 
-/* RR_SEC_ROO_WALLS: the client walls. */
+/* RR_SEC_ROO_WALLS: the client walls (schema 3). A wall goes from point pt
+ * to point pt + 1 of WALL_POINTS: the baker lays the walls out as chains
+ * (a wall that starts where the previous one ended shares its point), so a
+ * room of n walls in c chains stores n + c points instead of 2n, and the
+ * wall's line is still four consecutive int32 x0, y0, x1, y1 that the
+ * queries read in place. What a wall separates (sidedefs and sectors) is
+ * one of the room's distinct WALL_SIDES records. */
 #define RR_ROO_WALL(F, T)                                                              \
-    F(T, x0, I32, , COORD, RR_ROO_COORD_MAX, "from (x0, y0) to (x1, y1), coords; the " \
-      "+ side is on the right going from 0 to 1")                                      \
-    F(T, y0, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
-    F(T, x1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
-    F(T, y1, I32, , COORD, RR_ROO_COORD_MAX, "")                                       \
+    F(T, pt, U16, , INDEX, RR_ROO_S_wall_points, "its start point; it ends at pt + 1 " \
+      "(checked < the point count); the + side is on the right going from start to "   \
+      "end")                                                                           \
+    F(T, sides, U16, , INDEX, RR_ROO_S_wall_sides, "what it separates")                \
+    F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
+      "none; greater than this wall's index (checked), so every list ends")
+RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 6);
+
+/* RR_SEC_ROO_WALL_SIDES: the distinct (sidedef, sector) pairs of the walls. */
+#define RR_ROO_WALL_SIDES(F, T)                                                        \
     F(T, pos_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the + side, "   \
       "or none")                                                                       \
     F(T, neg_sidedef, U16, , INDEX_OPT, RR_ROO_S_sidedefs, "sidedef on the - side, "   \
@@ -251,11 +270,8 @@ RR_RECORD(rr_roo_slope_rec, RR_ROO_SLOPE, 20);
     F(T, pos_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the + side, or "   \
       "none (then the wall is solid)")                                                 \
     F(T, neg_sector, U16, , INDEX_OPT, RR_ROO_S_sectors, "sector on the - side, or "   \
-      "none")                                                                          \
-    F(T, next, U16, , INDEX_OPT, RR_ROO_S_walls, "next wall on the same line, or "     \
-      "none; greater than this wall's index (checked), so every list ends")            \
-    F(T, pad, U16, , ZERO, 0, "0")
-RR_RECORD(rr_roo_wall_rec, RR_ROO_WALL, 28);
+      "none")
+RR_RECORD(rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, 8);
 
 /* RR_SEC_ROO_SIDEDEFS. */
 #define RR_ROO_SIDEDEF(F, T)                                                           \
@@ -294,20 +310,20 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_ROO_SCHEMA_VERSION 2u
+#define RR_ROO_SCHEMA_VERSION 3u
 
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
 #define RR_ROO_SECTIONS(S)                                                              \
     S(room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
     S(nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
-    S(node_info, RR_SEC_ROO_NODE_INFO, rr_roo_node_info_rec, RR_ROO_NODE_INFO, REQ)      \
     S(lines, RR_SEC_ROO_LINES, rr_roo_line_rec, RR_ROO_LINE, REQ)                        \
-    S(line_norms, RR_SEC_ROO_LINE_NORMS, rr_roo_line_norm_rec, RR_ROO_LINE_NORM, REQ)    \
     S(leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
     S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
     S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
     S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
+    S(wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_vert_rec, RR_ROO_VERT, REQ)            \
+    S(wall_sides, RR_SEC_ROO_WALL_SIDES, rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, REQ)  \
     S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
     S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
     S(corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \
@@ -320,6 +336,8 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
       OPT)                                                                               \
     S(hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \
     S(hires_map, RR_SEC_ROO_HIRES_MAP, rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY,   \
+      OPT)                                                                               \
+    S(node_numbers, RR_SEC_ROO_NODE_NUMBERS, rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, \
       OPT)
 #define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
 enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };

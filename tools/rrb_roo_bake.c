@@ -59,15 +59,14 @@ static int coef_shift(const rrb_roo *r, double m)
 }
 
 /* Node i's separator as a blob line (scaling: rr_roo_blob.h). */
-static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o,
-                     rr_roo_line_norm_rec *norm, const char *path, char *err, size_t errcap)
+static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o, const char *path,
+                     char *err, size_t errcap)
 {
     const rrb_roo_node *n = &r->nodes[i];
     int k = coef_shift(r, fmax(fabs(n->a), fabs(n->b)));
     int64_t a = rrb_roo_round_scaled(n->a, k), b = rrb_roo_round_scaled(n->b, k);
     double c = ldexp(n->c, k + f);
     memset(o, 0, sizeof *o);
-    memset(norm, 0, sizeof *norm);
     if (llabs(a) >= RR_ROO_COEF_LIMIT || llabs(b) >= RR_ROO_COEF_LIMIT || fabs(c) >= LIMIT61) {
         snprintf(err, errcap, "%s:0x%zx: expected a separator line that fits the blob "
                  "(|a|,|b| < 2^30, |c| < 2^61 after scaling), found %.9g %.9g %.9g",
@@ -75,39 +74,70 @@ static int bake_line(const rrb_roo *r, uint32_t i, int f, rr_roo_line_rec *o,
         return -1;
     }
     int64_t cc = rrb_roo_round_scaled(n->c, k + f);
-    uint64_t n2 = (uint64_t)(a * a + b * b), nn = (uint64_t)sqrt((double)n2);
-    while (nn * nn < n2)
-        nn++;
-    norm->norm = (uint32_t)nn; /* ceil(sqrt(a^2 + b^2)) < 2^30.5 */
     o->a = (int32_t)a, o->b = (int32_t)b;
     o->c_lo = (uint32_t)((uint64_t)cc & 0xffffffffu);
     o->c_hi = (int32_t)(cc >> 32);
     return 0;
 }
 
-/* The index of line l in lines[0..*n), added at the end (with its norm)
- * if it is new (linear search: a few thousand lines at most, baked once). */
-static uint16_t line_index(rr_roo_line_rec *lines, rr_roo_line_norm_rec *norms, uint32_t *n,
-                           const rr_roo_line_rec *l, const rr_roo_line_norm_rec *norm)
+/* The index of line l in lines[0..*n), added at the end if it is new
+ * (linear search: a few thousand lines at most, baked once). */
+static uint16_t line_index(rr_roo_line_rec *lines, uint32_t *n, const rr_roo_line_rec *l)
 {
     uint32_t i;
     for (i = 0; i < *n; i++)
         if (!memcmp(&lines[i], l, sizeof *l))
             return (uint16_t)i;
-    lines[*n] = *l, norms[*n] = *norm;
+    lines[*n] = *l;
     (*n)++;
     return (uint16_t)i;
 }
 
-/* The index of vertex (x, y) in verts[0..*n), added if new. */
-static uint16_t vert_index(rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32_t y)
+/* The walls as the blob stores them (rr_roo_blob.h): the wall records,
+ * the points of their chains and their distinct sides. */
+typedef struct wall_tables {
+    rr_roo_wall_rec *walls;
+    rr_roo_vert_rec *points;
+    rr_roo_wall_sides_rec *sides;
+    uint32_t npoints, nsides;
+} wall_tables;
+
+/* The point (x, y) as a corner names it: a wall point if one is there
+ * (index < npoints), else its place in verts[0..*n) (added if new) after
+ * the wall points. */
+static uint32_t vert_index(const rr_roo_vert_rec *points, uint32_t npoints,
+                           rr_roo_vert_rec *verts, uint32_t *n, int32_t x, int32_t y)
 {
     uint32_t i;
+    for (i = 0; i < npoints; i++)
+        if (points[i].x == x && points[i].y == y)
+            return i;
     for (i = 0; i < *n; i++)
         if (verts[i].x == x && verts[i].y == y)
-            return (uint16_t)i;
+            return npoints + i;
     verts[*n].x = x, verts[*n].y = y;
-    return (uint16_t)(*n)++;
+    return npoints + (*n)++;
+}
+
+/* Does the loader's rule (rr_roo.c, node_number) give every internal node
+ * its file number: one less than its first child's (the + child if any),
+ * down to a leaf? True when the file numbers its nodes in pre-order with the
+ * + child first; then NODE_NUMBERS is left out. */
+static int numbers_follow_preorder(const rr_roo_node_rec *nodes,
+                                   const rr_roo_node_number_rec *numbers,
+                                   const rr_roo_leaf_rec *leaves, uint32_t ni)
+{
+    for (uint32_t i = 0; i < ni; i++) {
+        uint32_t c = i + 1, steps = 0;
+        while (c && !(c & RR_ROO_CHILD_LEAF)) {
+            c = nodes[c - 1].pos ? nodes[c - 1].pos : nodes[c - 1].neg;
+            steps++;
+        }
+        if (!c || (int32_t)leaves[c & ~RR_ROO_CHILD_LEAF].node - (int32_t)steps !=
+                      (int32_t)numbers[i].number)
+            return 0;
+    }
+    return 1;
 }
 
 /* The BSP: internal nodes (with their lines) and leaves in separate
@@ -117,19 +147,18 @@ typedef struct tree_counts {
     uint32_t nodes, lines, leaves, root;
 } tree_counts;
 
-static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
-                      tree_counts *tc, const char *path, char *err, size_t errcap)
+static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_tables *wt,
+                      rrb_blob *bl, tree_counts *tc, const char *path, char *err,
+                      size_t errcap)
 {
     rr_roo_node_rec *nodes = rrb_xcalloc(r->nnodes + 1, sizeof *nodes);
-    rr_roo_node_info_rec *info = rrb_xcalloc(r->nnodes + 1, sizeof *info);
+    rr_roo_node_number_rec *numbers = rrb_xcalloc(r->nnodes + 1, sizeof *numbers);
     rr_roo_line_rec *lines = rrb_xcalloc(r->nnodes + 1, sizeof *lines);
-    rr_roo_line_norm_rec *norms = rrb_xcalloc(r->nnodes + 1, sizeof *norms);
     rr_roo_leaf_rec *leaves = rrb_xcalloc(r->nleaves + 1, sizeof *leaves);
     rr_roo_polygon_rec *polys = rrb_xcalloc(r->nleaves + 1, sizeof *polys);
     rr_roo_corner_rec *corners = rrb_xcalloc(r->npoints + 1, sizeof *corners);
     rr_roo_vert_rec *verts = rrb_xcalloc(r->npoints + 1, sizeof *verts);
     uint16_t *ref = rrb_xcalloc(r->nnodes + 2, sizeof *ref); /* file node -> child reference */
-    uint8_t *depth = rrb_xcalloc(r->nnodes + 2, 1);
     uint32_t ni = 0, nl = 0, nlines = 0, nverts = 0;
     int rc = 0;
     /* child references first: internal nodes and leaves each in file order */
@@ -145,8 +174,6 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
         rc = -1;
     }
     tc->root = r->nnodes ? ref[1] : 0u;
-    if (r->nnodes)
-        depth[1] = 1;
     ni = nl = 0;
     for (uint32_t i = 0; i < r->nnodes && !rc; i++) {
         const rrb_roo_node *n = &r->nodes[i];
@@ -159,38 +186,38 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, rrb_blob *bl,
             continue;
         }
         rr_roo_line_rec line;
-        rr_roo_line_norm_rec norm;
-        rr_roo_node_info_rec *oi = &info[ni];
-        rr_roo_node_rec *o = &nodes[ni++];
-        rc = bake_line(r, i, f, &line, &norm, path, err, errcap);
-        o->line = line_index(lines, norms, &nlines, &line, &norm);
+        rr_roo_node_rec *o = &nodes[ni];
+        numbers[ni++].number = (uint16_t)i;
+        rc = bake_line(r, i, f, &line, path, err, errcap);
+        o->line = line_index(lines, &nlines, &line);
         o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
         o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
-        oi->number = (uint16_t)i;
-        oi->depth = depth[i + 1];
-        if (n->pos)
-            depth[n->pos] = (uint8_t)(depth[i + 1] + 1);
-        if (n->neg)
-            depth[n->neg] = (uint8_t)(depth[i + 1] + 1);
     }
-    for (uint32_t i = 0; i < r->npoints; i++)
-        corners[i].vert = vert_index(verts, &nverts, to_coord(r->points[2 * i], f),
-                                     to_coord(r->points[2 * i + 1], f));
+    for (uint32_t i = 0; i < r->npoints && !rc && !collision_only; i++) {
+        uint32_t v = vert_index(wt->points, wt->npoints, verts, &nverts,
+                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
+        if (v > 0xffffu) { /* a corner names its point in 16 bits */
+            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
+                     "corners together, found more", path, (unsigned)r->offsets[0]);
+            rc = -1;
+        }
+        corners[i].vert = (uint16_t)v;
+    }
     tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
         rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_NODE_INFO, info, ni, sizeof *info, NULL);
         rrb_blob_add(bl, RR_SEC_ROO_LINES, lines, nlines, sizeof *lines, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_LINE_NORMS, norms, nlines, sizeof *norms, NULL);
         rrb_blob_add(bl, RR_SEC_ROO_LEAVES, leaves, nl, sizeof *leaves, NULL);
+        if (!numbers_follow_preorder(nodes, numbers, leaves, ni))
+            rrb_blob_add(bl, RR_SEC_ROO_NODE_NUMBERS, numbers, ni, sizeof *numbers, NULL);
         if (!collision_only && nl) {
             rrb_blob_add(bl, RR_SEC_ROO_POLYGONS, polys, nl, sizeof *polys, NULL);
             rrb_blob_add(bl, RR_SEC_ROO_CORNERS, corners, r->npoints, sizeof *corners, NULL);
             rrb_blob_add(bl, RR_SEC_ROO_VERTS, verts, nverts, sizeof *verts, NULL);
         }
     }
-    free(nodes), free(info), free(lines), free(norms), free(leaves), free(polys), free(corners), free(verts);
-    free(ref), free(depth);
+    free(nodes), free(numbers), free(lines), free(leaves), free(polys), free(corners), free(verts);
+    free(ref);
     return rc;
 }
 
@@ -245,32 +272,116 @@ static int bake_sectors(const rrb_roo *r, int f, rrb_blob *bl, const char *path,
     return rc;
 }
 
+/* Lay the walls out as chains of points: a wall goes from point pt to pt +
+ * 1, so a wall that starts where the previous one of its chain ended
+ * shares that point. Greedy: chains start first at the walls that no other
+ * wall leads into (in index order), then at any wall still unplaced (the
+ * rest lie on cycles), and go on with the first unplaced wall that starts
+ * where the chain ends. Quadratic searches: a few thousand walls at most,
+ * baked once. Wall indices do not change (queries report them); only the
+ * points are shared. Returns -1 when the points do not fit 16-bit indices. */
+static int chain_walls(const rrb_roo *r, int f, wall_tables *wt, const char *path, char *err,
+                       size_t errcap)
+{
+    uint32_t n = r->nwalls;
+    int32_t *e = rrb_xcalloc(4 * n + 1, sizeof *e); /* x0, y0, x1, y1 of each wall, coords */
+    uint8_t *placed = rrb_xcalloc(n + 1, 1), *led_into = rrb_xcalloc(n + 1, 1);
+    int rc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const rrb_roo_wall *s = &r->walls[i];
+        e[4 * i] = to_coord(s->x0, f), e[4 * i + 1] = to_coord(s->y0, f);
+        e[4 * i + 2] = to_coord(s->x1, f), e[4 * i + 3] = to_coord(s->y1, f);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n && !led_into[i]; j++)
+            led_into[i] = j != i && e[4 * j + 2] == e[4 * i] && e[4 * j + 3] == e[4 * i + 1];
+    wt->npoints = 0;
+    for (uint32_t pass = 0; pass < 2 && !rc; pass++)
+        for (uint32_t start = 0; start < n && !rc; start++) {
+            if (placed[start] || (pass == 0 && led_into[start]))
+                continue;
+            if (wt->npoints + 1 + (n - start) > 2u * n) /* cannot happen: n + chains <= 2n */
+                break;
+            /* the chain's first point, then each wall's end */
+            wt->points[wt->npoints].x = e[4 * start], wt->points[wt->npoints].y = e[4 * start + 1];
+            wt->npoints++;
+            for (uint32_t i = start; i < n;) {
+                uint32_t j;
+                placed[i] = 1;
+                wt->walls[i].pt = (uint16_t)(wt->npoints - 1);
+                wt->points[wt->npoints].x = e[4 * i + 2], wt->points[wt->npoints].y = e[4 * i + 3];
+                wt->npoints++;
+                for (j = 0; j < n; j++)
+                    if (!placed[j] && e[4 * j] == e[4 * i + 2] && e[4 * j + 1] == e[4 * i + 3])
+                        break;
+                i = j; /* n: the chain ends */
+            }
+            if (wt->npoints > RR_ROO_NONE - 1u) {
+                snprintf(err, errcap, "%s:0x%x: expected walls whose chains need at most "
+                         "65534 points, found %u walls needing more", path,
+                         (unsigned)r->offsets[1], (unsigned)n);
+                rc = -1;
+            }
+        }
+    free(e), free(placed), free(led_into);
+    return rc;
+}
+
 static uint16_t idx0(uint16_t one_based)
 {
     return one_based ? (uint16_t)(one_based - 1) : (uint16_t)RR_ROO_NONE;
 }
 
-static void bake_walls(const rrb_roo *r, int f, rrb_blob *bl)
+/* The index of sides o in sides[0..*n), added if new. */
+static uint16_t sides_index(rr_roo_wall_sides_rec *sides, uint32_t *n,
+                            const rr_roo_wall_sides_rec *o)
 {
-    rr_roo_wall_rec *w = rrb_xcalloc(r->nwalls + 1, sizeof *w);
-    rr_roo_sidedef_rec *sd = rrb_xcalloc(r->nsidedefs + 1, sizeof *sd);
+    uint32_t i;
+    for (i = 0; i < *n; i++)
+        if (!memcmp(&sides[i], o, sizeof *o))
+            return (uint16_t)i;
+    sides[(*n)++] = *o;
+    return (uint16_t)i;
+}
+
+static int build_walls(const rrb_roo *r, int f, wall_tables *wt, const char *path, char *err,
+                       size_t errcap)
+{
+    wt->walls = rrb_xcalloc(r->nwalls + 1, sizeof *wt->walls);
+    wt->points = rrb_xcalloc(2 * r->nwalls + 1, sizeof *wt->points);
+    wt->sides = rrb_xcalloc(r->nwalls + 1, sizeof *wt->sides);
+    wt->nsides = 0;
     for (uint32_t i = 0; i < r->nwalls; i++) {
         const rrb_roo_wall *s = &r->walls[i];
-        w[i].x0 = to_coord(s->x0, f), w[i].y0 = to_coord(s->y0, f);
-        w[i].x1 = to_coord(s->x1, f), w[i].y1 = to_coord(s->y1, f);
-        w[i].pos_sidedef = idx0(s->pos_sidedef), w[i].neg_sidedef = idx0(s->neg_sidedef);
-        w[i].pos_sector = idx0(s->pos_sector), w[i].neg_sector = idx0(s->neg_sector);
+        rr_roo_wall_sides_rec o;
+        memset(&o, 0, sizeof o);
+        o.pos_sidedef = idx0(s->pos_sidedef), o.neg_sidedef = idx0(s->neg_sidedef);
+        o.pos_sector = idx0(s->pos_sector), o.neg_sector = idx0(s->neg_sector);
+        wt->walls[i].sides = sides_index(wt->sides, &wt->nsides, &o);
         /* forward chains only (the loader checks next > index) */
-        w[i].next = s->next > i + 1 ? (uint16_t)(s->next - 1) : (uint16_t)RR_ROO_NONE;
+        wt->walls[i].next = s->next > i + 1 ? (uint16_t)(s->next - 1) : (uint16_t)RR_ROO_NONE;
     }
+    return chain_walls(r, f, wt, path, err, errcap);
+}
+
+static void free_walls(wall_tables *wt)
+{
+    free(wt->walls), free(wt->points), free(wt->sides);
+}
+
+static void bake_walls(const rrb_roo *r, const wall_tables *wt, rrb_blob *bl)
+{
+    rr_roo_sidedef_rec *sd = rrb_xcalloc(r->nsidedefs + 1, sizeof *sd);
     for (uint32_t i = 0; i < r->nsidedefs; i++) {
         sd[i].flags = r->sidedefs[i].flags;
         sd[i].id = r->sidedefs[i].id;
         sd[i].normal_bitmap = r->sidedefs[i].normal;
     }
-    rrb_blob_add(bl, RR_SEC_ROO_WALLS, w, r->nwalls, sizeof *w, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALLS, wt->walls, r->nwalls, sizeof *wt->walls, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALL_POINTS, wt->points, wt->npoints, sizeof *wt->points, NULL);
+    rrb_blob_add(bl, RR_SEC_ROO_WALL_SIDES, wt->sides, wt->nsides, sizeof *wt->sides, NULL);
     rrb_blob_add(bl, RR_SEC_ROO_SIDEDEFS, sd, r->nsidedefs, sizeof *sd, NULL);
-    free(w), free(sd);
+    free(sd);
 }
 
 /* Which node lists each wall (first_wall + next chains); 0 if none. Returns
@@ -365,7 +476,8 @@ static void bake_hires(const rrb_roo *r, rrb_blob *bl)
     free(pal), free(tiles), free(map);
 }
 
-static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, rrb_blob *bl)
+static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, const wall_tables *wt,
+                      rrb_blob *bl)
 {
     rr_roo_room_rec o;
     memset(&o, 0, sizeof o);
@@ -376,8 +488,9 @@ static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, rrb_blob *
     o.room_id = r->room_id;
     o.rect[2] = to_coord(r->width, f);
     o.rect[3] = to_coord(r->height, f);
-    o.nnodes = o.nnode_info = tc->nodes, o.nlines = o.nline_norms = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
+    o.nnodes = tc->nodes, o.nlines = tc->lines, o.nleaves = tc->leaves, o.root = tc->root;
     o.nsectors = r->nsectors, o.nslopes = r->nslopes, o.nwalls = r->nwalls;
+    o.nwall_points = wt->npoints, o.nwall_sides = wt->nsides;
     o.nsidedefs = r->nsidedefs, o.bsp_depth = r->depth;
     o.grid_rows = r->rows, o.grid_cols = r->cols;
     o.hires_rows = r->rows_hr, o.hires_cols = r->cols_hr;
@@ -432,13 +545,17 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
                 (unsigned long)(uint32_t)r->security_calc);
     bl = rrb_blob_new(RR_FMT_ROO, (uint32_t)f);
     tree_counts tc;
-    if (bake_nodes(r, f, opts && opts->collision_only, bl, &tc, path, err, errcap) ||
+    wall_tables wt;
+    if (build_walls(r, f, &wt, path, err, errcap) ||
+        bake_nodes(r, f, opts && opts->collision_only, &wt, bl, &tc, path, err, errcap) ||
         bake_sectors(r, f, bl, path, err, errcap)) {
+        free_walls(&wt);
         rrb_blob_free(bl);
         return NULL;
     }
-    bake_room(r, f, &tc, bl);
-    bake_walls(r, f, bl);
+    bake_room(r, f, &tc, &wt, bl);
+    bake_walls(r, &wt, bl);
+    free_walls(&wt);
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;
     /* the file name only, so a blob does not depend on where it was baked */

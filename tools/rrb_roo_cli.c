@@ -208,11 +208,50 @@ static void roo_summary(const rr_room *room, FILE *o, int json)
             i.grid_cols, i.hires_rows, i.hires_cols, i.security_ok ? "matched" : "did NOT match");
 }
 
+/* A wall with its ends and sides gathered from the blob's WALLS,
+ * WALL_POINTS and WALL_SIDES (rr_roo_blob.h): what the drawings read. */
+typedef struct cli_wall {
+    int32_t x0, y0, x1, y1;
+    uint16_t pos_sidedef, neg_sidedef, pos_sector, neg_sector;
+} cli_wall;
+
+/* The walls of an open (validated) room, gathered; free() the result. */
+static cli_wall *roo_cli_walls(const rr_room *room, uint32_t *nw)
+{
+    const rr_roo_wall_rec *w;
+    const rr_roo_vert_rec *pt;
+    const rr_roo_wall_sides_rec *sd;
+    const void *p;
+    uint32_t n = 0, i;
+    cli_wall *out;
+    rr_section(room, RR_SEC_ROO_WALL_POINTS, &p, &n);
+    pt = p;
+    rr_section(room, RR_SEC_ROO_WALL_SIDES, &p, &n);
+    sd = p;
+    n = 0;
+    rr_section(room, RR_SEC_ROO_WALLS, &p, &n);
+    w = p;
+    out = calloc(n + 1, sizeof *out);
+    if (!out) {
+        *nw = 0;
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        const rr_roo_wall_sides_rec *ws = &sd[w[i].sides];
+        out[i].x0 = pt[w[i].pt].x, out[i].y0 = pt[w[i].pt].y;
+        out[i].x1 = pt[w[i].pt + 1].x, out[i].y1 = pt[w[i].pt + 1].y;
+        out[i].pos_sidedef = ws->pos_sidedef, out[i].neg_sidedef = ws->neg_sidedef;
+        out[i].pos_sector = ws->pos_sector, out[i].neg_sector = ws->neg_sector;
+    }
+    *nw = n;
+    return out;
+}
+
 /* ---- SVG ---- */
 
 /* Walls by passability: white one-sided, red impassable two-sided (a middle
  * texture without the passable flag on either side), thin green passable. */
-static void roo_walls(rrb_svg *s, const rr_room *room, const rr_roo_wall_rec *w, uint32_t nw)
+static void roo_walls(rrb_svg *s, const rr_room *room, const cli_wall *w, uint32_t nw)
 {
     const rr_roo_sidedef_rec *sd;
     const void *p;
@@ -240,13 +279,14 @@ static void roo_walls(rrb_svg *s, const rr_room *room, const rr_roo_wall_rec *w,
 }
 
 /* The leaf polygons of a full blob (none in a --collision-only one): the
- * k-th corner of leaf i is vert[corner[poly[i].first + k].vert]. */
+ * k-th corner of leaf i is point corner[poly[i].first + k].vert, a wall
+ * point (< nwall) or vert[that - nwall]. */
 struct roo_polys {
     const rr_roo_leaf_rec *leaf;
     const rr_roo_polygon_rec *poly;
     const rr_roo_corner_rec *corner;
-    const rr_roo_vert_rec *vert;
-    uint32_t nleaves, npolys, nverts;
+    const rr_roo_vert_rec *vert, *wall;
+    uint32_t nleaves, npolys, nverts, nwall;
 };
 
 static void roo_get_polys(const rr_room *room, roo_polys *p)
@@ -262,7 +302,9 @@ static void roo_get_polys(const rr_room *room, roo_polys *p)
         p->corner = d;
     if (rr_section(room, RR_SEC_ROO_VERTS, &d, &p->nverts) == RR_OK)
         p->vert = d;
-    if (!p->poly || !p->corner || !p->vert)
+    if (rr_section(room, RR_SEC_ROO_WALL_POINTS, &d, &p->nwall) == RR_OK)
+        p->wall = d;
+    if (!p->poly || !p->corner || !p->vert || !p->wall)
         p->npolys = 0;
 }
 
@@ -274,7 +316,8 @@ static uint32_t roo_ncorners(const roo_polys *p, uint32_t i)
 
 static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_t k)
 {
-    return &p->vert[p->corner[p->poly[i].first + k].vert];
+    uint32_t v = p->corner[p->poly[i].first + k].vert;
+    return v < p->nwall ? &p->wall[v] : &p->vert[v - p->nwall];
 }
 
 static void mark_leaf(rrb_query *q, int32_t leaf)
@@ -299,8 +342,7 @@ static void mark_leaf(rrb_query *q, int32_t leaf)
 static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
 {
     const rr_room *room = &r->room;
-    const rr_roo_wall_rec *w;
-    const void *p;
+    cli_wall *w;
     roo_polys pl;
     uint32_t nw = 0, nl, i, k;
     double f = ldexp(1.0, -(int)room->coord_frac);
@@ -308,8 +350,7 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     rr_roo_info info;
     (void)err, (void)cap;
     rr_roo_get_info(room, &info);
-    rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
-    w = p;
+    w = roo_cli_walls(room, &nw);
     roo_get_polys(room, &pl);
     nl = pl.nleaves;
     s->x0 = s->y0 = 1e300, s->x1 = s->y1 = -1e300, s->zmin = 1e300, s->zmax = -1e300;
@@ -349,6 +390,7 @@ static int roo_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 pl.leaf[i].sector, h.floor_surface * f);
     }
     roo_walls(s, room, w, nw);
+    free(w);
     rrb_svg_legend(s, "top view, client units (x east, y south); leaves filled by floor "
                    "height");
     snprintf(text, sizeof text, "floor height %.6g .. %.6g", s->zmin, s->zmax);
@@ -369,7 +411,7 @@ static int32_t roo_z(const rr_room *room, uint32_t sector, int32_t x, int32_t y,
     return ceil ? h.ceiling : h.floor_surface;
 }
 
-static void roo_quad(rrb_obj *o, const rr_roo_wall_rec *w, int32_t za0, int32_t za1,
+static void roo_quad(rrb_obj *o, const cli_wall *w, int32_t za0, int32_t za1,
                      int32_t zb0, int32_t zb1)
 {
     /* za = bottom at ends 0/1, zb = top at ends 0/1; skip when empty. */
@@ -389,13 +431,11 @@ static const float col_floor[3] = {0.6f, 0.55f, 0.45f}, col_ceil[3] = {0.5f, 0.5
 static int roo_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, size_t cap)
 {
     const rr_room *room = &r->room;
-    const rr_roo_wall_rec *w;
-    const void *p;
+    cli_wall *w;
     roo_polys pl;
     uint32_t nw = 0, i, k, side;
     (void)render, (void)err, (void)cap;
-    rr_section(room, RR_SEC_ROO_WALLS, &p, &nw);
-    w = p;
+    w = roo_cli_walls(room, &nw);
     roo_get_polys(room, &pl);
     for (side = 0; side < 2; side++) {
         fprintf(o->f, "g %s\n", side ? "ceilings" : "floors");
@@ -443,6 +483,7 @@ static int roo_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, siz
                      ca0 < cb0 ? cb0 : ca0, ca1 < cb1 ? cb1 : ca1);
         }
     }
+    free(w);
     return 0;
 }
 

@@ -37,19 +37,21 @@ static int32_t spread(int32_t m)
 static uint32_t arena[512];
 static volatile int32_t sink;
 
-/* The leaf polygons of the (full) blob: corner k of leaf i is
- * verts[corners[polys[i].first + k].vert]. */
+/* The leaf polygons of the (full) blob: corner k of leaf i is the point
+ * v = corners[polys[i].first + k].vert: a wall point (v < nwall) or
+ * verts[v - nwall]. */
 typedef struct rooms {
     const rr_roo_leaf_rec *leaves;
     const rr_roo_polygon_rec *polys;
     const rr_roo_corner_rec *corners;
-    const rr_roo_vert_rec *verts;
-    uint32_t nleaves;
+    const rr_roo_vert_rec *verts, *wall;
+    uint32_t nleaves, nwall;
 } rooms;
 
 static const rr_roo_vert_rec *corner(const rooms *r, const rr_roo_polygon_rec *l, uint32_t k)
 {
-    return &r->verts[r->corners[l->first + k].vert];
+    uint32_t v = r->corners[l->first + k].vert;
+    return v < r->nwall ? &r->wall[v] : &r->verts[v - r->nwall];
 }
 
 /* Brute-force locate: the first leaf whose polygon contains (x, y). */
@@ -200,7 +202,7 @@ static void bench_room(const rr_test_blob *b)
     static bench q;
     rr_roo_info info;
     const void *d;
-    const rr_roo_node_info_rec *info_rec;
+    static uint8_t node_depth[RR_ROO_MAX_TREE + 1]; /* internal node (1-based) -> depth */
     uint32_t agree[4], nn;
     int k;
     rr_err e = rr_open(b->data, b->size, arena, sizeof arena, &q.room);
@@ -217,12 +219,17 @@ static void bench_room(const rr_test_blob *b)
     q.r.corners = d;
     rr_section(&q.room, RR_SEC_ROO_VERTS, &d, &nn);
     q.r.verts = d;
-    rr_section(&q.room, RR_SEC_ROO_NODE_INFO, &d, &nn);
-    info_rec = d;
+    rr_section(&q.room, RR_SEC_ROO_WALL_POINTS, &d, &q.r.nwall);
+    q.r.wall = d;
     rr_section(&q.room, RR_SEC_ROO_NODES, &d, &nn);
-    for (k = 0; k < (int)nn; k++) { /* a leaf lies one level below its parent */
+    node_depth[1] = 1; /* the root; children come after their parents */
+    for (k = 0; k < (int)nn; k++) { /* a child lies one level below its parent */
         const rr_roo_node_rec *p = (const rr_roo_node_rec *)d + k;
-        uint8_t depth = (uint8_t)(info_rec[k].depth + 1);
+        uint8_t depth = (uint8_t)(node_depth[k + 1] + 1);
+        if (p->pos && !(p->pos & RR_ROO_CHILD_LEAF))
+            node_depth[p->pos] = depth;
+        if (p->neg && !(p->neg & RR_ROO_CHILD_LEAF))
+            node_depth[p->neg] = depth;
         if (p->pos & RR_ROO_CHILD_LEAF)
             q.leaf_depth[(p->pos & ~RR_ROO_CHILD_LEAF) % 4096u] = depth;
         if (p->neg & RR_ROO_CHILD_LEAF)

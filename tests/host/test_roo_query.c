@@ -75,10 +75,11 @@ static int bake(const rrb_roo *r, const char *name, int big_endian, baked *b)
 }
 
 /* Reference walk: -1 = outside, else the 0-based node of the leaf. */
-static int ref_walk(const rrb_roo *r, double x, double y, double *min_rel)
+static int ref_walk(const rrb_roo *r, double x, double y, double *min_rel, int *left)
 {
     uint32_t n = 1;
     *min_rel = INFINITY;
+    *left = -1; /* outside: the 0-based node whose child is missing */
     if (!r->nnodes)
         return -1;
     for (;;) {
@@ -90,8 +91,10 @@ static int ref_walk(const rrb_roo *r, double x, double y, double *min_rel)
         if (mag > 0 && fabs(s) / mag < *min_rel)
             *min_rel = fabs(s) / mag;
         uint32_t next = s > 0 ? p->pos : s < 0 ? p->neg : (p->pos ? p->pos : p->neg);
-        if (!next)
+        if (!next) {
+            *left = (int)n - 1;
             return -1;
+        }
         n = next;
     }
 }
@@ -122,9 +125,11 @@ static void check_point(const rrb_roo *r, const baked *b, int32_t X, int32_t Y, 
     double x = X / b->scale, y = Y / b->scale, rel, f, c;
     rr_roo_where w;
     rr_roo_heights h;
-    int ref = ref_walk(r, x, y, &rel);
+    int left, ref = ref_walk(r, x, y, &rel, &left);
     rr_err e = rr_roo_locate(&b->room, X, Y, &w);
-    int got = e == RR_OK ? w.node : -1;
+    /* outside: the node where the walk left the tree (the blob finds its
+     * file number from the first leaf below it, or NODE_NUMBERS) */
+    int got = e == RR_OK ? w.node : w.node == left ? -1 : -2 - w.node;
     st->points++;
     if (got == ref)
         st->agree++;
@@ -342,22 +347,31 @@ static void check_evil(const char *name, const rrb_roo *r, const baked *b)
                RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_NODES, 0, pos, 1, 2, RR_ERR_CYCLE);
     patch_open(name, b, RR_SEC_ROO_NODES, 0, neg, 1, 2, RR_ERR_CYCLE);
-    patch_open(name, b, RR_SEC_ROO_NODE_INFO, 0, offsetof(rr_roo_node_info_rec, depth), 9, 1,
-               RR_ERR_DEPTH);
+    /* a room record that claims a shallower tree than it has: the walk of
+     * rr_open finds a node deeper */
+    if (ni > 1) /* the root has an internal child, at depth 2 */
+        patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, bsp_depth), 1, 4,
+                   RR_ERR_DEPTH);
     patch_open(name, b, RR_SEC_ROO_NODES, 0, offsetof(rr_roo_node_rec, line),
                (int32_t)blob_count(b, RR_SEC_ROO_LINES), 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_LINES, 0, offsetof(rr_roo_line_rec, a), 1 << 30, 4,
-               RR_ERR_RANGE);
-    patch_open(name, b, RR_SEC_ROO_LINE_NORMS, 0, offsetof(rr_roo_line_norm_rec, norm), 0, 4,
                RR_ERR_RANGE);
     patch_open(name, b, RR_SEC_ROO_LEAVES, 0, offsetof(rr_roo_leaf_rec, sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_POLYGONS, 0, offsetof(rr_roo_polygon_rec, count),
                (int32_t)r->npoints + 1, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_CORNERS, 0, offsetof(rr_roo_corner_rec, vert),
-               (int32_t)blob_count(b, RR_SEC_ROO_VERTS), 2, RR_ERR_INDEX);
-    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, pos_sector),
+               (int32_t)(blob_count(b, RR_SEC_ROO_WALL_POINTS) + blob_count(b, RR_SEC_ROO_VERTS)),
+               2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_WALL_SIDES, 0, offsetof(rr_roo_wall_sides_rec, pos_sector),
                (int32_t)r->nsectors, 2, RR_ERR_INDEX);
+    /* a wall's end is the point after its start: the last point has none */
+    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, pt),
+               (int32_t)blob_count(b, RR_SEC_ROO_WALL_POINTS) - 1, 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_WALLS, 0, offsetof(rr_roo_wall_rec, sides),
+               (int32_t)blob_count(b, RR_SEC_ROO_WALL_SIDES), 2, RR_ERR_INDEX);
+    patch_open(name, b, RR_SEC_ROO_WALL_POINTS, 0, offsetof(rr_roo_vert_rec, y),
+               RR_ROO_COORD_LIMIT, 4, RR_ERR_RANGE);
     patch_open(name, b, RR_SEC_ROO_SECTORS, 0, offsetof(rr_roo_sector_rec, floor_slope),
                (int32_t)r->nslopes, 2, RR_ERR_INDEX);
     patch_open(name, b, RR_SEC_ROO_SLOPES, 0, offsetof(rr_roo_slope_rec, c), 0, 4, RR_ERR_RANGE);
@@ -531,6 +545,82 @@ static void check_grids(const char *name, const rrb_roo *r, const baked *b)
                  rr_roo_grid_at(&b->room, -1, 0, &cell), RR_ERR_NOTFOUND);
 }
 
+/* The same room with its nodes numbered in pre-order with the - child
+ * first (children still after their parents): the file numbers no longer
+ * follow the rule the loader derives them by, so the baker must keep
+ * NODE_NUMBERS, and locate must still report the file's numbers (checked
+ * against the reference walk of the renumbered model, outside points
+ * included). */
+static void check_renumbered(const char *name, const rrb_roo *r)
+{
+    rrb_roo m = *r;
+    uint16_t *order = calloc(r->nnodes + 1, sizeof *order), *stack = calloc(r->nnodes + 1, 2);
+    uint16_t *new_of = calloc(r->nnodes + 1, sizeof *new_of);
+    uint32_t n = 0, sp = 0, moved = 0;
+    baked b;
+    char what[300];
+    stack[sp++] = 1;
+    while (sp) { /* pre-order, - child first: push + then - */
+        uint16_t k = stack[--sp];
+        const rrb_roo_node *p = &r->nodes[k - 1];
+        order[n] = k, new_of[k] = (uint16_t)++n;
+        if (p->type == RRB_ROO_NODE_INTERNAL) {
+            if (p->pos)
+                stack[sp++] = p->pos;
+            if (p->neg)
+                stack[sp++] = p->neg;
+        }
+    }
+    m.nodes = calloc(r->nnodes + 1, sizeof *m.nodes);
+    for (uint32_t i = 0; i < n; i++) {
+        moved += order[i] != i + 1; /* 0 when no node has two children */
+        m.nodes[i] = r->nodes[order[i] - 1];
+        if (m.nodes[i].type == RRB_ROO_NODE_INTERNAL) {
+            m.nodes[i].pos = m.nodes[i].pos ? new_of[m.nodes[i].pos] : 0;
+            m.nodes[i].neg = m.nodes[i].neg ? new_of[m.nodes[i].neg] : 0;
+        }
+    }
+    snprintf(what, sizeof what, "%s (- first)", name);
+    if (n == r->nnodes && expect(cid(name, "bake_renumbered"), bake(&m, what, 0, &b) == 0)) {
+        check_open(what, &m, &b);
+        RT_EXPECT_EQ(cid(name, "renumbered_keeps_numbers"),
+                     blob_count(&b, RR_SEC_ROO_NODE_NUMBERS),
+                     moved ? blob_count(&b, RR_SEC_ROO_NODES) : 0);
+        if (b.scale > 0)
+            check_random(what, &m, &b);
+        free(b.blob);
+    }
+    free(m.nodes), free(order), free(stack), free(new_of);
+}
+
+/* Every leaf polygon corner the blob names (a wall point or a vert) is the
+ * model's point, rounded to coords. */
+static void check_corners(const char *name, const rrb_roo *r, const baked *b)
+{
+    const void *p;
+    const rr_roo_corner_rec *corners;
+    const rr_roo_vert_rec *verts, *wall;
+    uint32_t nc = 0, nv = 0, nw = 0, bad = 0, on_walls = 0;
+    if (rr_section(&b->room, RR_SEC_ROO_CORNERS, &p, &nc) != RR_OK)
+        return;
+    corners = p;
+    rr_section(&b->room, RR_SEC_ROO_VERTS, &p, &nv);
+    verts = p;
+    rr_section(&b->room, RR_SEC_ROO_WALL_POINTS, &p, &nw);
+    wall = p;
+    RT_EXPECT_EQ(cid(name, "corners_count"), nc, r->npoints);
+    for (uint32_t i = 0; i < nc && i < r->npoints; i++) {
+        uint32_t v = corners[i].vert;
+        const rr_roo_vert_rec *q = v < nw ? &wall[v] : &verts[v - nw];
+        on_walls += v < nw;
+        bad += q->x != (int32_t)rrb_roo_round_scaled(r->points[2 * i], (int)b->room.coord_frac) ||
+               q->y != (int32_t)rrb_roo_round_scaled(r->points[2 * i + 1], (int)b->room.coord_frac);
+    }
+    printf("  %-22s %u leaf corners: %u at wall points, the others at %u verts; %u wrong\n",
+           name, nc, on_walls, nv, bad);
+    RT_EXPECT_EQ(cid(name, "corners_points"), bad, 0);
+}
+
 static void check_room(const char *name, const rrb_roo *r)
 {
     baked b, be;
@@ -544,7 +634,12 @@ static void check_room(const char *name, const rrb_roo *r)
         check_polygons(name, r, &b);
         check_order(name, r, &b);
         check_grids(name, r, &b);
+        check_corners(name, r, &b);
         check_evil(name, r, &b);
+        /* pre-order numbering (every corpus room): no NODE_NUMBERS */
+        RT_EXPECT_EQ(cid(name, "preorder_no_numbers"), blob_count(&b, RR_SEC_ROO_NODE_NUMBERS), 0);
+        if (r->nnodes > 1)
+            check_renumbered(name, r);
     }
     if (b.scale > 0)
         RT_EXPECT_EQ(cid(name, "arena_small"),

@@ -16,7 +16,7 @@
 #define PRINT_EVERY 64
 #define NMOVES (256 * Q_SCALE)
 
-static uint32_t arena[128]; /* >= the view (112) + RR_ROO_ARENA_STATE + 2 * (RR_MAX_DEPTH + 1) bytes */
+static uint32_t arena[128]; /* >= the view (128) + RR_ROO_ARENA_STATE (152) + 2 * (RR_MAX_DEPTH + 1) bytes */
 
 static void run_points(const char *name, const rr_room *room, const rr_roo_info *info)
 {
