@@ -879,29 +879,36 @@ static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(const int32_t n[3], rr_vec3 *out)
+/* normal_unit's exact path (out of line: it needs n in memory). */
+static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 *out)
 {
-    uint64_t l2 = (uint64_t)((int64_t)n[0] * n[0]) + (uint64_t)((int64_t)n[1] * n[1]) +
-                  (uint64_t)((int64_t)n[2] * n[2]);
-    l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
-    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
-        uint32_t x = (uint32_t)l2, y = rsqrt_seed[(x >> 26) - 4u];
+    int32_t n[3], u[3] = {0, 0, 0};
+    n[0] = x, n[1] = y, n[2] = z;
+    unit(n, u, 3, 16);
+    out->x = u[0], out->y = u[1], out->z = u[2];
+}
+
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
+{
+    uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
+                  (uint64_t)((int64_t)nz * nz);   /* Q58 */
+    uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
+    if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
+        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
         y = rsqrt_step(x, y);
         y = rsqrt_step(x, y);
         y = rsqrt_step(x, y);   /* Q30, < 2^31 */
-        out->x = (int32_t)(((int32_t)(((int64_t)n[0] * (int32_t)y) >> 32) + (1 << 10)) >> 11);
-        out->y = (int32_t)(((int32_t)(((int64_t)n[1] * (int32_t)y) >> 32) + (1 << 10)) >> 11);
-        out->z = (int32_t)(((int32_t)(((int64_t)n[2] * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+        out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+        out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+        out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
     } else {
-        int32_t u[3] = {0, 0, 0};
-        unit(n, u, 3, 16);
-        out->x = u[0], out->y = u[1], out->z = u[2];
+        normal_unit_exact(nx, ny, nz, out);
     }
 }
 
 static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
 {
-    normal_unit_inline(n, out);
+    normal_unit_inline(n[0], n[1], n[2], out);
 }
 
 /* A vertex with two influences (the common blend): its position, and
@@ -922,11 +929,9 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], w16 = (int32_t)in[1].weight << 16;
-    int32_t n[3];
-    n[0] = blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16);
-    n[1] = blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16);
-    n[2] = blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16);
-    normal_unit_inline(n, nrm);
+    normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16),
+                       blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16),
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16), nrm);
 }
 
 /* A vertex with three or four influences (the general blend), or none
