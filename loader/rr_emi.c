@@ -69,6 +69,14 @@ static const uint32_t rsqrt_seed[28] = {   /* 2^30 / sqrt((i + 4.5) / 16) */
     905458609u,  885984104u,  867714429u,  850530263u,  834328203u,  819018128u,
     804521086u,  790767575u,  777696137u,  765252196u};
 
+/* One Newton step y' = y (3 - x y^2) / 2 of rsqrt_q30 (x and y Q30). */
+static ALWAYS_INLINE uint32_t rsqrt_step(uint32_t x, uint32_t y)
+{
+    uint32_t y2 = (uint32_t)(((uint64_t)y * y) >> 31);            /* Q29, < 2^31 */
+    uint32_t xy2 = (uint32_t)(((uint64_t)x * y2) >> 29);          /* Q30, about 1 */
+    return (uint32_t)(((uint64_t)y * ((3u << Q30) - xy2)) >> 31); /* Q30 */
+}
+
 static uint32_t rsqrt_q30(uint32_t x)
 {
     uint32_t y = rsqrt_seed[(x >> 26) - 4u];
@@ -862,25 +870,45 @@ static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
 
 /* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
- * than 120 degrees apart), the exact path below that; zero stays zero. */
+ * than 120 degrees apart), the exact path below that; zero stays zero.
+ * Inlined into the two-influence blend (the common case: no call, n stays in
+ * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
+ * written out on a 32-bit x (l2 is in range there). Each component is
+ * n y / 2^43 rounded half up from the high word of the product alone:
+ * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
+ * differs from rounding half away from zero only when n y is exactly an odd
+ * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
+ * meet in practice; either way the result is within half a Q16 step. */
+/* normal_unit's exact path (out of line: it needs n in memory). */
+static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 *out)
+{
+    int32_t n[3], u[3] = {0, 0, 0};
+    n[0] = x, n[1] = y, n[2] = z;
+    unit(n, u, 3, 16);
+    out->x = u[0], out->y = u[1], out->z = u[2];
+}
+
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
+{
+    uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
+                  (uint64_t)((int64_t)nz * nz);   /* Q58 */
+    uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
+    if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
+        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);   /* Q30, < 2^31 */
+        out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+        out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+        out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
+    } else {
+        normal_unit_exact(nx, ny, nz, out);
+    }
+}
+
 static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
 {
-    uint64_t l2 = 0;
-    int c;
-    for (c = 0; c < 3; c++)
-        l2 += (uint64_t)((int64_t)n[c] * n[c]);
-    l2 >>= 2u * 29u - Q30;   /* Q58 -> Q30 */
-    if (l2 > RSQRT_LO && l2 < RSQRT_HI) {
-        int32_t y = (int32_t)rsqrt_q30((uint32_t)l2);   /* Q30, < 2^31 */
-        /* Q29 * Q30 -> Q16 */
-        out->x = (int32_t)shr_round((int64_t)n[0] * y, 29u + Q30 - 16u);
-        out->y = (int32_t)shr_round((int64_t)n[1] * y, 29u + Q30 - 16u);
-        out->z = (int32_t)shr_round((int64_t)n[2] * y, 29u + Q30 - 16u);
-    } else {
-        int32_t u[3] = {0, 0, 0};
-        unit(n, u, 3, 16);
-        out->x = u[0], out->y = u[1], out->z = u[2];
-    }
+    normal_unit_inline(n[0], n[1], n[2], out);
 }
 
 /* A vertex with two influences (the common blend): its position, and
@@ -901,11 +929,9 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], w16 = (int32_t)in[1].weight << 16;
-    int32_t n[3];
-    n[0] = blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16);
-    n[1] = blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16);
-    n[2] = blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16);
-    normal_unit(n, nrm);
+    normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16),
+                       blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16),
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16), nrm);
 }
 
 /* A vertex with three or four influences (the general blend), or none
