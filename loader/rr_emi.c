@@ -868,17 +868,6 @@ static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
     return (int32_t)((uint32_t)a + (uint32_t)blend_end(blend_add(BLEND_HALF, d, w16)));
 }
 
-/* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
- * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
- * than 120 degrees apart), the exact path below that; zero stays zero.
- * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
- * written out on a 32-bit x (l2 is in range there). Each component is
- * n y / 2^43 rounded half up from the high word of the product alone:
- * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
- * differs from rounding half away from zero only when n y is exactly an odd
- * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
- * meet in practice; either way the result is within half a Q16 step. */
 /* normal_unit's exact path (out of line: it needs n in memory). */
 static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 *out)
 {
@@ -888,6 +877,17 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
     out->x = u[0], out->y = u[1], out->z = u[2];
 }
 
+/* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
+ * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
+ * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
+ * Inlined into the two-influence blend (the common case: no call, n stays in
+ * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
+ * written out on a 32-bit x (l2 is in range there). Each component is
+ * n y / 2^43 rounded half up from the high word of the product alone:
+ * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
+ * differs from rounding half away from zero only when n y is exactly an odd
+ * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
+ * meet in practice; either way the result is within half a Q16 step. */
 static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
