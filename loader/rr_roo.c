@@ -254,7 +254,7 @@ static uint32_t bits_for(uint32_t n, uint32_t w)
     return w;
 }
 
-static void grid_shape_of(const rr_room *room, grid_shape *g)
+static NOINLINE void grid_shape_of(const rr_room *room, grid_shape *g)
 {
     g->palette_bits = bits_for(rr__count(room, RR_ROO_S_grid_palette), 2);
     g->ntiles = 2u * rr__count(room, RR_ROO_S_grid_tiles) / g->palette_bits; /* 8 b / 4 w */
@@ -264,7 +264,7 @@ static void grid_shape_of(const rr_room *room, grid_shape *g)
 /* Index i of w bits (w <= 16) from bit-packed bytes: bits i*w .. i*w + w - 1,
  * LSB first, so byte order does not matter. Reads only the (at most three)
  * bytes that hold them. */
-static uint32_t grid_index(const rr_roo_grid_byte *bytes, uint32_t i, uint32_t w)
+static NOINLINE uint32_t grid_index(const rr_roo_grid_byte *bytes, uint32_t i, uint32_t w)
 {
     uint32_t bit = i * w, first = bit >> 3, k = ((bit + w - 1u) >> 3) + 1u, v = 0;
     while (k > first) /* the last byte first: it holds the highest bits */
@@ -301,7 +301,7 @@ static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_
     rr_err e;
     if (!present(room, RR_ROO_S_grid_palette))
         return tiled ? rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
-                                "server grid tiles or map without a palette", tiled, 0)
+                                "grid tiles or map without a palette", tiled, 0)
                      : RR_OK;
     if (r->grid_rows < 0 || r->grid_cols < 0 || r->grid_rows >= RR_ROO_COORD_LIMIT ||
         r->grid_cols >= RR_ROO_COORD_LIMIT)
@@ -311,32 +311,32 @@ static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_
         return (uint64_t)(uint32_t)r->grid_rows * (uint32_t)r->grid_cols == npal
                    ? RR_OK
                    : rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
-                              "grid rows x cols vs the untiled grid's cells",
+                              "grid rows x cols vs palette (untiled)",
                               (uint32_t)r->grid_rows, npal);
     if (tiled != 2)
         return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
-                        "server grid tiles and map come together", tiled, 2);
+                        "grid tiles and map together", tiled, 2);
     if (npal < 1u || npal > 0xffffu)
         return rr__fail(room, diag, RR_ERR_SECTION, grid_palette_of(room),
-                        "server grid palette entries (1..0xffff)", npal, 0xffffu);
+                        "grid palette entries", npal, 0xffffu);
     if (ntb >= (1u << 28) || nmb >= (1u << 28))
         return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
-                        "server grid tile and map bytes (below 2^28)", ntb > nmb ? ntb : nmb,
+                        "grid tile or map bytes", ntb > nmb ? ntb : nmb,
                         1u << 28);
     grid_shape_of(room, &g);
     if (g.ntiles < 1u || g.ntiles > 0xffffu ||
         ((uint64_t)g.ntiles * 4u * g.palette_bits + 7u) / 8u != ntb)
         return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
-                        "server grid tiles (1..0xffff, whole tiles of 4 palette indices)",
+                        "grid tiles (whole, 1..0xffff)",
                         g.ntiles, 0xffffu);
     blocks = (uint64_t)(((uint32_t)r->grid_rows + 1u) >> 1) * (((uint32_t)r->grid_cols + 1u) >> 1);
     if ((blocks * g.tile_bits + 7u) / 8u != nmb)
         return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
-                        "grid rows x cols vs the grid map's bytes", (uint32_t)r->grid_rows, nmb);
+                        "grid rows x cols vs map bytes", (uint32_t)r->grid_rows, nmb);
     e = check_indices(room, diag, grid_map_of(room), (uint32_t)blocks, g.tile_bits, g.ntiles,
-                      "server grid map tile index");
+                      "grid map tile index");
     return e ? e : check_indices(room, diag, grid_tiles_of(room), 4u * g.ntiles, g.palette_bits,
-                                 npal, "server grid tile palette index");
+                                 npal, "grid tile palette index");
 }
 
 static rr_err check_grids(const rr_room *room, rr_diag *diag)
