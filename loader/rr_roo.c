@@ -241,7 +241,7 @@ static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const i
 /* The server grids' index widths (rr_roo_blob.h): palette indices in the
  * bits the palette count needs, at least 2 (so a tile is at least 8 bits
  * and the tile count follows from the tiles' bytes), tile indices in the
- * bits the tile count needs, at least 1. Byte counts are below 2^28
+ * bits the tile count needs, at least 1. Byte counts are below 2^24
  * (checked), so no product here overflows. */
 typedef struct grid_shape {
     uint32_t palette_bits, ntiles, tile_bits;
@@ -296,19 +296,20 @@ static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_
     uint32_t ntb = rr__count(room, RR_ROO_S_grid_tiles), nmb = rr__count(room, RR_ROO_S_grid_map);
     uint32_t tiled = (uint32_t)present(room, RR_ROO_S_grid_tiles) +
                      (uint32_t)present(room, RR_ROO_S_grid_map);
-    uint64_t blocks;
+    uint32_t blocks;
     grid_shape g;
     rr_err e;
     if (!present(room, RR_ROO_S_grid_palette))
         return tiled ? rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
                                 "grid tiles or map without a palette", tiled, 0)
                      : RR_OK;
-    if (r->grid_rows < 0 || r->grid_cols < 0 || r->grid_rows >= RR_ROO_COORD_LIMIT ||
-        r->grid_cols >= RR_ROO_COORD_LIMIT)
+    /* 32-bit arithmetic only (no 64-bit helper on the Cortex-M0's stack):
+     * rows, cols <= 0xffff; tile and map bytes below 2^24 */
+    if (r->grid_rows < 0 || r->grid_cols < 0 || r->grid_rows > 0xffff || r->grid_cols > 0xffff)
         return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows, "grid rows x cols",
-                        (uint32_t)r->grid_rows, RR_ROO_COORD_LIMIT);
+                        (uint32_t)r->grid_rows, 0xffffu);
     if (tiled == 0) /* untiled: the palette is the cells, row-major */
-        return (uint64_t)(uint32_t)r->grid_rows * (uint32_t)r->grid_cols == npal
+        return (uint32_t)r->grid_rows * (uint32_t)r->grid_cols == npal
                    ? RR_OK
                    : rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
                               "grid rows x cols vs palette (untiled)",
@@ -319,18 +320,18 @@ static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_
     if (npal < 1u || npal > 0xffffu)
         return rr__fail(room, diag, RR_ERR_SECTION, grid_palette_of(room),
                         "grid palette entries", npal, 0xffffu);
-    if (ntb >= (1u << 28) || nmb >= (1u << 28))
+    if (ntb >= (1u << 24) || nmb >= (1u << 24))
         return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
                         "grid tile or map bytes", ntb > nmb ? ntb : nmb,
-                        1u << 28);
+                        1u << 24);
     grid_shape_of(room, &g);
     if (g.ntiles < 1u || g.ntiles > 0xffffu ||
-        ((uint64_t)g.ntiles * 4u * g.palette_bits + 7u) / 8u != ntb)
+        (g.ntiles * 4u * g.palette_bits + 7u) / 8u != ntb) /* <= 2^16 * 64 bits */
         return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
                         "grid tiles (whole, 1..0xffff)",
                         g.ntiles, 0xffffu);
-    blocks = (uint64_t)(((uint32_t)r->grid_rows + 1u) >> 1) * (((uint32_t)r->grid_cols + 1u) >> 1);
-    if ((blocks * g.tile_bits + 7u) / 8u != nmb)
+    blocks = (((uint32_t)r->grid_rows + 1u) >> 1) * (((uint32_t)r->grid_cols + 1u) >> 1);
+    if (blocks > 8u * nmb || (blocks * g.tile_bits + 7u) / 8u != nmb) /* then < 2^31 bits */
         return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
                         "grid rows x cols vs map bytes", (uint32_t)r->grid_rows, nmb);
     e = check_indices(room, diag, grid_map_of(room), (uint32_t)blocks, g.tile_bits, g.ntiles,
@@ -342,11 +343,8 @@ static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_
 static rr_err check_grids(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    rr_err e = check_server_grids(room, diag);
-    if (!e)
-        e = check_grid(room, diag, RR_ROO_S_hires_map, &r->hires_rows, &r->hires_cols,
-                       RR_ROO_TILE_SHIFT);
-    return e;
+    return check_grid(room, diag, RR_ROO_S_hires_map, &r->hires_rows, &r->hires_cols,
+                      RR_ROO_TILE_SHIFT);
 }
 
 /* Out of line (NOINLINE): rr__schema_open's chain is the deepest of
@@ -374,7 +372,11 @@ static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_dia
 RR_VALIDATION rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
     rr_err e = rr__schema_open(room, &roo_schema, diag);
-    return e ? e : check_relations(room, diag);
+    if (!e)
+        e = check_relations(room, diag);
+    /* a sibling of check_relations, not below it: its division (a libgcc
+     * helper on the Cortex-M0) would put rr_open past 512 bytes of stack */
+    return e ? e : check_server_grids(room, diag);
 }
 
 /// Queries ///
