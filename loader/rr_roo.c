@@ -238,18 +238,113 @@ static rr_err check_grid(const rr_room *room, rr_diag *diag, uint32_t k, const i
     return RR_OK;
 }
 
+/* The server grids' index widths (rr_roo_blob.h): palette indices in the
+ * bits the palette count needs, at least 2 (so a tile is at least 8 bits
+ * and the tile count follows from the tiles' bytes), tile indices in the
+ * bits the tile count needs, at least 1. Byte counts are below 2^24
+ * (checked), so no product here overflows. */
+typedef struct grid_shape {
+    uint32_t palette_bits, ntiles, tile_bits;
+} grid_shape;
+
+static uint32_t bits_for(uint32_t n, uint32_t w)
+{
+    while ((1u << w) < n)
+        w++;
+    return w;
+}
+
+static NOINLINE void grid_shape_of(const rr_room *room, grid_shape *g)
+{
+    g->palette_bits = bits_for(rr__count(room, RR_ROO_S_grid_palette), 2);
+    g->ntiles = 2u * rr__count(room, RR_ROO_S_grid_tiles) / g->palette_bits; /* 8 b / 4 w */
+    g->tile_bits = bits_for(g->ntiles, 1);
+}
+
+/* Index i of w bits (w <= 16) from bit-packed bytes: bits i*w .. i*w + w - 1,
+ * LSB first, so byte order does not matter. Reads only the (at most three)
+ * bytes that hold them. */
+static NOINLINE uint32_t grid_index(const rr_roo_grid_byte *bytes, uint32_t i, uint32_t w)
+{
+    uint32_t bit = i * w, first = bit >> 3, k = ((bit + w - 1u) >> 3) + 1u, v = 0;
+    while (k > first) /* the last byte first: it holds the highest bits */
+        v = (v << 8) | bytes[--k].bits;
+    return (v >> (bit & 7u)) & ((1u << w) - 1u);
+}
+
+/* Every one of n bit-packed indices of w bits is below limit. */
+static rr_err check_indices(const rr_room *room, rr_diag *diag, const rr_roo_grid_byte *bytes,
+                            uint32_t n, uint32_t w, uint32_t limit, const char *what)
+{
+    uint32_t i, v;
+    for (i = 0; i < n; i++) {
+        v = grid_index(bytes, i, w);
+        if (v >= limit)
+            return rr__fail(room, diag, RR_ERR_INDEX, &bytes[(i * w) >> 3], what, v, limit);
+    }
+    return RR_OK;
+}
+
+/* The server grids: none, the palette alone (untiled: one entry a cell), or
+ * palette, tiles and map: 1..0xffff palette entries and tiles, exactly the
+ * bytes their indices need, every index names a tile or palette entry (one
+ * pass, so queries need no check). */
+static RR_VALIDATION NOINLINE rr_err check_server_grids(const rr_room *room, rr_diag *diag)
+{
+    const rr_roo_room_rec *r = room_of(room);
+    uint32_t npal = rr__count(room, RR_ROO_S_grid_palette);
+    uint32_t ntb = rr__count(room, RR_ROO_S_grid_tiles), nmb = rr__count(room, RR_ROO_S_grid_map);
+    uint32_t tiled = (uint32_t)present(room, RR_ROO_S_grid_tiles) +
+                     (uint32_t)present(room, RR_ROO_S_grid_map);
+    uint32_t blocks;
+    grid_shape g;
+    rr_err e;
+    if (!present(room, RR_ROO_S_grid_palette))
+        return tiled ? rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
+                                "grid tiles or map without a palette", tiled, 0)
+                     : RR_OK;
+    /* 32-bit arithmetic only (no 64-bit helper on the Cortex-M0's stack):
+     * rows, cols <= 0xffff; tile and map bytes below 2^24 */
+    if (r->grid_rows < 0 || r->grid_cols < 0 || r->grid_rows > 0xffff || r->grid_cols > 0xffff)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows, "grid rows x cols",
+                        (uint32_t)r->grid_rows, 0xffffu);
+    if (tiled == 0) /* untiled: the palette is the cells, row-major */
+        return (uint32_t)r->grid_rows * (uint32_t)r->grid_cols == npal
+                   ? RR_OK
+                   : rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
+                              "grid rows x cols vs palette (untiled)",
+                              (uint32_t)r->grid_rows, npal);
+    if (tiled != 2)
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
+                        "grid tiles and map together", tiled, 2);
+    if (npal < 1u || npal > 0xffffu)
+        return rr__fail(room, diag, RR_ERR_SECTION, grid_palette_of(room),
+                        "grid palette entries", npal, 0xffffu);
+    if (ntb >= (1u << 24) || nmb >= (1u << 24))
+        return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
+                        "grid tile or map bytes", ntb > nmb ? ntb : nmb,
+                        1u << 24);
+    grid_shape_of(room, &g);
+    if (g.ntiles < 1u || g.ntiles > 0xffffu ||
+        (g.ntiles * 4u * g.palette_bits + 7u) / 8u != ntb) /* <= 2^16 * 64 bits */
+        return rr__fail(room, diag, RR_ERR_SECTION, grid_tiles_of(room),
+                        "grid tiles (whole, 1..0xffff)",
+                        g.ntiles, 0xffffu);
+    blocks = (((uint32_t)r->grid_rows + 1u) >> 1) * (((uint32_t)r->grid_cols + 1u) >> 1);
+    if (blocks > 8u * nmb || (blocks * g.tile_bits + 7u) / 8u != nmb) /* then < 2^31 bits */
+        return rr__fail(room, diag, RR_ERR_SECTION, &r->grid_rows,
+                        "grid rows x cols vs map bytes", (uint32_t)r->grid_rows, nmb);
+    e = check_indices(room, diag, grid_map_of(room), (uint32_t)blocks, g.tile_bits, g.ntiles,
+                      "grid map tile index");
+    return e ? e : check_indices(room, diag, grid_tiles_of(room), 4u * g.ntiles, g.palette_bits,
+                                 npal, "grid tile palette index");
+}
+
 static rr_err check_grids(const rr_room *room, rr_diag *diag)
 {
     const rr_roo_room_rec *r = room_of(room);
-    rr_err e = check_grid(room, diag, RR_ROO_S_move_grid, &r->grid_rows, &r->grid_cols, 0);
-    if (!e)
-        e = check_grid(room, diag, RR_ROO_S_flag_grid, &r->grid_rows, &r->grid_cols, 0);
-    if (!e)
-        e = check_grid(room, diag, RR_ROO_S_monster_grid, &r->grid_rows, &r->grid_cols, 0);
-    if (!e)
-        e = check_grid(room, diag, RR_ROO_S_hires_map, &r->hires_rows, &r->hires_cols,
-                       RR_ROO_TILE_SHIFT);
-    return e;
+    return check_grid(room, diag, RR_ROO_S_hires_map, &r->hires_rows, &r->hires_cols,
+                      RR_ROO_TILE_SHIFT);
 }
 
 /* Out of line (NOINLINE): rr__schema_open's chain is the deepest of
@@ -277,7 +372,11 @@ static RR_VALIDATION NOINLINE rr_err check_relations(const rr_room *room, rr_dia
 RR_VALIDATION rr_err rr__roo_validate(rr_room *room, rr_diag *diag)
 {
     rr_err e = rr__schema_open(room, &roo_schema, diag);
-    return e ? e : check_relations(room, diag);
+    if (!e)
+        e = check_relations(room, diag);
+    /* a sibling of check_relations, not below it: its division (a libgcc
+     * helper on the Cortex-M0) would put rr_open past 512 bytes of stack */
+    return e ? e : check_server_grids(room, diag);
 }
 
 /// Queries ///
@@ -1154,21 +1253,33 @@ rr_err rr_roo_grid_at(const rr_room *room, int32_t x, int32_t y, rr_roo_cell *ou
     uint32_t rc[2], c;
     if (!query_ok(room, out != 0))
         return RR_ERR_ARG;
-    /* the three byte grids come together; the high-res grid alone is optional */
-    if (!present(room, RR_ROO_S_move_grid) || !present(room, RR_ROO_S_flag_grid) ||
-        !present(room, RR_ROO_S_monster_grid))
+    /* palette and cells come together (validated); the high-res grid is optional */
+    if (!present(room, RR_ROO_S_grid_palette))
         return RR_ERR_MISSING;
     r = room_of(room);
     out->move = out->flags = out->monster = 0;
     out->has_grid = out->has_hires = 0;
     out->hires = 0;
-    /* validated: each grid present holds rows x cols cells */
+    /* validated: a palette entry per cell, or a map of a tile per 2 x 2
+     * block with every index in range */
     if (grid_cell(x, y, room->coord_frac + 10, r->grid_rows, r->grid_cols, rc)) {
+        const rr_roo_grid_entry *e;
+        grid_shape g;
         c = rc[0] * (uint32_t)r->grid_cols + rc[1];
+        if (present(room, RR_ROO_S_grid_map)) {
+            /* the cell's 2 x 2 block, its tile from the map, its palette
+             * index from the tile (row-major within) */
+            grid_shape_of(room, &g);
+            c = (rc[0] >> 1) * (((uint32_t)r->grid_cols + 1u) >> 1) + (rc[1] >> 1);
+            c = grid_index(grid_map_of(room), c, g.tile_bits) * 4u + (rc[0] & 1u) * 2u +
+                (rc[1] & 1u);
+            c = grid_index(grid_tiles_of(room), c, g.palette_bits);
+        }
+        e = &grid_palette_of(room)[c];
         out->has_grid = 1;
-        out->move = move_grid_of(room)[c].move;
-        out->flags = flag_grid_of(room)[c].flags;
-        out->monster = monster_grid_of(room)[c].monster;
+        out->move = e->move;
+        out->flags = e->flags;
+        out->monster = e->monster;
     }
     if (present(room, RR_ROO_S_hires_map) &&
         grid_cell(x, y, room->coord_frac + 8, r->hires_rows, r->hires_cols, rc)) {

@@ -35,7 +35,11 @@
  * the section they point into (the validator checks the room's counts;
  * internal nodes and leaves fewer than 0x8000).
  *
- * Grids: the three byte grids one byte a cell; the high-res grid (u32 cells,
+ * Grids: the three byte grids (move, flags, monster) as one palette of
+ * their distinct cells (279 in v12_i7), the distinct 2 x 2 tiles of palette
+ * indices (281) and a tile index per 2 x 2 block (700), indices bit-packed
+ * (9 bits each here): 2,053 + 837 bytes instead of 8,250 (schema 4); the
+ * high-res grid (u32 cells,
  * 262-526 distinct values in a room of up to 425,984 cells) as 4 x 4 tiles of
  * u16 indices into a palette of its distinct cells, each distinct tile stored
  * once and a map of u16 tile indices: 2 bytes per 16 cells plus the distinct
@@ -72,10 +76,13 @@
 #define RR_SEC_ROO_POLYGONS (RR_SEC_OPTIONAL | 0x0311u)
 #define RR_SEC_ROO_CORNERS  (RR_SEC_OPTIONAL | 0x0312u)
 #define RR_SEC_ROO_VERTS    (RR_SEC_OPTIONAL | 0x0313u)
-/* Server grids (v12-14), optional: cells row-major, row 0 = north. */
-#define RR_SEC_ROO_MOVE_GRID    (RR_SEC_OPTIONAL | 0x0308u)
-#define RR_SEC_ROO_FLAG_GRID    (RR_SEC_OPTIONAL | 0x0309u)
-#define RR_SEC_ROO_MONSTER_GRID (RR_SEC_OPTIONAL | 0x030au)
+/* Server grids (v12-14), optional, all three or none (schema 4): the distinct
+ * (move, flags, monster) cells, the distinct 2 x 2 tiles of their palette
+ * indices, per 2 x 2 block (row-major, row 0 = north) its tile; indices
+ * bit-packed (RR_ROO_GRID_BYTE). */
+#define RR_SEC_ROO_GRID_PALETTE (RR_SEC_OPTIONAL | 0x031du)
+#define RR_SEC_ROO_GRID_TILES   (RR_SEC_OPTIONAL | 0x031eu)
+#define RR_SEC_ROO_GRID_MAP     (RR_SEC_OPTIONAL | 0x031fu)
 #define RR_SEC_ROO_HIRES_PALETTE (RR_SEC_OPTIONAL | 0x0314u)
 #define RR_SEC_ROO_HIRES_TILES   (RR_SEC_OPTIONAL | 0x0315u)
 #define RR_SEC_ROO_HIRES_MAP     (RR_SEC_OPTIONAL | 0x0316u)
@@ -143,8 +150,8 @@
     F(T, bsp_depth, U32, , SEMANTIC, 0, "deepest internal node, root = 1 (checked "    \
       "by a walk of the tree); at most the blob's max_depth; the arena holds a walk "  \
       "stack of 2 * (bsp_depth + 1) bytes")                                            \
-    F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: each byte grid present "    \
-      "holds grid_rows x grid_cols cells (0 when absent)")                             \
+    F(T, grid_rows, I32, , SEMANTIC, 0, "server grid rows: the grid map, if present, "  \
+      "holds ceil(grid_rows / 2) x ceil(grid_cols / 2) tiles (0 when absent)")                             \
     F(T, grid_cols, I32, , SEMANTIC, 0, "")                                            \
     F(T, hires_rows, I32, , SEMANTIC, 0, "high-res grid rows: its map, if present, "   \
       "holds ceil(hires_rows / 4) x ceil(hires_cols / 4) tiles (0 when absent)")       \
@@ -284,15 +291,19 @@ RR_RECORD(rr_roo_sidedef_rec, RR_ROO_SIDEDEF, 8);
 /* The server grids: the three byte grids of grid_rows x grid_cols 1024-unit
  * squares, one cell per record; the high-res grid of hires_rows x hires_cols
  * 256-unit squares as palette, tiles and map (top of this file). */
-#define RR_ROO_MOVE_CELL(F, T)                                                         \
-    F(T, move, U8, , DATA, 0, "player move bits N, NE, E, SE, S, SW, W, NW (bit 0 = N)")
-RR_RECORD(rr_roo_move_cell, RR_ROO_MOVE_CELL, 1);
-#define RR_ROO_FLAG_CELL(F, T)                                                         \
-    F(T, flags, U8, , DATA, 0, "bit 0: a floor covers the square's centre")
-RR_RECORD(rr_roo_flag_cell, RR_ROO_FLAG_CELL, 1);
-#define RR_ROO_MONSTER_CELL(F, T)                                                      \
+#define RR_ROO_GRID_ENTRY(F, T)                                                        \
+    F(T, move, U8, , DATA, 0, "player move bits N, NE, E, SE, S, SW, W, NW (bit 0 = N)") \
+    F(T, flags, U8, , DATA, 0, "bit 0: a floor covers the square's centre")            \
     F(T, monster, U8, , DATA, 0, "monster move bits, as the move grid's")
-RR_RECORD(rr_roo_monster_cell, RR_ROO_MONSTER_CELL, 1);
+RR_RECORD(rr_roo_grid_entry, RR_ROO_GRID_ENTRY, 3);
+#define RR_ROO_GRID_BYTE(F, T)                                                         \
+    F(T, bits, U8, , DATA, 0, "bit-packed indices, w bits each: index i is bits "     \
+      "i*w .. i*w+w-1 (bit k = bit k % 8 of byte k / 8), as few bytes as they need. "  \
+      "Tiles: 4 palette indices a tile (rows 2r, 2r+1 x cols 2c, 2c+1, row-major; "   \
+      "cells past the grid's edge index 0), w = the bits of the palette count, at "    \
+      "least 2, so the tiles are 8 * bytes / (4 * w). Map: ceil(grid_rows / 2) x "     \
+      "ceil(grid_cols / 2) tile indices, w = the bits of the tile count, at least 1")
+RR_RECORD(rr_roo_grid_byte, RR_ROO_GRID_BYTE, 1);
 #define RR_ROO_HIRES_CELL(F, T)                                                        \
     F(T, hires, U32, , DATA, 0, "a distinct high-res cell: bit 0 walkable, bits 1-8 "  \
       "move, bits 9-31 floor height / 256 client units")
@@ -310,7 +321,7 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_ROO_SCHEMA_VERSION 3u
+#define RR_ROO_SCHEMA_VERSION 4u
 
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
@@ -328,10 +339,9 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
     S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
     S(corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \
     S(verts, RR_SEC_ROO_VERTS, rr_roo_vert_rec, RR_ROO_VERT, OPT)                        \
-    S(move_grid, RR_SEC_ROO_MOVE_GRID, rr_roo_move_cell, RR_ROO_MOVE_CELL, OPT)          \
-    S(flag_grid, RR_SEC_ROO_FLAG_GRID, rr_roo_flag_cell, RR_ROO_FLAG_CELL, OPT)          \
-    S(monster_grid, RR_SEC_ROO_MONSTER_GRID, rr_roo_monster_cell, RR_ROO_MONSTER_CELL,   \
-      OPT)                                                                               \
+    S(grid_palette, RR_SEC_ROO_GRID_PALETTE, rr_roo_grid_entry, RR_ROO_GRID_ENTRY, OPT)  \
+    S(grid_tiles, RR_SEC_ROO_GRID_TILES, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)        \
+    S(grid_map, RR_SEC_ROO_GRID_MAP, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)            \
     S(hires_palette, RR_SEC_ROO_HIRES_PALETTE, rr_roo_hires_cell, RR_ROO_HIRES_CELL,     \
       OPT)                                                                               \
     S(hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \

@@ -434,6 +434,100 @@ static double wall_excursion(const rrb_roo *r, const uint32_t *owner)
     return worst;
 }
 
+/* Append index v in w bits to bit-packed bytes at bit *at (LSB first). */
+static void put_bits(uint8_t *bytes, size_t *at, uint32_t v, uint32_t w)
+{
+    uint32_t k;
+    for (k = 0; k < w; k++, (*at)++)
+        if (v >> k & 1u)
+            bytes[*at >> 3] |= (uint8_t)(1u << (*at & 7u));
+}
+
+static uint32_t bits_for(uint32_t n, uint32_t w)
+{
+    while ((1u << w) < n)
+        w++;
+    return w;
+}
+
+/* The three byte grids (rr_roo_blob.h): a palette of their distinct (move,
+ * flags, monster) cells, the distinct 2 x 2 tiles of palette indices and a
+ * tile index per 2 x 2 block, each in order of first appearance, indices
+ * bit-packed; or, when that is no smaller, the palette alone, one entry a
+ * cell. Real rooms have 6..476 distinct cells; the loader takes up to
+ * 0xffff palette entries and tiles, more fails here. */
+static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, char *err,
+                             size_t errcap)
+{
+    uint32_t rows = (uint32_t)r->rows, cols = (uint32_t)r->cols, n = rows * cols;
+    uint32_t brows = (rows + 1u) / 2u, bcols = (cols + 1u) / 2u, nblocks = brows * bcols;
+    uint32_t npal = 0, ntiles = 0, wp, wt, i, j, k;
+    uint32_t *slot = rrb_xcalloc(1u << 24, sizeof *slot); /* triple -> index + 1 */
+    uint32_t *index = rrb_xcalloc(n, sizeof *index);
+    uint32_t *tiles = rrb_xcalloc((size_t)nblocks * 4u, sizeof *tiles); /* distinct */
+    uint32_t *map = rrb_xcalloc(nblocks, sizeof *map);
+    rr_roo_grid_entry *pal = rrb_xcalloc(n, sizeof *pal);
+    uint8_t *tbytes, *mbytes;
+    size_t at;
+    int rc = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t key = (uint32_t)r->move_grid[i] | (uint32_t)r->flag_grid[i] << 8 |
+                       (uint32_t)r->monster_grid[i] << 16;
+        if (!slot[key]) {
+            pal[npal].move = r->move_grid[i];
+            pal[npal].flags = r->flag_grid[i];
+            pal[npal].monster = r->monster_grid[i];
+            slot[key] = ++npal;
+        }
+        index[i] = slot[key] - 1u;
+    }
+    /* tiles: a linear search is fine for a baker (blocks x distinct tiles) */
+    for (i = 0; i < nblocks; i++) {
+        uint32_t t[4];
+        for (k = 0; k < 4u; k++) {
+            uint32_t row = (i / bcols) * 2u + k / 2u, col = (i % bcols) * 2u + k % 2u;
+            t[k] = row < rows && col < cols ? index[row * cols + col] : 0u;
+        }
+        for (j = 0; j < ntiles && memcmp(&tiles[j * 4u], t, sizeof t) != 0; j++)
+            ;
+        if (j == ntiles)
+            memcpy(&tiles[ntiles++ * 4u], t, sizeof t);
+        map[i] = j;
+    }
+    if (npal > 0xffffu || ntiles > 0xffffu) {
+        snprintf(err, errcap, "%s:0x%x: expected at most 65535 distinct server grid cells "
+                 "(move, flags, monster) and 2 x 2 tiles of them, found %u and %u", path,
+                 (unsigned)r->server_offset, (unsigned)npal, (unsigned)ntiles);
+        rc = -1;
+    } else if ((size_t)npal * 3u + ((size_t)ntiles * 4u * bits_for(npal, 2) + 7u) / 8u +
+                   ((size_t)nblocks * bits_for(ntiles, 1) + 7u) / 8u >= (size_t)n * 3u) {
+        /* tiny grids of (nearly) all distinct cells: untiled, the palette
+         * is the cells (v12_guest5: 25 cells, 25 distinct) */
+        for (i = 0; i < n; i++) {
+            pal[i].move = r->move_grid[i];
+            pal[i].flags = r->flag_grid[i];
+            pal[i].monster = r->monster_grid[i];
+        }
+        rrb_blob_add(bl, RR_SEC_ROO_GRID_PALETTE, pal, n, sizeof *pal, NULL);
+    } else {
+        wp = bits_for(npal, 2), wt = bits_for(ntiles, 1);
+        tbytes = rrb_xcalloc(((size_t)ntiles * 4u * wp + 7u) / 8u, 1);
+        mbytes = rrb_xcalloc(((size_t)nblocks * wt + 7u) / 8u, 1);
+        for (at = 0, i = 0; i < ntiles * 4u; i++)
+            put_bits(tbytes, &at, tiles[i], wp);
+        for (at = 0, i = 0; i < nblocks; i++)
+            put_bits(mbytes, &at, map[i], wt);
+        rrb_blob_add(bl, RR_SEC_ROO_GRID_PALETTE, pal, npal, sizeof *pal, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_GRID_TILES, tbytes,
+                     (uint32_t)(((size_t)ntiles * 4u * wp + 7u) / 8u), 1, NULL);
+        rrb_blob_add(bl, RR_SEC_ROO_GRID_MAP, mbytes, (uint32_t)(((size_t)nblocks * wt + 7u) / 8u),
+                     1, NULL);
+        free(tbytes), free(mbytes);
+    }
+    free(slot), free(index), free(tiles), free(map), free(pal);
+    return rc;
+}
+
 /* The high-res grid as palette, 4 x 4 tiles and map (rr_roo_blob.h). The
  * palette holds the distinct cells in order of first appearance, the tiles
  * the distinct blocks in order of first appearance (linear searches: a few
@@ -506,12 +600,6 @@ static void bake_room(const rrb_roo *r, int f, const tree_counts *tc, const wall
     }
     free(owner);
     rrb_blob_add(bl, RR_SEC_ROO_ROOM, &o, 1, sizeof o, NULL);
-    if (r->has_grids && r->rows * r->cols > 0) {
-        uint32_t n = (uint32_t)(r->rows * r->cols);
-        rrb_blob_add(bl, RR_SEC_ROO_MOVE_GRID, r->move_grid, n, 1, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_FLAG_GRID, r->flag_grid, n, 1, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_MONSTER_GRID, r->monster_grid, n, 1, NULL);
-    }
     if (r->has_hires && r->rows_hr * r->cols_hr > 0)
         bake_hires(r, bl);
 }
@@ -556,6 +644,10 @@ rrb_blob *rrb_roo_bake_model(const rrb_roo *r, size_t source_size, const char *p
     bake_room(r, f, &tc, &wt, bl);
     bake_walls(r, &wt, bl);
     free_walls(&wt);
+    if (r->has_grids && r->rows * r->cols > 0 && bake_server_grids(r, bl, path, err, errcap)) {
+        rrb_blob_free(bl);
+        return NULL;
+    }
     memset(&info, 0, sizeof info);
     info.source_size = (uint32_t)source_size;
     /* the file name only, so a blob does not depend on where it was baked */

@@ -337,6 +337,43 @@ static uint32_t blob_count(const baked *b, uint32_t type)
     return rr_section(&b->room, type, &p, &n) == RR_OK ? n : 0;
 }
 
+/* Bits the loader gives n indices (rr_roo_blob.h: at least w). */
+static uint32_t index_bits(uint32_t n, uint32_t w)
+{
+    while ((1u << w) < n)
+        w++;
+    return w;
+}
+
+/* The server grids (schema 4): dimensions that the map's bytes (or, untiled,
+ * the palette) do not hold,
+ * and the first map and tile index set to all ones (both 16-bit patches
+ * cover its bits): refused when that value names no tile / palette entry. */
+static void check_evil_grids(const char *name, const rrb_roo *r, const baked *b)
+{
+    uint32_t npal = blob_count(b, RR_SEC_ROO_GRID_PALETTE), wp = index_bits(npal, 2);
+    uint32_t ntiles = 2u * blob_count(b, RR_SEC_ROO_GRID_TILES) / wp;
+    uint32_t wt = index_bits(ntiles, 1);
+    if (!npal)
+        return;
+    /* 8 more block rows: at least 8 more map bits, so more bytes */
+    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, grid_rows), r->rows + 16,
+               4, RR_ERR_SECTION);
+    patch_open(name, b, RR_SEC_ROO_ROOM, 0, offsetof(rr_roo_room_rec, grid_cols), -1, 4,
+               RR_ERR_SECTION);
+    if (!blob_count(b, RR_SEC_ROO_GRID_TILES)) { /* untiled: a palette entry a cell */
+        RT_EXPECT_EQ(cid(name, "grid_untiled_cells"), npal, (uint32_t)(r->rows * r->cols));
+        return;
+    }
+    if (blob_count(b, RR_SEC_ROO_GRID_MAP) >= 2)
+        patch_open(name, b, RR_SEC_ROO_GRID_MAP, 0, 0, 0xffff, 2,
+                   (1u << wt) - 1u >= ntiles ? RR_ERR_INDEX : RR_OK);
+    patch_open(name, b, RR_SEC_ROO_GRID_TILES, 0, 0, 0xffff, 2,
+               (1u << wp) - 1u >= npal ? RR_ERR_INDEX : RR_OK);
+    RT_EXPECT(cid(name, "grid_tiles_whole"), ntiles >= 1 && (ntiles * 4u * wp + 7u) / 8u ==
+                                                  blob_count(b, RR_SEC_ROO_GRID_TILES));
+}
+
 static void check_evil(const char *name, const rrb_roo *r, const baked *b)
 {
     int32_t ni = (int32_t)blob_count(b, RR_SEC_ROO_NODES), nl = (int32_t)r->nleaves;
@@ -392,6 +429,7 @@ static void check_evil(const char *name, const rrb_roo *r, const baked *b)
     if (r->nwalls > 1)
         patch_open(name, b, RR_SEC_ROO_WALLS, 1, offsetof(rr_roo_wall_rec, next), 1, 2,
                    RR_ERR_CYCLE);
+    check_evil_grids(name, r, b);
 }
 
 /* Reference render walk: leaves in order, nearest side first (recursion is
