@@ -185,13 +185,12 @@ static int field_range(const rr_room *room, const rr_field_desc *f, uint32_t *lo
     }
 }
 
-/* One value of field f (first: the start of its record's run, for COUNT). */
-static int value_ok(const rr_room *room, const rr_field_desc *f, uint32_t v, uint32_t first)
+/* One value of a field that field_range leaves to be checked value by
+ * value (first: the start of its record's run, for COUNT; count: the
+ * target_count of the field, worked out once by the caller). */
+static int value_ok(const rr_field_desc *f, uint32_t v, uint32_t first, uint32_t count)
 {
-    uint32_t lo, span, count = target_count(room, f);
     uint32_t none = f->type & 4u ? 0xffffffffu : (1u << ((f->type & 7u) * 8u)) - 1u;
-    if (field_range(room, f, &lo, &span))
-        return v - lo <= span;
     switch (f->kind) {
     case RR_K_FLAGS: return (v & ~f->arg) == 0;
     case RR_K_INDEX_OPT: return (v & none) == none || (v & none) < count;   /* all ones: none */
@@ -237,12 +236,13 @@ __attribute__((noinline)) static uint32_t first_bad(const rr_room *room, const u
                                                     uint32_t *bad_elem)
 {
     const rr_field_desc *f = &fields[j];
-    uint32_t w = f->type & 7u, lo, span, r, e;
+    uint32_t w = f->type & 7u, lo, span, r, e, count = target_count(room, f);
     int ranged = field_range(room, f, &lo, &span);
     for (r = 0; r < n; r++, recs += elem)
         for (e = 0; e < f->n; e++) {
             uint32_t v = load(recs + f->off + e * w, f->type);
-            if (!(ranged ? v - lo <= span : value_ok(room, f, v, run_first(recs, fields, j)))) {
+            if (!(ranged ? v - lo <= span
+                         : value_ok(f, v, run_first(recs, fields, j), count))) {
                 *bad_elem = e;
                 return r;
             }
