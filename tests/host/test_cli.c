@@ -588,7 +588,7 @@ static void test_rmesh(const char *dir, const char *name)
         /* glTF and .glb of the render mesh, against the source reader's
          * surfaces: texture names, triangles per (diffuse, lightmap), the
          * lightmap UV range (tests/cli/check_gltf_file.py) */
-        char ex[600], gl[600], glb[600], *o;
+        char ex[600], gl[600], out_path[600], *o;
         FILE *ef;
         snprintf(ex, sizeof ex, "%s/%s.gltf.expect", tmpdir, name);
         ef = fopen(ex, "w");
@@ -606,20 +606,18 @@ static void test_rmesh(const char *dir, const char *name)
         }
         if (ef)
             fclose(ef);
+        /* the same check of the text and the binary container */
+        for (i = 0; i < 2; i++) {
+            const char *ext = i ? "glb" : "gltf";
+            snprintf(out_path, sizeof out_path, "%s/%s.%s", tmpdir, name, ext);
+            rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
+                    "%s %s", path, out_path, out_path, ex);
+            RT_EXPECT(cid(name, ext), rc == 0);
+            if (rc)
+                fprintf(stderr, "%s", o);
+            free(o);
+        }
         snprintf(gl, sizeof gl, "%s/%s.gltf", tmpdir, name);
-        snprintf(glb, sizeof glb, "%s/%s.glb", tmpdir, name);
-        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
-                "%s %s", path, gl, gl, ex);
-        RT_EXPECT(cid(name, "gltf"), rc == 0);
-        if (rc)
-            fprintf(stderr, "%s", o);
-        free(o);
-        rc = sh(&o, "build/tools/rrbake convert %s -o %s && python3 tests/cli/check_gltf_file.py "
-                "%s %s", path, glb, glb, ex);
-        RT_EXPECT(cid(name, "glb"), rc == 0);
-        if (rc)
-            fprintf(stderr, "%s", o);
-        free(o);
         /* --glb: binary whatever the name */
         rc = sh(&o, "build/tools/rrbake convert %s -o %s.bin --glb >/dev/null && head -c 4 %s.bin",
                 path, gl, gl);
