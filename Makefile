@@ -7,7 +7,7 @@
 #   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
 #   make fuzz-formats  the same on rr_open+queries, one run per room format
 #   make stack      per-function stack usage report per board (CSV)
-#   make size       code / stack / arena / RAM / blob-size report (docs/footprint.md)
+#   make size       code / stack / arena / RAM / blob-size report (rewrites docs/footprint.md's tables)
 #   make docs       docs/blob-format.md from the blob schemas (make test checks it)
 #   make install PREFIX=/usr/local / make uninstall
 #
@@ -37,7 +37,8 @@ endif
 STACK_BOUND ?= 512
 
 # Optimisation of the loader for the boards: -O2, or -Os for the smallest
-# code (docs/footprint.md gives both sizes and what -Os costs in speed).
+# code (make size reports both sizes; make bench LOADER_OPT=-Os BUILD=build-os
+# measures what -Os costs in speed).
 # Build it in its own directory: make LOADER_OPT=-Os BUILD=build-os ...
 LOADER_OPT ?= -O2
 
@@ -284,7 +285,7 @@ board-bench: $(B)/librr.a $(addprefix $(B)/,$(addsuffix .elf,$(filter-out $(BOAR
 # where they differ; its outputs are the goldens the runner compares every
 # board's output with (build/golden/<folder>/<room>.txt).
 # GOLDEN_SCALE multiplies the query counts of q_roo, q_rmesh and q_rmf
-# (t_<fmt> uses 1); measured cost: see docs/footprint.md, "Determinism".
+# (t_<fmt> uses 1; docs/footprint.md, "Determinism", lists the counts).
 GOLDEN_SCALE ?= 8
 golden_fmt = $(if $(findstring rmesh,$(1)),rmesh,$(firstword $(subst /, ,$(1))))
 golden_src = $(if $(filter emi/%,$(1)),$(BUILD)/samples/$(notdir $(1)).emi,$(if $(filter rmesh-samples/%,$(1)),$(addprefix $(BUILD)/samples/,$(filter $(notdir $(1)).%,$(GOLDEN_RM))),$(filter $(CORPUS)/$(1).%,$(GOLDEN_SRCS))))

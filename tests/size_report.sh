@@ -9,7 +9,9 @@
 #   3. stack per query: static worst case (build/<board>/stack.csv) and
 #      measured by stack painting in QEMU (tests/footprint/stack.py);
 #   4. with RRBAKE and CORPUS: per corpus file, source and blob sizes and the
-#      arena each room needs (tests/footprint/corpus.sh).
+#      arena each room needs (tests/footprint/corpus.sh);
+#   5. then docs/footprint.md's tables are rewritten from the CSV files
+#      (tests/footprint/report.py), so the document is the last measurement.
 # Everything is also kept in build/footprint/*.csv.
 build=$1 boards=$2 rrbake=$3 corpus=$4
 echo "== loader objects (whole objects, before --gc-sections)"
@@ -36,4 +38,6 @@ python3 tests/footprint/stack.py "$build" "$boards" || exit 1
 if [ -n "$rrbake" ] && [ -n "$corpus" ]; then
     echo "== corpus: source and blob sizes, arena per room (bytes)"
     sh tests/footprint/corpus.sh "$rrbake" "$corpus" "$build/footprint" || exit 1
+    # docs/footprint.md's tables are this run's figures
+    python3 tests/footprint/report.py "$build" docs/footprint.md || exit 1
 fi

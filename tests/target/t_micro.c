@@ -10,7 +10,7 @@
  * pose buffers, vertices skinned 8 at a time. Nothing board-specific is
  * printed: the runner compares the output byte for byte with the host's on
  * every board. RAM and code size are measured from the link map by
- * tests/footprint/footprint.sh (docs/footprint.md). */
+ * tests/footprint/footprint.py and fp_micro_ram.c (docs/footprint.md). */
 #include "rr.h"
 #include "rr_emi.h"
 #include "rr_rmesh.h"
