@@ -317,7 +317,8 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
  * the figure's max_infl, weights > 0 (the schema bounded them by 1), and
  * together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a vertex
  * and its weighted sums stay within int32; of two, the second at most the
- * first (at most half: the baker sorts them by weight), as blend_two needs. */
+ * first (at most half: the baker sorts them by weight), as blend_two needs;
+ * and single names the joint of a one-influence vertex, -1 for the others. */
 static rr_err check_vertices(const rr_room *room, rr_diag *diag)
 {
     const rr_emi_figure *f = figure_of(room);
@@ -343,6 +344,11 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
             return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
                             "second weight of two (at most the first)", in[1].weight,
                             in[0].weight);
+        if (v->single != (v->infl_count == 1 ? (int32_t)in[0].joint : -1))
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->single,
+                            "single (the joint of the one influence, else -1)",
+                            (uint32_t)(uint16_t)v->single,
+                            v->infl_count == 1 ? in[0].joint : 0xffffu);
     }
     return RR_OK;
 }
@@ -1003,9 +1009,10 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
                                      unsigned shift, rr_vec3 *pos, rr_vec3 *nrm, int normals)
 {
     for (; v < end; v++, pos++) {
-        uint32_t n = v->infl_count;
-        if (n == 1) {
-            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
+        int32_t single = v->single;
+        uint32_t n;
+        if (single >= 0) {   /* one influence, of joint single */
+            const rr_emi_xform *m = &skin[single];
             int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
             pos->x = skin_coord(m, 0, x, y, z, shift);
             pos->y = skin_coord(m, 1, x, y, z, shift);
@@ -1016,7 +1023,7 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
                 nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
                 nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
             }
-        } else if (n == 2) {
+        } else if ((n = v->infl_count) == 2) {
             skin_two(infl + v->infl_first, skin, v, shift, pos);
             if (normals)
                 skin_two_normal(infl + v->infl_first, skin, v, nrm);
