@@ -141,7 +141,7 @@ RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
     F(T, infl_first, U32, , FIRST, RR_EMI_S_infl, "first entry in INFL")                     \
     F(T, infl_count, U16, , COUNT, RR_EMI_S_infl,                                            \
       "0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose)")                            \
-    F(T, single, I16, , INDEX_OPT, RR_EMI_S_joints,                                          \
+    F(T, single, I16, , SEMANTIC, 0,                                                         \
       "the joint of its one influence when infl_count is 1, else -1")
 RR_RECORD(rr_emi_vert, RR_EMI_VERT, 20);
 

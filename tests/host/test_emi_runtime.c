@@ -851,7 +851,7 @@ static void evil_blobs(const baked *bk)
         /* single: vertex 0 (a hips corner) has one influence, of joint 0 */
         {"vert_single_other", RR_SEC_EMI_VERTS, 18, 2, 3, RR_ERR_RANGE, 0, 0},
         {"vert_single_none", RR_SEC_EMI_VERTS, 18, 2, -1, RR_ERR_RANGE, 0, 0},
-        {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_INDEX, 0, 0},
+        {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_RANGE, 0, 0},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
