@@ -316,7 +316,9 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
 /* Each vertex's influences (a run of INFL the schema checked): no more than
  * the figure's max_infl, weights > 0 (the schema bounded them by 1), and
  * together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a vertex
- * and its weighted sums stay within int32. */
+ * and its weighted sums stay within int32; of two, the second at most the
+ * first (at most half: the baker sorts them by weight), as blend_two needs;
+ * and single names the joint of a one-influence vertex, -1 for the others. */
 static rr_err check_vertices(const rr_room *room, rr_diag *diag)
 {
     const rr_emi_figure *f = figure_of(room);
@@ -338,6 +340,15 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
         if (v->infl_count != 0 && sum != RR_EMI_WEIGHT_ONE)
             return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
                             "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
+        if (v->infl_count == 2 && in[1].weight > in[0].weight)   /* blend_two's W */
+            return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
+                            "second weight of two (at most the first)", in[1].weight,
+                            in[0].weight);
+        if (v->single != (v->infl_count == 1 ? (int32_t)in[0].joint : -1))
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->single,
+                            "single (the joint of the one influence, else -1)",
+                            (uint32_t)(uint16_t)v->single,
+                            v->infl_count == 1 ? in[0].joint : 0xffffu);
     }
     return RR_OK;
 }
@@ -848,6 +859,7 @@ static ALWAYS_INLINE int32_t skin_normal(const rr_emi_xform *m, int i, int32_t x
  * divides by, so the result is the weighted sum rounded to nearest (half
  * up). Unsigned additions: a junk matrix wraps instead of overflowing. */
 #define BLEND_HALF ((uint64_t)1 << 30)
+#define BLEND_HALF_WORD ((uint64_t)1 << 31)   /* the same half, for blend_two's 2^32 unit */
 
 static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w16)
 {
@@ -860,12 +872,24 @@ static ALWAYS_INLINE int32_t blend_end(uint64_t acc)
 }
 
 /* Two influences: (w0 a + w1 b + 2^14) >> 15 = a + ((w1 (b - a) + 2^14) >> 15)
- * because w0 + w1 = 2^15 exactly. The same bits as the general blend with
- * one product instead of two. */
-static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t w16)
+ * because w0 + w1 = 2^15 exactly; the same bits as the general blend with one
+ * product instead of two. The product lands in the high word of a 64-bit
+ * multiply-accumulate (one SMLAL on ARM) that starts from a itself: with
+ * W = -(w1 << 17) and e = a - b, the 64-bit value a 2^32 + 2^31 + e W has
+ * high word a + floor((w1 (b - a) 2^17 + 2^31) / 2^32), which is the blend
+ * rounded half up: no separate rounding add, shift or final addition.
+ * W fits an int32 because rr_open checked that the second weight of a
+ * two-influence vertex is at most half (w1 <= w0, so w1 <= 2^14). */
+static ALWAYS_INLINE int32_t blend_weight(uint32_t w1)
 {
-    int32_t d = (int32_t)((uint32_t)b - (uint32_t)a);
-    return (int32_t)((uint32_t)a + (uint32_t)blend_end(blend_add(BLEND_HALF, d, w16)));
+    return (int32_t)(0u - (w1 << 17));
+}
+
+static ALWAYS_INLINE int32_t blend_two(int32_t a, int32_t b, int32_t W)
+{
+    int32_t e = (int32_t)((uint32_t)a - (uint32_t)b);
+    uint64_t acc = ((uint64_t)(uint32_t)a << 32 | BLEND_HALF_WORD) + (uint64_t)((int64_t)e * W);
+    return (int32_t)(uint32_t)(acc >> 32);
 }
 
 /* normal_unit's exact path (out of line: it needs n in memory). */
@@ -918,20 +942,20 @@ static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
-    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], w16 = (int32_t)in[1].weight << 16;
-    pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), w16);
-    pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), w16);
-    pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), w16);
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], W = blend_weight(in[1].weight);
+    pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), W);
+    pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), W);
+    pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), W);
 }
 
 static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *skin,
                                      const rr_emi_vert *v, rr_vec3 *nrm)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
-    int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], w16 = (int32_t)in[1].weight << 16;
-    normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), w16),
-                       blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), w16),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), w16), nrm);
+    int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
+    normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
+                       blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), nrm);
 }
 
 /* A vertex with three or four influences (the general blend), or none
@@ -985,9 +1009,10 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
                                      unsigned shift, rr_vec3 *pos, rr_vec3 *nrm, int normals)
 {
     for (; v < end; v++, pos++) {
-        uint32_t n = v->infl_count;
-        if (n == 1) {
-            const rr_emi_xform *m = &skin[infl[v->infl_first].joint];
+        int32_t single = v->single;
+        uint32_t n;
+        if (single >= 0) {   /* one influence, of joint single */
+            const rr_emi_xform *m = &skin[single];
             int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
             pos->x = skin_coord(m, 0, x, y, z, shift);
             pos->y = skin_coord(m, 1, x, y, z, shift);
@@ -998,7 +1023,7 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
                 nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
                 nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
             }
-        } else if (n == 2) {
+        } else if ((n = v->infl_count) == 2) {
             skin_two(infl + v->infl_first, skin, v, shift, pos);
             if (normals)
                 skin_two_normal(infl + v->infl_first, skin, v, nrm);

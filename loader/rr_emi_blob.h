@@ -83,7 +83,7 @@
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_EMI_SCHEMA_VERSION 2u
+#define RR_EMI_SCHEMA_VERSION 3u
 
 /* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
 #define RR_EMI_SECTIONS(S)                                                     \
@@ -131,14 +131,18 @@ RR_RECORD(rr_emi_figure, RR_EMI_FIGURE, 52);
 RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
 
 /* A mesh vertex: 16-bit position relative to the model-space origin (its
- * coords are pos << vert_shift), snorm16 normal, and its run of influences. */
+ * coords are pos << vert_shift), snorm16 normal, and its run of influences.
+ * single repeats the joint of a vertex that one joint alone moves (most
+ * vertices): the skinning loop reads it instead of the vertex's count and
+ * first influence, and -1 sends the vertex to the blends. */
 #define RR_EMI_VERT(F, T)                                                                    \
     F(T, pos, I16, [3], DATA, 0, "bind-pose model-space position: pos << vert_shift coords") \
     F(T, nrm, I16, [3], DATA, 0, "unit normal, snorm16 (0,0,0 without normals)")             \
     F(T, infl_first, U32, , FIRST, RR_EMI_S_infl, "first entry in INFL")                     \
     F(T, infl_count, U16, , COUNT, RR_EMI_S_infl,                                            \
       "0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose)")                            \
-    F(T, reserved, U16, , ZERO, 0, "0")
+    F(T, single, I16, , SEMANTIC, 0,                                                         \
+      "the joint of its one influence when infl_count is 1, else -1")
 RR_RECORD(rr_emi_vert, RR_EMI_VERT, 20);
 
 #define RR_EMI_INFL(F, T)                                                                    \

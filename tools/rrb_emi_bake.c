@@ -314,6 +314,7 @@ static int bake_mesh(const rrb_emi_skel *s, const rrb_emi_mesh *m, rrb_blob *b, 
                                                : 0);
         if (m->ninfl && capped && rep->merged_vertices++ == 0)
             first_capped = v;
+        vs[v].single = (int16_t)(vs[v].infl_count == 1 ? in[fig->ninfl].joint : -1);
         fig->ninfl += vs[v].infl_count;
         fig->max_infl = vs[v].infl_count > fig->max_infl ? vs[v].infl_count : fig->max_infl;
     }

@@ -786,6 +786,50 @@ typedef struct evil {
     size_t at_off;
 } evil;
 
+/* The first vertex with two influences gets its two weights swapped (the sum
+ * still 1, the larger second): rr_open refuses it at the second weight, the
+ * one the two-influence blend requires to be at most half. And with the
+ * other vertices' single (the joint of a one-influence vertex, -1 else) set
+ * to a joint, at that field. */
+static void evil_two_weights(const baked *bk, void *arena, uint32_t arena_size)
+{
+    const rr_emi_vert *vs;
+    const rr_emi_infl *in;
+    uint32_t nv, ni, v, crc;
+    rr_room r;
+    rr_diag d;
+    int round;
+    rr_section(&bk->room, RR_SEC_EMI_VERTS, (const void **)&vs, &nv);
+    rr_section(&bk->room, RR_SEC_EMI_INFL, (const void **)&in, &ni);
+    for (v = 0; v < nv && vs[v].infl_count != 2; v++)
+        ;
+    RT_EXPECT(ID("evil.two.found"), v < nv && in[vs[v].infl_first + 1].weight < 16384);
+    if (v == nv)
+        return;
+    for (round = 0; round < 2; round++) {
+        uint8_t *b = malloc(bk->size);
+        size_t at;
+        memcpy(b, bk->bytes, bk->size);
+        if (round == 0) {   /* swap the weights */
+            rr_emi_infl *bi = (rr_emi_infl *)(b + ((const uint8_t *)in - bk->bytes)) +
+                              vs[v].infl_first;
+            uint16_t w = bi[0].weight;
+            bi[0].weight = bi[1].weight, bi[1].weight = w;
+            at = (size_t)((const uint8_t *)&bi[1].weight - b);
+        } else {   /* a blended vertex with a single joint */
+            rr_emi_vert *bv = (rr_emi_vert *)(b + ((const uint8_t *)vs - bk->bytes)) + v;
+            bv->single = (int16_t)in[vs[v].infl_first].joint;
+            at = (size_t)((const uint8_t *)&bv->single - b);
+        }
+        crc = rr_crc32(0, b + 24, (uint32_t)bk->size - 24);
+        memcpy(b + 20, &crc, 4);
+        RT_EXPECT_EQ(ID("evil.two.%d", round),
+                     rr_open_diag(b, (uint32_t)bk->size, arena, arena_size, &r, &d), RR_ERR_RANGE);
+        RT_EXPECT_EQ(ID("evil.two.%d.diag_offset", round), d.offset, (uint32_t)at);
+        free(b);
+    }
+}
+
 static void evil_blobs(const baked *bk)
 {
     static uint32_t arena[RR_EMI_ARENA_BYTES / 4];
@@ -804,7 +848,10 @@ static void evil_blobs(const baked *bk)
         {"infl_weight_zero", RR_SEC_EMI_INFL, 2, 2, 0, RR_ERR_RANGE, 0, 0},
         {"infl_run", RR_SEC_EMI_VERTS, 16, 2, 5, RR_ERR_INDEX, 0, 0},
         {"infl_first", RR_SEC_EMI_VERTS, 12, 4, 1000000, RR_ERR_INDEX, 0, 0},
-        {"vert_reserved", RR_SEC_EMI_VERTS, 18, 2, 1, RR_ERR_RANGE, 0, 0},
+        /* single: vertex 0 (a hips corner) has one influence, of joint 0 */
+        {"vert_single_other", RR_SEC_EMI_VERTS, 18, 2, 3, RR_ERR_RANGE, 0, 0},
+        {"vert_single_none", RR_SEC_EMI_VERTS, 18, 2, -1, RR_ERR_RANGE, 0, 0},
+        {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_RANGE, 0, 0},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
@@ -857,6 +904,7 @@ static void evil_blobs(const baked *bk)
         RT_EXPECT_EQ(ID("evil.%s.diag_offset", c->name), d.offset, (uint32_t)(at - b));
         free(b);
     }
+    evil_two_weights(bk, arena, sizeof arena);
 }
 
 /* Random corruption with a fixed-up checksum: rr_open refuses it, or every job
