@@ -1459,16 +1459,16 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
                               rr_rmesh_vertex *out)
 {
     const rr_rmesh_rgroup *g;
+    const uint16_t *ix;
     const rr_rmesh_rvert *v;
+    const uint8_t *rgb;
     uint32_t ncoll;
     int k;
-    if (!is_rmesh(room) || !out)
+    rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
+    if (e)
+        return e;
+    if (!out)
         return RR_ERR_ARG;
-    if (!rr__count(room, RR_RMESH_S_rhead))
-        return RR_ERR_MISSING;
-    if (group >= rr__count(room, RR_RMESH_S_rgroups))
-        return RR_ERR_RANGE;
-    g = &rgroups_of(room)[group];
     if (i >= g->nverts)
         return RR_ERR_RANGE;
     v = &rverts_of(room)[g->first_vert + i];
@@ -1488,7 +1488,9 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
         out->uv0[k] = v->uv0[k] * ((int32_t)1 << (16 - g->uv_frac[0]));
         out->uv1[k] = v->uv1[k] * ((int32_t)1 << (16 - g->uv_frac[1]));
     }
+    /* the group's colour, or the vertex's when the group's colours vary */
+    rgb = g->ncolors ? rcolors_of(room)[g->first_color + i].rgb : g->rgb;
     for (k = 0; k < 3; k++)
-        out->rgb[k] = g->ncolors ? rcolors_of(room)[g->first_color + i].rgb[k] : g->rgb[k];
+        out->rgb[k] = rgb[k];
     return RR_OK;
 }
