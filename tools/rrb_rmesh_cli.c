@@ -245,8 +245,9 @@ static void rmesh_summary(const rr_room *room, FILE *o, int json)
                 rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
                 rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
         if (rh)
-            fprintf(o, "{\"groups\":%u,\"vertices\":%u,\"indices\":%u}", rh->ngroups,
-                    rh->nverts, rh->nindices);
+            fprintf(o, "{\"groups\":%u,\"vertices\":%u,\"indices\":%u,\"positions\":%u,"
+                    "\"colors\":%u}", rh->ngroups, rh->nverts, rh->nindices, rh->npos,
+                    rh->ncolors);
         else
             fprintf(o, "null");
         return;
@@ -260,8 +261,9 @@ static void rmesh_summary(const rr_room *room, FILE *o, int json)
             rrb_cli_unit(h->bmin[1], f), rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
             rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
     if (rh)
-        fprintf(o, "  render data: %u groups, %u vertices, %u triangles\n", rh->ngroups,
-                rh->nverts, rh->nindices / 3);
+        fprintf(o, "  render data: %u groups, %u vertices, %u triangles; %u render-only "
+                "positions, %u vertex colours\n", rh->ngroups, rh->nverts, rh->nindices / 3,
+                rh->npos, rh->ncolors);
     else
         fprintf(o, "  render data: none (baked --collision-only)\n");
 }
