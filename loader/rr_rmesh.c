@@ -223,22 +223,27 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
 
 /* Render data. The render head comes at most once, and whenever any other
  * render section is present (the schema checked its counts of them, and
- * each group's surface, vertex and index runs and UV fractions). Each
- * group's vertices are addressed by 16-bit indices (at most 65536), its
- * indices make whole triangles, and each index is a vertex of the group. */
+ * each group's surface, vertex, index and colour runs and UV fractions).
+ * Each group's vertices are addressed by 16-bit indices (at most 65536),
+ * its indices make whole triangles, each index is a vertex of the group, a
+ * group has no colours of its own (ncolors 0) or one per vertex, and each
+ * vertex's position number is a collision vertex or a render position. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rindex *ix = rindex_of(room);
+    const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
     uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j;
+    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
     if (nrhead == 0) {
         /* a section is present when the view has an offset for it */
         if (room->view[RR_RMESH_S_rgroups].offset || room->view[RR_RMESH_S_rverts].offset ||
-            room->view[RR_RMESH_S_rindex].offset)
+            room->view[RR_RMESH_S_rindex].offset || room->view[RR_RMESH_S_rpos].offset ||
+            room->view[RR_RMESH_S_rcolors].offset)
             return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0,
                                "render head (other render sections are present)", 0, 0);
         return RR_OK;
@@ -250,11 +255,20 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         if (g->nindices % 3u)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
                             "render group indices (whole triangles)", g->nindices, 3);
+        if (g->ncolors != 0 && g->ncolors != g->nverts)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->ncolors,
+                            "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
             if (ix[j].i >= g->nverts)
                 return rr__fail(room, diag, RR_ERR_INDEX, &ix[j], "render index", ix[j].i,
                                 g->nverts);
     }
+    /* every vertex, whether or not a group holds it */
+    for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
+        if (v[j].pos >= npoints)
+            return rr__fail(room, diag, RR_ERR_INDEX, &v[j].pos,
+                            "render vertex position (collision vertices + render positions)",
+                            v[j].pos, npoints);
     return RR_OK;
 }
 
@@ -1422,18 +1436,61 @@ rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
 }
 
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
-                             const rr_rmesh_rvert **verts, const uint16_t **indices)
+                             const uint16_t **indices)
 {
     const rr_rmesh_rgroup *g;
-    if (!is_rmesh(room) || !group || !verts || !indices)
+    if (!is_rmesh(room) || !group || !indices)
         return RR_ERR_ARG;
     if (!rr__count(room, RR_RMESH_S_rhead))
         return RR_ERR_MISSING;
     if (i >= rr__count(room, RR_RMESH_S_rgroups))
         return RR_ERR_RANGE;
     *group = g = &rgroups_of(room)[i];
-    *verts = &rverts_of(room)[g->first_vert];
     /* the index section is an array of u16 */
     *indices = (const uint16_t *)rr__records(room, RR_RMESH_S_rindex) + g->first_index;
+    return RR_OK;
+}
+
+/* Vertex i of render group `group`, decoded (the layout is in
+ * rr_rmesh_blob.h). Every number fits: positions are within 2^17 + 2^18
+ * coords (a lattice point) or 2^17 + 32768 << 4 (a render position), a UV
+ * |uv| <= 32768 times 2^(16 - uv_frac) <= 2^16 is within int32. */
+rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
+                              rr_rmesh_vertex *out)
+{
+    const rr_rmesh_rgroup *g;
+    const uint16_t *ix;
+    const rr_rmesh_rvert *v;
+    const uint8_t *rgb;
+    uint32_t ncoll;
+    int k;
+    rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
+    if (e)
+        return e;
+    if (!out)
+        return RR_ERR_ARG;
+    if (i >= g->nverts)
+        return RR_ERR_RANGE;
+    v = &rverts_of(room)[g->first_vert + i];
+    ncoll = rr__count(room, RR_RMESH_S_verts);
+    if (v->pos < ncoll) {   /* a collision vertex: origin + q << vshift */
+        const rr_rmesh_head *h = head_of(room);
+        const uint16_t *q = verts_of(room)[v->pos].q;
+        for (k = 0; k < 3; k++)
+            out->pos[k] = h->origin[k] + ((int32_t)q[k] << h->vshift);
+    } else {                /* a render position: center + p * 2^pos_shift */
+        const rr_rmesh_rhead *rh = rhead_of(room);
+        const int16_t *p = rpos_of(room)[v->pos - ncoll].p;
+        for (k = 0; k < 3; k++)
+            out->pos[k] = rh->center[k] + p[k] * ((int32_t)1 << rh->pos_shift);
+    }
+    for (k = 0; k < 2; k++) {   /* uv / 2^uv_frac as Q16.16 */
+        out->uv0[k] = v->uv0[k] * ((int32_t)1 << (16 - g->uv_frac[0]));
+        out->uv1[k] = v->uv1[k] * ((int32_t)1 << (16 - g->uv_frac[1]));
+    }
+    /* the group's colour, or the vertex's when the group's colours vary */
+    rgb = g->ncolors ? rcolors_of(room)[g->first_color + i].rgb : g->rgb;
+    for (k = 0; k < 3; k++)
+        out->rgb[k] = rgb[k];
     return RR_OK;
 }

@@ -179,10 +179,25 @@ const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *k
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead);
 
 /* Render group i (< rhead->ngroups): one per visible or no-collision surface,
- * in file order; its vertices (group->nverts) and triangle indices
- * (group->nindices, local to the group's vertices, all checked by rr_open).
- * Vertex position in coords: rhead->center + pos << rhead->pos_shift. */
+ * in file order; its triangle indices (group->nindices, local to the
+ * group's vertices, all checked by rr_open). Read its group->nverts
+ * vertices with rr_rmesh_render_vertex. */
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
-                             const rr_rmesh_rvert **verts, const uint16_t **indices);
+                             const uint16_t **indices);
+
+/* A render vertex, decoded. */
+typedef struct rr_rmesh_vertex {
+    int32_t pos[3];   /* coords */
+    rr_fix uv0[2];    /* diffuse UV, Q16.16 (exactly the stored uv / 2^uv_frac) */
+    rr_fix uv1[2];    /* lightmap UV, Q16.16 */
+    uint8_t rgb[3];   /* vertex colour */
+} rr_rmesh_vertex;
+
+/* Vertex i (< group->nverts) of render group `group`: position, UVs and
+ * colour (RR_ERR_RANGE past either count). The position is within
+ * 2^(head.vshift-1) coords of the source for a vertex on a collision vertex,
+ * 2^(rhead.pos_shift-1) for the others (rr_rmesh_blob.h, docs/rmesh.md). */
+rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
+                              rr_rmesh_vertex *out);
 
 #endif

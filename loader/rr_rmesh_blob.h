@@ -28,16 +28,18 @@
  * right child > left), the surface table (texture names), the trigger boxes
  * and the entities in file order. Render data, optional (absent when baked
  * with --collision-only): the render head (quantization parameters), one
- * group per visible or no-collision surface, the quantized vertices by
- * group and the 16-bit triangle indices, local to their group. Every string
- * is an offset into RR_SEC_STRINGS.
+ * group per visible or no-collision surface, the vertices by group (a
+ * position number and two UVs), the 16-bit triangle indices, local to
+ * their group, the render-only positions and the per-vertex colours of the
+ * groups whose colour varies. Every string is an offset into RR_SEC_STRINGS.
  *
  * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
  * (RR_RMESH_ARENA), unit triangle normals, the tree (pre-order, depth, node
  * bounds min <= max, leaf triangle runs), the render head at most once and
  * present whenever another render section is, and each render group's
- * vertex count (<= 65536), index count (a multiple of 3) and indices
- * (< its vertex count).
+ * vertex count (<= 65536), index count (a multiple of 3), indices (< its
+ * vertex count), colour count (0 or its vertex count) and its vertices'
+ * position numbers (< head.nverts + rhead.npos).
  */
 #ifndef RR_RMESH_BLOB_H
 #define RR_RMESH_BLOB_H
@@ -58,6 +60,8 @@
 #define RR_SEC_RMESH_RVERTS   (RR_SEC_OPTIONAL | 0x010au)
 #define RR_SEC_RMESH_RINDEX   (RR_SEC_OPTIONAL | 0x010bu)
 #define RR_SEC_RMESH_PROPS    (RR_SEC_OPTIONAL | 0x010cu)
+#define RR_SEC_RMESH_RPOS     (RR_SEC_OPTIONAL | 0x010du)
+#define RR_SEC_RMESH_RCOLORS  (RR_SEC_OPTIONAL | 0x010eu)
 
 /* Largest |coordinate| of any stored point, in coords (2^17). */
 #define RR_RMESH_COORD_MAX 131072
@@ -193,22 +197,48 @@ typedef rr_kv rr_rmesh_prop;
 
 /* ---- render data (optional) ---------------------------------------------- */
 
-/* Render quantization. A vertex position in coords is
- *   center[k] + pos[k] * 2^pos_shift
- * (pos_shift the smallest that fits every vertex in int16; error <= 2^(pos_shift-1)
- * coords plus the coords' own rounding); a UV is uv / 2^uv_frac[set] of its group
- * (uv_frac the largest <= 15 that fits the group's UVs in int16; error
- * <= 2^-(uv_frac+1)). Colours are exact. */
+/* Render data. A render vertex is 10 bytes: a position number and its two
+ * UVs. Most render positions are collision vertices (the opaque surfaces'
+ * triangles are the collision triangles), so the position number pos
+ * addresses one space of points:
+ *   pos <  head.nverts: collision vertex VERTS[pos], coords = head.origin +
+ *        q << head.vshift (the baker snaps the render vertex to the lattice
+ *        point nearest its source position and uses it when that point is a
+ *        collision vertex: error <= 2^(vshift-1) coords per axis);
+ *   pos >= head.nverts: render position RPOS[pos - head.nverts] (points of
+ *        alpha and no-collision surfaces, and any other point that is not a
+ *        collision vertex), coords = rhead.center + p * 2^rhead.pos_shift
+ *        (pos_shift the smallest that fits every render position in int16;
+ *        error <= 2^(pos_shift-1) coords per axis).
+ * Both errors are on top of the source floats' exact value in coords. The
+ * collision lattice and VERTS are the same with and without render data:
+ * render-only points never go into VERTS. head.nverts + rhead.npos is at
+ * most 65,536 (16-bit pos); the baker refuses a room with more (baked
+ * --collision-only it still fits).
+ * A UV is uv / 2^uv_frac[set] of its group (uv_frac the largest <= 15 that
+ * fits the group's UVs in int16; error <= 2^-(uv_frac+1)).
+ * Colours are exact: a group whose vertices share one colour holds it in
+ * rgb (ncolors 0); a group whose colours vary has one RCOLORS record per
+ * vertex (ncolors = nverts, from first_color).
+ * rr_rmesh_render_vertex() decodes a vertex into plain numbers. */
 #define RR_RMESH_UV_FRAC_MAX 15
+/* Largest rhead.pos_shift: 32,767 << 4 spans any two points within the
+ * coordinate bound (2 x 2^17). */
+#define RR_RMESH_POS_SHIFT_MAX 4u
 #define RR_RMESH_RHEAD(F, T)                                                                   \
-    F(T, center, I32, [3], COORD, RR_RMESH_COORD_MAX, "centre of the render vertices, coords")   \
-    F(T, pos_shift, U32, , MAX, 16, "vertex position = center + pos << pos_shift")              \
+    F(T, center, I32, [3], COORD, RR_RMESH_COORD_MAX, "centre of the render positions (RPOS), "  \
+      "coords")                                                                                 \
+    F(T, pos_shift, U32, , MAX, RR_RMESH_POS_SHIFT_MAX, "render position = center + p << "      \
+      "pos_shift")                                                                              \
     F(T, uv_frac, U32, [2], MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac of each set "     \
       "(0 = diffuse, 1 = lightmap)")                                                            \
     F(T, ngroups, U32, , COUNTOF, RR_RMESH_S_rgroups, "render groups")                          \
     F(T, nverts, U32, , COUNTOF, RR_RMESH_S_rverts, "render vertices")                          \
-    F(T, nindices, U32, , COUNTOF, RR_RMESH_S_rindex, "render triangle indices")
-RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 36);
+    F(T, nindices, U32, , COUNTOF, RR_RMESH_S_rindex, "render triangle indices")                \
+    F(T, npos, U32, , COUNTOF, RR_RMESH_S_rpos, "render-only positions (head.nverts + npos "    \
+      "<= 65536)")                                                                              \
+    F(T, ncolors, U32, , COUNTOF, RR_RMESH_S_rcolors, "per-vertex colours")
+RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 44);
 
 /* Group flags. */
 #define RR_RMESH_GROUP_ALPHA 1u    /* alpha-blended: draw after the opaque groups */
@@ -220,24 +250,37 @@ RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 36);
     F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "at most 65536 (16-bit indices)")              \
     F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices")                \
     F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index < nverts")      \
+    F(T, first_color, U32, , FIRST, RR_RMESH_S_rcolors, "its per-vertex colours")               \
+    F(T, ncolors, U32, , COUNT, RR_RMESH_S_rcolors, "0 (every vertex has colour rgb) or nverts") \
     F(T, flags, U16, , FLAGS, RR_RMESH_GROUP_ALPHA | RR_RMESH_GROUP_NOCOLL,                      \
       "RR_RMESH_GROUP_ALPHA: alpha-blended, draw after the opaque groups; "                     \
       "RR_RMESH_GROUP_NOCOLL: from the .HasNoColl block")                                       \
-    F(T, uv_frac, U8, [2], MAX, RR_RMESH_UV_FRAC_MAX, "this group's UV = uv / 2^uv_frac[set]")
-RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 24);
+    F(T, uv_frac, U8, [2], MAX, RR_RMESH_UV_FRAC_MAX, "this group's UV = uv / 2^uv_frac[set]")  \
+    F(T, rgb, U8, [3], DATA, 0, "colour of every vertex when ncolors is 0 (else 0)")            \
+    F(T, pad, U8, , ZERO, 0, "")
+RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 36);
 
 #define RR_RMESH_RVERT(F, T)                                                                   \
-    F(T, pos, I16, [3], DATA, 0, "position: rhead.center + pos << rhead.pos_shift")             \
+    F(T, pos, U16, , SEMANTIC, 0, "position: collision vertex VERTS[pos] when pos < "           \
+      "head.nverts, else render position RPOS[pos - head.nverts]")                              \
     F(T, uv0, I16, [2], DATA, 0, "diffuse UV: uv0 / 2^group.uv_frac[0]")                        \
-    F(T, uv1, I16, [2], DATA, 0, "lightmap UV: uv1 / 2^group.uv_frac[1]")                       \
-    F(T, rgb, U8, [3], DATA, 0, "vertex colour")                                                \
-    F(T, pad, U8, , ZERO, 0, "")
-RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 18);
+    F(T, uv1, I16, [2], DATA, 0, "lightmap UV: uv1 / 2^group.uv_frac[1]")
+RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 10);
 
 /* One 16-bit triangle index: a vertex of its group (checked per group). */
 #define RR_RMESH_RINDEX(F, T) \
     F(T, i, U16, , SEMANTIC, 0, "vertex of the group, < group.nverts")
 RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
+
+/* A render-only position (not a collision vertex). */
+#define RR_RMESH_RPOS(F, T) \
+    F(T, p, I16, [3], DATA, 0, "coords = rhead.center + p << rhead.pos_shift")
+RR_RECORD(rr_rmesh_rpos, RR_RMESH_RPOS, 6);
+
+/* The colour of one vertex of a group whose colours vary. */
+#define RR_RMESH_RCOLOR(F, T) \
+    F(T, rgb, U8, [3], DATA, 0, "vertex colour")
+RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
 
 /* ---- the sections -------------------------------------------------------- */
 
@@ -245,7 +288,7 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 3u
+#define RR_RMESH_SCHEMA_VERSION 4u
 
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
@@ -259,7 +302,9 @@ RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
     S(rgroups, RR_SEC_RMESH_RGROUPS, rr_rmesh_rgroup, RR_RMESH_RGROUP, OPT)      \
     S(rverts, RR_SEC_RMESH_RVERTS, rr_rmesh_rvert, RR_RMESH_RVERT, OPT)          \
     S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)        \
-    S(props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)
+    S(props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)              \
+    S(rpos, RR_SEC_RMESH_RPOS, rr_rmesh_rpos, RR_RMESH_RPOS, OPT)                \
+    S(rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)
 
 /* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
  * after the two common ones: the index kinds above name by its slot the

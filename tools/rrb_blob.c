@@ -224,3 +224,15 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
     *size = total;
     return 0;
 }
+
+const void *rrb_blob_records(const rrb_blob *b, uint32_t type, uint32_t *count)
+{
+    size_t i;
+    for (i = 0; i < b->nsecs; i++)
+        if (b->secs[i].type == type) {
+            *count = b->secs[i].count;
+            return b->secs[i].data;
+        }
+    *count = 0;
+    return NULL;
+}

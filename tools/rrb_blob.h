@@ -37,6 +37,9 @@ void rrb_blob_set_arena(rrb_blob *b, uint32_t bytes);
 /* enum rr_format of the blob. */
 uint32_t rrb_blob_format(const rrb_blob *b);
 void rrb_blob_set_depth(rrb_blob *b, uint32_t depth);
+/* The records of a section added before (host byte order) and their count,
+ * or NULL and 0: lets one part of a baker read what another part wrote. */
+const void *rrb_blob_records(const rrb_blob *b, uint32_t type, uint32_t *count);
 /* Build the final bytes (string table appended as RR_SEC_STRINGS if used).
  * Returns 0, or -1 if the blob would exceed the format's limits. */
 int rrb_blob_finish(rrb_blob *b, int big_endian, uint8_t **out, size_t *size);

@@ -522,11 +522,71 @@ typedef struct rsrc {
     uint32_t surface, flags;
 } rsrc;
 
+/* Not a collision vertex: the vertex's position goes into RPOS. */
+#define NO_POINT 0xffffffffu
+
+/* A collision vertex's lattice numbers and its index in VERTS, sorted by
+ * the numbers so that a render vertex finds its point by binary search. */
+typedef struct cvkey {
+    uint16_t q[3];
+    uint32_t index;
+} cvkey;
+
+static int cmp_cvkey(const void *a, const void *b)
+{
+    const cvkey *x = a, *y = b;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (x->q[k] != y->q[k])
+            return x->q[k] < y->q[k] ? -1 : 1;
+    return 0;
+}
+
+/* A render-only position, quantized, with the render vertex it belongs to
+ * (sorted to give identical positions one RPOS record). */
+typedef struct rpref {
+    int16_t p[3];
+    uint32_t vert;
+} rpref;
+
+static int cmp_rpref(const void *a, const void *b)
+{
+    const rpref *x = a, *y = b;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (x->p[k] != y->p[k])
+            return x->p[k] < y->p[k] ? -1 : 1;
+    return x->vert < y->vert ? -1 : x->vert > y->vert;
+}
+
+/* Position of a source vertex in coords (exact: a float times a power of 2). */
+static double coords_of(const rrb_rm_vert *sv, int k, double scale, int frac)
+{
+    return ldexp((double)sv->pos[k] * scale, frac);
+}
+
+/* The collision vertex at the lattice point nearest to sv (within half a
+ * lattice step on each axis), or NO_POINT when that point is not one. */
+static uint32_t collision_point(const rrb_rm_vert *sv, const lattice *l, double scale, int frac,
+                                const cvkey *cv, uint32_t ncv)
+{
+    cvkey key, *hit;
+    int k;
+    for (k = 0; k < 3; k++) {
+        long q = lround(ldexp(coords_of(sv, k, scale, frac) - l->origin[k], -(int)l->shift));
+        if (q < 0 || q > 65535)
+            return NO_POINT;
+        key.q[k] = (uint16_t)q;
+    }
+    hit = ncv ? bsearch(&key, cv, ncv, sizeof *cv, cmp_cvkey) : NULL;
+    return hit ? hit->index : NO_POINT;
+}
+
 /* Smallest shift putting every offset from the centre in int16. */
 static uint32_t pick_shift(int64_t maxoff)
 {
     uint32_t sh = 0;
-    while (sh < 16 && (maxoff + ((int64_t)1 << sh >> 1)) >> sh > 32767)
+    while (sh < RR_RMESH_POS_SHIFT_MAX && (maxoff + ((int64_t)1 << sh >> 1)) >> sh > 32767)
         sh++;
     return sh;
 }
@@ -545,16 +605,19 @@ static int16_t q16(double v)
     return (int16_t)(x > 32767 ? 32767 : x < -32768 ? -32768 : x);
 }
 
-static void render_params(const rsrc *g, uint32_t ng, double scale, int frac, rr_rmesh_rhead *rh)
+/* Centre and step of the render-only positions (the vertices whose point
+ * is NO_POINT): centre of their box, the smallest step that fits them. */
+static void render_params(const rsrc *g, uint32_t ng, const uint32_t *point, double scale,
+                          int frac, rr_rmesh_rhead *rh)
 {
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     int64_t maxoff = 0;
-    uint32_t i, v;
+    uint32_t i, v, n = 0;
     int k;
     for (i = 0; i < ng; i++)
-        for (v = 0; v < g[i].s->nverts; v++)
-            for (k = 0; k < 3; k++) {
-                double c = ldexp((double)g[i].s->verts[v].pos[k] * scale, frac);
+        for (v = 0; v < g[i].s->nverts; v++, n++)
+            for (k = 0; k < 3 && point[n] == NO_POINT; k++) {
+                double c = coords_of(&g[i].s->verts[v], k, scale, frac);
                 lo[k] = fmin(lo[k], c);
                 hi[k] = fmax(hi[k], c);
             }
@@ -586,30 +649,91 @@ static void group_uv(const rrb_rm_surf *s, rr_rmesh_rgroup *g, rr_rmesh_rhead *r
     rh->uv_frac[1] = g->uv_frac[1] < rh->uv_frac[1] ? g->uv_frac[1] : rh->uv_frac[1];
 }
 
-static void render_vert(const rrb_rm_vert *sv, const rr_rmesh_rhead *rh, const rr_rmesh_rgroup *g,
-                        double scale, int frac, rr_rmesh_rvert *o)
+/* Does every vertex of the surface have the same colour? */
+static int one_colour(const rrb_rm_surf *s)
 {
-    int k;
-    for (k = 0; k < 3; k++) {
-        double c = ldexp((double)sv->pos[k] * scale, frac) - rh->center[k];
-        o->pos[k] = q16(ldexp(c, -(int)rh->pos_shift));
-    }
-    for (k = 0; k < 2; k++) {
-        o->uv0[k] = q16(ldexp((double)sv->uv0[k], g->uv_frac[0]));
-        o->uv1[k] = q16(ldexp((double)sv->uv1[k], g->uv_frac[1]));
-    }
-    memcpy(o->rgb, sv->rgb, 3);
-    o->pad = 0;
+    uint32_t v;
+    for (v = 1; v < s->nverts; v++)
+        if (memcmp(s->verts[v].rgb, s->verts[0].rgb, 3) != 0)
+            return 0;
+    return 1;
 }
 
-static int add_render(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac,
-                      char *err, size_t errcap, const char *path)
+/* The collision vertices of the blob (added before), sorted for lookup. */
+static cvkey *collision_keys(const rrb_blob *blob, uint32_t *n)
 {
-    uint32_t ng = m->nsurf + m->nnocoll, i, v, nv = 0, ni = 0;
-    rsrc *g = rrb_xcalloc(ng, sizeof *g);
+    const rr_rmesh_vert *v = rrb_blob_records(blob, RR_SEC_RMESH_VERTS, n);
+    cvkey *cv = rrb_xcalloc(*n + 1, sizeof *cv);
+    uint32_t i;
+    for (i = 0; i < *n; i++) {
+        memcpy(cv[i].q, v[i].q, sizeof cv[i].q);
+        cv[i].index = i;
+    }
+    qsort(cv, *n, sizeof *cv, cmp_cvkey);
+    return cv;
+}
+
+/* Each render vertex's position number (rr_rmesh_rvert.pos): its collision
+ * vertex when the lattice point nearest to it is one, else a render-only
+ * position numbered after the collision vertices (identical ones share a
+ * record). Returns the RPOS records and their count in *npos, or NULL with
+ * an error message when the numbers do not fit 16 bits. */
+static rr_rmesh_rpos *render_points(const rrb_blob *blob, const rsrc *g, uint32_t ng,
+                                    const lattice *l, double scale, int frac,
+                                    rr_rmesh_rhead *rh, rr_rmesh_rvert *rv, uint32_t nv,
+                                    uint32_t *npos, char *err, size_t errcap, const char *path)
+{
+    uint32_t ncv, i, v, n = 0, nr = 0;
+    cvkey *cv = collision_keys(blob, &ncv);
+    uint32_t *point = rrb_xcalloc(nv + 1, sizeof *point);
+    rpref *r = rrb_xcalloc(nv + 1, sizeof *r);
+    rr_rmesh_rpos *out = rrb_xcalloc(nv + 1, sizeof *out);
+    int k;
+    for (i = 0; i < ng; i++)
+        for (v = 0; v < g[i].s->nverts; v++)
+            point[n++] = collision_point(&g[i].s->verts[v], l, scale, frac, cv, ncv);
+    render_params(g, ng, point, scale, frac, rh);
+    for (i = 0, n = 0; i < ng; i++)
+        for (v = 0; v < g[i].s->nverts; v++, n++) {
+            if (point[n] != NO_POINT) {
+                rv[n].pos = (uint16_t)point[n];
+                continue;
+            }
+            for (k = 0; k < 3; k++)
+                r[nr].p[k] = q16(ldexp(coords_of(&g[i].s->verts[v], k, scale, frac) -
+                                       rh->center[k], -(int)rh->pos_shift));
+            r[nr++].vert = n;
+        }
+    qsort(r, nr, sizeof *r, cmp_rpref);
+    *npos = 0;
+    for (i = 0; i < nr; i++) {
+        if (i == 0 || memcmp(r[i].p, r[i - 1].p, sizeof r[i].p) != 0)
+            memcpy(out[(*npos)++].p, r[i].p, sizeof r[i].p);
+        rv[r[i].vert].pos = (uint16_t)(ncv + *npos - 1);
+    }
+    free(cv);
+    free(point);
+    free(r);
+    if (ncv + *npos > 65536u) {
+        snprintf(err, errcap, "%s: %u collision vertices and %u render-only positions exceed "
+                 "the 65,536 position numbers of the render data (bake it --collision-only)",
+                 path, ncv, *npos);
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, double scale,
+                      int frac, char *err, size_t errcap, const char *path)
+{
+    uint32_t ng = m->nsurf + m->nnocoll, i, v, nv = 0, ni = 0, nc = 0, npos;
+    rsrc *g = rrb_xcalloc(ng + 1, sizeof *g);
     rr_rmesh_rhead rh;
-    rr_rmesh_rgroup *gr = rrb_xcalloc(ng, sizeof *gr);
+    rr_rmesh_rgroup *gr = rrb_xcalloc(ng + 1, sizeof *gr);
     rr_rmesh_rvert *rv;
+    rr_rmesh_rpos *rp;
+    rr_rmesh_rcolor *rc;
     uint16_t *ix;
     memset(&rh, 0, sizeof rh);
     for (i = 0; i < ng; i++) {
@@ -627,32 +751,61 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, double scale, int frac
         nv += g[i].s->nverts;
         ni += 3 * g[i].s->ntris;
     }
-    render_params(g, ng, scale, frac, &rh);
-    rv = rrb_xcalloc(nv, sizeof *rv);
-    ix = rrb_xcalloc(ni, sizeof *ix);
+    rv = rrb_xcalloc(nv + 1, sizeof *rv);
+    rp = render_points(blob, g, ng, l, scale, frac, &rh, rv, nv, &npos, err, errcap, path);
+    if (!rp) {
+        free(g);
+        free(gr);
+        free(rv);
+        return -1;
+    }
+    ix = rrb_xcalloc(ni + 1, sizeof *ix);
+    rc = rrb_xcalloc(nv + 1, sizeof *rc);
     for (i = 0, nv = 0, ni = 0; i < ng; i++) {
+        const rrb_rm_surf *s = g[i].s;
         gr[i].surface = g[i].surface;
         gr[i].flags = (uint16_t)g[i].flags;
-        group_uv(g[i].s, &gr[i], &rh);
+        group_uv(s, &gr[i], &rh);
         gr[i].first_vert = nv;
-        gr[i].nverts = g[i].s->nverts;
+        gr[i].nverts = s->nverts;
         gr[i].first_index = ni;
-        gr[i].nindices = 3 * g[i].s->ntris;
-        for (v = 0; v < g[i].s->nverts; v++)
-            render_vert(&g[i].s->verts[v], &rh, &gr[i], scale, frac, &rv[nv++]);
-        for (v = 0; v < 3 * g[i].s->ntris; v++)
-            ix[ni++] = (uint16_t)g[i].s->idx[v];
+        gr[i].nindices = 3 * s->ntris;
+        gr[i].first_color = nc;
+        if (s->nverts && one_colour(s))   /* the group's colour */
+            memcpy(gr[i].rgb, s->verts[0].rgb, 3);
+        else if (s->nverts) {             /* one colour per vertex */
+            gr[i].ncolors = s->nverts;
+            for (v = 0; v < s->nverts; v++)
+                memcpy(rc[nc++].rgb, s->verts[v].rgb, 3);
+        }
+        for (v = 0; v < s->nverts; v++, nv++) {   /* rv[nv].pos is set */
+            int k;
+            for (k = 0; k < 2; k++) {
+                rv[nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr[i].uv_frac[0]));
+                rv[nv].uv1[k] = q16(ldexp((double)s->verts[v].uv1[k], gr[i].uv_frac[1]));
+            }
+        }
+        for (v = 0; v < 3 * s->ntris; v++)
+            ix[ni++] = (uint16_t)s->idx[v];
     }
     rh.ngroups = ng;
     rh.nverts = nv;
     rh.nindices = ni;
+    rh.npos = npos;
+    rh.ncolors = nc;
     rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ix, ni, sizeof *ix, NULL);
+    if (npos)
+        rrb_blob_add(blob, RR_SEC_RMESH_RPOS, rp, npos, sizeof *rp, NULL);
+    if (nc)
+        rrb_blob_add(blob, RR_SEC_RMESH_RCOLORS, rc, nc, sizeof *rc, NULL);
     free(g);
     free(gr);
     free(rv);
+    free(rp);
+    free(rc);
     free(ix);
     return 0;
 }
@@ -730,7 +883,7 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     add_surfaces(blob, m, &h);
     add_triggers(blob, m, scale, frac);
     h.nents = add_entities(blob, m, scale, frac);
-    if (!(opts && opts->collision_only) && add_render(blob, m, scale, frac, err, errcap, path)) {
+    if (!(opts && opts->collision_only) && add_render(blob, m, &lat, scale, frac, err, errcap, path)) {
         rrb_blob_free(blob);
         free(b.t);
         free(b.nodes);

@@ -245,8 +245,9 @@ static void rmesh_summary(const rr_room *room, FILE *o, int json)
                 rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
                 rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
         if (rh)
-            fprintf(o, "{\"groups\":%u,\"vertices\":%u,\"indices\":%u}", rh->ngroups,
-                    rh->nverts, rh->nindices);
+            fprintf(o, "{\"groups\":%u,\"vertices\":%u,\"indices\":%u,\"positions\":%u,"
+                    "\"colors\":%u}", rh->ngroups, rh->nverts, rh->nindices, rh->npos,
+                    rh->ncolors);
         else
             fprintf(o, "null");
         return;
@@ -260,37 +261,34 @@ static void rmesh_summary(const rr_room *room, FILE *o, int json)
             rrb_cli_unit(h->bmin[1], f), rrb_cli_unit(h->bmin[2], f), rrb_cli_unit(h->bmax[0], f),
             rrb_cli_unit(h->bmax[1], f), rrb_cli_unit(h->bmax[2], f));
     if (rh)
-        fprintf(o, "  render data: %u groups, %u vertices, %u triangles\n", rh->ngroups,
-                rh->nverts, rh->nindices / 3);
+        fprintf(o, "  render data: %u groups, %u vertices, %u triangles; %u render-only "
+                "positions, %u vertex colours\n", rh->ngroups, rh->nverts, rh->nindices / 3,
+                rh->npos, rh->ncolors);
     else
         fprintf(o, "  render data: none (baked --collision-only)\n");
 }
 
 /* ---- OBJ ---- */
 
-/* The render groups (quantized positions, diffuse UVs), one material each. */
+/* The render groups (positions, diffuse UVs), one material each. */
 static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhead *rh)
 {
     uint32_t i;
     char name[300];
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const rr_rmesh_rvert *rv;
         const uint16_t *ix;
         const rr_rmesh_surf *sf;
         const char *t0, *t1;
         uint32_t k, base = o->nv;
-        rr_rmesh_render_group(room, i, &g, &rv, &ix);
+        rr_rmesh_render_group(room, i, &g, &ix);
         rr_rmesh_surface(room, g->surface, &sf, &t0, &t1);
         for (k = 0; k < g->nverts; k++) {
-            double c[3];
-            int a;
-            for (a = 0; a < 3; a++)
-                c[a] = rrb_obj_unit(o, rh->center[a]) +
-                       ldexp((double)rv[k].pos[a], (int)rh->pos_shift - (int)o->frac);
-            rrb_obj_vertex(o, c[0], c[1], -c[2]);
-            fprintf(o->f, "vt %.6f %.6f\n", ldexp(rv[k].uv0[0], -(int)g->uv_frac[0]),
-                    1.0 - ldexp(rv[k].uv0[1], -(int)g->uv_frac[0]));
+            rr_rmesh_vertex v;
+            rr_rmesh_render_vertex(room, i, k, &v);
+            rrb_obj_vertex(o, rrb_obj_unit(o, v.pos[0]), rrb_obj_unit(o, v.pos[1]),
+                           -rrb_obj_unit(o, v.pos[2]));
+            fprintf(o->f, "vt %.6f %.6f\n", ldexp(v.uv0[0], -16), 1.0 - ldexp(v.uv0[1], -16));
         }
         rrb_obj_mat_name(name, sizeof name, "", t1);
         rrb_obj_material(o, name, t1, rrb_obj_grey);
@@ -503,11 +501,10 @@ static int name_index(const char ***list, size_t *n, size_t *cap, const char *na
 static void group_names(const rr_room *room, uint32_t gi, const char **tex, const char **lm)
 {
     const rr_rmesh_rgroup *g;
-    const rr_rmesh_rvert *rv;
     const uint16_t *ix;
     const rr_rmesh_surf *sf;
     *tex = *lm = "";
-    if (rr_rmesh_render_group(room, gi, &g, &rv, &ix) == RR_OK)
+    if (rr_rmesh_render_group(room, gi, &g, &ix) == RR_OK)
         rr_rmesh_surface(room, g->surface, &sf, lm, tex);
 }
 
@@ -524,12 +521,11 @@ static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhe
         base = 0;
         for (gi = 0; gi < rh->ngroups; gi++) {
             const rr_rmesh_rgroup *g;
-            const rr_rmesh_rvert *rv;
             const uint16_t *ix;
             const char *tex, *lm;
             group_names(room, gi, &tex, &lm);
             if (strcmp(tex, p->tex) || strcmp(lm, p->lm) ||
-                rr_rmesh_render_group(room, gi, &g, &rv, &ix) != RR_OK)
+                rr_rmesh_render_group(room, gi, &g, &ix) != RR_OK)
                 continue;
             if (set == 3) {         /* indices: a b c -> c b a (the z mirror) */
                 for (k = 0; k + 2 < g->nindices; k += 3) {
@@ -540,16 +536,17 @@ static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhe
                 ni += g->nindices / 3 * 3;
             }
             for (k = 0; k < g->nverts && set < 3; k++) {
+                rr_rmesh_vertex v;
+                rr_rmesh_render_vertex(room, gi, k, &v);
                 if (set == 0) {
                     for (a = 0; a < 3; a++)
-                        x[a] = rh->center[a] * f + ldexp((double)rv[k].pos[a],
-                                                         (int)rh->pos_shift - (int)room->coord_frac);
+                        x[a] = v.pos[a] * f;
                     x[2] = -x[2];
                     rrb_gltf_floats(gl, acc, x, 3);
                 } else {
-                    const int16_t *uv = set == 1 ? rv[k].uv0 : rv[k].uv1;
-                    x[0] = ldexp(uv[0], -(int)g->uv_frac[set - 1]);
-                    x[1] = ldexp(uv[1], -(int)g->uv_frac[set - 1]);
+                    const rr_fix *uv = set == 1 ? v.uv0 : v.uv1;
+                    x[0] = ldexp(uv[0], -16);
+                    x[1] = ldexp(uv[1], -16);
                     rrb_gltf_floats(gl, acc, x, 2);
                 }
             }

@@ -6,6 +6,7 @@
  *
  * usage: test_rmesh_blob [CORPUS]
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,9 +100,12 @@ static const evil cases[] = {
     {"render-group-surface", RR_SEC_RMESH_RGROUPS, 0, 0, 0xffffffu, 0, RR_ERR_INDEX, 0},
     {"render-group-range", RR_SEC_RMESH_RGROUPS, 0, 8, 0x7fffffffu, 0, RR_ERR_INDEX, 0},
     {"render-group-triangles", RR_SEC_RMESH_RGROUPS, 0, 16, V_LESS1, 0, RR_ERR_RANGE, 0},
-    {"render-shift", RR_SEC_RMESH_RHEAD, 0, 12, 17, 0, RR_ERR_RANGE, 0},
-    /* vertex 0's pad byte (byte 17), between its colour and vertex 1 */
-    {"render-vertex-pad", RR_SEC_RMESH_RVERTS, 0, 16, 0xab00, 0xffff00ffu, RR_ERR_RANGE, 1},
+    {"render-shift", RR_SEC_RMESH_RHEAD, 0, 12, RR_RMESH_POS_SHIFT_MAX + 1, 0, RR_ERR_RANGE, 0},
+    /* vertex 0's position number past the collision vertices and render
+     * positions (both rooms have far fewer than 65535) */
+    {"render-vertex-position", RR_SEC_RMESH_RVERTS, 0, 0, 0xffff, 0xffff0000u, RR_ERR_INDEX, 0},
+    /* group 0's colour run past the colour records (none in the sample) */
+    {"render-group-colours", RR_SEC_RMESH_RGROUPS, 0, 20, 0x7fffffffu, 0, RR_ERR_INDEX, 0},
 };
 
 static uint32_t elem_size(uint32_t sec)
@@ -115,6 +119,7 @@ static uint32_t elem_size(uint32_t sec)
     case RR_SEC_RMESH_SURFS: return sizeof(rr_rmesh_surf);
     case RR_SEC_RMESH_RGROUPS: return sizeof(rr_rmesh_rgroup);
     case RR_SEC_RMESH_RINDEX: return 2;
+    case RR_SEC_RMESH_RVERTS: return sizeof(rr_rmesh_rvert);
     case RR_SEC_RMESH_RHEAD: return sizeof(rr_rmesh_rhead);
     default: return sizeof(rr_rmesh_head);
     }
@@ -455,6 +460,146 @@ static void check_limits(void)
     rrb_rmesh_free(&m);
 }
 
+/* Offset of field `field` of record `el` of the first section of `type`. */
+static uint32_t rec_off(const uint8_t *b, uint32_t type, uint32_t size, uint32_t el, uint32_t field)
+{
+    return sec_off(b, type, 0) + el * size + field;
+}
+
+/* The render records of the sample with one group whose colours vary: one
+ * colour record per vertex of that group, the others none; decoded colours
+ * and positions as the source has them; the semantic checks of the colour
+ * run and the position numbers name the damaged field. */
+static void check_render_records(void)
+{
+    rrb_rmesh m;
+    uint8_t *blob, *b;
+    size_t size;
+    rr_room r;
+    rr_diag d;
+    uint32_t i, v, bad = 0, nv1, off, ncoll;
+    const rr_rmesh_rhead *rh;
+    const rr_rmesh_head *h;
+    rrb_rmesh_sample_model(&m);
+    nv1 = m.surf[1].nverts;
+    for (v = 0; v < nv1; v++)
+        m.surf[1].verts[v].rgb[0] = (uint8_t)(10 + v);   /* group 1 varies */
+    RT_EXPECT_EQ("rmesh.rrec.bake", bake(&m, NULL, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.rrec.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    rr_rmesh_render_head(&r, &rh);
+    rr_rmesh_head_get(&r, &h);
+    RT_EXPECT_EQ("rmesh.rrec.ncolors", rh->ncolors, nv1);
+    for (i = 0; i < rh->ngroups; i++) {
+        const rr_rmesh_rgroup *g;
+        const uint16_t *ix;
+        rr_rmesh_render_group(&r, i, &g, &ix);
+        bad += g->ncolors != (i == 1 ? nv1 : 0);
+        for (v = 0; v < g->nverts; v++) {
+            rr_rmesh_vertex x;
+            int k;
+            RT_EXPECT_EQ("rmesh.rrec.vertex", rr_rmesh_render_vertex(&r, i, v, &x), RR_OK);
+            bad += memcmp(x.rgb, m.surf[i].verts[v].rgb, 3) != 0;
+            /* sample coordinates are multiples of 1/8 unit: within one step */
+            for (k = 0; k < 3; k++)
+                bad += fabs(ldexp(x.pos[k], -(int)r.coord_frac) - (double)m.surf[i].verts[v].pos[k]) >
+                       ldexp(1.0, 2 - (int)r.coord_frac);
+        }
+        {
+            rr_rmesh_vertex x;
+            RT_EXPECT_EQ("rmesh.rrec.vertex_range", rr_rmesh_render_vertex(&r, i, g->nverts, &x),
+                         RR_ERR_RANGE);
+        }
+    }
+    RT_EXPECT_EQ("rmesh.rrec.decoded", bad, 0);
+    {
+        rr_rmesh_vertex x;
+        RT_EXPECT_EQ("rmesh.rrec.group_range", rr_rmesh_render_vertex(&r, rh->ngroups, 0, &x),
+                     RR_ERR_RANGE);
+    }
+    RT_EXPECT_EQ("rmesh.rrec.null", rr_rmesh_render_vertex(&r, 0, 0, NULL), RR_ERR_ARG);
+    ncoll = h->nverts;
+    b = malloc(size);
+    /* group 1 with one colour fewer than its vertices */
+    memcpy(b, blob, size);
+    off = rec_off(b, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 1, 24);
+    put32(b + off, nv1 - 1);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.rrec.colour_count", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_RANGE);
+    RT_EXPECT("rmesh.rrec.colour_count.diag", d.section == RR_SEC_RMESH_RGROUPS && d.record == 1 &&
+                                                d.offset == off);
+    /* the last vertex's position number one past the points (the first
+     * invalid one: collision vertices + render positions) */
+    memcpy(b, blob, size);
+    off = rec_off(b, RR_SEC_RMESH_RVERTS, sizeof(rr_rmesh_rvert), rh->nverts - 1, 0);
+    b[off] = (uint8_t)(ncoll + rh->npos), b[off + 1] = (uint8_t)((ncoll + rh->npos) >> 8);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.rrec.position", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_INDEX);
+    RT_EXPECT("rmesh.rrec.position.diag", d.section == RR_SEC_RMESH_RVERTS &&
+                                            d.record == rh->nverts - 1 && d.offset == off);
+    /* ... and the last valid one is accepted */
+    b[off] = (uint8_t)(ncoll + rh->npos - 1), b[off + 1] = (uint8_t)((ncoll + rh->npos - 1) >> 8);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.rrec.position_last", rr_open(b, (uint32_t)size, arena, sizeof arena, &r),
+                 RR_OK);
+    /* the colour section missing while the render head counts colours */
+    memcpy(b, blob, size);
+    for (i = 0; i < get32(b + 36); i++)   /* the u16 type of entry i */
+        if ((get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) & 0xffffu) == RR_SEC_RMESH_RCOLORS)
+            put32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES,
+                  (get32(b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES) & 0xffff0000u) |
+                      RR_SEC_OPTIONAL | 0x0fffu);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.rrec.colours_missing",
+                 rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d), RR_ERR_SECTION);
+    RT_EXPECT("rmesh.rrec.colours_missing.diag", d.section == RR_SEC_RMESH_RHEAD);
+    free(b);
+    free(blob);
+    rrb_rmesh_free(&m);
+}
+
+/* More render-only positions than the 16-bit position numbers hold after
+ * the collision vertices: the baker refuses the room and names the limit;
+ * --collision-only still bakes it. */
+static void check_position_limit(void)
+{
+    rrb_rmesh m;
+    rrb_opts o;
+    char err[RRB_ERR_MAX];
+    rrb_blob *b;
+    rrb_rm_vert *keep[2], *big[2];
+    uint32_t nkeep[2], ntkeep[2], i, s;
+    rrb_rmesh_sample_model(&m);
+    for (s = 0; s < 2; s++) {   /* surfaces 2 and 3: 40,000 distinct points each, no triangles */
+        keep[s] = m.surf[2 + s].verts, nkeep[s] = m.surf[2 + s].nverts;
+        ntkeep[s] = m.surf[2 + s].ntris;
+        big[s] = calloc(40000, sizeof *big[s]);
+        for (i = 0; i < 40000; i++) {
+            uint32_t n = 40000 * s + i;
+            big[s][i].pos[0] = (float)(1000 + n % 50);
+            big[s][i].pos[1] = (float)(n / 50 % 50);
+            big[s][i].pos[2] = (float)(n / 2500);
+        }
+        m.surf[2 + s].verts = big[s], m.surf[2 + s].nverts = 40000, m.surf[2 + s].ntris = 0;
+    }
+    b = rrb_rmesh_bake_model(&m, "many.rmesh", NULL, err, sizeof err);
+    RT_EXPECT("rmesh.limit.positions", b == NULL && strstr(err, "many.rmesh: ") == err &&
+                                          strstr(err, "65,536 position numbers") != NULL);
+    rrb_blob_free(b);
+    memset(&o, 0, sizeof o);
+    o.collision_only = 1;
+    b = rrb_rmesh_bake_model(&m, "many.rmesh", &o, err, sizeof err);
+    RT_EXPECT("rmesh.limit.positions_colonly", b != NULL);
+    rrb_blob_free(b);
+    for (s = 0; s < 2; s++) {
+        m.surf[2 + s].verts = keep[s], m.surf[2 + s].nverts = nkeep[s];
+        m.surf[2 + s].ntris = ntkeep[s];
+        free(big[s]);
+    }
+    rrb_rmesh_free(&m);
+}
+
 /* Random byte damage in a baked blob, checksum recomputed: rr_open must
  * refuse it or, when the damage is harmless, every query must still run
  * (ASan/UBSan watch for any out-of-bounds read or overflow). */
@@ -512,6 +657,8 @@ int main(int argc, char **argv)
     free(blob);
     rrb_rmesh_free(&m);
     check_limits();
+    check_render_records();
+    check_position_limit();
     snprintf(path, sizeof path, "%s/scpcb-rmesh/173_opt.rmesh", c ? c : "../shared/corpus");
     if (rrb_load_file(path, &data, &dsize, err, sizeof err) == 0 &&
         rrb_rmesh_read(data, dsize, path, &m, err, sizeof err) == 0) {

@@ -285,25 +285,35 @@ static void check_counts(room *rm)
                 rm->m.size);
 }
 
-/* Render data against the source surfaces: same triangles, positions within
- * 2^(pos_shift-1) coords, UVs within 2^-(uv_frac+1), exact colours. */
+/* Render data against the source surfaces: same triangles, exact colours,
+ * UVs within 2^-(uv_frac+1), each position within half a step of its
+ * encoding (rr_rmesh_blob.h): 2^(vshift-1) coords for a vertex on a
+ * collision vertex, 2^(pos_shift-1) for a render position (the source
+ * floats are the reference; the decoded values come from
+ * rr_rmesh_render_vertex, the encoding is read from the raw record). */
 static void check_render(room *rm)
 {
     const rr_rmesh_rhead *rh;
-    uint32_t i, v, bad = 0;
-    double perr = 0, uerr = 0, pbound;
+    const rr_rmesh_head *h;
+    const rr_rmesh_rvert *raw;
+    const void *p;
+    uint32_t i, v, bad = 0, nraw = 0, ncoll = 0;
+    double perr = 0, uerr = 0, lbound, pbound;
     RT_EXPECT_EQ(cid(rm->name, "render"), rr_rmesh_render_head(&rm->r, &rh), RR_OK);
     if (!rh)
         return;
+    rr_rmesh_head_get(&rm->r, &h);
+    rr_section(&rm->r, RR_SEC_RMESH_RVERTS, &p, &nraw);
+    raw = p;
     RT_EXPECT_EQ(cid(rm->name, "render.groups"), rh->ngroups, rm->m.nsurf + rm->m.nnocoll);
+    lbound = ldexp(1.0, (int)h->vshift - 1) * rm->unit + 1e-9;
     pbound = ldexp(1.0, (int)rh->pos_shift - 1) * rm->unit + 1e-9;
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const rr_rmesh_rvert *rv;
         const uint16_t *ix;
         const rrb_rm_surf *s = i < rm->m.nsurf ? &rm->m.surf[i] : &rm->m.nocoll[i - rm->m.nsurf];
         double ub0, ub1;
-        rr_rmesh_render_group(&rm->r, i, &g, &rv, &ix);
+        rr_rmesh_render_group(&rm->r, i, &g, &ix);
         ub0 = ldexp(1.0, -(int)g->uv_frac[0] - 1) + 1e-9;
         ub1 = ldexp(1.0, -(int)g->uv_frac[1] - 1) + 1e-9;
         bad += g->nverts != s->nverts || g->nindices != 3 * s->ntris ||
@@ -313,24 +323,29 @@ static void check_render(room *rm)
         for (v = 0; v < g->nindices; v++)
             bad += ix[v] != s->idx[v];
         for (v = 0; v < g->nverts; v++) {
-            int k;
+            rr_rmesh_vertex d;
+            int k, on_lattice = raw[g->first_vert + v].pos < h->nverts;
+            rr_rmesh_render_vertex(&rm->r, i, v, &d);
+            ncoll += (uint32_t)on_lattice;
             for (k = 0; k < 3; k++) {
-                double c = (rh->center[k] + (double)rv[v].pos[k] * ldexp(1.0, (int)rh->pos_shift)) * rm->unit;
-                perr = fmax(perr, fabs(c - (double)s->verts[v].pos[k]));
+                double c = d.pos[k] * rm->unit, e = fabs(c - (double)s->verts[v].pos[k]);
+                perr = fmax(perr, e / (on_lattice ? lbound : pbound));
             }
             for (k = 0; k < 2; k++) {
-                uerr = fmax(uerr, fabs(ldexp(rv[v].uv0[k], -(int)g->uv_frac[0]) - (double)s->verts[v].uv0[k]) / ub0);
-                uerr = fmax(uerr, fabs(ldexp(rv[v].uv1[k], -(int)g->uv_frac[1]) - (double)s->verts[v].uv1[k]) / ub1);
+                uerr = fmax(uerr, fabs(ldexp(d.uv0[k], -16) - (double)s->verts[v].uv0[k]) / ub0);
+                uerr = fmax(uerr, fabs(ldexp(d.uv1[k], -16) - (double)s->verts[v].uv1[k]) / ub1);
             }
-            bad += memcmp(rv[v].rgb, s->verts[v].rgb, 3) != 0;
+            bad += memcmp(d.rgb, s->verts[v].rgb, 3) != 0;
         }
     }
     RT_EXPECT_EQ(cid(rm->name, "render.exact"), bad, 0);
-    RT_EXPECT(cid(rm->name, "render.pos_bound"), perr <= pbound);
+    RT_EXPECT(cid(rm->name, "render.pos_bound"), perr <= 1.0);
     RT_EXPECT(cid(rm->name, "render.uv_bound"), uerr <= 1.0);
-    plat_printf("# %s: render %u groups, %u verts, pos step 2^%u coords (max error %.4f units, "
-                "bound %.4f), smallest uv frac %u/%u\n", rm->name, rh->ngroups, rh->nverts, rh->pos_shift,
-                perr, pbound, rh->uv_frac[0], rh->uv_frac[1]);
+    RT_EXPECT_EQ(cid(rm->name, "render.nverts"), nraw, rh->nverts);
+    plat_printf("# %s: render %u groups, %u verts (%u on collision vertices, step 2^%u coords; "
+                "%u render positions, step 2^%u), worst position error %u/1000 of its bound, "
+                "smallest uv frac %u/%u\n", rm->name, rh->ngroups, rh->nverts, ncoll, h->vshift,
+                rh->npos, rh->pos_shift, (unsigned)(perr * 1000), rh->uv_frac[0], rh->uv_frac[1]);
 }
 
 /* ---- rays ---- */

@@ -159,30 +159,36 @@ static void sweeps(const char *name, const rr_room *room, const rr_rmesh_head *h
     }
 }
 
-/* Render data: a hash per group of every quantized field (checks the
- * byte swapping of the 16-bit fields on the big-endian board). */
+/* Render data: a hash per group of every decoded vertex (position in
+ * coords, UVs in Q16.16, colour) and index, as rr_rmesh_render_vertex gives
+ * them (checks the byte swapping on the big-endian board). */
 static void render(const char *name, const rr_room *room)
 {
     const rr_rmesh_rhead *rh;
     uint32_t i, j;
+    int k;
     rr_err e = rr_rmesh_render_head(room, &rh);
     if (e) {
         plat_printf("%s render: %d %s\n", name, e, rr_strerror(e));
         return;
     }
-    plat_printf("%s render: %lu groups, %lu verts, %lu indices, shift %lu\n", name,
-                (unsigned long)rh->ngroups, (unsigned long)rh->nverts,
-                (unsigned long)rh->nindices, (unsigned long)rh->pos_shift);
+    plat_printf("%s render: %lu groups, %lu verts, %lu indices, %lu positions (shift %lu), "
+                "%lu colours\n", name, (unsigned long)rh->ngroups, (unsigned long)rh->nverts,
+                (unsigned long)rh->nindices, (unsigned long)rh->npos,
+                (unsigned long)rh->pos_shift, (unsigned long)rh->ncolors);
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const rr_rmesh_rvert *v;
         const uint16_t *ix;
         uint32_t h = 0;
-        RT_EXPECT_EQ("rmesh.t.group", rr_rmesh_render_group(room, i, &g, &v, &ix), RR_OK);
-        for (j = 0; j < g->nverts; j++)
-            h = ((h * 31u + (uint16_t)v[j].pos[0]) * 31u + (uint16_t)v[j].pos[1]) * 31u +
-                (uint16_t)v[j].pos[2] + (uint16_t)v[j].uv0[0] + (uint16_t)v[j].uv1[1] +
-                v[j].rgb[0] + v[j].rgb[2];
+        RT_EXPECT_EQ("rmesh.t.group", rr_rmesh_render_group(room, i, &g, &ix), RR_OK);
+        for (j = 0; j < g->nverts; j++) {
+            rr_rmesh_vertex v;
+            RT_EXPECT_EQ("rmesh.t.vertex", rr_rmesh_render_vertex(room, i, j, &v), RR_OK);
+            for (k = 0; k < 3; k++)
+                h = h * 31u + (uint32_t)v.pos[k] + v.rgb[k];
+            for (k = 0; k < 2; k++)
+                h = (h * 31u + (uint32_t)v.uv0[k]) * 31u + (uint32_t)v.uv1[k];
+        }
         for (j = 0; j < g->nindices; j++)
             h = h * 7u + ix[j];
         plat_printf("%s group %lu: surface %lu flags %u uv %u/%u hash %08lx\n", name,
