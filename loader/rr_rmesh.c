@@ -111,17 +111,112 @@ NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][
     }
 }
 
-/* The unit normal of t in Q16.16 (stored as Q2.14). */
-static void normal16(const rr_rmesh_tri *t, int32_t n[3])
+/* The surface of a triangle with source index src: the last surface whose
+ * run of source triangles starts at or before src (rr_open checked that the
+ * runs start at 0 and never go back, and that a room with triangles has a
+ * surface). A binary search: a room has up to 65,535 surfaces. */
+NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        n[k] = t->n[k] * 4;
+    const rr_rmesh_surf *s = surfs_of(room);
+    uint32_t lo = 0, hi = rr__count(room, RR_RMESH_S_surfs);
+    while (hi - lo > 1) {   /* s[lo].first_src <= src, and src < s[hi].first_src */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s[mid].first_src <= src)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 NOINLINE static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
+}
+
+/* Small vectors: int32 inputs (differences of coords fit, see the budget),
+ * int64 products. */
+NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = a[0] - b[0];
+    r[1] = a[1] - b[1];
+    r[2] = a[2] - b[2];
+}
+
+NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
+    r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
+    r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
+}
+
+NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* a . b of two int32 vectors (each product below 2^62 in every use). */
+NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
+{
+    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
+}
+
+/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
+NOINLINE static uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)dot64(v, v));
+}
+
+/* The plane normal of t, which the blob does not store: the cross product
+ * (q1 - q0) x (q2 - q0) of its lattice edges (|e| < 2^16, so each component
+ * is below 2^33 and exact in int64), scaled by a power of two (rounded) so
+ * that its largest component has `bits` bits: in [2^(bits-1), 2^bits]. Its
+ * direction is then within 2^(1-bits) sqrt(3) of the exact one. The sweep
+ * takes 16 bits (|n| < 2^17, the scale its int32 budget allows: every test
+ * that reads n is the same for any positive multiple of it), the unit
+ * normals 30. rr_open refuses triangles whose cross product is zero; such
+ * a one would give n = 0 here. */
+NOINLINE static void plane_normal(const mesh *m, const rr_rmesh_tri *t, int bits, int32_t n[3])
+{
+    const uint16_t *q0 = m->verts[t->v[0]].q, *q1 = m->verts[t->v[1]].q,
+                   *q2 = m->verts[t->v[2]].q;
+    int32_t e1[3], e2[3];
+    int64_t c[3];
+    uint64_t big;
+    int k, s, top = 0;
+    for (k = 0; k < 3; k++) {
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
+    }
+    cross3(c, e1, e2);
+    big = (uint64_t)(abs64(c[0]) | abs64(c[1]) | abs64(c[2]));
+    for (s = 32; s; s >>= 1)   /* top = the highest set bit of big (0 for 0 and 1) */
+        if (big >> s) {
+            big >>= s;
+            top += s;
+        }
+    s = top + 1 - bits;   /* the shift that brings the top bit to bits - 1 */
+    for (k = 0; k < 3; k++)
+        n[k] = (int32_t)(s > 0 ? rr_shr_round64(c[k], (unsigned)s) : c[k] * ((int64_t)1 << -s));
+}
+
+/* The unit normal of t in Q16.16, turned by sign (+1 or -1), for the
+ * answers (ray hit, sweep face contact, rr_rmesh_triangle): from the 30-bit
+ * plane normal, so within 2^-16 of the exact unit normal of the corners
+ * per component (docs/rmesh.md). */
+NOINLINE static void unit_normal(const mesh *m, const rr_rmesh_tri *t, int32_t sign,
+                                 int32_t out[3])
+{
+    int32_t n[3];
+    rr_vec3 v, u;
+    plane_normal(m, t, 30, n);
+    v.x = sign * n[0];
+    v.y = sign * n[1];
+    v.z = sign * n[2];
+    rr_vec3_normalize(v, &u);
+    out[0] = u.x;
+    out[1] = u.y;
+    out[2] = u.z;
 }
 
 /* ------------------------------------------------------------------ */
@@ -138,22 +233,45 @@ NOINLINE static int64_t abs64(int64_t a)
  * quantization limits. What follows judges what no single field shows;
  * each failure names the field it judged. */
 
-/* Triangle normals have unit length, as the baker writes them (components
- * rounded to 2^-15: |n|^2 is within 2^-12 of 1; allowed: 2^-10). The sweep's
- * int32 budget relies on |n| <= 1: a crafted normal of length sqrt(3) could
- * grow the motion left after a slide and overflow it. The components are
- * within [-1, 1] (the schema), so |n|^2 fits int32 in Q28. */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
+/* Every triangle has a plane: its corners do not lie on one line (the
+ * baker drops such triangles), so its plane normal is not zero. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
+    mesh m;
+    mesh_of(room, &m);
     for (i = 0; i < n; i++, t++) {
-        int32_t len2 = t->n[0] * t->n[0] + t->n[1] * t->n[1] + t->n[2] * t->n[2];
-        int32_t off = len2 - ((int32_t)1 << 28);
-        if (off > ((int32_t)1 << 18) || off < -((int32_t)1 << 18))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q2.14)",
-                            (uint32_t)(len2 >> 14), RR_RMESH_NORMAL_ONE);
+        int32_t nv[3];
+        plane_normal(&m, t, 16, nv);
+        if (!nv[0] && !nv[1] && !nv[2])
+            return rr__fail(room, diag, RR_ERR_RANGE, t->v,
+                            "triangle plane normal (zero: its corners lie on one line)", 0, 1);
     }
+    return RR_OK;
+}
+
+/* The surfaces' runs of source triangles (rr_rmesh_surf.first_src, which
+ * gives a triangle its surface): the first starts at 0 and none starts
+ * before the one ahead of it. A room with triangles has a surface. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, rr_diag *diag)
+{
+    const rr_rmesh_surf *s = surfs_of(room);
+    uint32_t i, n = rr__count(room, RR_RMESH_S_surfs);
+    if (n == 0) {
+        if (rr__count(room, RR_RMESH_S_tris))
+            return rr__fail(room, diag, RR_ERR_INDEX, &head_of(room)->nsurfs,
+                            "surfaces (triangles without one)", 0, 1);
+        return RR_OK;
+    }
+    if (s[0].first_src != 0)
+        return rr__fail(room, diag, RR_ERR_RANGE, &s[0].first_src,
+                        "surface first_src (the first run starts at 0)", s[0].first_src, 0);
+    for (i = 1; i < n; i++)
+        if (s[i].first_src < s[i - 1].first_src)
+            return rr__fail(room, diag, RR_ERR_RANGE, &s[i].first_src,
+                            "surface first_src (below the one before)", s[i].first_src,
+                            s[i - 1].first_src);
     return RR_OK;
 }
 
@@ -290,7 +408,9 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_normals(room, diag);
+    e = check_tris(room, diag);
+    if (!e)
+        e = check_surfs(room, diag);
     if (!e)
         e = check_tree(room, diag);
     if (!e)
@@ -380,39 +500,6 @@ static void narrow(uint64_t *t, uint64_t *d)
     }
     if (*d == 0)
         *d = 1;
-}
-
-/* Small vectors: int32 inputs (differences of coords fit, see the budget),
- * int64 products. */
-NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = a[0] - b[0];
-    r[1] = a[1] - b[1];
-    r[2] = a[2] - b[2];
-}
-
-NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
-    r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
-    r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
-}
-
-NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-/* a . b of two int32 vectors (each product below 2^62 in every use). */
-NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
-{
-    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
-}
-
-/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
-NOINLINE static uint32_t len3(const int32_t v[3])
-{
-    return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
 /* Moeller-Trumbore in exact integers, double-sided, with the edges in
@@ -566,12 +653,12 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
+    const rr_rmesh_tri *t = &w->m.tris[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r, n[3];
-    int64_t side;
     int k;
     narrow(&nt, &nd);
     for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
@@ -579,16 +666,16 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = t->src;
-    hit->surface = t->surface;
+    hit->surface = surface_of(room, t->src);
     hit->frac = r[0];
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    normal16(t, n);
-    side = dot64(n, w->d) > 0 ? -1 : 1;   /* facing the origin */
-    hit->normal.x = (rr_fix)side * n[0];
-    hit->normal.y = (rr_fix)side * n[1];
-    hit->normal.z = (rr_fix)side * n[2];
+    plane_normal(&w->m, t, 16, n);
+    unit_normal(&w->m, t, dot64(n, w->d) > 0 ? -1 : 1, n);   /* facing the origin */
+    hit->normal.x = n[0];
+    hit->normal.y = n[1];
+    hit->normal.z = n[2];
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -638,7 +725,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     hit->dist = max_dist;
     ray_walk(room, &w->m, w);
     if (w->b.d)
-        ray_result(&w->m.tris[w->b.i], w, max_dist, hit);
+        ray_result(room, w, max_dist, hit);
     return RR_OK;
 }
 
@@ -1036,8 +1123,13 @@ static int inside(sweep_work *w, const int32_t p[3])
 }
 
 /* Face contact: 1 when the triangle is done (a face contact, offered with
- * its normal in w->cn, or the plane is not reached in this step), 0 when
- * edges and vertices must be tried. Not noinline: merged into the sweep it
+ * its unit normal in w->cn, or the plane is not reached in this step), 0
+ * when edges and vertices must be tried. The plane normal w->tn is the
+ * 16-bit one of plane_normal (|n_k| <= 2^16): the plane distance d0, the
+ * speed vn towards the plane, the support radius rn, the fraction of the
+ * step and the touching point are all the same for any positive multiple
+ * of n, so it need not be a unit vector; only the contact's normal is
+ * (unit_normal, once per face contact). Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
 static int sweep_face(sweep_work *w, uint32_t ti)
@@ -1050,22 +1142,23 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
-    /* |n| < 2^16 + 2^6, |vel| < 2^14 + 1: |vn| < 2^31 */
+    /* |n| <= 2^16 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
-    /* The support radius rn below is at most rmax |n| < rmax (2^16 + 64)
-     * (rr_open holds |n| within 2^-11 of 1): a plane farther than that from
-     * the centre, not reached in this step, is decided without the square
-     * root (the same answers as below, only sooner). */
+    /* The support radius rn below is at most rmax |n| <= rmax (|n_x| + |n_y|
+     * + |n_z|): a plane farther than that from the centre, not reached in
+     * this step, is decided without the square root (the same answers as
+     * below, only sooner). */
     rmax = w->r[0] > w->r[1] ? w->r[0] : w->r[1];
     rmax = w->r[2] > rmax ? w->r[2] : rmax;
-    rn = (int64_t)rmax * (65536 + 64);
+    rn = (int64_t)rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
+                          (n[2] < 0 ? -n[2] : n[2]));
     if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
         return 1;
     for (k = 0; k < 3; k++)
-        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
+        p[k] = n[k] * w->r[k];   /* |n_k| <= 2^16, r <= 2^14 */
+    rn = len3(p);   /* support radius along n, times |n| (>= 2^15 r >= 2^19) */
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
@@ -1077,6 +1170,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, p))
         return 0;
+    unit_normal(&w->m, &w->m.tris[ti], sg, w->cn);
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
 }
@@ -1094,7 +1188,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
         return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);
-    normal16(t, w->tn);
+    plane_normal(&w->m, t, 16, w->tn);
     if (sweep_face(w, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
@@ -1249,10 +1343,20 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
     *tri = &tris_of(room)[i];
     mesh_of(room, &m);
     corners(&m, *tri, p);
-    normal16(*tri, n);
+    unit_normal(&m, *tri, 1, n);
     normal->x = n[0];
     normal->y = n[1];
     normal->z = n[2];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
+{
+    if (!is_rmesh(room) || !surface)
+        return RR_ERR_ARG;
+    if (i >= rr__count(room, RR_RMESH_S_tris))
+        return RR_ERR_RANGE;
+    *surface = surface_of(room, tris_of(room)[i].src);
     return RR_OK;
 }
 
