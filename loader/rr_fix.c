@@ -115,6 +115,23 @@ uint32_t rr_isqrt64(uint64_t v)
     return (uint32_t)res;
 }
 
+uint32_t rr__isqrt32(uint32_t v)
+{
+    uint32_t res = 0, bit = (uint32_t)1 << 30;
+    while (bit > v)
+        bit >>= 2;
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return res;
+}
+
 rr_fix rr_fix_sqrt(rr_fix a)
 {
     uint64_t v;

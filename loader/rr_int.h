@@ -92,6 +92,9 @@ const rr_section_entry *rr__find(const rr_room *room, uint32_t type, uint32_t *o
  * library's one rounding rule), d != 0, |quotient| < 2^63, not saturated. */
 int32_t rr__sat32(int64_t v);
 int64_t rr__div_round64(int64_t n, int64_t d);
+/* Floor of the square root of a 32-bit value: rr_isqrt64's method in 32-bit
+ * steps, for the query paths whose values fit (about half its cost). */
+uint32_t rr__isqrt32(uint32_t v);
 /* a * b in 128 bits: returns the high 64 bits and stores the low 64 in
  * *lo. For exact comparisons of products that reach 2^61 and more (ROO's
  * point-to-wall distance; RMesh's earliest hit, as its own mul128). */

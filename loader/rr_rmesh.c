@@ -996,25 +996,6 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     return 1;
 }
 
-/* Square root of v < 2^32, rounded down: rr_isqrt64's bit-by-bit method in
- * 32-bit steps (an edge length, per edge the sweep reaches). */
-static uint32_t isqrt32(uint32_t v)
-{
-    uint32_t res = 0, bit = (uint32_t)1 << 30;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= res + bit) {
-            v -= res + bit;
-            res = (res >> 1) + bit;
-        } else {
-            res >>= 1;
-        }
-        bit >>= 2;
-    }
-    return res;
-}
-
 static int32_t dot3i(const int32_t a[3], const int32_t b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -1080,7 +1061,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
     int k;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
      * below); an edge clipped to one point has no contact */
-    len = edge ? (int32_t)isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
+    len = edge ? (int32_t)rr__isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
     if (len == 0)
         return 0;
     for (k = 0; k < 3; k++)
