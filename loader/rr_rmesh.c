@@ -23,7 +23,7 @@
  * doubled centre < 2^21, SAT axes (edge x edge) < 2^37, their dot products
  * < 2^60. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
- * removing at most the remaining motion (unit normals, as baked), so it stays
+ * removing at most the remaining motion (unit normals, see unit_normal), so it stays
  * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
  * plane distances are Q16 x coords < 2^41; e-space values (1.0 = 2^12) of
  * the features a step can touch stay below 2^15, so the quadratics'
@@ -167,56 +167,62 @@ NOINLINE static uint32_t len3(const int32_t v[3])
     return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
-/* The plane normal of t, which the blob does not store: the cross product
- * (q1 - q0) x (q2 - q0) of its lattice edges (|e| < 2^16, so each component
- * is below 2^33 and exact in int64), scaled by a power of two (rounded) so
- * that its largest component has `bits` bits: in [2^(bits-1), 2^bits]. Its
- * direction is then within 2^(1-bits) sqrt(3) of the exact one. The sweep
- * takes 16 bits (|n| < 2^17, the scale its int32 budget allows: every test
- * that reads n is the same for any positive multiple of it), the unit
- * normals 30. rr_open refuses triangles whose cross product is zero; such
- * a one would give n = 0 here. */
-NOINLINE static void plane_normal(const mesh *m, const rr_rmesh_tri *t, int bits, int32_t n[3])
+/* The edges v1 - v0 and v2 - v0 of t in lattice steps (|e| < 2^16). */
+NOINLINE static void lattice_edges(const mesh *m, const rr_rmesh_tri *t, int32_t e1[3],
+                                   int32_t e2[3])
 {
     const uint16_t *q0 = m->verts[t->v[0]].q, *q1 = m->verts[t->v[1]].q,
                    *q2 = m->verts[t->v[2]].q;
-    int32_t e1[3], e2[3];
-    int64_t c[3];
-    uint64_t big;
-    int k, s, top = 0;
+    int k;
     for (k = 0; k < 3; k++) {
         e1[k] = q1[k] - q0[k];
         e2[k] = q2[k] - q0[k];
     }
-    cross3(c, e1, e2);
-    big = (uint64_t)(abs64(c[0]) | abs64(c[1]) | abs64(c[2]));
-    for (s = 32; s; s >>= 1)   /* top = the highest set bit of big (0 for 0 and 1) */
-        if (big >> s) {
-            big >>= s;
-            top += s;
-        }
-    s = top + 1 - bits;   /* the shift that brings the top bit to bits - 1 */
-    for (k = 0; k < 3; k++)
-        n[k] = (int32_t)(s > 0 ? rr_shr_round64(c[k], (unsigned)s) : c[k] * ((int64_t)1 << -s));
 }
 
-/* The unit normal of t in Q16.16, turned by sign (+1 or -1), for the
- * answers (ray hit, sweep face contact, rr_rmesh_triangle): from the 30-bit
- * plane normal, so within 2^-16 of the exact unit normal of the corners
- * per component (docs/rmesh.md). */
-NOINLINE static void unit_normal(const mesh *m, const rr_rmesh_tri *t, int32_t sign,
-                                 int32_t out[3])
+/* The plane normal of a triangle with edges e1, e2 (|e| < 2^18, in coords
+ * or lattice steps), which the blob does not store: e1 x e2 (each component
+ * below 2^37, exact in int64) scaled by a power of two and rounded so that
+ * its largest component lies in [2^14, 2^15]. Every test that reads it is
+ * the same for any positive multiple of it, and the scale keeps the
+ * sweep's arithmetic in int32; its direction is within sqrt(3) / 2^15 of
+ * the exact one. Zero only for a zero cross product (corners on one line),
+ * which rr_open refuses. */
+NOINLINE static void plane_normal(const int32_t e1[3], const int32_t e2[3], int32_t n[3])
 {
-    int32_t n[3];
-    rr_vec3 v, u;
-    plane_normal(m, t, 30, n);
-    v.x = sign * n[0];
-    v.y = sign * n[1];
-    v.z = sign * n[2];
-    rr_vec3_normalize(v, &u);
-    out[0] = u.x;
-    out[1] = u.y;
-    out[2] = u.z;
+    int64_t c[3];
+    uint64_t big = 0;
+    int k, s;
+    cross3(c, e1, e2);
+    for (k = 0; k < 3; k++)
+        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
+    /* the shift that brings the highest set bit of big to bit 14 */
+    s = big ? 63 - __builtin_clzll(big) - 14 : 0;
+    for (k = 0; k < 3; k++)
+        n[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
+/* The unit normal in Q16.16 of a plane normal n of plane_normal, turned by
+ * sign (+1 or -1), for the answers (ray hit, sweep face contact,
+ * rr_rmesh_triangle): n / |n|, with |n| (>= 2^14) rounded to the nearest
+ * integer and each component rounded. Each component is within 2^-13 of the
+ * exact unit normal of the triangle's corners (docs/rmesh.md): n's rounding
+ * turns it by at most sqrt(3) / 2^15, |n|'s changes its length by at most
+ * 2^-15, and the last rounding adds 2^-17. */
+NOINLINE static void unit_normal(const int32_t n[3], int32_t sign, int32_t out[3])
+{
+    /* each n_k^2 <= 2^30: the sum fits 32 bits unsigned */
+    uint32_t v = (uint32_t)(n[0] * n[0]) + (uint32_t)(n[1] * n[1]) + (uint32_t)(n[2] * n[2]);
+    uint32_t len = rr__isqrt32(v);
+    int k;
+    if (v - len * len > len)   /* v >= len^2 + len + 1 > (len + 1/2)^2: round up */
+        len++;
+    for (k = 0; k < 3; k++) {
+        /* |n_k| * 2^16 + len / 2 < 2^32 */
+        uint32_t a = (uint32_t)(n[k] < 0 ? -n[k] : n[k]);
+        int32_t u = len ? (int32_t)((a * 65536u + len / 2) / len) : 0;
+        out[k] = (n[k] < 0 ? -sign : sign) * u;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -242,8 +248,9 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
     mesh m;
     mesh_of(room, &m);
     for (i = 0; i < n; i++, t++) {
-        int32_t nv[3];
-        plane_normal(&m, t, 16, nv);
+        int32_t e1[3], e2[3], nv[3];
+        lattice_edges(&m, t, e1, e2);
+        plane_normal(e1, e2, nv);
         if (!nv[0] && !nv[1] && !nv[2])
             return rr__fail(room, diag, RR_ERR_RANGE, t->v,
                             "triangle plane normal (zero: its corners lie on one line)", 0, 1);
@@ -671,8 +678,12 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    plane_normal(&w->m, t, 16, n);
-    unit_normal(&w->m, t, dot64(n, w->d) > 0 ? -1 : 1, n);   /* facing the origin */
+    {
+        int32_t e1[3], e2[3];
+        lattice_edges(&w->m, t, e1, e2);
+        plane_normal(e1, e2, n);
+    }
+    unit_normal(n, dot64(n, w->d) > 0 ? -1 : 1, n);   /* facing the origin */
     hit->normal.x = n[0];
     hit->normal.y = n[1];
     hit->normal.z = n[2];
@@ -891,6 +902,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
+    int32_t rmax;                   /* the largest radius */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
@@ -1106,7 +1118,7 @@ static int inside(sweep_work *w, const int32_t p[3])
 /* Face contact: 1 when the triangle is done (a face contact, offered with
  * its unit normal in w->cn, or the plane is not reached in this step), 0
  * when edges and vertices must be tried. The plane normal w->tn is the
- * 16-bit one of plane_normal (|n_k| <= 2^16): the plane distance d0, the
+ * one of plane_normal (|n_k| <= 2^15): the plane distance d0, the
  * speed vn towards the plane, the support radius rn, the fraction of the
  * step and the touching point are all the same for any positive multiple
  * of n, so it need not be a unit vector; only the contact's normal is
@@ -1117,13 +1129,13 @@ static int sweep_face(sweep_work *w, uint32_t ti)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
-    int32_t p[3], vn, num, sg, rmax;
+    int32_t p[3], vn, num, sg;
     int k;
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
-    /* |n| <= 2^16 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
+    /* |n| <= 2^15 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
@@ -1131,15 +1143,13 @@ static int sweep_face(sweep_work *w, uint32_t ti)
      * + |n_z|): a plane farther than that from the centre, not reached in
      * this step, is decided without the square root (the same answers as
      * below, only sooner). */
-    rmax = w->r[0] > w->r[1] ? w->r[0] : w->r[1];
-    rmax = w->r[2] > rmax ? w->r[2] : rmax;
-    rn = (int64_t)rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
-                          (n[2] < 0 ? -n[2] : n[2]));
+    rn = (int64_t)w->rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
+                             (n[2] < 0 ? -n[2] : n[2]));
     if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
         return 1;
     for (k = 0; k < 3; k++)
-        p[k] = n[k] * w->r[k];   /* |n_k| <= 2^16, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, times |n| (>= 2^15 r >= 2^19) */
+        p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
+    rn = len3(p);   /* support radius along n, times |n| (>= 2^14 r >= 2^18) */
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
@@ -1151,7 +1161,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, p))
         return 0;
-    unit_normal(&w->m, &w->m.tris[ti], sg, w->cn);
+    unit_normal(n, sg, w->cn);
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
 }
@@ -1169,7 +1179,10 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
         return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);
-    plane_normal(&w->m, t, 16, w->tn);
+    /* the edges in the edge tests' scratch (they have not started) */
+    sub3(w->bv, w->tp[1], w->tp[0]);
+    sub3(w->e, w->tp[2], w->tp[0]);
+    plane_normal(w->bv, w->e, w->tn);
     if (sweep_face(w, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
@@ -1261,9 +1274,10 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e;
     w = work_area(room);
     mesh_of(room, &w->m);
-    step = in->radius[0];
+    step = w->rmax = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
+        w->rmax = in->radius[k] > w->rmax ? in->radius[k] : w->rmax;
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
@@ -1316,7 +1330,7 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
                          int32_t p[3][3], rr_vec3 *normal)
 {
     mesh m;
-    int32_t n[3];
+    int32_t e1[3], e2[3], n[3];
     if (!is_rmesh(room) || !tri || !p || !normal)
         return RR_ERR_ARG;
     if (i >= rr__count(room, RR_RMESH_S_tris))
@@ -1324,7 +1338,9 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
     *tri = &tris_of(room)[i];
     mesh_of(room, &m);
     corners(&m, *tri, p);
-    unit_normal(&m, *tri, 1, n);
+    lattice_edges(&m, *tri, e1, e2);
+    plane_normal(e1, e2, n);
+    unit_normal(n, 1, n);
     normal->x = n[0];
     normal->y = n[1];
     normal->z = n[2];

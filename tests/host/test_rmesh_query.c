@@ -265,7 +265,7 @@ static void check_counts(room *rm)
         }
         /* the normal, worked out by the loader from the corners (the blob
          * stores none): the unit normal of the corners in double, each
-         * component within 2^-15 (docs/rmesh.md: 2^-16 and the rounding) */
+         * component within 2^-13 (the bound of docs/rmesh.md) */
         {
             double e1[3], e2[3], c[3], len, nv[3] = {n.x, n.y, n.z};
             for (k = 0; k < 3; k++) {
@@ -276,7 +276,7 @@ static void check_counts(room *rm)
             len = sqrt(dt(c, c));
             for (k = 0; k < 3; k++)
                 nerr = fmax(nerr, fabs(nv[k] / 65536.0 - c[k] / len));
-            nbad += nerr > 1.0 / 32768 + 1e-12;
+            nbad += nerr > 1.0 / 8192 + 1e-12;
         }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
@@ -419,7 +419,7 @@ static void one_ray(room *rm, int k)
              (ref.parallel_band || (dist >= ref.lo - 2 * rm->unit && dist <= ref.hi + 2 * rm->unit)) &&
              point_tri(rm, hit.src, p) <= 2 * EPS_COORDS * rm->unit;
         /* its surface is the source triangle's, and its normal the unit
-         * normal of the hit triangle's corners (double), within 2^-15 per
+         * normal of the hit triangle's corners (double), within 2^-13 per
          * component, turned to face the ray's origin (d . n <= 0) */
         {
             const rr_rmesh_tri *t;
@@ -437,7 +437,7 @@ static void one_ray(room *rm, int k)
             side = dt(c, dd) > 0 ? -1 : 1;
             for (j = 0; j < 3; j++)
                 err = fmax(err, fabs(hn[j] / 65536.0 - side * c[j] / l));
-            ok = ok && hit.surface == rm->soup.surface[hit.src] && err <= 1.0 / 32768;
+            ok = ok && hit.surface == rm->soup.surface[hit.src] && err <= 1.0 / 8192;
         }
     }
     if (!ok) {
