@@ -427,9 +427,27 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     return e;
 }
 
+/* The lattice points within the box [lo, hi] (coords relative to the
+ * lattice origin, |lo|, |hi| < 2^25) grown by `grow` coords: q from qlo to
+ * qhi on each axis, where qhi is the largest q with q << shift <= hi +
+ * grow and qlo the smallest with q << shift >= lo - grow (floor and
+ * ceiling, by arithmetic shifts). Comparing a lattice number q with them
+ * is the same as comparing q << shift with the box, one shift per query
+ * instead of two per node or triangle. */
+NOINLINE static void lattice_box(const int32_t lo[3], const int32_t hi[3], int32_t grow,
+                                 uint32_t shift, int32_t qlo[3], int32_t qhi[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        qhi[k] = (hi[k] + grow) >> shift;
+        qlo[k] = -((grow - lo[k]) >> shift);
+    }
+}
+
 /* Does triangle t lie wholly outside the box [lo, hi] (coords relative to
- * the lattice origin) grown by REACH coords? Decided on the 16-bit lattice
- * points before the triangle is decoded. The ray cast asks it for the box
+ * the lattice origin) grown by REACH coords, given as its lattice box qlo,
+ * qhi (lattice_box)? Decided on the 16-bit lattice points before the
+ * triangle is decoded. The ray cast asks it for the box
  * of the still-interesting part of its segment (a hit lies on the segment,
  * so in that box), the sweep for the region of its step: every contact
  * point lies in the region (the swept ellipsoid's box grown by SKIN); the
@@ -437,8 +455,8 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
  * within rounding of the plane, so REACH leaves a margin. Most triangles of
  * a leaf that the walk reaches are rejected here. */
 #define REACH 8
-NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t lo[3],
-                                const int32_t hi[3])
+NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t qlo[3],
+                                const int32_t qhi[3])
 {
     const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
     int k;
@@ -446,7 +464,7 @@ NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int3
         int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
         tlo = c[k] < tlo ? c[k] : tlo;
         thi = c[k] > thi ? c[k] : thi;
-        if ((tlo << m->shift) > hi[k] + REACH || (thi << m->shift) < lo[k] - REACH)
+        if (tlo > qhi[k] || thi < qlo[k])
             return 1;
     }
     return 0;
@@ -473,7 +491,7 @@ typedef struct ray_work {
      * centre), their difference and its size. Set up once per ray and again
      * only when a hit shortens the segment (set_end), not per node. */
     int32_t sum[3], h[3], ah[3];
-    int32_t lo[3], hi[3];   /* and its box, for tri_outside */
+    int32_t lo[3], hi[3];   /* and its box grown by REACH, lattice numbers (tri_outside) */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
@@ -568,6 +586,7 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
         w->lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
         w->hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
     }
+    lattice_box(w->lo, w->hi, REACH, w->m.shift, w->lo, w->hi);
 }
 
 /* The segment (coords relative to the lattice origin) against the bounds of
@@ -746,7 +765,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
-    int32_t rlo[3], rhi[3]; /* the box relative to the lattice origin (next_leaf) */
+    int32_t rlo[3], rhi[3]; /* the box's lattice box (next_leaf) */
     int32_t v[3][3];        /* the corners of the triangle under test (coords) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -798,14 +817,14 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
 }
 
 /* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
- * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), in
- * pre-order, one per call (box query and sweep): start with *sp = *node =
- * 0; returns 0 when the walk is done. The node bounds are lattice points:
- * q << shift in the same coords (< 2^18). The stack is the arena's (4 bytes
- * a level). */
+ * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), given as
+ * its lattice box qlo, qhi (lattice_box, grown by 0; the node bounds are
+ * lattice numbers), in pre-order, one per call (box query and sweep): start
+ * with *sp = *node = 0; returns 0 when the walk is done. The stack is the
+ * arena's (4 bytes a level). */
 NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
-                                               uint32_t *node, const int32_t lo[3],
-                                               const int32_t hi[3], uint32_t shift)
+                                               uint32_t *node, const int32_t qlo[3],
+                                               const int32_t qhi[3])
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
@@ -813,8 +832,7 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
         const rr_rmesh_node *nd = &nodes[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
-            in &= ((int32_t)nd->min[k] << shift) <= hi[k] &&
-                  ((int32_t)nd->max[k] << shift) >= lo[k];
+            in &= nd->min[k] <= qhi[k] && nd->max[k] >= qlo[k];
         if (in && !(nd->count & RR_RMESH_LEAF)) {
             stack[(*sp)++] = nd->count;
             *node = nd->first;
@@ -865,7 +883,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b->rlo[k] = min[k] - m.origin[k];
         b->rhi[k] = max[k] - m.origin[k];
     }
-    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi, m.shift)) != 0)
+    lattice_box(b->rlo, b->rhi, 0, m.shift, b->rlo, b->rhi);
+    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi)) != 0)
         if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
@@ -912,7 +931,8 @@ typedef struct sweep_work {
     int32_t cn[3];                  /* scratch: a candidate's normal */
     uint32_t csrc;                  /* scratch: the source index of the triangle tested */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
-    int32_t rlo[3], rhi[3];         /* the region relative to the lattice origin (next_leaf) */
+    int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
+    int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
@@ -1175,7 +1195,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (tri_outside(&w->m, t, w->rlo, w->rhi))
+    if (tri_outside(&w->m, t, w->tlo, w->thi))
         return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);
@@ -1208,8 +1228,10 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->rlo[k] = w->lo[k] - w->m.origin[k];
         w->rhi[k] = w->hi[k] - w->m.origin[k];
     }
+    lattice_box(w->rlo, w->rhi, REACH, w->m.shift, w->tlo, w->thi);
+    lattice_box(w->rlo, w->rhi, 0, w->m.shift, w->rlo, w->rhi);
     w->bd = 0;
-    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi, w->m.shift)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi)) != 0)
         for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, i);
 }

@@ -69,7 +69,7 @@
  * the work area of a sweep, ray cast or box query (RR_RMESH_SWEEP_BYTES,
  * sized by the sweep's, the largest; it holds the decoded corners of the
  * triangle under test). */
-#define RR_RMESH_SWEEP_BYTES 264u
+#define RR_RMESH_SWEEP_BYTES 280u
 #define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
 /* Largest vertex lattice shift: 65,535 << 2 spans any room within the
