@@ -104,7 +104,7 @@ uint32_t rr_isqrt64(uint64_t v)
     uint64_t res = 0, bit;
     if (v == 0)
         return 0;
-    bit = (uint64_t)1 << ((63 - __builtin_clzll(v)) & ~1);   /* the highest 4^k <= v */
+    bit = (uint64_t)1 << (rr__top_bit64(v) & ~1);   /* the highest 4^k <= v */
     while (bit) {
         if (v >= res + bit) {
             v -= res + bit;
@@ -122,7 +122,7 @@ uint32_t rr__isqrt32(uint32_t v)
     uint32_t res = 0, bit;
     if (v == 0)
         return 0;
-    bit = (uint32_t)1 << ((31 - __builtin_clz(v)) & ~1);   /* the highest 4^k <= v */
+    bit = (uint32_t)1 << (rr__top_bit64(v) & ~1);   /* the highest 4^k <= v */
     while (bit) {
         if (v >= res + bit) {
             v -= res + bit;
