@@ -197,7 +197,7 @@ NOINLINE static void plane_normal(const int32_t e1[3], const int32_t e2[3], int3
     for (k = 0; k < 3; k++)
         big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
     /* the shift that brings the highest set bit of big to bit 14 */
-    s = big ? 63 - __builtin_clzll(big) - 14 : 0;
+    s = big ? rr__top_bit64(big) - 14 : 0;
     for (k = 0; k < 3; k++)
         n[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
 }
@@ -679,7 +679,10 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+/* Out of line: its normal and edges stay out of the cast's frame, which the
+ * deepest chain (the walk, the leaf and the triangle test) runs under. */
+NOINLINE static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist,
+                                rr_rmesh_hit *hit)
 {
     const rr_rmesh_tri *t = &w->m.tris[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
