@@ -679,15 +679,27 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-/* Out of line: its normal and edges stay out of the cast's frame, which the
+/* The unit normal of the hit triangle t, facing the ray's origin (d . n <=
+ * 0). Out of line: its edges stay out of the cast's frame, which the
  * deepest chain (the walk, the leaf and the triangle test) runs under. */
-NOINLINE static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist,
-                                rr_rmesh_hit *hit)
+NOINLINE static void hit_normal(const mesh *m, const rr_rmesh_tri *t, const int32_t d[3],
+                                rr_vec3 *normal)
+{
+    int32_t e1[3], e2[3], n[3];
+    lattice_edges(m, t, e1, e2);
+    plane_normal(e1, e2, n);
+    unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
+    normal->x = n[0];
+    normal->y = n[1];
+    normal->z = n[2];
+}
+
+static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
     const rr_rmesh_tri *t = &w->m.tris[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
-    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r, n[3];
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
     narrow(&nt, &nd);
     for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
@@ -700,15 +712,7 @@ NOINLINE static void ray_result(const rr_room *room, ray_work *w, int32_t max_di
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    {
-        int32_t e1[3], e2[3];
-        lattice_edges(&w->m, t, e1, e2);
-        plane_normal(e1, e2, n);
-    }
-    unit_normal(n, dot64(n, w->d) > 0 ? -1 : 1, n);   /* facing the origin */
-    hit->normal.x = n[0];
-    hit->normal.y = n[1];
-    hit->normal.z = n[2];
+    hit_normal(&w->m, t, w->d, &hit->normal);
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
