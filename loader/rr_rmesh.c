@@ -1,8 +1,9 @@
 /* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
  *
  * Data: collision vertices (16-bit points of the head's lattice: coords =
- * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers,
- * Q2.14 normals), a BVH in pre-order (left child = parent + 1, right child >
+ * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers
+ * and source index; plane normals and surfaces are worked out, see
+ * plane_normal and surface_of), a BVH in pre-order (left child = parent + 1, right child >
  * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
  * validator here adds what a single field cannot say: it walks the tree
  * once in index order with an explicit stack, which proves that every node
@@ -23,9 +24,10 @@
  * doubled centre < 2^21, SAT axes (edge x edge) < 2^37, their dot products
  * < 2^60. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
- * removing at most the remaining motion (unit normals, see unit_normal), so it stays
- * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
- * plane distances are Q16 x coords < 2^41; e-space values (1.0 = 2^12) of
+ * removing at most the remaining motion (unit normals within 2^-13 of
+ * length 1, see unit_normal), so it stays within 2^18 + 10 * 2^20 < 2^24
+ * (int32 differences with stored points); plane distances are plane
+ * normals (components <= 2^15, see plane_normal) x coords < 2^42; e-space values (1.0 = 2^12) of
  * the features a step can touch stay below 2^15, so the quadratics'
  * coefficients stay below 2^31 (int32, see the sweep) and their
  * discriminants below 2^61.
@@ -904,7 +906,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 /* Contact tests run per step of at most the smallest radius, in "e-space":
  * relative to the ellipsoid centre and divided by the radii, with 1.0 = K.
  * Far-reaching triangles are handled without e-space vertices: the face test
- * uses the stored plane in world coords, edges are first clipped to the
+ * uses the triangle's plane in world coords, edges are first clipped to the
  * region the step can touch.
  *
  * Ranges, which let e-space values and the quadratics' coefficients be int32
