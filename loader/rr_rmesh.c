@@ -250,10 +250,11 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
     mesh m;
     mesh_of(room, &m);
     for (i = 0; i < n; i++, t++) {
-        int32_t e1[3], e2[3], nv[3];
+        int32_t e1[3], e2[3];
+        int64_t c[3];
         lattice_edges(&m, t, e1, e2);
-        plane_normal(e1, e2, nv);
-        if (!nv[0] && !nv[1] && !nv[2])
+        cross3(c, e1, e2);   /* plane_normal is zero exactly when this is */
+        if (!c[0] && !c[1] && !c[2])
             return rr__fail(room, diag, RR_ERR_RANGE, t->v,
                             "triangle plane normal (zero: its corners lie on one line)", 0, 1);
     }
