@@ -99,10 +99,12 @@ int32_t rr_muldiv(int32_t a, int32_t b, int32_t c)
 
 uint32_t rr_isqrt64(uint64_t v)
 {
-    /* Bit-by-bit method: 32 steps, shifts and adds only. */
-    uint64_t res = 0, bit = (uint64_t)1 << 62;
-    while (bit > v)
-        bit >>= 2;
+    /* Bit-by-bit method: shifts and adds only, one step per two bits of v
+     * from its highest set bit down (at most 32). */
+    uint64_t res = 0, bit;
+    if (v == 0)
+        return 0;
+    bit = (uint64_t)1 << (rr__top_bit64(v) & ~1);   /* the highest 4^k <= v */
     while (bit) {
         if (v >= res + bit) {
             v -= res + bit;
@@ -113,6 +115,24 @@ uint32_t rr_isqrt64(uint64_t v)
         bit >>= 2;
     }
     return (uint32_t)res;
+}
+
+uint32_t rr__isqrt32(uint32_t v)
+{
+    uint32_t res = 0, bit;
+    if (v == 0)
+        return 0;
+    bit = (uint32_t)1 << (rr__top_bit64(v) & ~1);   /* the highest 4^k <= v */
+    while (bit) {
+        if (v >= res + bit) {
+            v -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    return res;
 }
 
 rr_fix rr_fix_sqrt(rr_fix a)

@@ -92,6 +92,27 @@ const rr_section_entry *rr__find(const rr_room *room, uint32_t type, uint32_t *o
  * library's one rounding rule), d != 0, |quotient| < 2^63, not saturated. */
 int32_t rr__sat32(int64_t v);
 int64_t rr__div_round64(int64_t n, int64_t d);
+/* The index of the highest set bit of v (v != 0). Count-leading-zeros
+ * where the CPU has the instruction; the Cortex-M0 has none, and GCC's
+ * builtin would call libgcc there (a helper call that the stack check
+ * charges), so it takes five halving steps instead. */
+static inline int rr__top_bit64(uint64_t v)
+{
+#if defined(__ARM_ARCH) && !defined(__ARM_FEATURE_CLZ)
+    int top = 0, s;
+    for (s = 32; s; s >>= 1)
+        if (v >> s) {
+            v >>= s;
+            top += s;
+        }
+    return top;
+#else
+    return 63 - __builtin_clzll(v);
+#endif
+}
+/* Floor of the square root of a 32-bit value: rr_isqrt64's method in 32-bit
+ * steps, for the query paths whose values fit (about half its cost). */
+uint32_t rr__isqrt32(uint32_t v);
 /* a * b in 128 bits: returns the high 64 bits and stores the low 64 in
  * *lo. For exact comparisons of products that reach 2^61 and more (ROO's
  * point-to-wall distance; RMesh's earliest hit, as its own mul128). */

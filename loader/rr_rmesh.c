@@ -1,8 +1,9 @@
 /* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
  *
  * Data: collision vertices (16-bit points of the head's lattice: coords =
- * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers,
- * Q2.14 normals), a BVH in pre-order (left child = parent + 1, right child >
+ * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers
+ * and source index; plane normals and surfaces are worked out, see
+ * plane_normal and surface_of), a BVH in pre-order (left child = parent + 1, right child >
  * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
  * validator here adds what a single field cannot say: it walks the tree
  * once in index order with an explicit stack, which proves that every node
@@ -23,9 +24,10 @@
  * doubled centre < 2^21, SAT axes (edge x edge) < 2^37, their dot products
  * < 2^60. Sweeps: radii <= 2^14, steps <= the smallest radius; the
  * centre moves by the motion |to - from| < 2^20 plus at most 8 slides, each
- * removing at most the remaining motion (unit normals, as baked), so it stays
- * within 2^18 + 10 * 2^20 < 2^24 (int32 differences with stored points);
- * plane distances are Q16 x coords < 2^41; e-space values (1.0 = 2^12) of
+ * removing at most the remaining motion (unit normals within 2^-13 of
+ * length 1, see unit_normal), so it stays within 2^18 + 10 * 2^20 < 2^24
+ * (int32 differences with stored points); plane distances are plane
+ * normals (components <= 2^15, see plane_normal) x coords < 2^42; e-space values (1.0 = 2^12) of
  * the features a step can touch stay below 2^15, so the quadratics'
  * coefficients stay below 2^31 (int32, see the sweep) and their
  * discriminants below 2^61.
@@ -111,17 +113,118 @@ NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][
     }
 }
 
-/* The unit normal of t in Q16.16 (stored as Q2.14). */
-static void normal16(const rr_rmesh_tri *t, int32_t n[3])
+/* The surface of a triangle with source index src: the last surface whose
+ * run of source triangles starts at or before src (rr_open checked that the
+ * runs start at 0 and never go back, and that a room with triangles has a
+ * surface). A binary search: a room has up to 65,535 surfaces. */
+NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
 {
-    int k;
-    for (k = 0; k < 3; k++)
-        n[k] = t->n[k] * 4;
+    const rr_rmesh_surf *s = surfs_of(room);
+    uint32_t lo = 0, hi = rr__count(room, RR_RMESH_S_surfs);
+    while (hi - lo > 1) {   /* s[lo].first_src <= src, and src < s[hi].first_src */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s[mid].first_src <= src)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 NOINLINE static int64_t abs64(int64_t a)
 {
     return a < 0 ? -a : a;
+}
+
+/* Small vectors: int32 inputs (differences of coords fit, see the budget),
+ * int64 products. */
+NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = a[0] - b[0];
+    r[1] = a[1] - b[1];
+    r[2] = a[2] - b[2];
+}
+
+NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
+{
+    r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
+    r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
+    r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
+}
+
+NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* a . b of two int32 vectors (each product below 2^62 in every use). */
+NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
+{
+    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
+}
+
+/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
+NOINLINE static uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)dot64(v, v));
+}
+
+/* The edges v1 - v0 and v2 - v0 of t in lattice steps (|e| < 2^16). */
+NOINLINE static void lattice_edges(const mesh *m, const rr_rmesh_tri *t, int32_t e1[3],
+                                   int32_t e2[3])
+{
+    const uint16_t *q0 = m->verts[t->v[0]].q, *q1 = m->verts[t->v[1]].q,
+                   *q2 = m->verts[t->v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
+    }
+}
+
+/* The plane normal of a triangle with edges e1, e2 (|e| < 2^18, in coords
+ * or lattice steps), which the blob does not store: e1 x e2 (each component
+ * below 2^37, exact in int64) scaled by a power of two and rounded so that
+ * its largest component lies in [2^14, 2^15]. Every test that reads it is
+ * the same for any positive multiple of it, and the scale keeps the
+ * sweep's arithmetic in int32; its direction is within sqrt(3) / 2^15 of
+ * the exact one. Zero only for a zero cross product (corners on one line),
+ * which rr_open refuses. */
+NOINLINE static void plane_normal(const int32_t e1[3], const int32_t e2[3], int32_t n[3])
+{
+    int64_t c[3];
+    uint64_t big = 0;
+    int k, s;
+    cross3(c, e1, e2);
+    for (k = 0; k < 3; k++)
+        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
+    /* the shift that brings the highest set bit of big to bit 14 */
+    s = big ? rr__top_bit64(big) - 14 : 0;
+    for (k = 0; k < 3; k++)
+        n[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
+/* The unit normal in Q16.16 of a plane normal n of plane_normal, turned by
+ * sign (+1 or -1), for the answers (ray hit, sweep face contact,
+ * rr_rmesh_triangle): n / |n|, with |n| (>= 2^14) rounded to the nearest
+ * integer and each component rounded. Each component is within 2^-13 of the
+ * exact unit normal of the triangle's corners (docs/rmesh.md): n's rounding
+ * turns it by at most sqrt(3) / 2^15, |n|'s changes its length by at most
+ * 2^-15, and the last rounding adds 2^-17. */
+NOINLINE static void unit_normal(const int32_t n[3], int32_t sign, int32_t out[3])
+{
+    /* each n_k^2 <= 2^30: the sum fits 32 bits unsigned */
+    uint32_t v = (uint32_t)(n[0] * n[0]) + (uint32_t)(n[1] * n[1]) + (uint32_t)(n[2] * n[2]);
+    uint32_t len = rr__isqrt32(v);
+    int k;
+    if (v - len * len > len)   /* v >= len^2 + len + 1 > (len + 1/2)^2: round up */
+        len++;
+    for (k = 0; k < 3; k++) {
+        /* |n_k| * 2^16 + len / 2 < 2^32 */
+        uint32_t a = (uint32_t)(n[k] < 0 ? -n[k] : n[k]);
+        int32_t u = len ? (int32_t)((a * 65536u + len / 2) / len) : 0;
+        out[k] = (n[k] < 0 ? -sign : sign) * u;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -138,22 +241,47 @@ NOINLINE static int64_t abs64(int64_t a)
  * quantization limits. What follows judges what no single field shows;
  * each failure names the field it judged. */
 
-/* Triangle normals have unit length, as the baker writes them (components
- * rounded to 2^-15: |n|^2 is within 2^-12 of 1; allowed: 2^-10). The sweep's
- * int32 budget relies on |n| <= 1: a crafted normal of length sqrt(3) could
- * grow the motion left after a slide and overflow it. The components are
- * within [-1, 1] (the schema), so |n|^2 fits int32 in Q28. */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_normals(const rr_room *room, rr_diag *diag)
+/* Every triangle has a plane: its corners do not lie on one line (the
+ * baker drops such triangles), so its plane normal is not zero. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
+    mesh m;
+    mesh_of(room, &m);
     for (i = 0; i < n; i++, t++) {
-        int32_t len2 = t->n[0] * t->n[0] + t->n[1] * t->n[1] + t->n[2] * t->n[2];
-        int32_t off = len2 - ((int32_t)1 << 28);
-        if (off > ((int32_t)1 << 18) || off < -((int32_t)1 << 18))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->n, "normal length squared (Q2.14)",
-                            (uint32_t)(len2 >> 14), RR_RMESH_NORMAL_ONE);
+        int32_t e1[3], e2[3];
+        int64_t c[3];
+        lattice_edges(&m, t, e1, e2);
+        cross3(c, e1, e2);   /* plane_normal is zero exactly when this is */
+        if (!c[0] && !c[1] && !c[2])
+            return rr__fail(room, diag, RR_ERR_RANGE, t->v,
+                            "triangle plane normal (zero: its corners lie on one line)", 0, 1);
     }
+    return RR_OK;
+}
+
+/* The surfaces' runs of source triangles (rr_rmesh_surf.first_src, which
+ * gives a triangle its surface): the first starts at 0 and none starts
+ * before the one ahead of it. A room with triangles has a surface. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, rr_diag *diag)
+{
+    const rr_rmesh_surf *s = surfs_of(room);
+    uint32_t i, n = rr__count(room, RR_RMESH_S_surfs);
+    if (n == 0) {
+        if (rr__count(room, RR_RMESH_S_tris))
+            return rr__fail(room, diag, RR_ERR_INDEX, &head_of(room)->nsurfs,
+                            "surfaces (triangles without one)", 0, 1);
+        return RR_OK;
+    }
+    if (s[0].first_src != 0)
+        return rr__fail(room, diag, RR_ERR_RANGE, &s[0].first_src,
+                        "surface first_src (the first run starts at 0)", s[0].first_src, 0);
+    for (i = 1; i < n; i++)
+        if (s[i].first_src < s[i - 1].first_src)
+            return rr__fail(room, diag, RR_ERR_RANGE, &s[i].first_src,
+                            "surface first_src (below the one before)", s[i].first_src,
+                            s[i - 1].first_src);
     return RR_OK;
 }
 
@@ -304,7 +432,9 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_normals(room, diag);
+    e = check_tris(room, diag);
+    if (!e)
+        e = check_surfs(room, diag);
     if (!e)
         e = check_tree(room, diag);
     if (!e)
@@ -314,9 +444,27 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
     return e;
 }
 
+/* The lattice points within the box [lo, hi] (coords relative to the
+ * lattice origin, |lo|, |hi| < 2^25) grown by `grow` coords: q from qlo to
+ * qhi on each axis, where qhi is the largest q with q << shift <= hi +
+ * grow and qlo the smallest with q << shift >= lo - grow (floor and
+ * ceiling, by arithmetic shifts). Comparing a lattice number q with them
+ * is the same as comparing q << shift with the box, one shift per query
+ * instead of two per node or triangle. */
+NOINLINE static void lattice_box(const int32_t lo[3], const int32_t hi[3], int32_t grow,
+                                 uint32_t shift, int32_t qlo[3], int32_t qhi[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        qhi[k] = (hi[k] + grow) >> shift;
+        qlo[k] = -((grow - lo[k]) >> shift);
+    }
+}
+
 /* Does triangle t lie wholly outside the box [lo, hi] (coords relative to
- * the lattice origin) grown by REACH coords? Decided on the 16-bit lattice
- * points before the triangle is decoded. The ray cast asks it for the box
+ * the lattice origin) grown by REACH coords, given as its lattice box qlo,
+ * qhi (lattice_box)? Decided on the 16-bit lattice points before the
+ * triangle is decoded. The ray cast asks it for the box
  * of the still-interesting part of its segment (a hit lies on the segment,
  * so in that box), the sweep for the region of its step: every contact
  * point lies in the region (the swept ellipsoid's box grown by SKIN); the
@@ -324,8 +472,8 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
  * within rounding of the plane, so REACH leaves a margin. Most triangles of
  * a leaf that the walk reaches are rejected here. */
 #define REACH 8
-NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t lo[3],
-                                const int32_t hi[3])
+NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t qlo[3],
+                                const int32_t qhi[3])
 {
     const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
     int k;
@@ -333,7 +481,7 @@ NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int3
         int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
         tlo = c[k] < tlo ? c[k] : tlo;
         thi = c[k] > thi ? c[k] : thi;
-        if ((tlo << m->shift) > hi[k] + REACH || (thi << m->shift) < lo[k] - REACH)
+        if (tlo > qhi[k] || thi < qlo[k])
             return 1;
     }
     return 0;
@@ -360,7 +508,7 @@ typedef struct ray_work {
      * centre), their difference and its size. Set up once per ray and again
      * only when a hit shortens the segment (set_end), not per node. */
     int32_t sum[3], h[3], ah[3];
-    int32_t lo[3], hi[3];   /* and its box, for tri_outside */
+    int32_t lo[3], hi[3];   /* and its box grown by REACH, lattice numbers (tri_outside) */
     earliest b;             /* nearest hit so far */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
@@ -394,39 +542,6 @@ static void narrow(uint64_t *t, uint64_t *d)
     }
     if (*d == 0)
         *d = 1;
-}
-
-/* Small vectors: int32 inputs (differences of coords fit, see the budget),
- * int64 products. */
-NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = a[0] - b[0];
-    r[1] = a[1] - b[1];
-    r[2] = a[2] - b[2];
-}
-
-NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
-    r[1] = (int64_t)a[2] * b[0] - (int64_t)a[0] * b[2];
-    r[2] = (int64_t)a[0] * b[1] - (int64_t)a[1] * b[0];
-}
-
-NOINLINE static int64_t dot3(const int64_t a[3], const int32_t b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-/* a . b of two int32 vectors (each product below 2^62 in every use). */
-NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
-{
-    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
-}
-
-/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
-NOINLINE static uint32_t len3(const int32_t v[3])
-{
-    return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
 /* Moeller-Trumbore in exact integers, double-sided, with the edges in
@@ -488,6 +603,7 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
         w->lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
         w->hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
     }
+    lattice_box(w->lo, w->hi, REACH, w->m.shift, w->lo, w->hi);
 }
 
 /* The segment (coords relative to the lattice origin) against the bounds of
@@ -580,12 +696,27 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+/* The unit normal of the hit triangle t, facing the ray's origin (d . n <=
+ * 0). Out of line: its edges stay out of the cast's frame, which the
+ * deepest chain (the walk, the leaf and the triangle test) runs under. */
+NOINLINE static void hit_normal(const mesh *m, const rr_rmesh_tri *t, const int32_t d[3],
+                                rr_vec3 *normal)
 {
+    int32_t e1[3], e2[3], n[3];
+    lattice_edges(m, t, e1, e2);
+    plane_normal(e1, e2, n);
+    unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
+    normal->x = n[0];
+    normal->y = n[1];
+    normal->z = n[2];
+}
+
+static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+{
+    const rr_rmesh_tri *t = &w->m.tris[w->b.i];
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
-    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r, n[3];
-    int64_t side;
+    int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
     narrow(&nt, &nd);
     for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
@@ -593,16 +724,12 @@ static void ray_result(const rr_rmesh_tri *t, ray_work *w, int32_t max_dist, rr_
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = t->src;
-    hit->surface = t->surface;
+    hit->surface = surface_of(room, t->src);
     hit->frac = r[0];
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    normal16(t, n);
-    side = dot64(n, w->d) > 0 ? -1 : 1;   /* facing the origin */
-    hit->normal.x = (rr_fix)side * n[0];
-    hit->normal.y = (rr_fix)side * n[1];
-    hit->normal.z = (rr_fix)side * n[2];
+    hit_normal(&w->m, t, w->d, &hit->normal);
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -652,7 +779,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     hit->dist = max_dist;
     ray_walk(room, &w->m, w);
     if (w->b.d)
-        ray_result(&w->m.tris[w->b.i], w, max_dist, hit);
+        ray_result(room, w, max_dist, hit);
     return RR_OK;
 }
 
@@ -662,7 +789,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
 
 typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
-    int32_t rlo[3], rhi[3]; /* the box relative to the lattice origin (next_leaf) */
+    int32_t rlo[3], rhi[3]; /* the box's lattice box (next_leaf) */
     int32_t v[3][3];        /* the corners of the triangle under test (coords) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -714,14 +841,14 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
 }
 
 /* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
- * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), in
- * pre-order, one per call (box query and sweep): start with *sp = *node =
- * 0; returns 0 when the walk is done. The node bounds are lattice points:
- * q << shift in the same coords (< 2^18). The stack is the arena's (4 bytes
- * a level). */
+ * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), given as
+ * its lattice box qlo, qhi (lattice_box, grown by 0; the node bounds are
+ * lattice numbers), in pre-order, one per call (box query and sweep): start
+ * with *sp = *node = 0; returns 0 when the walk is done. The stack is the
+ * arena's (4 bytes a level). */
 NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
-                                               uint32_t *node, const int32_t lo[3],
-                                               const int32_t hi[3], uint32_t shift)
+                                               uint32_t *node, const int32_t qlo[3],
+                                               const int32_t qhi[3])
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
@@ -729,8 +856,7 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
         const rr_rmesh_node *nd = &nodes[*node];
         int k, in = 1;
         for (k = 0; k < 3; k++)
-            in &= ((int32_t)nd->min[k] << shift) <= hi[k] &&
-                  ((int32_t)nd->max[k] << shift) >= lo[k];
+            in &= nd->min[k] <= qhi[k] && nd->max[k] >= qlo[k];
         if (in && !(nd->count & RR_RMESH_LEAF)) {
             stack[(*sp)++] = nd->count;
             *node = nd->first;
@@ -781,7 +907,8 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
         b->rlo[k] = min[k] - m.origin[k];
         b->rhi[k] = max[k] - m.origin[k];
     }
-    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi, m.shift)) != 0)
+    lattice_box(b->rlo, b->rhi, 0, m.shift, b->rlo, b->rhi);
+    while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi)) != 0)
         if (!box_leaf(b, &m, nd, out))
             break;
     return RR_OK;
@@ -794,7 +921,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 /* Contact tests run per step of at most the smallest radius, in "e-space":
  * relative to the ellipsoid centre and divided by the radii, with 1.0 = K.
  * Far-reaching triangles are handled without e-space vertices: the face test
- * uses the stored plane in world coords, edges are first clipped to the
+ * uses the triangle's plane in world coords, edges are first clipped to the
  * region the step can touch.
  *
  * Ranges, which let e-space values and the quadratics' coefficients be int32
@@ -818,6 +945,7 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
+    int32_t rmax;                   /* the largest radius */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
@@ -827,7 +955,8 @@ typedef struct sweep_work {
     int32_t cn[3];                  /* scratch: a candidate's normal */
     uint32_t csrc;                  /* scratch: the source index of the triangle tested */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
-    int32_t rlo[3], rhi[3];         /* the region relative to the lattice origin (next_leaf) */
+    int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
+    int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
@@ -923,25 +1052,6 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     return 1;
 }
 
-/* Square root of v < 2^32, rounded down: rr_isqrt64's bit-by-bit method in
- * 32-bit steps (an edge length, per edge the sweep reaches). */
-static uint32_t isqrt32(uint32_t v)
-{
-    uint32_t res = 0, bit = (uint32_t)1 << 30;
-    while (bit > v)
-        bit >>= 2;
-    while (bit) {
-        if (v >= res + bit) {
-            v -= res + bit;
-            res = (res >> 1) + bit;
-        } else {
-            res >>= 1;
-        }
-        bit >>= 2;
-    }
-    return res;
-}
-
 static int32_t dot3i(const int32_t a[3], const int32_t b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -1007,7 +1117,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
     int k;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
      * below); an edge clipped to one point has no contact */
-    len = edge ? (int32_t)isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
+    len = edge ? (int32_t)rr__isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
     if (len == 0)
         return 0;
     for (k = 0; k < 3; k++)
@@ -1050,36 +1160,40 @@ static int inside(sweep_work *w, const int32_t p[3])
 }
 
 /* Face contact: 1 when the triangle is done (a face contact, offered with
- * its normal in w->cn, or the plane is not reached in this step), 0 when
- * edges and vertices must be tried. Not noinline: merged into the sweep it
+ * its unit normal in w->cn, or the plane is not reached in this step), 0
+ * when edges and vertices must be tried. The plane normal w->tn is the
+ * one of plane_normal (|n_k| <= 2^15): the plane distance d0, the
+ * speed vn towards the plane, the support radius rn, the fraction of the
+ * step and the touching point are all the same for any positive multiple
+ * of n, so it need not be a unit vector; only the contact's normal is
+ * (unit_normal, once per face contact). Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
 static int sweep_face(sweep_work *w, uint32_t ti)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
-    int32_t p[3], vn, num, sg, rmax;
+    int32_t p[3], vn, num, sg;
     int k;
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
     d0 = dot64(n, p);
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
-    /* |n| < 2^16 + 2^6, |vel| < 2^14 + 1: |vn| < 2^31 */
+    /* |n| <= 2^15 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
-    /* The support radius rn below is at most rmax |n| < rmax (2^16 + 64)
-     * (rr_open holds |n| within 2^-11 of 1): a plane farther than that from
-     * the centre, not reached in this step, is decided without the square
-     * root (the same answers as below, only sooner). */
-    rmax = w->r[0] > w->r[1] ? w->r[0] : w->r[1];
-    rmax = w->r[2] > rmax ? w->r[2] : rmax;
-    rn = (int64_t)rmax * (65536 + 64);
+    /* The support radius rn below is at most rmax |n| <= rmax (|n_x| + |n_y|
+     * + |n_z|): a plane farther than that from the centre, not reached in
+     * this step, is decided without the square root (the same answers as
+     * below, only sooner). */
+    rn = (int64_t)w->rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
+                             (n[2] < 0 ? -n[2] : n[2]));
     if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
         return 1;
     for (k = 0; k < 3; k++)
-        p[k] = n[k] * w->r[k];   /* |n| <= 2^16, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, Q16 coords, >= 2^20 (unit n, r >= 16) */
+        p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
+    rn = len3(p);   /* support radius along n, times |n| (>= 2^14 r >= 2^18) */
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
     d0 -= rn;
@@ -1091,6 +1205,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, p))
         return 0;
+    unit_normal(n, sg, w->cn);
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
     return 1;
 }
@@ -1104,11 +1219,14 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (tri_outside(&w->m, t, w->rlo, w->rhi))
+    if (tri_outside(&w->m, t, w->tlo, w->thi))
         return;
     w->csrc = t->src;
     corners(&w->m, t, w->tp);
-    normal16(t, w->tn);
+    /* the edges in the edge tests' scratch (they have not started) */
+    sub3(w->bv, w->tp[1], w->tp[0]);
+    sub3(w->e, w->tp[2], w->tp[0]);
+    plane_normal(w->bv, w->e, w->tn);
     if (sweep_face(w, ti))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
@@ -1134,8 +1252,10 @@ static void sweep_step(const rr_room *room, sweep_work *w)
         w->rlo[k] = w->lo[k] - w->m.origin[k];
         w->rhi[k] = w->hi[k] - w->m.origin[k];
     }
+    lattice_box(w->rlo, w->rhi, REACH, w->m.shift, w->tlo, w->thi);
+    lattice_box(w->rlo, w->rhi, 0, w->m.shift, w->rlo, w->rhi);
     w->bd = 0;
-    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi, w->m.shift)) != 0)
+    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi)) != 0)
         for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
             sweep_tri(w, i);
 }
@@ -1200,9 +1320,10 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e;
     w = work_area(room);
     mesh_of(room, &w->m);
-    step = in->radius[0];
+    step = w->rmax = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
+        w->rmax = in->radius[k] > w->rmax ? in->radius[k] : w->rmax;
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
@@ -1255,7 +1376,7 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
                          int32_t p[3][3], rr_vec3 *normal)
 {
     mesh m;
-    int32_t n[3];
+    int32_t e1[3], e2[3], n[3];
     if (!is_rmesh(room) || !tri || !p || !normal)
         return RR_ERR_ARG;
     if (i >= rr__count(room, RR_RMESH_S_tris))
@@ -1263,10 +1384,22 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
     *tri = &tris_of(room)[i];
     mesh_of(room, &m);
     corners(&m, *tri, p);
-    normal16(*tri, n);
+    lattice_edges(&m, *tri, e1, e2);
+    plane_normal(e1, e2, n);
+    unit_normal(n, 1, n);
     normal->x = n[0];
     normal->y = n[1];
     normal->z = n[2];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
+{
+    if (!is_rmesh(room) || !surface)
+        return RR_ERR_ARG;
+    if (i >= rr__count(room, RR_RMESH_S_tris))
+        return RR_ERR_RANGE;
+    *surface = surface_of(room, tris_of(room)[i].src);
     return RR_OK;
 }
 

@@ -47,9 +47,13 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
 
 /* Collision triangle i (< head->ntris): its record, its three corners in
  * coords (decoded from the vertex lattice) and its unit normal in Q16.16
- * (decoded from the record's Q2.14). */
+ * (worked out from the corners: within 2^-16 per component of the exact
+ * unit normal of (p1 - p0) x (p2 - p0)). */
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          int32_t p[3][3], rr_vec3 *normal);
+/* The surface of triangle i (rr_rmesh_surface): the blob gives it through
+ * the triangle's source index (rr_rmesh_surf.first_src). */
+rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface);
 
 /// Ray cast ///
 
@@ -138,7 +142,7 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
 
 /// Surfaces and entities ///
 
-/* Surface id s (rr_rmesh_tri.surface): record and texture names (slot 0 =
+/* Surface id s (rr_rmesh_triangle_surface, hit.surface): record and texture names (slot 0 =
  * lightmap, slot 1 = diffuse; "" when absent). */
 rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
                         const char **tex0, const char **tex1);

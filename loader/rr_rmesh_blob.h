@@ -34,7 +34,8 @@
  * groups whose colour varies. Every string is an offset into RR_SEC_STRINGS.
  *
  * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
- * (RR_RMESH_ARENA), unit triangle normals, the tree (pre-order, depth, node
+ * (RR_RMESH_ARENA), triangles with a plane (corners not on one line), the
+ * surfaces' runs of source triangles (first_src from 0, never decreasing), the tree (pre-order, depth, node
  * bounds min <= max, leaf triangle runs), the render head at most once and
  * present whenever another render section is, and each render group's
  * vertex count (<= 65536), index count (a multiple of 3), indices (< its
@@ -72,12 +73,9 @@
  * the work area of a sweep, ray cast or box query (RR_RMESH_SWEEP_BYTES,
  * sized by the sweep's, the largest; it holds the decoded corners of the
  * triangle under test). */
-#define RR_RMESH_SWEEP_BYTES 264u
+#define RR_RMESH_SWEEP_BYTES 280u
 #define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
-/* 1.0 of a stored triangle normal (Q2.14 in int16: exact for the axes, a
- * component's rounding error <= 2^-15); the queries use it as Q16.16 (x 4). */
-#define RR_RMESH_NORMAL_ONE 16384
 /* Largest vertex lattice shift: 65,535 << 2 spans any room within the
  * coordinate bound (2 x 2^17). */
 #define RR_RMESH_VSHIFT_MAX 2u
@@ -116,15 +114,18 @@ RR_RECORD(rr_rmesh_head, RR_RMESH_HEAD, 80);
       "baker keeps it inside head.bmin..bmax)")
 RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 6);
 
+/* A collision triangle is its three corners and its source index, nothing
+ * more: its plane normal is the cross product (v1 - v0) x (v2 - v0) of its
+ * lattice corners, worked out by the query that needs it (rr_rmesh.c), and
+ * its surface is the one whose run of source indices holds src
+ * (rr_rmesh_surf.first_src). rr_open refuses a triangle whose corners lie
+ * on one line (zero cross product: it has no plane). */
 #define RR_RMESH_TRI(F, T)                                                                     \
-    F(T, v, U16, [3], INDEX, RR_RMESH_S_verts, "its vertices")                                  \
-    F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names; its kind says "   \
-      "visible or invisible)")                                                                  \
-    F(T, n, I16, [3], ABS, RR_RMESH_NORMAL_ONE, "unit normal of (v1 - v0) x (v2 - v0), Q2.14 "   \
-      "(its length is checked too)")                                                            \
+    F(T, v, U16, [3], INDEX, RR_RMESH_S_verts, "its vertices (not on one line)")                \
     F(T, src, U16, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
-      "order, then invisible meshes), before zero-area triangles were dropped")
-RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 16);
+      "order, then invisible meshes), before zero-area triangles were dropped; its surface "     \
+      "is the last one whose first_src <= src")
+RR_RECORD(rr_rmesh_tri, RR_RMESH_TRI, 8);
 
 /* Node: a leaf when count has RR_RMESH_LEAF set: triangles [first, first + n).
  * Otherwise first = left child (= own index + 1) and count = right child.
@@ -151,8 +152,12 @@ RR_RECORD(rr_rmesh_node, RR_RMESH_NODE, 16);
     F(T, flag, U8, [2], DATA, 0, "texture flags as stored")                                     \
     F(T, alpha, U8, , MAX, 1, "1 = alpha surface (has no collision triangles)")                  \
     F(T, kind, U8, , MAX, RR_RMESH_SURF_NOCOLL, "0 visible, 1 invisible, 2 no collision "         \
-      "(.HasNoColl: drawn, no collision)")
-RR_RECORD(rr_rmesh_surf, RR_RMESH_SURF, 12);
+      "(.HasNoColl: drawn, no collision)")                                     \
+    F(T, first_src, U32, , SEMANTIC, 0, "the source index (rr_rmesh_tri.src) of its first "      \
+      "collision triangle; the surfaces' runs follow each other (0 for the first surface, "     \
+      "never decreasing; a surface without collision triangles starts where the next one "     \
+      "does)")
+RR_RECORD(rr_rmesh_surf, RR_RMESH_SURF, 16);
 
 #define RR_RMESH_TRIGGER(F, T)                                                                 \
     F(T, min, I32, [3], DATA, 0, "AABB of all vertices of the box's surfaces, coords (a box "    \

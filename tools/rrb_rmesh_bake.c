@@ -7,7 +7,7 @@
  * (round half away from zero) -> drop triangles whose integer cross product
  * is zero -> deduplicate vertices -> BVH (median split on the longest
  * centroid axis, leaves of <= LEAF_TRIS triangles, nodes in pre-order,
- * bounds on the lattice) -> normals -> sections.
+ * bounds on the lattice) -> sections.
  */
 #include "rrb_rmesh.h"
 
@@ -17,13 +17,18 @@
 
 #include "../loader/rr_rmesh_blob.h"
 
-#define LEAF_TRIS 8
+/* Leaves hold up to 10 triangles: a median split halves the triangles at
+ * each level, so leaves end up with 5-10 of them, and half as many nodes
+ * as with leaves of up to 5-8 on rooms whose size lands in between (the
+ * small rooms' collision part must stay within 0.3 of the source); the
+ * leaf test rejects most of a leaf's triangles by their lattice boxes. */
+#define LEAF_TRIS 10
 #define ROOM_SCALE (8.0 / 2048.0)
 
 typedef struct btri {
     int32_t p[3][3];    /* quantized corners (coords, lattice points) */
     int64_t c2[3];      /* 3 x centroid (sum of corners) */
-    uint32_t src, surface;
+    uint32_t src;
 } btri;
 
 /* A node while building: bounds in coords, first / count as in the blob. */
@@ -184,7 +189,6 @@ static btri *quantize(const rrb_rm_soup *s, const lattice *l, int frac, size_t *
         for (k = 0; k < 3; k++)
             b->c2[k] = (int64_t)b->p[0][k] + b->p[1][k] + b->p[2][k];
         b->src = (uint32_t)i;
-        b->surface = s->surface[i];
         ++*n;
     }
     return t;
@@ -333,23 +337,6 @@ static uint32_t count_verts(const btri *t, size_t n)
     return nv;
 }
 
-/* Unit normal, Q2.14 (RR_RMESH_NORMAL_ONE = 1.0). */
-static void normal(const btri *t, int16_t out[3])
-{
-    double a[3], b[3], c[3], len;
-    int k;
-    for (k = 0; k < 3; k++) {
-        a[k] = (double)t->p[1][k] - t->p[0][k];
-        b[k] = (double)t->p[2][k] - t->p[0][k];
-    }
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-    len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-    for (k = 0; k < 3; k++)
-        out[k] = (int16_t)lround(c[k] / len * RR_RMESH_NORMAL_ONE);
-}
-
 /* ---- sections ---- */
 
 static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_rmesh_head *h)
@@ -360,11 +347,8 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_
     size_t i;
     int k;
     v = dedup(b->t, n, l, tri, &h->nverts);
-    for (i = 0; i < n; i++) {
-        tri[i].surface = (uint16_t)b->t[i].surface;
+    for (i = 0; i < n; i++)
         tri[i].src = (uint16_t)b->t[i].src;
-        normal(&b->t[i], tri[i].n);
-    }
     for (i = 0; i < b->nnodes; i++) {
         for (k = 0; k < 3; k++) {
             nodes[i].min[k] = lattice_q(l, k, b->nodes[i].min[k]);
@@ -389,12 +373,20 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_
     free(nodes);
 }
 
+/* Each surface's first_src: the source collision triangles of the surfaces
+ * before it, in the order of the collision soup (rrb_rmesh_soup: opaque
+ * surfaces in file order, then the invisible meshes), so that a triangle's
+ * surface is the last one whose first_src <= its src. Alpha and
+ * no-collision surfaces add none. */
 static void add_surfaces(rrb_blob *blob, const rrb_rmesh *m, rr_rmesh_head *h)
 {
     rr_rmesh_surf *s = rrb_xcalloc(m->nsurf + m->ninvis + m->nnocoll, sizeof *s);
-    uint32_t i;
+    uint32_t i, first_src = 0;
     int k;
     for (i = 0; i < m->nsurf; i++) {
+        s[i].first_src = first_src;
+        if (!rrb_rmesh_surf_alpha(&m->surf[i]))
+            first_src += m->surf[i].ntris;
         for (k = 0; k < 2; k++) {
             s[i].tex[k] = rrb_blob_string(blob, m->surf[i].tex[k].s);
             s[i].flag[k] = m->surf[i].flag[k];
@@ -403,11 +395,14 @@ static void add_surfaces(rrb_blob *blob, const rrb_rmesh *m, rr_rmesh_head *h)
         s[i].kind = RR_RMESH_SURF_VISIBLE;
     }
     for (i = m->nsurf; i < m->nsurf + m->ninvis; i++) {
+        s[i].first_src = first_src;
+        first_src += m->invis[i - m->nsurf].ntris;
         s[i].tex[0] = s[i].tex[1] = rrb_blob_string(blob, "");
         s[i].kind = RR_RMESH_SURF_INVISIBLE;
     }
     for (i = 0; i < m->nnocoll; i++) {
         rr_rmesh_surf *t = &s[m->nsurf + m->ninvis + i];
+        t->first_src = first_src;
         for (k = 0; k < 2; k++) {
             t->tex[k] = rrb_blob_string(blob, m->nocoll[i].tex[k].s);
             t->flag[k] = m->nocoll[i].flag[k];

@@ -332,8 +332,10 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
             const rr_rmesh_tri *t;
             int32_t v3[3][3];
             rr_vec3 n;
+            uint32_t ts;
             rr_rmesh_triangle(room, i, &t, v3, &n);
-            if (t->surface != s)
+            rr_rmesh_triangle_surface(room, i, &ts);
+            if (ts != s)
                 continue;
             if (first) {
                 rrb_obj_mat_name(name, sizeof name,

@@ -58,6 +58,7 @@ static uint32_t arena[256], flat_arena[256];
 static uint64_t flat[FLAT_MAX / 8];
 
 typedef struct mesh {
+    const rr_room *room;   /* for the triangles' normals (rr_rmesh_triangle) */
     const rr_rmesh_tri *t;
     const rr_rmesh_vert *v;
     uint32_t ntris;
@@ -234,14 +235,18 @@ static const rr_rmesh_tri *by_source(const mesh *m, uint32_t r)
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
     uint32_t i = (uint32_t)(by_source(m, rt_rand()) - m->t);
-    const rr_rmesh_tri *t = &m->t[i];
+    const rr_rmesh_tri *t;
     int32_t v[3][3];
+    rr_vec3 nq;
     int k;
-    for (k = 0; k < 3; k++)
-        corner(m, i, k, v[k]);
-    for (k = 0; k < 3; k++) {   /* the normal is Q2.14 */
+    rr_rmesh_triangle(m->room, i, &t, v, &nq);
+    for (k = 0; k < 3; k++) {
+        int32_t n16 = k == 0 ? nq.x : k == 1 ? nq.y : nq.z;
+        /* the unit normal rounded to Q2.14, as blobs before schema 4 stored
+         * it, so that the queries stay those of earlier runs */
         int64_t c = ((int64_t)v[0][k] + v[1][k] + v[2][k]) / 3;
-        p[k] = (int32_t)(c + (((int64_t)t->n[k] * units) << frac) / RR_RMESH_NORMAL_ONE);
+        int64_t n14 = rr_shr_round64(n16, 2);
+        p[k] = (int32_t)(c + ((n14 * units) << frac) / 16384);
     }
 }
 
@@ -357,6 +362,7 @@ static void bench_room(const rr_test_blob *b)
     }
     rr_rmesh_head_get(&q.room, &h);
     rr_section(&q.room, RR_SEC_RMESH_TRIS, &d, &n);
+    q.m.room = &q.room;
     q.m.t = d;
     q.m.ntris = n;
     rr_section(&q.room, RR_SEC_RMESH_VERTS, &d, &n);

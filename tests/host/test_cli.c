@@ -647,8 +647,10 @@ static void test_rmesh(const char *dir, const char *name)
                 const rr_rmesh_tri *t;
                 int32_t v3[3][3];
                 rr_vec3 n3;
+                uint32_t ts;
                 rr_rmesh_triangle(&r.room, k, &t, v3, &n3);
-                if (t->surface == s)
+                rr_rmesh_triangle_surface(&r.room, k, &ts);
+                if (ts == s)
                     order[no++] = t->src;
             }
         while (of && fgets(line, sizeof line, of)) {

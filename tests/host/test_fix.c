@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rr.h"
+#define RR_INTERNAL
+#include "rr_int.h"
 #include "rr_test.h"
 
 static const int32_t edges[] = {
@@ -106,6 +107,10 @@ static void check_one(const char *tag, int32_t a)
     r = rr_isqrt64(v);
     snprintf(id, sizeof id, "%s.isqrt64(%llu)", tag, (unsigned long long)v);
     RT_EXPECT(id, (__int128)r * r <= v && ((__int128)r + 1) * ((__int128)r + 1) > v);
+    /* the 32-bit square root (rr_int.h), on a itself: floor of the root */
+    r = rr__isqrt32((uint32_t)a);
+    snprintf(id, sizeof id, "%s.isqrt32(%u)", tag, (uint32_t)a);
+    RT_EXPECT(id, (uint64_t)r * r <= (uint32_t)a && ((uint64_t)r + 1) * ((uint64_t)r + 1) > (uint32_t)a);
 }
 
 static void check_vec(int i, rr_vec3 a, rr_vec3 b)

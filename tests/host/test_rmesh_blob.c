@@ -81,9 +81,12 @@ static const evil cases[] = {
     /* min.x above any max.x: the diag names max.x (byte 6) */
     {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 0, 0xffff, 0xffff0000u, RR_ERR_RANGE, 6},
     {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0xffff0000u, RR_ERR_INDEX, 0},
-    {"surface-index", RR_SEC_RMESH_TRIS, 0, 4, 0xffff0000u, 0xffff, RR_ERR_INDEX, 2},
-    {"normal-range", RR_SEC_RMESH_TRIS, 0, 8, 0x4001, 0xffff0000u, RR_ERR_RANGE, 0},
-    {"normal-length", RR_SEC_RMESH_TRIS, 0, 8, 0x2d41, 0xffff0000u, RR_ERR_RANGE, 0},  /* n.x = 0.707 */
+    /* v[0] = v[1] = 0: corners on one line, no plane (the diag names v) */
+    {"degenerate-triangle", RR_SEC_RMESH_TRIS, 0, 0, 0, 0, RR_ERR_RANGE, 0},
+    /* the surfaces' runs of source triangles: the first starts at 0, and a
+     * run that starts before the one ahead of it (surface 1 has triangles) */
+    {"surface-run-start", RR_SEC_RMESH_SURFS, 0, 12, 1, 0, RR_ERR_RANGE, 0},
+    {"surface-run-back", RR_SEC_RMESH_SURFS, 2, 12, 0, 0, RR_ERR_RANGE, 0},
     {"head-origin", RR_SEC_RMESH_HEAD, 0, 64, RR_RMESH_COORD_MAX + 1, 0, RR_ERR_RANGE, 0},
     {"head-vshift", RR_SEC_RMESH_HEAD, 0, 76, RR_RMESH_VSHIFT_MAX + 1, 0, RR_ERR_RANGE, 0},
     {"trigger-name", RR_SEC_RMESH_TRIGGERS, 0, 24, 0x7fffffff, 0, RR_ERR_INDEX, 0},
@@ -192,7 +195,7 @@ static void run_evil(const uint8_t *good, size_t size)
 static void check_lattice_extremes(const uint8_t *good, size_t size)
 {
     uint8_t *b = malloc(size);
-    uint32_t i, nverts, nnodes, hoff, voff, noff;
+    uint32_t i, nverts, nnodes, ntris, hoff, voff, noff, toff;
     rr_room r;
     rr_rmesh_hit hit;
     rr_rmesh_sweep_out so;
@@ -202,15 +205,25 @@ static void check_lattice_extremes(const uint8_t *good, size_t size)
     hoff = sec_off(b, RR_SEC_RMESH_HEAD, 0);
     voff = sec_off(b, RR_SEC_RMESH_VERTS, &nverts);
     noff = sec_off(b, RR_SEC_RMESH_NODES, &nnodes);
+    toff = sec_off(b, RR_SEC_RMESH_TRIS, &ntris);
     for (k = 0; k < 3; k++)
         put32(b + hoff + 64 + 4 * (uint32_t)k, RR_RMESH_COORD_MAX);
     put32(b + hoff + 76, RR_RMESH_VSHIFT_MAX);
+    /* vertex i: corner i & 7 of the lattice's box; triangle j: corners j,
+     * j + 1 and j + 3 (mod 8), three distinct corners of a box, which never
+     * lie on one line (rr_open refuses triangles without a plane) */
     for (i = 0; i < nverts; i++) {
         uint8_t *v = b + voff + i * sizeof(rr_rmesh_vert);
         for (k = 0; k < 3; k++) {
-            uint16_t q = ((i + (uint32_t)k) & 1) ? 0xffff : 0;
+            uint16_t q = ((i >> k) & 1) ? 0xffff : 0;
             memcpy(v + 2 * k, &q, 2);
         }
+    }
+    RT_EXPECT("rmesh.lattice.eight_vertices", nverts >= 8);
+    for (i = 0; i < ntris; i++) {
+        uint8_t *t = b + toff + i * sizeof(rr_rmesh_tri);
+        uint16_t v3[3] = {(uint16_t)(i & 7), (uint16_t)((i + 1) & 7), (uint16_t)((i + 3) & 7)};
+        memcpy(t, v3, 6);
     }
     for (i = 0; i < nnodes; i++) {
         uint8_t *n = b + noff + i * sizeof(rr_rmesh_node);

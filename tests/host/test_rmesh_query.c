@@ -232,7 +232,7 @@ static void close_room(room *rm)
 static void check_counts(room *rm)
 {
     const rr_rmesh_head *h;
-    uint32_t i, nz = 0, vbad = 0, nbad = 0;
+    uint32_t i, nz = 0, vbad = 0, nbad = 0, sbad = 0;
     RT_EXPECT_EQ(cid(rm->name, "head"), rr_rmesh_head_get(&rm->r, &h), RR_OK);
     RT_EXPECT_EQ(cid(rm->name, "tris+dropped"), h->ntris + h->dropped, rm->soup.ntris);
     RT_EXPECT_EQ(cid(rm->name, "triggers"), h->ntriggers, rm->m.ntrig);
@@ -244,11 +244,16 @@ static void check_counts(room *rm)
         rr_vec3 n;
         double dv, bound = h->vshift ? (double)(1u << h->vshift) / 2 : 0.5, nerr = 0;
         int k;
+        uint32_t surf = 0xffffffffu;
         rr_rmesh_triangle(&rm->r, i, &t, v, &n);
         if (t->src >= rm->soup.ntris) {
             nz++;
             continue;
         }
+        /* its surface (from the surfaces' runs of source triangles) is the
+         * one the reader's collision soup gives its source triangle */
+        rr_rmesh_triangle_surface(&rm->r, i, &surf);
+        sbad += surf != rm->soup.surface[t->src];
         /* each corner within the lattice bound of its source point: round
          * to the nearest lattice point, 2^vshift coords apart (0.5 coord at
          * vshift 0), plus the double's own error */
@@ -258,8 +263,9 @@ static void check_counts(room *rm)
                 rm->max_verr = dv;
             vbad += dv > bound + 1e-6;
         }
-        /* the stored normal: the unit normal of the stored corners, each
-         * component within 2^-15 (Q2.14 rounding) */
+        /* the normal, worked out by the loader from the corners (the blob
+         * stores none): the unit normal of the corners in double, each
+         * component within 2^-13 (the bound of docs/rmesh.md) */
         {
             double e1[3], e2[3], c[3], len, nv[3] = {n.x, n.y, n.z};
             for (k = 0; k < 3; k++) {
@@ -270,12 +276,13 @@ static void check_counts(room *rm)
             len = sqrt(dt(c, c));
             for (k = 0; k < 3; k++)
                 nerr = fmax(nerr, fabs(nv[k] / 65536.0 - c[k] / len));
-            nbad += nerr > 1.0 / 32768 + 1e-12;
+            nbad += nerr > 1.0 / 8192 + 1e-12;
         }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
     RT_EXPECT_EQ(cid(rm->name, "vertex_lattice_bound"), vbad, 0);
     RT_EXPECT_EQ(cid(rm->name, "normal_bound"), nbad, 0);
+    RT_EXPECT_EQ(cid(rm->name, "surface"), sbad, 0);
     plat_printf("# %s: vertex lattice 2^%u coords, largest vertex error %d/1000 coords (bound "
                 "%d/1000)\n", rm->name, h->vshift, (int)(rm->max_verr * 1000),
                 (int)((h->vshift ? (double)(1u << h->vshift) / 2 : 0.5) * 1000));
@@ -426,6 +433,27 @@ static void one_ray(room *rm, int k)
         ok = (ref.loose || ref.parallel_band) &&
              (ref.parallel_band || (dist >= ref.lo - 2 * rm->unit && dist <= ref.hi + 2 * rm->unit)) &&
              point_tri(rm, hit.src, p) <= 2 * EPS_COORDS * rm->unit;
+        /* its surface is the source triangle's, and its normal the unit
+         * normal of the hit triangle's corners (double), within 2^-13 per
+         * component, turned to face the ray's origin (d . n <= 0) */
+        {
+            const rr_rmesh_tri *t;
+            int32_t v[3][3];
+            rr_vec3 tn;
+            double e1[3], e2[3], c[3], l, hn[3] = {hit.normal.x, hit.normal.y, hit.normal.z};
+            double err = 0, side;
+            rr_rmesh_triangle(&rm->r, hit.tri, &t, v, &tn);
+            for (j = 0; j < 3; j++) {
+                e1[j] = (double)v[1][j] - v[0][j];
+                e2[j] = (double)v[2][j] - v[0][j];
+            }
+            crs(c, e1, e2);
+            l = sqrt(dt(c, c));
+            side = dt(c, dd) > 0 ? -1 : 1;
+            for (j = 0; j < 3; j++)
+                err = fmax(err, fabs(hn[j] / 65536.0 - side * c[j] / l));
+            ok = ok && hit.surface == rm->soup.surface[hit.src] && err <= 1.0 / 8192;
+        }
     }
     if (!ok) {
         rm->fails++;
