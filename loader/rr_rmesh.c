@@ -606,29 +606,41 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
     lattice_box(w->lo, w->hi, REACH, w->m.shift, w->lo, w->hi);
 }
 
+/* |c| > r: one test of seg_box's separating axes, in line (seg_box runs for
+ * every node the ray walk reaches, and a call per axis cost more than the
+ * test on the ARM926). The box axes need 32 bits, the cross axes 64. */
+static inline int apart32(int32_t c, int32_t r)
+{
+    return (c < 0 ? -c : c) > r;
+}
+
+static inline int apart64(int64_t c, int64_t r)
+{
+    return (c < 0 ? -c : c) > r;
+}
+
 /* The segment (coords relative to the lattice origin) against the bounds of
  * node nd (lattice steps: lo << shift in the same coords) grown by 2 coords
- * (separating axes, doubled: cc is the doubled distance of the centres, e
- * the doubled box size). */
+ * (separating axes, doubled: c is the doubled distance of the centres, e
+ * the doubled box size, on the axes x, y and z). Scalars rather than arrays
+ * keep them in registers on every target. */
 NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
 {
     const int32_t *h = w->h, *ah = w->ah;
-    int32_t cc[3], e[3];
-    int k;
-    for (k = 0; k < 3; k++) {
-        cc[k] = w->sum[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
-        e[k] = (((int32_t)nd->max[k] - nd->min[k]) << shift) + 4;
-        if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
-            return 0;
-    }
-    if (abs64((int64_t)cc[1] * h[2] - (int64_t)cc[2] * h[1]) >
-        (int64_t)e[1] * ah[2] + (int64_t)e[2] * ah[1])
+    int32_t cx = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift),
+            cy = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift),
+            cz = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift),
+            ex = (((int32_t)nd->max[0] - nd->min[0]) << shift) + 4,
+            ey = (((int32_t)nd->max[1] - nd->min[1]) << shift) + 4,
+            ez = (((int32_t)nd->max[2] - nd->min[2]) << shift) + 4;
+    if (apart32(cx, ex + ah[0]) || apart32(cy, ey + ah[1]) || apart32(cz, ez + ah[2]))
         return 0;
-    if (abs64((int64_t)cc[2] * h[0] - (int64_t)cc[0] * h[2]) >
-        (int64_t)e[0] * ah[2] + (int64_t)e[2] * ah[0])
-        return 0;
-    return abs64((int64_t)cc[0] * h[1] - (int64_t)cc[1] * h[0]) <=
-           (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
+    return !(apart64((int64_t)cy * h[2] - (int64_t)cz * h[1],
+                     (int64_t)ey * ah[2] + (int64_t)ez * ah[1]) ||
+             apart64((int64_t)cz * h[0] - (int64_t)cx * h[2],
+                     (int64_t)ex * ah[2] + (int64_t)ez * ah[0]) ||
+             apart64((int64_t)cx * h[1] - (int64_t)cy * h[0],
+                     (int64_t)ex * ah[1] + (int64_t)ey * ah[0]));
 }
 
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
