@@ -1171,6 +1171,16 @@ static int inside(sweep_work *w, const int32_t p[3])
     return !(pos && neg);
 }
 
+/* Is x > floor(sqrt(rr)) for rr < 2^60 (so floor(sqrt(rr)) < 2^30)? For a
+ * whole number x that is x > sqrt(rr), that is x > 0 and x^2 > rr; any x >=
+ * 2^30 is, and below that x^2 fits 64 bits unsigned (one 32 x 32-bit
+ * multiply). The same answer as comparing x with rr_isqrt64(rr), without
+ * the square root. */
+static int beyond_root(int64_t x, uint64_t rr)
+{
+    return x > 0 && (x >= ((int64_t)1 << 30) || (uint64_t)(uint32_t)x * (uint32_t)x > rr);
+}
+
 /* Face contact: 1 when the triangle is done (a face contact, offered with
  * its unit normal in w->cn, or the plane is not reached in this step), 0
  * when edges and vertices must be tried. The plane normal w->tn is the
@@ -1185,6 +1195,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
+    uint64_t rr;
     int32_t p[3], vn, num, sg;
     int k;
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
@@ -1205,12 +1216,18 @@ static int sweep_face(sweep_work *w, uint32_t ti)
         return 1;
     for (k = 0; k < 3; k++)
         p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, times |n| (>= 2^14 r >= 2^18) */
+    /* The support radius along n, times |n|, is rn = floor(sqrt(rr)) (>= 2^14
+     * r >= 2^18). Both tests below compare a whole number with rn, which
+     * beyond_root decides from rr alone: the square root is taken only
+     * when the step reaches the plane. */
+    rr = (uint64_t)dot64(p, p);
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
-        return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
-    d0 -= rn;
-    if (d0 > -vn)   /* plane not reached in this step */
+        return beyond_root(d0 + 1, rr);   /* d0 >= rn: straddling it and only edges
+                                           * and vertices can be hit */
+    if (beyond_root(d0 + vn, rr))   /* d0 - rn > -vn: plane not reached in this step */
         return 1;
+    rn = rr_isqrt64(rr);
+    d0 -= rn;
     num = d0 > 0 ? (int32_t)d0 : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
