@@ -957,7 +957,6 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
-    int32_t rmax;                   /* the largest radius */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
@@ -1206,14 +1205,6 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
-    /* The support radius rn below is at most rmax |n| <= rmax (|n_x| + |n_y|
-     * + |n_z|): a plane farther than that from the centre, not reached in
-     * this step, is decided without the square root (the same answers as
-     * below, only sooner). */
-    rn = (int64_t)w->rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
-                             (n[2] < 0 ? -n[2] : n[2]));
-    if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
-        return 1;
     for (k = 0; k < 3; k++)
         p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
     /* The support radius along n, times |n|, is rn = floor(sqrt(rr)) (>= 2^14
@@ -1349,10 +1340,9 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e;
     w = work_area(room);
     mesh_of(room, &w->m);
-    step = w->rmax = in->radius[0];
+    step = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
-        w->rmax = in->radius[k] > w->rmax ? in->radius[k] : w->rmax;
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
