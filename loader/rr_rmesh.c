@@ -1175,7 +1175,7 @@ static int inside(sweep_work *w, const int32_t p[3])
  * 2^30 is, and below that x^2 fits 64 bits unsigned (one 32 x 32-bit
  * multiply). The same answer as comparing x with rr_isqrt64(rr), without
  * the square root. */
-static int beyond_root(int64_t x, uint64_t rr)
+NOINLINE static int beyond_root(int64_t x, uint64_t rr)
 {
     return x > 0 && (x >= ((int64_t)1 << 30) || (uint64_t)(uint32_t)x * (uint32_t)x > rr);
 }
