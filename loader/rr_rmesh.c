@@ -606,29 +606,41 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
     lattice_box(w->lo, w->hi, REACH, w->m.shift, w->lo, w->hi);
 }
 
+/* |c| > r: one test of seg_box's separating axes, in line (seg_box runs for
+ * every node the ray walk reaches, and a call per axis cost more than the
+ * test on the ARM926). The box axes need 32 bits, the cross axes 64. */
+static inline int apart32(int32_t c, int32_t r)
+{
+    return (c < 0 ? -c : c) > r;
+}
+
+static inline int apart64(int64_t c, int64_t r)
+{
+    return (c < 0 ? -c : c) > r;
+}
+
 /* The segment (coords relative to the lattice origin) against the bounds of
  * node nd (lattice steps: lo << shift in the same coords) grown by 2 coords
- * (separating axes, doubled: cc is the doubled distance of the centres, e
- * the doubled box size). */
+ * (separating axes, doubled: c is the doubled distance of the centres, e
+ * the doubled box size, on the axes x, y and z). Scalars rather than arrays
+ * keep them in registers on every target. */
 NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
 {
     const int32_t *h = w->h, *ah = w->ah;
-    int32_t cc[3], e[3];
-    int k;
-    for (k = 0; k < 3; k++) {
-        cc[k] = w->sum[k] - (((int32_t)nd->min[k] + nd->max[k]) << shift);
-        e[k] = (((int32_t)nd->max[k] - nd->min[k]) << shift) + 4;
-        if ((cc[k] < 0 ? -cc[k] : cc[k]) > e[k] + ah[k])
-            return 0;
-    }
-    if (abs64((int64_t)cc[1] * h[2] - (int64_t)cc[2] * h[1]) >
-        (int64_t)e[1] * ah[2] + (int64_t)e[2] * ah[1])
+    int32_t cx = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift),
+            cy = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift),
+            cz = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift),
+            ex = (((int32_t)nd->max[0] - nd->min[0]) << shift) + 4,
+            ey = (((int32_t)nd->max[1] - nd->min[1]) << shift) + 4,
+            ez = (((int32_t)nd->max[2] - nd->min[2]) << shift) + 4;
+    if (apart32(cx, ex + ah[0]) || apart32(cy, ey + ah[1]) || apart32(cz, ez + ah[2]))
         return 0;
-    if (abs64((int64_t)cc[2] * h[0] - (int64_t)cc[0] * h[2]) >
-        (int64_t)e[0] * ah[2] + (int64_t)e[2] * ah[0])
-        return 0;
-    return abs64((int64_t)cc[0] * h[1] - (int64_t)cc[1] * h[0]) <=
-           (int64_t)e[0] * ah[1] + (int64_t)e[1] * ah[0];
+    return !(apart64((int64_t)cy * h[2] - (int64_t)cz * h[1],
+                     (int64_t)ey * ah[2] + (int64_t)ez * ah[1]) ||
+             apart64((int64_t)cz * h[0] - (int64_t)cx * h[2],
+                     (int64_t)ex * ah[2] + (int64_t)ez * ah[0]) ||
+             apart64((int64_t)cx * h[1] - (int64_t)cy * h[0],
+                     (int64_t)ex * ah[1] + (int64_t)ey * ah[0]));
 }
 
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
@@ -945,7 +957,6 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
 
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
-    int32_t rmax;                   /* the largest radius */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
@@ -1159,6 +1170,16 @@ static int inside(sweep_work *w, const int32_t p[3])
     return !(pos && neg);
 }
 
+/* Is x > floor(sqrt(rr)) for rr < 2^60 (so floor(sqrt(rr)) < 2^30)? For a
+ * whole number x that is x > sqrt(rr), that is x > 0 and x^2 > rr; any x >=
+ * 2^30 is, and below that x^2 fits 64 bits unsigned (one 32 x 32-bit
+ * multiply). The same answer as comparing x with rr_isqrt64(rr), without
+ * the square root. */
+NOINLINE static int beyond_root(int64_t x, uint64_t rr)
+{
+    return x > 0 && (x >= ((int64_t)1 << 30) || (uint64_t)(uint32_t)x * (uint32_t)x > rr);
+}
+
 /* Face contact: 1 when the triangle is done (a face contact, offered with
  * its unit normal in w->cn, or the plane is not reached in this step), 0
  * when edges and vertices must be tried. The plane normal w->tn is the
@@ -1173,6 +1194,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
+    uint64_t rr;
     int32_t p[3], vn, num, sg;
     int k;
     sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
@@ -1183,22 +1205,20 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
         w->cn[k] = sg * n[k];
-    /* The support radius rn below is at most rmax |n| <= rmax (|n_x| + |n_y|
-     * + |n_z|): a plane farther than that from the centre, not reached in
-     * this step, is decided without the square root (the same answers as
-     * below, only sooner). */
-    rn = (int64_t)w->rmax * ((n[0] < 0 ? -n[0] : n[0]) + (n[1] < 0 ? -n[1] : n[1]) +
-                             (n[2] < 0 ? -n[2] : n[2]));
-    if (d0 >= rn && (vn >= 0 || d0 - rn > -(int64_t)vn))
-        return 1;
     for (k = 0; k < 3; k++)
         p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
-    rn = len3(p);   /* support radius along n, times |n| (>= 2^14 r >= 2^18) */
+    /* The support radius along n, times |n|, is rn = floor(sqrt(rr)) (>= 2^14
+     * r >= 2^18). Both tests below compare a whole number with rn, which
+     * beyond_root decides from rr alone: the square root is taken only
+     * when the step reaches the plane. */
+    rr = (uint64_t)dot64(p, p);
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
-        return d0 >= rn;   /* straddling it and only edges and vertices can be hit */
-    d0 -= rn;
-    if (d0 > -vn)   /* plane not reached in this step */
+        return beyond_root(d0 + 1, rr);   /* d0 >= rn: straddling it and only edges
+                                           * and vertices can be hit */
+    if (beyond_root(d0 + vn, rr))   /* d0 - rn > -vn: plane not reached in this step */
         return 1;
+    rn = rr_isqrt64(rr);
+    d0 -= rn;
     num = d0 > 0 ? (int32_t)d0 : 0;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
@@ -1320,10 +1340,9 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         return e;
     w = work_area(room);
     mesh_of(room, &w->m);
-    step = w->rmax = in->radius[0];
+    step = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
-        w->rmax = in->radius[k] > w->rmax ? in->radius[k] : w->rmax;
         w->pos[k] = in->from[k];
         w->r[k] = in->radius[k];
         rem[k] = in->to[k] - in->from[k];
