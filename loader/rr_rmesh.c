@@ -241,6 +241,26 @@ NOINLINE static void unit_normal(const int32_t n[3], int32_t sign, int32_t out[3
  * quantization limits. What follows judges what no single field shows;
  * each failure names the field it judged. */
 
+/* Do the corners lie on one line, e1 x e2 = 0 (plane_normal is zero exactly
+ * then)? Lattice edges are below 2^16 a component; when every component is
+ * below 2^15, as for nearly every triangle (its edges span a small part of
+ * the room), each product is below 2^30 and the test needs only 32-bit
+ * multiplies, which the Cortex-M0 has as one instruction (a 64-bit product
+ * is a libgcc call there). */
+static int on_one_line(const int32_t e1[3], const int32_t e2[3])
+{
+    int32_t big = 0;
+    int64_t c[3];
+    int k;
+    for (k = 0; k < 3; k++)
+        big |= (e1[k] < 0 ? -e1[k] : e1[k]) | (e2[k] < 0 ? -e2[k] : e2[k]);
+    if (big < 32768)
+        return e1[1] * e2[2] == e1[2] * e2[1] && e1[2] * e2[0] == e1[0] * e2[2] &&
+               e1[0] * e2[1] == e1[1] * e2[0];
+    cross3(c, e1, e2);
+    return !c[0] && !c[1] && !c[2];
+}
+
 /* Every triangle has a plane: its corners do not lie on one line (the
  * baker drops such triangles), so its plane normal is not zero. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
@@ -251,10 +271,8 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
     mesh_of(room, &m);
     for (i = 0; i < n; i++, t++) {
         int32_t e1[3], e2[3];
-        int64_t c[3];
         lattice_edges(&m, t, e1, e2);
-        cross3(c, e1, e2);   /* plane_normal is zero exactly when this is */
-        if (!c[0] && !c[1] && !c[2])
+        if (on_one_line(e1, e2))
             return rr__fail(room, diag, RR_ERR_RANGE, t->v,
                             "triangle plane normal (zero: its corners lie on one line)", 0, 1);
     }

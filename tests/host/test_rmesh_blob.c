@@ -183,6 +183,34 @@ static void run_evil(const uint8_t *good, size_t size)
     free(b);
 }
 
+/* Corners on one line with edges of 2^15 lattice steps or more (rr_open's
+ * plane check then takes its 64-bit path; the planted degenerate-triangle
+ * case above takes the 32-bit one): triangle 0's corners moved to (0,0,0),
+ * (40000,20000,0), (60000,30000,0). */
+static void check_long_degenerate(const uint8_t *good, size_t size)
+{
+    static const uint16_t q[3][3] = {{0, 0, 0}, {40000, 20000, 0}, {60000, 30000, 0}};
+    uint8_t *b = malloc(size);
+    uint32_t toff, voff;
+    rr_room room;
+    rr_diag d;
+    int k;
+    memcpy(b, good, size);
+    toff = sec_off(b, RR_SEC_RMESH_TRIS, 0);
+    voff = sec_off(b, RR_SEC_RMESH_VERTS, 0);
+    for (k = 0; k < 3; k++) {   /* host order: the blob is baked little-endian on an LE host */
+        uint16_t v;
+        memcpy(&v, b + toff + 2 * (uint32_t)k, 2);
+        memcpy(b + voff + 6u * v, q[k], 6);
+    }
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.evil.degenerate-long",
+                 rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &room, &d), RR_ERR_RANGE);
+    RT_EXPECT("rmesh.evil.degenerate-long.diag",
+              d.section == RR_SEC_RMESH_TRIS && d.record == 0 && d.offset == toff);
+    free(b);
+}
+
 /* Any 16-bit lattice point is a valid vertex or node bound: the lattice
  * itself bounds it (origin within +-2^17, q << vshift below 2^18), and the
  * queries' overflow budget (rr_rmesh.c) is stated for that range, so rr_open
@@ -663,6 +691,7 @@ int main(int argc, char **argv)
     RT_EXPECT_EQ("rmesh.blob.bake", bake(&m, NULL, 0, &blob, &size), 0);
     run_evil(blob, size);
     check_lattice_extremes(blob, size);
+    check_long_degenerate(blob, size);
     fuzz_blob(blob, size, 3000);
     check_queries_args(blob, size);
     check_sample_answers(blob, size);
