@@ -273,19 +273,31 @@ static size_t build(bvh *b, size_t first, size_t n, uint32_t d)
 
 /* ---- vertices ---- */
 
+/* A point (coords, lattice numbers or quantized render offsets) and what
+ * it belongs to: a triangle corner (3 * triangle + corner), a collision
+ * vertex's index or a render vertex's number. */
 typedef struct vref {
     int32_t p[3];
-    uint32_t slot;   /* 3 * triangle + corner */
+    uint32_t slot;
 } vref;
 
-static int cmp_vref(const void *a, const void *b)
+/* By point only (a sort for lookup, and the lookup itself). */
+static int cmp_point(const void *a, const void *b)
 {
     const vref *x = a, *y = b;
     int k;
     for (k = 0; k < 3; k++)
         if (x->p[k] != y->p[k])
             return x->p[k] < y->p[k] ? -1 : 1;
-    return x->slot < y->slot ? -1 : x->slot > y->slot;
+    return 0;
+}
+
+/* By point, then slot: equal points stay in slot order. */
+static int cmp_vref(const void *a, const void *b)
+{
+    const vref *x = a, *y = b;
+    int c = cmp_point(a, b);
+    return c ? c : x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
 /* Lattice number of a lattice point c (coords) on axis k: exact. */
@@ -520,39 +532,11 @@ typedef struct rsrc {
 /* Not a collision vertex: the vertex's position goes into RPOS. */
 #define NO_POINT 0xffffffffu
 
-/* A collision vertex's lattice numbers and its index in VERTS, sorted by
- * the numbers so that a render vertex finds its point by binary search. */
-typedef struct cvkey {
-    uint16_t q[3];
-    uint32_t index;
-} cvkey;
-
-static int cmp_cvkey(const void *a, const void *b)
-{
-    const cvkey *x = a, *y = b;
-    int k;
-    for (k = 0; k < 3; k++)
-        if (x->q[k] != y->q[k])
-            return x->q[k] < y->q[k] ? -1 : 1;
-    return 0;
-}
-
-/* A render-only position, quantized, with the render vertex it belongs to
- * (sorted to give identical positions one RPOS record). */
-typedef struct rpref {
-    int16_t p[3];
-    uint32_t vert;
-} rpref;
-
-static int cmp_rpref(const void *a, const void *b)
-{
-    const rpref *x = a, *y = b;
-    int k;
-    for (k = 0; k < 3; k++)
-        if (x->p[k] != y->p[k])
-            return x->p[k] < y->p[k] ? -1 : 1;
-    return x->vert < y->vert ? -1 : x->vert > y->vert;
-}
+/* The collision vertices are vrefs of their lattice numbers and index in
+ * VERTS, sorted by point so that a render vertex finds its point by binary
+ * search; the render-only positions are vrefs of their quantized offsets
+ * and render vertex number, sorted to give identical positions one RPOS
+ * record. */
 
 /* Position of a source vertex in coords (exact: a float times a power of 2). */
 static double coords_of(const rrb_rm_vert *sv, int k, double scale, int frac)
@@ -563,18 +547,18 @@ static double coords_of(const rrb_rm_vert *sv, int k, double scale, int frac)
 /* The collision vertex at the lattice point nearest to sv (within half a
  * lattice step on each axis), or NO_POINT when that point is not one. */
 static uint32_t collision_point(const rrb_rm_vert *sv, const lattice *l, double scale, int frac,
-                                const cvkey *cv, uint32_t ncv)
+                                const vref *cv, uint32_t ncv)
 {
-    cvkey key, *hit;
+    vref key, *hit;
     int k;
     for (k = 0; k < 3; k++) {
         long q = lround(ldexp(coords_of(sv, k, scale, frac) - l->origin[k], -(int)l->shift));
         if (q < 0 || q > 65535)
             return NO_POINT;
-        key.q[k] = (uint16_t)q;
+        key.p[k] = (int32_t)q;
     }
-    hit = ncv ? bsearch(&key, cv, ncv, sizeof *cv, cmp_cvkey) : NULL;
-    return hit ? hit->index : NO_POINT;
+    hit = ncv ? bsearch(&key, cv, ncv, sizeof *cv, cmp_point) : NULL;
+    return hit ? hit->slot : NO_POINT;
 }
 
 /* Smallest shift putting every offset from the centre in int16. */
@@ -655,16 +639,18 @@ static int one_colour(const rrb_rm_surf *s)
 }
 
 /* The collision vertices of the blob (added before), sorted for lookup. */
-static cvkey *collision_keys(const rrb_blob *blob, uint32_t *n)
+static vref *collision_keys(const rrb_blob *blob, uint32_t *n)
 {
     const rr_rmesh_vert *v = rrb_blob_records(blob, RR_SEC_RMESH_VERTS, n);
-    cvkey *cv = rrb_xcalloc(*n + 1, sizeof *cv);
+    vref *cv = rrb_xcalloc(*n + 1, sizeof *cv);
     uint32_t i;
+    int k;
     for (i = 0; i < *n; i++) {
-        memcpy(cv[i].q, v[i].q, sizeof cv[i].q);
-        cv[i].index = i;
+        for (k = 0; k < 3; k++)
+            cv[i].p[k] = v[i].q[k];
+        cv[i].slot = i;
     }
-    qsort(cv, *n, sizeof *cv, cmp_cvkey);
+    qsort(cv, *n, sizeof *cv, cmp_point);
     return cv;
 }
 
@@ -679,9 +665,9 @@ static rr_rmesh_rpos *render_points(const rrb_blob *blob, const rsrc *g, uint32_
                                     uint32_t *npos, char *err, size_t errcap, const char *path)
 {
     uint32_t ncv, i, v, n = 0, nr = 0;
-    cvkey *cv = collision_keys(blob, &ncv);
+    vref *cv = collision_keys(blob, &ncv);
     uint32_t *point = rrb_xcalloc(nv + 1, sizeof *point);
-    rpref *r = rrb_xcalloc(nv + 1, sizeof *r);
+    vref *r = rrb_xcalloc(nv + 1, sizeof *r);
     rr_rmesh_rpos *out = rrb_xcalloc(nv + 1, sizeof *out);
     int k;
     for (i = 0; i < ng; i++)
@@ -697,14 +683,17 @@ static rr_rmesh_rpos *render_points(const rrb_blob *blob, const rsrc *g, uint32_
             for (k = 0; k < 3; k++)
                 r[nr].p[k] = q16(ldexp(coords_of(&g[i].s->verts[v], k, scale, frac) -
                                        rh->center[k], -(int)rh->pos_shift));
-            r[nr++].vert = n;
+            r[nr++].slot = n;
         }
-    qsort(r, nr, sizeof *r, cmp_rpref);
+    qsort(r, nr, sizeof *r, cmp_vref);
     *npos = 0;
     for (i = 0; i < nr; i++) {
-        if (i == 0 || memcmp(r[i].p, r[i - 1].p, sizeof r[i].p) != 0)
-            memcpy(out[(*npos)++].p, r[i].p, sizeof r[i].p);
-        rv[r[i].vert].pos = (uint16_t)(ncv + *npos - 1);
+        if (i == 0 || cmp_point(&r[i], &r[i - 1]) != 0) {
+            for (k = 0; k < 3; k++)   /* q16 made them int16 */
+                out[*npos].p[k] = (int16_t)r[i].p[k];
+            (*npos)++;
+        }
+        rv[r[i].slot].pos = (uint16_t)(ncv + *npos - 1);
     }
     free(cv);
     free(point);
