@@ -102,15 +102,21 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     m->shift = h->vshift;
 }
 
-/* The three corners of triangle t, in coords (q << shift < 2^18). */
+/* Collision vertex v in coords: origin + q << shift (q << shift < 2^18). */
+static void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
+{
+    const uint16_t *q = m->verts[v].q;
+    int k;
+    for (k = 0; k < 3; k++)
+        p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
+}
+
+/* The three corners of triangle t, in coords. */
 NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][3])
 {
-    int i, k;
-    for (i = 0; i < 3; i++) {
-        const uint16_t *q = m->verts[t->v[i]].q;
-        for (k = 0; k < 3; k++)
-            p[i][k] = m->origin[k] + ((int32_t)q[k] << m->shift);
-    }
+    int i;
+    for (i = 0; i < 3; i++)
+        vertex_coords(m, t->v[i], p[i]);
 }
 
 /* The surface of a triangle with source index src: the last surface whose
@@ -726,11 +732,12 @@ static int32_t round_div(int64_t num, uint64_t den)
     return (int32_t)rr__div_round64(num, (int64_t)den);
 }
 
-/* The unit normal of the hit triangle t, facing the ray's origin (d . n <=
- * 0). Out of line: its edges stay out of the cast's frame, which the
- * deepest chain (the walk, the leaf and the triangle test) runs under. */
-NOINLINE static void hit_normal(const mesh *m, const rr_rmesh_tri *t, const int32_t d[3],
-                                rr_vec3 *normal)
+/* The unit normal of triangle t, facing against direction d (d . n <= 0;
+ * as its corners turn when d is zero): a ray hit's faces the ray's origin.
+ * Out of line: its edges stay out of the cast's frame, which the deepest
+ * chain (the walk, the leaf and the triangle test) runs under. */
+NOINLINE static void facing_normal(const mesh *m, const rr_rmesh_tri *t, const int32_t d[3],
+                                   rr_vec3 *normal)
 {
     int32_t e1[3], e2[3], n[3];
     lattice_edges(m, t, e1, e2);
@@ -759,7 +766,7 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    hit_normal(&w->m, t, w->d, &hit->normal);
+    facing_normal(&w->m, t, w->d, &hit->normal);
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -1412,8 +1419,8 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
                          int32_t p[3][3], rr_vec3 *normal)
 {
+    static const int32_t no_direction[3] = {0, 0, 0};
     mesh m;
-    int32_t e1[3], e2[3], n[3];
     if (!is_rmesh(room) || !tri || !p || !normal)
         return RR_ERR_ARG;
     if (i >= rr__count(room, RR_RMESH_S_tris))
@@ -1421,12 +1428,7 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **t
     *tri = &tris_of(room)[i];
     mesh_of(room, &m);
     corners(&m, *tri, p);
-    lattice_edges(&m, *tri, e1, e2);
-    plane_normal(e1, e2, n);
-    unit_normal(n, 1, n);
-    normal->x = n[0];
-    normal->y = n[1];
-    normal->z = n[2];
+    facing_normal(&m, *tri, no_direction, normal);
     return RR_OK;
 }
 
@@ -1643,11 +1645,10 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
         return RR_ERR_RANGE;
     v = &rverts_of(room)[g->first_vert + i];
     ncoll = rr__count(room, RR_RMESH_S_verts);
-    if (v->pos < ncoll) {   /* a collision vertex: origin + q << vshift */
-        const rr_rmesh_head *h = head_of(room);
-        const uint16_t *q = verts_of(room)[v->pos].q;
-        for (k = 0; k < 3; k++)
-            out->pos[k] = h->origin[k] + ((int32_t)q[k] << h->vshift);
+    if (v->pos < ncoll) {   /* a collision vertex */
+        mesh m;
+        mesh_of(room, &m);
+        vertex_coords(&m, v->pos, out->pos);
     } else {                /* a render position: center + p * 2^pos_shift */
         const rr_rmesh_rhead *rh = rhead_of(room);
         const int16_t *p = rpos_of(room)[v->pos - ncoll].p;
