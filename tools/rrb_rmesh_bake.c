@@ -532,12 +532,6 @@ typedef struct rsrc {
 /* Not a collision vertex: the vertex's position goes into RPOS. */
 #define NO_POINT 0xffffffffu
 
-/* The collision vertices are vrefs of their lattice numbers and index in
- * VERTS, sorted by point so that a render vertex finds its point by binary
- * search; the render-only positions are vrefs of their quantized offsets
- * and render vertex number, sorted to give identical positions one RPOS
- * record. */
-
 /* Position of a source vertex in coords (exact: a float times a power of 2). */
 static double coords_of(const rrb_rm_vert *sv, int k, double scale, int frac)
 {
@@ -638,7 +632,9 @@ static int one_colour(const rrb_rm_surf *s)
     return 1;
 }
 
-/* The collision vertices of the blob (added before), sorted for lookup. */
+/* The collision vertices of the blob (added before) as vrefs of their
+ * lattice numbers and index in VERTS, sorted by point so that a render
+ * vertex finds its point by binary search (collision_point). */
 static vref *collision_keys(const rrb_blob *blob, uint32_t *n)
 {
     const rr_rmesh_vert *v = rrb_blob_records(blob, RR_SEC_RMESH_VERTS, n);
@@ -680,7 +676,7 @@ static rr_rmesh_rpos *render_points(const rrb_blob *blob, const rsrc *g, uint32_
                 rv[n].pos = (uint16_t)point[n];
                 continue;
             }
-            for (k = 0; k < 3; k++)
+            for (k = 0; k < 3; k++)   /* render-only: quantized offset, vertex number */
                 r[nr].p[k] = q16(ldexp(coords_of(&g[i].s->verts[v], k, scale, frac) -
                                        rh->center[k], -(int)rh->pos_shift));
             r[nr++].slot = n;

@@ -450,6 +450,17 @@ static uint32_t bits_for(uint32_t n, uint32_t w)
     return w;
 }
 
+/* Cell i of the three byte grids as one palette entry. */
+static rr_roo_grid_entry server_cell(const rrb_roo *r, uint32_t i)
+{
+    rr_roo_grid_entry e;
+    memset(&e, 0, sizeof e);
+    e.move = r->move_grid[i];
+    e.flags = r->flag_grid[i];
+    e.monster = r->monster_grid[i];
+    return e;
+}
+
 /* The three byte grids (rr_roo_blob.h): a palette of their distinct (move,
  * flags, monster) cells, the distinct 2 x 2 tiles of palette indices and a
  * tile index per 2 x 2 block, each in order of first appearance, indices
@@ -474,9 +485,7 @@ static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, c
         uint32_t key = (uint32_t)r->move_grid[i] | (uint32_t)r->flag_grid[i] << 8 |
                        (uint32_t)r->monster_grid[i] << 16;
         if (!slot[key]) {
-            pal[npal].move = r->move_grid[i];
-            pal[npal].flags = r->flag_grid[i];
-            pal[npal].monster = r->monster_grid[i];
+            pal[npal] = server_cell(r, i);
             slot[key] = ++npal;
         }
         index[i] = slot[key] - 1u;
@@ -503,11 +512,8 @@ static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, c
                    ((size_t)nblocks * bits_for(ntiles, 1) + 7u) / 8u >= (size_t)n * 3u) {
         /* tiny grids of (nearly) all distinct cells: untiled, the palette
          * is the cells (v12_guest5: 25 cells, 25 distinct) */
-        for (i = 0; i < n; i++) {
-            pal[i].move = r->move_grid[i];
-            pal[i].flags = r->flag_grid[i];
-            pal[i].monster = r->monster_grid[i];
-        }
+        for (i = 0; i < n; i++)
+            pal[i] = server_cell(r, i);
         rrb_blob_add(bl, RR_SEC_ROO_GRID_PALETTE, pal, n, sizeof *pal, NULL);
     } else {
         wp = bits_for(npal, 2), wt = bits_for(ntiles, 1);

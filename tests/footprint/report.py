@@ -53,7 +53,7 @@ def block_measured(fp):
 
 
 def code_rows(fp):
-    return [r for r in rows(os.path.join(fp, "size.csv"))]
+    return rows(os.path.join(fp, "size.csv"))
 
 
 def block_targets(fp):
