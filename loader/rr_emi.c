@@ -77,13 +77,16 @@ static ALWAYS_INLINE uint32_t rsqrt_step(uint32_t x, uint32_t y)
     return (uint32_t)(((uint64_t)y * ((3u << Q30) - xy2)) >> 31); /* Q30 */
 }
 
-/* The table's guess, then three Newton steps (Q30, < 2^31). */
-static ALWAYS_INLINE uint32_t rsqrt_q30(uint32_t x)
+static uint32_t rsqrt_q30(uint32_t x)
 {
     uint32_t y = rsqrt_seed[(x >> 26) - 4u];
-    y = rsqrt_step(x, y);
-    y = rsqrt_step(x, y);
-    return rsqrt_step(x, y);
+    int i;
+    for (i = 0; i < 3; i++) {
+        uint32_t y2 = (uint32_t)(((uint64_t)y * y) >> 31);            /* Q29, < 2^31 */
+        uint32_t xy2 = (uint32_t)(((uint64_t)x * y2) >> 29);          /* Q30, about 1 */
+        y = (uint32_t)(((uint64_t)y * ((3u << Q30) - xy2)) >> 31);    /* Q30 */
+    }
+    return y;
 }
 
 /* out = v / |v| with one (2^shift) as the unit, for n components; returns
@@ -902,8 +905,8 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers); the general blend calls it. rsqrt_q30 (inlined) takes a 32-bit
- * x (l2 is in range there). Each component is
+ * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
+ * written out on a 32-bit x (l2 is in range there). Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
@@ -915,7 +918,10 @@ static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz,
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
-        uint32_t y = rsqrt_q30(x);   /* Q30, < 2^31 */
+        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);   /* Q30, < 2^31 */
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
