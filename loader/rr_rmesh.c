@@ -378,8 +378,9 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
  * each group's surface, vertex, index and colour runs and UV fractions).
  * Each group's vertices are addressed by 16-bit indices (at most 65536),
  * its indices make whole triangles, each index is a vertex of the group, a
- * group has no colours of its own (ncolors 0) or one per vertex, and each
- * vertex's position number is a collision vertex or a render position. */
+ * group has no colours of its own (ncolors 0) or one per vertex, each
+ * vertex's position number is a collision vertex or a render position, and
+ * every vertex has its lightmap UV (RLMUV, numbered as RVERTS). */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
@@ -388,6 +389,7 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
     uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j;
     uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
+    uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
@@ -395,11 +397,15 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         /* a section is present when the view has an offset for it */
         if (room->view[RR_RMESH_S_rgroups].offset || room->view[RR_RMESH_S_rverts].offset ||
             room->view[RR_RMESH_S_rindex].offset || room->view[RR_RMESH_S_rpos].offset ||
-            room->view[RR_RMESH_S_rcolors].offset)
+            room->view[RR_RMESH_S_rcolors].offset || room->view[RR_RMESH_S_rlmuv].offset)
             return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0,
                                "render head (other render sections are present)", 0, 0);
         return RR_OK;
     }
+    if (nlmuv != rr__count(room, RR_RMESH_S_rverts))
+        return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nlmuv,
+                        "render lightmap UVs (one per render vertex)", nlmuv,
+                        rr__count(room, RR_RMESH_S_rverts));
     for (i = 0; i < n; i++, g++) {
         if (g->nverts > 65536u)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->nverts,
@@ -1625,15 +1631,17 @@ rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgr
 
 /* Vertex i of render group `group`, decoded (the layout is in
  * rr_rmesh_blob.h). Every number fits: positions are within 2^17 + 2^18
- * coords (a lattice point) or 2^17 + 32768 << 4 (a render position), a UV
- * |uv| <= 32768 times 2^(16 - uv_frac) <= 2^16 is within int32. */
+ * coords (a lattice point) or 2^17 + 32768 << 4 (a render position), a
+ * diffuse UV |uv0| <= 32768 times 2^(16 - uv_frac) <= 2^16 is within int32,
+ * a lightmap UV |lm_min| + 4095 * lm_step <= 2^30 + 4095 * 2^18 too. */
 rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
                               rr_rmesh_vertex *out)
 {
     const rr_rmesh_rgroup *g;
     const uint16_t *ix;
     const rr_rmesh_rvert *v;
-    const uint8_t *rgb;
+    const uint8_t *rgb, *lm;
+    uint32_t n[2];
     uint32_t ncoll;
     int k;
     rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
@@ -1655,9 +1663,13 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
         for (k = 0; k < 3; k++)
             out->pos[k] = rh->center[k] + p[k] * ((int32_t)1 << rh->pos_shift);
     }
-    for (k = 0; k < 2; k++) {   /* uv / 2^uv_frac as Q16.16 */
-        out->uv0[k] = v->uv0[k] * ((int32_t)1 << (16 - g->uv_frac[0]));
-        out->uv1[k] = v->uv1[k] * ((int32_t)1 << (16 - g->uv_frac[1]));
+    /* the lightmap UV's two 12-bit numbers on the group's box */
+    lm = rlmuv_of(room)[g->first_vert + i].uv;
+    n[0] = lm[0] | (uint32_t)(lm[1] & 15u) << 8;
+    n[1] = (uint32_t)lm[1] >> 4 | (uint32_t)lm[2] << 4;
+    for (k = 0; k < 2; k++) {   /* both as Q16.16 */
+        out->uv0[k] = v->uv0[k] * ((int32_t)1 << (16 - g->uv_frac));
+        out->uv1[k] = g->lm_min[k] + (int32_t)(n[k] * g->lm_step[k]);
     }
     /* the group's colour, or the vertex's when the group's colours vary */
     rgb = g->ncolors ? rcolors_of(room)[g->first_color + i].rgb : g->rgb;

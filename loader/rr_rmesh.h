@@ -193,7 +193,7 @@ rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgr
 typedef struct rr_rmesh_vertex {
     int32_t pos[3];   /* coords */
     rr_fix uv0[2];    /* diffuse UV, Q16.16 (exactly the stored uv / 2^uv_frac) */
-    rr_fix uv1[2];    /* lightmap UV, Q16.16 */
+    rr_fix uv1[2];    /* lightmap UV, Q16.16 (exactly lm_min + n * lm_step of its group) */
     uint8_t rgb[3];   /* vertex colour */
 } rr_rmesh_vertex;
 

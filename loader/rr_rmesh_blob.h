@@ -29,8 +29,9 @@
  * and the entities in file order. Render data, optional (absent when baked
  * with --collision-only): the render head (quantization parameters), one
  * group per visible or no-collision surface, the vertices by group (a
- * position number and two UVs), the 16-bit triangle indices, local to
- * their group, the render-only positions and the per-vertex colours of the
+ * position number and the diffuse UV; their lightmap UVs in a section of
+ * their own, same numbering), the 16-bit triangle indices, local to their
+ * group, the render-only positions and the per-vertex colours of the
  * groups whose colour varies. Every string is an offset into RR_SEC_STRINGS.
  *
  * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
@@ -40,7 +41,8 @@
  * present whenever another render section is, and each render group's
  * vertex count (<= 65536), index count (a multiple of 3), indices (< its
  * vertex count), colour count (0 or its vertex count) and its vertices'
- * position numbers (< head.nverts + rhead.npos).
+ * position numbers (< head.nverts + rhead.npos), and one lightmap UV per
+ * render vertex.
  */
 #ifndef RR_RMESH_BLOB_H
 #define RR_RMESH_BLOB_H
@@ -63,6 +65,7 @@
 #define RR_SEC_RMESH_PROPS    (RR_SEC_OPTIONAL | 0x010cu)
 #define RR_SEC_RMESH_RPOS     (RR_SEC_OPTIONAL | 0x010du)
 #define RR_SEC_RMESH_RCOLORS  (RR_SEC_OPTIONAL | 0x010eu)
+#define RR_SEC_RMESH_RLMUV    (RR_SEC_OPTIONAL | 0x0110u)
 
 /* Largest |coordinate| of any stored point, in coords (2^17). */
 #define RR_RMESH_COORD_MAX 131072
@@ -202,10 +205,11 @@ typedef rr_kv rr_rmesh_prop;
 
 /* ---- render data (optional) ---------------------------------------------- */
 
-/* Render data. A render vertex is 10 bytes: a position number and its two
- * UVs. Most render positions are collision vertices (the opaque surfaces'
- * triangles are the collision triangles), so the position number pos
- * addresses one space of points:
+/* Render data. A render vertex is 9 bytes in two sections of one record
+ * per vertex, same numbering: RVERTS (a position number and the diffuse
+ * UV, 6 bytes) and RLMUV (the lightmap UV, 3 bytes). Most render positions
+ * are collision vertices (the opaque surfaces' triangles are the collision
+ * triangles), so the position number pos addresses one space of points:
  *   pos <  head.nverts: collision vertex VERTS[pos], coords = head.origin +
  *        q << head.vshift (the baker snaps the render vertex to the lattice
  *        point nearest its source position and uses it when that point is a
@@ -220,13 +224,25 @@ typedef rr_kv rr_rmesh_prop;
  * render-only points never go into VERTS. head.nverts + rhead.npos is at
  * most 65,536 (16-bit pos); the baker refuses a room with more (baked
  * --collision-only it still fits).
- * A UV is uv / 2^uv_frac[set] of its group (uv_frac the largest <= 15 that
- * fits the group's UVs in int16; error <= 2^-(uv_frac+1)).
+ * A diffuse UV is uv0 / 2^uv_frac of its group (uv_frac the largest <= 15
+ * that fits the group's diffuse UVs in int16; error <= 2^-(uv_frac+1)).
+ * A lightmap UV is two 12-bit numbers n on its group's lightmap UV box, in
+ * Q16.16: UV = group.lm_min + n * group.lm_step, per axis (lm_min the
+ * floor of the group's smallest UV, lm_step the smallest step whose 4,095
+ * steps span its largest; error <= lm_step / 2, which is <= 2^-13 for a
+ * group whose lightmap UVs span less than 65,519 / 65,536 per axis, and
+ * 17 / 2^17 for one spanning all of an atlas [0, 1]). The baker clamps
+ * lightmap UVs to +-8,192 (never reached by an atlas). The 24 bits are three bytes, the same in either byte order:
+ * u = b[0] | (b[1] & 15) << 8, v = b[1] >> 4 | b[2] << 4.
  * Colours are exact: a group whose vertices share one colour holds it in
  * rgb (ncolors 0); a group whose colours vary has one RCOLORS record per
  * vertex (ncolors = nverts, from first_color).
  * rr_rmesh_render_vertex() decodes a vertex into plain numbers. */
 #define RR_RMESH_UV_FRAC_MAX 15
+/* Lightmap UV box bounds (Q16.16): |lm_min| <= 2^30 and lm_step <= 2^18,
+ * so lm_min + 4095 * lm_step stays within int32. */
+#define RR_RMESH_LM_MIN_MAX (1 << 30)
+#define RR_RMESH_LM_STEP_MAX (1u << 18)
 /* Largest rhead.pos_shift: 32,767 << 4 spans any two points within the
  * coordinate bound (2 x 2^17). */
 #define RR_RMESH_POS_SHIFT_MAX 4u
@@ -235,14 +251,15 @@ typedef rr_kv rr_rmesh_prop;
       "coords")                                                                                 \
     F(T, pos_shift, U32, , MAX, RR_RMESH_POS_SHIFT_MAX, "render position = center + p << "      \
       "pos_shift")                                                                              \
-    F(T, uv_frac, U32, [2], MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac of each set "     \
-      "(0 = diffuse, 1 = lightmap)")                                                            \
+    F(T, uv_frac, U32, , MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac (diffuse UVs)")     \
     F(T, ngroups, U32, , COUNTOF, RR_RMESH_S_rgroups, "render groups")                          \
     F(T, nverts, U32, , COUNTOF, RR_RMESH_S_rverts, "render vertices")                          \
     F(T, nindices, U32, , COUNTOF, RR_RMESH_S_rindex, "render triangle indices")                \
     F(T, npos, U32, , COUNTOF, RR_RMESH_S_rpos, "render-only positions (head.nverts + npos "    \
       "<= 65536)")                                                                              \
-    F(T, ncolors, U32, , COUNTOF, RR_RMESH_S_rcolors, "per-vertex colours")
+    F(T, ncolors, U32, , COUNTOF, RR_RMESH_S_rcolors, "per-vertex colours")                     \
+    F(T, nlmuv, U32, , COUNTOF, RR_RMESH_S_rlmuv, "lightmap UVs (= nverts: one per render "      \
+      "vertex)")
 RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 44);
 
 /* Group flags. */
@@ -251,26 +268,34 @@ RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 44);
 
 #define RR_RMESH_RGROUP(F, T)                                                                  \
     F(T, surface, U32, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
-    F(T, first_vert, U32, , FIRST, RR_RMESH_S_rverts, "its vertices")                           \
+    F(T, first_vert, U32, , FIRST, RR_RMESH_S_rverts, "its vertices (RVERTS and RLMUV)")        \
     F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "at most 65536 (16-bit indices)")              \
     F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices")                \
     F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index < nverts")      \
     F(T, first_color, U32, , FIRST, RR_RMESH_S_rcolors, "its per-vertex colours")               \
     F(T, ncolors, U32, , COUNT, RR_RMESH_S_rcolors, "0 (every vertex has colour rgb) or nverts") \
+    F(T, lm_min, I32, [2], ABS, RR_RMESH_LM_MIN_MAX, "lightmap UV box: UV = lm_min + n * "       \
+      "lm_step, Q16.16, n the vertex's 12-bit number (RLMUV)")                                  \
+    F(T, lm_step, U32, [2], MAX, RR_RMESH_LM_STEP_MAX, "")                                      \
     F(T, flags, U16, , FLAGS, RR_RMESH_GROUP_ALPHA | RR_RMESH_GROUP_NOCOLL,                      \
       "RR_RMESH_GROUP_ALPHA: alpha-blended, draw after the opaque groups; "                     \
       "RR_RMESH_GROUP_NOCOLL: from the .HasNoColl block")                                       \
-    F(T, uv_frac, U8, [2], MAX, RR_RMESH_UV_FRAC_MAX, "this group's UV = uv / 2^uv_frac[set]")  \
+    F(T, uv_frac, U8, , MAX, RR_RMESH_UV_FRAC_MAX, "this group's diffuse UV = uv0 / 2^uv_frac")  \
     F(T, rgb, U8, [3], DATA, 0, "colour of every vertex when ncolors is 0 (else 0)")            \
-    F(T, pad, U8, , ZERO, 0, "")
-RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 36);
+    F(T, pad, U8, [2], ZERO, 0, "")
+RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 52);
 
 #define RR_RMESH_RVERT(F, T)                                                                   \
     F(T, pos, U16, , SEMANTIC, 0, "position: collision vertex VERTS[pos] when pos < "           \
       "head.nverts, else render position RPOS[pos - head.nverts]")                              \
-    F(T, uv0, I16, [2], DATA, 0, "diffuse UV: uv0 / 2^group.uv_frac[0]")                        \
-    F(T, uv1, I16, [2], DATA, 0, "lightmap UV: uv1 / 2^group.uv_frac[1]")
-RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 10);
+    F(T, uv0, I16, [2], DATA, 0, "diffuse UV: uv0 / 2^group.uv_frac")
+RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 6);
+
+/* The lightmap UV of the render vertex of the same number (RVERTS). */
+#define RR_RMESH_RLMUV(F, T)                                                                   \
+    F(T, uv, U8, [3], DATA, 0, "two 12-bit numbers u = uv[0] | (uv[1] & 15) << 8, v = uv[1] "   \
+      ">> 4 | uv[2] << 4; UV = group.lm_min + n * group.lm_step (Q16.16)")
+RR_RECORD(rr_rmesh_rlmuv, RR_RMESH_RLMUV, 3);
 
 /* One 16-bit triangle index: a vertex of its group (checked per group). */
 #define RR_RMESH_RINDEX(F, T) \
@@ -293,7 +318,7 @@ RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 4u
+#define RR_RMESH_SCHEMA_VERSION 5u
 
 #define RR_RMESH_SECTIONS(S)                                                      \
     S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
@@ -309,7 +334,8 @@ RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
     S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)        \
     S(props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)              \
     S(rpos, RR_SEC_RMESH_RPOS, rr_rmesh_rpos, RR_RMESH_RPOS, OPT)                \
-    S(rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)
+    S(rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)      \
+    S(rlmuv, RR_SEC_RMESH_RLMUV, rr_rmesh_rlmuv, RR_RMESH_RLMUV, OPT)
 
 /* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
  * after the two common ones: the index kinds above name by its slot the

@@ -602,24 +602,56 @@ static void render_params(const rsrc *g, uint32_t ng, const uint32_t *point, dou
             maxoff = (int64_t)ceil(rh->center[k] - lo[k]);
     }
     rh->pos_shift = pick_shift(maxoff + 1);
-    rh->uv_frac[0] = rh->uv_frac[1] = 15;
+    rh->uv_frac = 15;
 }
 
-/* The group's UV fractions: the largest that fit its own UVs. */
+/* A lightmap UV in Q16.16 (exact: a float times 2^16), clamped to +-8,192
+ * UV units (2^29), far beyond any lightmap atlas, so that the group's box
+ * keeps within RR_RMESH_LM_MIN_MAX and RR_RMESH_LM_STEP_MAX. */
+static double lm_q16(float uv)
+{
+    double x = ldexp((double)uv, 16), lim = ldexp(1.0, 29);
+    return x > lim ? lim : x < -lim ? -lim : x;
+}
+
+/* The group's UV encoding: the diffuse fraction, the largest that fits its
+ * diffuse UVs in int16, and its lightmap UV box per axis: lm_min the floor
+ * of the smallest UV, lm_step the smallest that puts the largest within
+ * 4,095 steps (so every UV is within half a step of a box point). */
 static void group_uv(const rrb_rm_surf *s, rr_rmesh_rgroup *g, rr_rmesh_rhead *rh)
 {
-    double m0 = 0, m1 = 0;
+    double m0 = 0, lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
     uint32_t v;
     int k;
     for (v = 0; v < s->nverts; v++)
         for (k = 0; k < 2; k++) {
             m0 = fmax(m0, fabs((double)s->verts[v].uv0[k]));
-            m1 = fmax(m1, fabs((double)s->verts[v].uv1[k]));
+            lo[k] = fmin(lo[k], lm_q16(s->verts[v].uv1[k]));
+            hi[k] = fmax(hi[k], lm_q16(s->verts[v].uv1[k]));
         }
-    g->uv_frac[0] = (uint8_t)pick_uv_frac(m0);
-    g->uv_frac[1] = (uint8_t)pick_uv_frac(m1);
-    rh->uv_frac[0] = g->uv_frac[0] < rh->uv_frac[0] ? g->uv_frac[0] : rh->uv_frac[0];
-    rh->uv_frac[1] = g->uv_frac[1] < rh->uv_frac[1] ? g->uv_frac[1] : rh->uv_frac[1];
+    g->uv_frac = (uint8_t)pick_uv_frac(m0);
+    rh->uv_frac = g->uv_frac < rh->uv_frac ? g->uv_frac : rh->uv_frac;
+    for (k = 0; k < 2 && s->nverts; k++) {
+        double step = ceil((hi[k] - floor(lo[k])) / 4095.0);
+        g->lm_min[k] = (int32_t)floor(lo[k]);
+        g->lm_step[k] = step < 1 ? 1u : step > RR_RMESH_LM_STEP_MAX ? RR_RMESH_LM_STEP_MAX
+                                                                     : (uint32_t)step;
+    }
+}
+
+/* A lightmap UV as its two 12-bit numbers on the group's box, packed in
+ * three bytes (rr_rmesh_rlmuv). */
+static void pack_lm(const rrb_rm_vert *sv, const rr_rmesh_rgroup *g, rr_rmesh_rlmuv *out)
+{
+    uint32_t n[2];
+    int k;
+    for (k = 0; k < 2; k++) {
+        long q = lround((lm_q16(sv->uv1[k]) - g->lm_min[k]) / g->lm_step[k]);
+        n[k] = q < 0 ? 0u : q > 4095 ? 4095u : (uint32_t)q;
+    }
+    out->uv[0] = (uint8_t)(n[0] & 0xffu);
+    out->uv[1] = (uint8_t)(n[0] >> 8 | (n[1] & 15u) << 4);
+    out->uv[2] = (uint8_t)(n[1] >> 4);
 }
 
 /* Does every vertex of the surface have the same colour? */
@@ -712,6 +744,7 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     rr_rmesh_rhead rh;
     rr_rmesh_rgroup *gr = rrb_xcalloc(ng + 1, sizeof *gr);
     rr_rmesh_rvert *rv;
+    rr_rmesh_rlmuv *lm;
     rr_rmesh_rpos *rp;
     rr_rmesh_rcolor *rc;
     uint16_t *ix;
@@ -741,6 +774,7 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     }
     ix = rrb_xcalloc(ni + 1, sizeof *ix);
     rc = rrb_xcalloc(nv + 1, sizeof *rc);
+    lm = rrb_xcalloc(nv + 1, sizeof *lm);
     for (i = 0, nv = 0, ni = 0; i < ng; i++) {
         const rrb_rm_surf *s = g[i].s;
         gr[i].surface = g[i].surface;
@@ -760,10 +794,9 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
         }
         for (v = 0; v < s->nverts; v++, nv++) {   /* rv[nv].pos is set */
             int k;
-            for (k = 0; k < 2; k++) {
-                rv[nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr[i].uv_frac[0]));
-                rv[nv].uv1[k] = q16(ldexp((double)s->verts[v].uv1[k], gr[i].uv_frac[1]));
-            }
+            for (k = 0; k < 2; k++)
+                rv[nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr[i].uv_frac));
+            pack_lm(&s->verts[v], &gr[i], &lm[nv]);
         }
         for (v = 0; v < 3 * s->ntris; v++)
             ix[ni++] = (uint16_t)s->idx[v];
@@ -773,6 +806,7 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     rh.nindices = ni;
     rh.npos = npos;
     rh.ncolors = nc;
+    rh.nlmuv = nv;
     rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, NULL);
@@ -781,7 +815,10 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
         rrb_blob_add(blob, RR_SEC_RMESH_RPOS, rp, npos, sizeof *rp, NULL);
     if (nc)
         rrb_blob_add(blob, RR_SEC_RMESH_RCOLORS, rc, nc, sizeof *rc, NULL);
+    if (nv)
+        rrb_blob_add(blob, RR_SEC_RMESH_RLMUV, lm, nv, sizeof *lm, NULL);
     free(g);
+    free(lm);
     free(gr);
     free(rv);
     free(rp);

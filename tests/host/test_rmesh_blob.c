@@ -517,8 +517,12 @@ static uint32_t rec_off(const uint8_t *b, uint32_t type, uint32_t size, uint32_t
 
 /* The render records of the sample with one group whose colours vary: one
  * colour record per vertex of that group, the others none; decoded colours
- * and positions as the source has them; the semantic checks of the colour
- * run and the position numbers name the damaged field. */
+ * and positions as the source has them; group 0's lightmap UVs put on a
+ * box of 4,096 points 16/65,536 apart, so that one vertex's UV is exactly
+ * the 12-bit numbers (0xabc, 0x123), stored as the bytes rr_rmesh_blob.h
+ * gives (bc 3a 12) and decoded exactly; the semantic checks of the colour
+ * run, the position numbers and the lightmap UV count name the damaged
+ * field. */
 static void check_render_records(void)
 {
     rrb_rmesh m;
@@ -533,6 +537,10 @@ static void check_render_records(void)
     nv1 = m.surf[1].nverts;
     for (v = 0; v < nv1; v++)
         m.surf[1].verts[v].rgb[0] = (uint8_t)(10 + v);   /* group 1 varies */
+    for (v = 0; v < m.surf[0].nverts; v++)   /* box 0 .. 4095 * 16 / 65536 */
+        m.surf[0].verts[v].uv1[0] = m.surf[0].verts[v].uv1[1] = v == 1 ? 4095.0f / 4096 : 0.0f;
+    m.surf[0].verts[2].uv1[0] = 0xabc / 4096.0f;
+    m.surf[0].verts[2].uv1[1] = 0x123 / 4096.0f;
     RT_EXPECT_EQ("rmesh.rrec.bake", bake(&m, NULL, 0, &blob, &size), 0);
     RT_EXPECT_EQ("rmesh.rrec.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
     rr_rmesh_render_head(&r, &rh);
@@ -566,6 +574,21 @@ static void check_render_records(void)
                      RR_ERR_RANGE);
     }
     RT_EXPECT_EQ("rmesh.rrec.null", rr_rmesh_render_vertex(&r, 0, 0, NULL), RR_ERR_ARG);
+    {
+        const rr_rmesh_rgroup *g;
+        const uint16_t *ix;
+        const uint8_t *lm;
+        rr_rmesh_vertex x;
+        rr_rmesh_render_group(&r, 0, &g, &ix);
+        RT_EXPECT("rmesh.rrec.lm_box", g->lm_min[0] == 0 && g->lm_min[1] == 0 &&
+                                           g->lm_step[0] == 16 && g->lm_step[1] == 16);
+        lm = blob + rec_off(blob, RR_SEC_RMESH_RLMUV, 3, g->first_vert + 2, 0);
+        RT_EXPECT("rmesh.rrec.lm_bytes", lm[0] == 0xbc && lm[1] == 0x3a && lm[2] == 0x12);
+        rr_rmesh_render_vertex(&r, 0, 2, &x);
+        RT_EXPECT("rmesh.rrec.lm_uv", x.uv1[0] == 0xabc * 16 && x.uv1[1] == 0x123 * 16);
+        rr_rmesh_render_vertex(&r, 0, 1, &x);
+        RT_EXPECT("rmesh.rrec.lm_uv_last", x.uv1[0] == 4095 * 16 && x.uv1[1] == 4095 * 16);
+    }
     ncoll = h->nverts;
     b = malloc(size);
     /* group 1 with one colour fewer than its vertices */
@@ -592,6 +615,19 @@ static void check_render_records(void)
     reseal(b, size);
     RT_EXPECT_EQ("rmesh.rrec.position_last", rr_open(b, (uint32_t)size, arena, sizeof arena, &r),
                  RR_OK);
+    /* the lightmap UV section missing, the render head's count of it made
+     * to agree (0): fewer lightmap UVs than render vertices */
+    memcpy(b, blob, size);
+    unknown_section(b, RR_SEC_RMESH_RLMUV);
+    off = rec_off(b, RR_SEC_RMESH_RHEAD, sizeof(rr_rmesh_rhead), 0,
+                  (uint32_t)offsetof(rr_rmesh_rhead, nlmuv));
+    put32(b + off, 0);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.rrec.lm_missing", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_RANGE);
+    RT_EXPECT("rmesh.rrec.lm_missing.diag", d.section == RR_SEC_RMESH_RHEAD && d.record == 0 &&
+                                              d.offset == off && d.value == 0 &&
+                                              d.limit == rh->nverts);
     /* the colour section missing while the render head counts colours */
     memcpy(b, blob, size);
     unknown_section(b, RR_SEC_RMESH_RCOLORS);

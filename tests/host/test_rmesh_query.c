@@ -293,7 +293,10 @@ static void check_counts(room *rm)
 }
 
 /* Render data against the source surfaces: same triangles, exact colours,
- * UVs within 2^-(uv_frac+1), each position within half a step of its
+ * diffuse UVs within 2^-(uv_frac+1), lightmap UVs within half the group's
+ * step and within 2^-13 wherever the group's source lightmap UVs span less
+ * than 65,519 / 65,536 per axis (rr_rmesh_blob.h; the span is measured
+ * here from the source floats), each position within half a step of its
  * encoding (rr_rmesh_blob.h): 2^(vshift-1) coords for a vertex on a
  * collision vertex, 2^(pos_shift-1) for a render position (the source
  * floats are the reference; the decoded values come from
@@ -304,8 +307,8 @@ static void check_render(room *rm)
     const rr_rmesh_head *h;
     const rr_rmesh_rvert *raw;
     const void *p;
-    uint32_t i, v, bad = 0, nraw = 0, ncoll = 0;
-    double perr = 0, uerr = 0, lbound, pbound;
+    uint32_t i, v, bad = 0, nraw = 0, ncoll = 0, lm_wide = 0;
+    double perr = 0, uerr = 0, lmerr = 0, lbound, pbound;
     RT_EXPECT_EQ(cid(rm->name, "render"), rr_rmesh_render_head(&rm->r, &rh), RR_OK);
     if (!rh)
         return;
@@ -319,10 +322,22 @@ static void check_render(room *rm)
         const rr_rmesh_rgroup *g;
         const uint16_t *ix;
         const rrb_rm_surf *s = i < rm->m.nsurf ? &rm->m.surf[i] : &rm->m.nocoll[i - rm->m.nsurf];
-        double ub0, ub1;
+        double ub0, ub1[2], lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+        int ax;
         rr_rmesh_render_group(&rm->r, i, &g, &ix);
-        ub0 = ldexp(1.0, -(int)g->uv_frac[0] - 1) + 1e-9;
-        ub1 = ldexp(1.0, -(int)g->uv_frac[1] - 1) + 1e-9;
+        ub0 = ldexp(1.0, -(int)g->uv_frac - 1) + 1e-9;
+        for (v = 0; v < s->nverts; v++)
+            for (ax = 0; ax < 2; ax++) {
+                lo[ax] = fmin(lo[ax], (double)s->verts[v].uv1[ax]);
+                hi[ax] = fmax(hi[ax], (double)s->verts[v].uv1[ax]);
+            }
+        for (ax = 0; ax < 2; ax++) {   /* the record's half step, and the stated bound */
+            ub1[ax] = ldexp((double)g->lm_step[ax], -17) + 1e-12;
+            if (s->nverts && hi[ax] - lo[ax] < 65519.0 / 65536.0)
+                ub1[ax] = fmin(ub1[ax], ldexp(1.0, -13) + 1e-12);
+            else
+                lm_wide += s->nverts > 0;
+        }
         bad += g->nverts != s->nverts || g->nindices != 3 * s->ntris ||
                ((g->flags & RR_RMESH_GROUP_ALPHA) != 0) != rrb_rmesh_surf_alpha(s);
         if (g->nverts != s->nverts || g->nindices != 3 * s->ntris)
@@ -339,8 +354,10 @@ static void check_render(room *rm)
                 perr = fmax(perr, e / (on_lattice ? lbound : pbound));
             }
             for (k = 0; k < 2; k++) {
+                double lm = fabs(ldexp(d.uv1[k], -16) - (double)s->verts[v].uv1[k]);
                 uerr = fmax(uerr, fabs(ldexp(d.uv0[k], -16) - (double)s->verts[v].uv0[k]) / ub0);
-                uerr = fmax(uerr, fabs(ldexp(d.uv1[k], -16) - (double)s->verts[v].uv1[k]) / ub1);
+                uerr = fmax(uerr, lm / ub1[k]);
+                lmerr = fmax(lmerr, lm);
             }
             bad += memcmp(d.rgb, s->verts[v].rgb, 3) != 0;
         }
@@ -351,8 +368,9 @@ static void check_render(room *rm)
     RT_EXPECT_EQ(cid(rm->name, "render.nverts"), nraw, rh->nverts);
     plat_printf("# %s: render %u groups, %u verts (%u on collision vertices, step 2^%u coords; "
                 "%u render positions, step 2^%u), worst position error %u/1000 of its bound, "
-                "smallest uv frac %u/%u\n", rm->name, rh->ngroups, rh->nverts, ncoll, h->vshift,
-                rh->npos, rh->pos_shift, (unsigned)(perr * 1000), rh->uv_frac[0], rh->uv_frac[1]);
+                "smallest uv frac %u, largest lightmap UV error %u x 10^-7 (%u group axes span >= "
+                "65519/65536)\n", rm->name, rh->ngroups, rh->nverts, ncoll, h->vshift,
+                rh->npos, rh->pos_shift, (unsigned)(perr * 1000), rh->uv_frac, (unsigned)(lmerr * 1e7), lm_wide);
 }
 
 /* ---- rays ---- */

@@ -191,9 +191,9 @@ static void render(const char *name, const rr_room *room)
         }
         for (j = 0; j < g->nindices; j++)
             h = h * 7u + ix[j];
-        plat_printf("%s group %lu: surface %lu flags %u uv %u/%u hash %08lx\n", name,
-                    (unsigned long)i, (unsigned long)g->surface, g->flags, g->uv_frac[0],
-                    g->uv_frac[1], (unsigned long)h);
+        plat_printf("%s group %lu: surface %lu flags %u uv %u lm step %lu/%lu hash %08lx\n",
+                    name, (unsigned long)i, (unsigned long)g->surface, g->flags, g->uv_frac,
+                    (unsigned long)g->lm_step[0], (unsigned long)g->lm_step[1], (unsigned long)h);
     }
 }
 
