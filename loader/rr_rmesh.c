@@ -996,16 +996,23 @@ typedef struct sweep_work {
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
-/* Take the contact t / d of triangle ti (source index w->csrc), normal
- * w->cn, if it is earlier than the earliest so far (the rule of take(): equal
- * fractions go to the lower source index; two contacts of one triangle keep
- * the first). Every sweep contact has t <= d < 2^31 (sweep_face,
- * lowest_root), so the exact comparison needs only 64-bit products. */
-NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
+/* Is the contact t / d of the triangle under test (source index w->csrc)
+ * earlier than the earliest so far (the rule of take(): equal fractions go
+ * to the lower source index; two contacts of one triangle keep the first)?
+ * Asked before the contact's unit normal is worked out, which most contacts
+ * that are not the earliest then never need; the answer is the same in
+ * any order of the triangles. Every sweep contact has t <= d < 2^31
+ * (sweep_face, lowest_root), so the exact comparison needs only 64-bit
+ * products. */
+NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    if (w->bd && (a > b || (a == b && w->csrc >= w->bsrc)))
-        return;
+    return !w->bd || a < b || (a == b && w->csrc < w->bsrc);
+}
+
+/* Take the contact t / d (earlier() said so) of triangle ti. */
+static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
+{
     w->bt = t;
     w->bd = d;
     w->bi = ti;
@@ -1042,6 +1049,8 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t den,
                     uint32_t ti)
 {
+    if (!earlier(w, num, den))
+        return;
     world_normal(w, g);
     offer(w, num, den, ti);
 }
@@ -1099,6 +1108,15 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
  * |b - a| <= 2^18 every kept point lies within 2 * 2^18 / 2^16 + 1 = 9
  * coords of the region: its offset from pos is at most 2 r_k + 11 < 2^15,
  * times K below 2^28. */
+/* An edge whose ends both lie more than CLIP_OUT coords beyond the same
+ * side of the region on one axis has nothing in it. clip() rejects it
+ * without its divisions, with the answer they would give: say both ends lie
+ * above hi, at least 9 coords. If the edge runs upwards (d > 0) it leaves
+ * the slab at (hi - a) 2^16 / d, at most -2 steps after truncation towards
+ * zero as a - hi >= 9 > 2 |d| / 2^16 (|d| <= 2^18), so s1 <= -1 < 0 <= s0;
+ * if it runs downwards it enters at (a - hi) 2^16 / |d| - 1 >= 2^16 + 1
+ * steps, as b - hi >= 9, so s0 > 2^16 >= s1. Below lo likewise. */
+#define CLIP_OUT 8
 NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 {
     int64_t s[2] = {0, 65536};   /* the kept part [s0, s1] of a-b, in 2^-16 */
@@ -1106,6 +1124,11 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     for (k = 0; k < 3; k++) {
         int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
         int inside_a = a[k] >= w->lo[k] && a[k] <= w->hi[k];
+        /* both ends more than CLIP_OUT beyond one side of the slab: the
+         * divisions below would end with s0 > s1 (see CLIP_OUT), so skip them */
+        if ((a[k] > w->hi[k] + CLIP_OUT && b[k] > w->hi[k] + CLIP_OUT) ||
+            (a[k] < w->lo[k] - CLIP_OUT && b[k] < w->lo[k] - CLIP_OUT))
+            return 0;
         if (d == 0) {
             if (!inside_a)
                 return 0;
@@ -1250,8 +1273,10 @@ static int sweep_face(sweep_work *w, uint32_t ti)
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, p))
         return 0;
-    unit_normal(n, sg, w->cn);
-    offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
+    if (earlier(w, (uint32_t)num, (uint32_t)-vn)) {   /* num <= -vn < 2^31 */
+        unit_normal(n, sg, w->cn);
+        offer(w, (uint32_t)num, (uint32_t)-vn, ti);
+    }
     return 1;
 }
 
