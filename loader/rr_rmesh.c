@@ -534,6 +534,7 @@ typedef struct ray_work {
     int32_t sum[3], h[3], ah[3];
     int32_t lo[3], hi[3];   /* and its box grown by REACH, lattice numbers (tri_outside) */
     earliest b;             /* nearest hit so far */
+    uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
@@ -682,6 +683,7 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
          * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
         set_end(w, (int32_t)nt);
+        w->hits++;
     }
 }
 
@@ -701,28 +703,41 @@ NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
     return s <= 0;
 }
 
+/* Depth first, nearer child first. Both children of a node are tested
+ * when the walk reaches it: one that the segment misses is never pushed,
+ * and the order is worked out only when both are hit. A pushed node is
+ * tested again when it is popped only if a hit has shortened the segment
+ * since (the stack holds the hit count of its push in the high half). */
 static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
-    uint32_t *stack = query_stack(room), sp = 0, node = 0;
-    if (!rr__count(room, RR_RMESH_S_nodes))
+    uint32_t *stack = query_stack(room), sp = 0, node = 0, e;
+    if (!rr__count(room, RR_RMESH_S_nodes) || !seg_box(w, &nodes[0], m->shift))
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        if (seg_box(w, nd, m->shift)) {
-            if (nd->count & RR_RMESH_LEAF) {
-                ray_leaf(w, m, nd);
-            } else {
-                uint32_t l = nd->first, r = nd->count;
+        if (nd->count & RR_RMESH_LEAF) {
+            ray_leaf(w, m, nd);
+        } else {
+            uint32_t l = node + 1, r = nd->count;
+            int hit_l = seg_box(w, &nodes[l], m->shift), hit_r = seg_box(w, &nodes[r], m->shift);
+            if (hit_l && hit_r) {
                 int lf = left_first(w, &nodes[l], &nodes[r]);
-                stack[sp++] = lf ? r : l;
+                stack[sp++] = (lf ? r : l) | w->hits << 16;
                 node = lf ? l : r;
                 continue;
             }
+            if (hit_l || hit_r) {
+                node = hit_l ? l : r;
+                continue;
+            }
         }
-        if (!sp)
-            return;
-        node = stack[--sp];
+        do {   /* the next pushed node the segment still meets */
+            if (!sp)
+                return;
+            e = stack[--sp];
+            node = e & 0xffffu;
+        } while (e >> 16 != w->hits && !seg_box(w, &nodes[node], m->shift));
     }
 }
 
@@ -794,6 +809,7 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
     }
     set_end(w, 1 << 30);   /* the whole segment */
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
+    w->hits = 0;
     return RR_OK;
 }
 
