@@ -1075,7 +1075,8 @@ static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t de
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
  * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
  * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
-NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, uint32_t *den)
+NOINLINE static int lowest_root(const sweep_work *w, int32_t a, int32_t b, int32_t c,
+                                uint32_t *num, uint32_t *den)
 {
     int64_t disc, t;
     if (a < 0) {
@@ -1095,6 +1096,13 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     /* the lower root -b - sqrt(disc) (doubled) is negative when b > 0 (c >= 0
      * here, so sqrt(disc) <= |b|) */
     if (b > 0)
+        return 0;
+    /* The lower root t1 is at least c / -b: t1 (-b + sqrt(disc)) = 2c and
+     * sqrt(disc) <= -b. The root worked out below, with the square root
+     * rounded down, is no earlier than t1. So when c / -b is already later
+     * than the earliest contact so far (c, -b, bt, bd < 2^31), the contact
+     * would not be taken (earlier()): no need for its square root. */
+    if (w->bd && (uint64_t)c * w->bd > (uint64_t)w->bt * (uint32_t)-b)
         return 0;
     disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
@@ -1199,7 +1207,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
         e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
-    if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+    if (!lowest_root(w, ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
