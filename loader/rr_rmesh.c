@@ -1163,8 +1163,12 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         if (inside_a && b[k] >= w->lo[k] && b[k] <= w->hi[k])
             continue;
         for (j = 0; j < 2; j++) {   /* where a-b enters the slab (j = 0), leaves it (1) */
-            int64_t x = ((int64_t)((j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k]) * 65536) / d +
-                        2 * j - 1;   /* widened by one step: conservative */
+            int32_t to = (j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k];
+            /* to 2^16 / d, widened by one step (conservative); in 32 bits
+             * when to 2^16 fits them (the same quotient, truncated towards
+             * zero either way), which spares most edges a 64-bit division */
+            int64_t x = (to > -32768 && to < 32768 ? (to * 65536) / d
+                                                   : ((int64_t)to * 65536) / d) + 2 * j - 1;
             if (j ? x < s[1] : x > s[0])
                 s[j] = x;
         }
@@ -1176,6 +1180,10 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         for (j = 0; j < 2; j++) {   /* 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
             int32_t p = (int32_t)(a[k] + ((int64_t)d * (int32_t)s[j]) / 65536 - w->pos[k]);
             q[j] = (p * KK) / w->r[k];
+            if (d == 0) {   /* a vertex, or an edge across this axis: one point */
+                q[1] = q[0];
+                break;
+            }
         }
         w->bv[k] = q[0];
         w->e[k] = q[1] - q[0];
