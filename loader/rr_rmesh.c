@@ -501,13 +501,10 @@ NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int3
 {
     const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
     int k;
-    for (k = 0; k < 3; k++) {
-        int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
-        tlo = c[k] < tlo ? c[k] : tlo;
-        thi = c[k] > thi ? c[k] : thi;
-        if (tlo > qhi[k] || thi < qlo[k])
+    for (k = 0; k < 3; k++)   /* all three corners above the box, or all below */
+        if ((a[k] > qhi[k] && b[k] > qhi[k] && c[k] > qhi[k]) ||
+            (a[k] < qlo[k] && b[k] < qlo[k] && c[k] < qlo[k]))
             return 1;
-    }
     return 0;
 }
 
