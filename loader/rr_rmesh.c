@@ -1024,7 +1024,7 @@ NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 }
 
 /* Take the contact t / d (earlier() said so) of triangle ti. */
-static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
+NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 {
     w->bt = t;
     w->bd = d;
