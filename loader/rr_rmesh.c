@@ -507,13 +507,10 @@ NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int3
 {
     const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
     int k;
-    for (k = 0; k < 3; k++) {
-        int32_t tlo = a[k] < b[k] ? a[k] : b[k], thi = a[k] < b[k] ? b[k] : a[k];
-        tlo = c[k] < tlo ? c[k] : tlo;
-        thi = c[k] > thi ? c[k] : thi;
-        if (tlo > qhi[k] || thi < qlo[k])
+    for (k = 0; k < 3; k++)   /* all three corners above the box, or all below */
+        if ((a[k] > qhi[k] && b[k] > qhi[k] && c[k] > qhi[k]) ||
+            (a[k] < qlo[k] && b[k] < qlo[k] && c[k] < qlo[k]))
             return 1;
-    }
     return 0;
 }
 
@@ -540,6 +537,7 @@ typedef struct ray_work {
     int32_t sum[3], h[3], ah[3];
     int32_t lo[3], hi[3];   /* and its box grown by REACH, lattice numbers (tri_outside) */
     earliest b;             /* nearest hit so far */
+    uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
@@ -688,6 +686,7 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
          * (t <= det, so nt <= 2^30 + 1) */
         nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
         set_end(w, (int32_t)nt);
+        w->hits++;
     }
 }
 
@@ -707,28 +706,41 @@ NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
     return s <= 0;
 }
 
+/* Depth first, nearer child first. Both children of a node are tested
+ * when the walk reaches it: one that the segment misses is never pushed,
+ * and the order is worked out only when both are hit. A pushed node is
+ * tested again when it is popped only if a hit has shortened the segment
+ * since (the stack holds the hit count of its push in the high half). */
 static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
-    uint32_t *stack = query_stack(room), sp = 0, node = 0;
-    if (!rr__count(room, RR_RMESH_S_nodes))
+    uint32_t *stack = query_stack(room), sp = 0, node = 0, e;
+    if (!rr__count(room, RR_RMESH_S_nodes) || !seg_box(w, &nodes[0], m->shift))
         return;
     for (;;) {
         const rr_rmesh_node *nd = &nodes[node];
-        if (seg_box(w, nd, m->shift)) {
-            if (nd->count & RR_RMESH_LEAF) {
-                ray_leaf(w, m, nd);
-            } else {
-                uint32_t l = nd->first, r = nd->count;
+        if (nd->count & RR_RMESH_LEAF) {
+            ray_leaf(w, m, nd);
+        } else {
+            uint32_t l = node + 1, r = nd->count;
+            int hit_l = seg_box(w, &nodes[l], m->shift), hit_r = seg_box(w, &nodes[r], m->shift);
+            if (hit_l && hit_r) {
                 int lf = left_first(w, &nodes[l], &nodes[r]);
-                stack[sp++] = lf ? r : l;
+                stack[sp++] = (lf ? r : l) | w->hits << 16;
                 node = lf ? l : r;
                 continue;
             }
+            if (hit_l || hit_r) {
+                node = hit_l ? l : r;
+                continue;
+            }
         }
-        if (!sp)
-            return;
-        node = stack[--sp];
+        do {   /* the next pushed node the segment still meets */
+            if (!sp)
+                return;
+            e = stack[--sp];
+            node = e & 0xffffu;
+        } while (e >> 16 != w->hits && !seg_box(w, &nodes[node], m->shift));
     }
 }
 
@@ -800,6 +812,7 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
     }
     set_end(w, 1 << 30);   /* the whole segment */
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
+    w->hits = 0;
     return RR_OK;
 }
 
@@ -1002,16 +1015,23 @@ typedef struct sweep_work {
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
-/* Take the contact t / d of triangle ti (source index w->csrc), normal
- * w->cn, if it is earlier than the earliest so far (the rule of take(): equal
- * fractions go to the lower source index; two contacts of one triangle keep
- * the first). Every sweep contact has t <= d < 2^31 (sweep_face,
- * lowest_root), so the exact comparison needs only 64-bit products. */
-NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
+/* Is the contact t / d of the triangle under test (source index w->csrc)
+ * earlier than the earliest so far (the rule of take(): equal fractions go
+ * to the lower source index; two contacts of one triangle keep the first)?
+ * Asked before the contact's unit normal is worked out, which most contacts
+ * that are not the earliest then never need; the answer is the same in
+ * any order of the triangles. Every sweep contact has t <= d < 2^31
+ * (sweep_face, lowest_root), so the exact comparison needs only 64-bit
+ * products. */
+NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    if (w->bd && (a > b || (a == b && w->csrc >= w->bsrc)))
-        return;
+    return !w->bd || a < b || (a == b && w->csrc < w->bsrc);
+}
+
+/* Take the contact t / d (earlier() said so) of triangle ti. */
+NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
+{
     w->bt = t;
     w->bd = d;
     w->bi = ti;
@@ -1048,6 +1068,8 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t den,
                     uint32_t ti)
 {
+    if (!earlier(w, num, den))
+        return;
     world_normal(w, g);
     offer(w, num, den, ti);
 }
@@ -1056,7 +1078,8 @@ static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t de
  * Normalised so that c < 0 means "already inside" (then b < 0 = getting
  * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
  * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
-NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, uint32_t *den)
+NOINLINE static int lowest_root(const sweep_work *w, int32_t a, int32_t b, int32_t c,
+                                uint32_t *num, uint32_t *den)
 {
     int64_t disc, t;
     if (a < 0) {
@@ -1076,6 +1099,13 @@ NOINLINE static int lowest_root(int32_t a, int32_t b, int32_t c, uint32_t *num, 
     /* the lower root -b - sqrt(disc) (doubled) is negative when b > 0 (c >= 0
      * here, so sqrt(disc) <= |b|) */
     if (b > 0)
+        return 0;
+    /* The lower root t1 is at least c / -b: t1 (-b + sqrt(disc)) = 2c and
+     * sqrt(disc) <= -b. The root worked out below, with the square root
+     * rounded down, is no earlier than t1. So when c / -b is already later
+     * than the earliest contact so far (c, -b, bt, bd < 2^31), the contact
+     * would not be taken (earlier()): no need for its square root. */
+    if (w->bd && (uint64_t)c * w->bd > (uint64_t)w->bt * (uint32_t)-b)
         return 0;
     disc = (int64_t)b * b - 4 * (int64_t)a * c;
     if (disc < 0)
@@ -1105,6 +1135,15 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
  * |b - a| <= 2^18 every kept point lies within 2 * 2^18 / 2^16 + 1 = 9
  * coords of the region: its offset from pos is at most 2 r_k + 11 < 2^15,
  * times K below 2^28. */
+/* An edge whose ends both lie more than CLIP_OUT coords beyond the same
+ * side of the region on one axis has nothing in it. clip() rejects it
+ * without its divisions, with the answer they would give: say both ends lie
+ * above hi, at least 9 coords. If the edge runs upwards (d > 0) it leaves
+ * the slab at (hi - a) 2^16 / d, at most -2 steps after truncation towards
+ * zero as a - hi >= 9 > 2 |d| / 2^16 (|d| <= 2^18), so s1 <= -1 < 0 <= s0;
+ * if it runs downwards it enters at (a - hi) 2^16 / |d| - 1 >= 2^16 + 1
+ * steps, as b - hi >= 9, so s0 > 2^16 >= s1. Below lo likewise. */
+#define CLIP_OUT 8
 NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
 {
     int64_t s[2] = {0, 65536};   /* the kept part [s0, s1] of a-b, in 2^-16 */
@@ -1112,6 +1151,11 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     for (k = 0; k < 3; k++) {
         int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
         int inside_a = a[k] >= w->lo[k] && a[k] <= w->hi[k];
+        /* both ends more than CLIP_OUT beyond one side of the slab: the
+         * divisions below would end with s0 > s1 (see CLIP_OUT), so skip them */
+        if ((a[k] > w->hi[k] + CLIP_OUT && b[k] > w->hi[k] + CLIP_OUT) ||
+            (a[k] < w->lo[k] - CLIP_OUT && b[k] < w->lo[k] - CLIP_OUT))
+            return 0;
         if (d == 0) {
             if (!inside_a)
                 return 0;
@@ -1122,8 +1166,12 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         if (inside_a && b[k] >= w->lo[k] && b[k] <= w->hi[k])
             continue;
         for (j = 0; j < 2; j++) {   /* where a-b enters the slab (j = 0), leaves it (1) */
-            int64_t x = ((int64_t)((j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k]) * 65536) / d +
-                        2 * j - 1;   /* widened by one step: conservative */
+            int32_t to = (j ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k];
+            /* to 2^16 / d, widened by one step (conservative); in 32 bits
+             * when to 2^16 fits them (the same quotient, truncated towards
+             * zero either way), which spares most edges a 64-bit division */
+            int64_t x = (to > -32768 && to < 32768 ? (to * 65536) / d
+                                                   : ((int64_t)to * 65536) / d) + 2 * j - 1;
             if (j ? x < s[1] : x > s[0])
                 s[j] = x;
         }
@@ -1135,6 +1183,10 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         for (j = 0; j < 2; j++) {   /* 0 <= s0 <= s1 <= 2^16: 32 x 32-bit products */
             int32_t p = (int32_t)(a[k] + ((int64_t)d * (int32_t)s[j]) / 65536 - w->pos[k]);
             q[j] = (p * KK) / w->r[k];
+            if (d == 0) {   /* a vertex, or an edge across this axis: one point */
+                q[1] = q[0];
+                break;
+            }
         }
         w->bv[k] = q[0];
         w->e[k] = q[1] - q[0];
@@ -1166,7 +1218,7 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
         e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
-    if (!lowest_root(ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+    if (!lowest_root(w, ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
@@ -1256,8 +1308,10 @@ static int sweep_face(sweep_work *w, uint32_t ti)
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
     if (!inside(w, p))
         return 0;
-    unit_normal(n, sg, w->cn);
-    offer(w, (uint32_t)num, (uint32_t)-vn, ti);   /* num <= -vn < 2^31 */
+    if (earlier(w, (uint32_t)num, (uint32_t)-vn)) {   /* num <= -vn < 2^31 */
+        unit_normal(n, sg, w->cn);
+        offer(w, (uint32_t)num, (uint32_t)-vn, ti);
+    }
     return 1;
 }
 
