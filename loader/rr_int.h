@@ -110,8 +110,9 @@ static inline int rr__top_bit64(uint64_t v)
     return 63 - __builtin_clzll(v);
 #endif
 }
-/* Floor of the square root of a 32-bit value: rr_isqrt64's method in 32-bit
- * steps, for the query paths whose values fit (about half its cost). */
+/* Floor of the square root of a 32-bit value (rr_fix.c): the bit-by-bit
+ * loop itself, which rr_isqrt64 also runs for values below 2^32 and for the
+ * top bits of larger ones; query paths whose values fit call it directly. */
 uint32_t rr__isqrt32(uint32_t v);
 /* a * b in 128 bits: returns the high 64 bits and stores the low 64 in
  * *lo. For exact comparisons of products that reach 2^61 and more (ROO's
