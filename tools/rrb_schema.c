@@ -308,21 +308,30 @@ void rrb_diag_text(const uint8_t *d, size_t n, rr_err e, const rr_diag *dg, char
         place_name(&pl, dg->section, where, sizeof where);
     }
     target = target_name(d, pl.field);
-    switch (e == RR_ERR_INDEX && pl.field ? pl.field->kind : RR_K_N) {
-    case RR_K_INDEX:
-    case RR_K_INDEX_OPT:
-    case RR_K_STRING:
-        snprintf(out, cap, "%s at 0x%x: %u >= %u %s (%s)", where, dg->offset, dg->value,
-                 dg->limit, target ? target : "", rr_strerror(e));
-        return;
-    case RR_K_INDEX1:
-    case RR_K_FIRST:
-    case RR_K_COUNT:
-        snprintf(out, cap, "%s at 0x%x: %u > %u %s (%s)", where, dg->offset, dg->value,
-                 dg->limit, target ? target : "", rr_strerror(e));
-        return;
-    default:
-        break;
+    /* An index out of range: the value against the count it must stay
+     * below (an index, a string offset) or may reach (a 1-based number, the
+     * first or the end of a run). */
+    if (e == RR_ERR_INDEX && pl.field) {
+        const char *beyond = NULL;
+        switch (pl.field->kind) {
+        case RR_K_INDEX:
+        case RR_K_INDEX_OPT:
+        case RR_K_STRING:
+            beyond = ">=";
+            break;
+        case RR_K_INDEX1:
+        case RR_K_FIRST:
+        case RR_K_COUNT:
+            beyond = ">";
+            break;
+        default:
+            break;
+        }
+        if (beyond) {
+            snprintf(out, cap, "%s at 0x%x: %u %s %u %s (%s)", where, dg->offset, dg->value,
+                     beyond, dg->limit, target ? target : "", rr_strerror(e));
+            return;
+        }
     }
     if (e == RR_ERR_VERSION && n >= RR_HEADER_BYTES) {   /* blob and loader disagree */
         const rr_blob_header *h = (const rr_blob_header *)(const void *)d;
