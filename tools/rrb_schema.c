@@ -17,20 +17,28 @@
      RR_K_##kind, (uint32_t)(arg), doc},
 /* The names of a section's fields: one array per section, named after its
  * struct and section (sections may share a struct, formats a section name). */
-#define RRB_NAMES(name, type, T, FIELDS, presence) \
+#define RRB_NAMES(P, name, type, T, FIELDS, presence) \
     static const rrb_field T##_##name##_names[] = {FIELDS(RRB_FIELD, T)};
-#define RRB_SECTION(name, type, T, FIELDS, presence) \
+#define RRB_SECTION(P, name, type, T, FIELDS, presence) \
     {#name, (uint32_t)(type), (uint32_t)sizeof(T), RR_P_##presence, #T, T##_##name##_names, \
      (uint32_t)(sizeof T##_##name##_names / sizeof T##_##name##_names[0])},
-/* A format's schema: its sections' names, then its sections after the
- * common ones, as the loader numbers their slots. */
+/* A format's schema from its section list SECTIONS(S, P) (rr_blobfmt.h):
+ * its sections' names, then its sections after the common ones, as the
+ * loader numbers their slots. */
 #define RRB_FORMAT(id, fmt, SECTIONS, VERSION)                                          \
-    SECTIONS(RRB_NAMES)                                                                 \
-    static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)         \
-                                                SECTIONS(RRB_SECTION)};                 \
+    SECTIONS(RRB_NAMES, ~)                                                              \
+    static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION, ~)      \
+                                                SECTIONS(RRB_SECTION, ~)};              \
     static const rrb_schema id##_schema = {#id, fmt, id##_sections,                     \
                                            sizeof id##_sections / sizeof id##_sections[0], \
                                            VERSION};
+/* Until the EMI and RMesh lists take the prefix too: their lists of the
+ * older form, S(name, ...), as lists of the new one. */
+#define RRB_NAMES_OLD(name, type, T, FIELDS, presence) RRB_NAMES(~, name, type, T, FIELDS, presence)
+#define RRB_SECTION_OLD(name, type, T, FIELDS, presence) \
+    RRB_SECTION(~, name, type, T, FIELDS, presence)
+#define RRB_EMI_SECTIONS(S, P) RR_EMI_SECTIONS(S##_OLD)
+#define RRB_RMESH_SECTIONS(S, P) RR_RMESH_SECTIONS(S##_OLD)
 
 /* The header and the section table entry, as records of no section. */
 #define RRB_RECORD_NAMES(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
@@ -43,13 +51,13 @@ const rrb_section rrb_entry_record = {
     "section_table", 0, sizeof(rr_section_entry), RR_P_REQ, "rr_section_entry",
     rr_section_entry_names, sizeof rr_section_entry_names / sizeof rr_section_entry_names[0]};
 
-RR_COMMON_SECTIONS(RRB_NAMES)
-static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION)};
+RR_COMMON_SECTIONS(RRB_NAMES, ~)
+static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION, ~)};
 
 RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION)
 RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION)
-RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
-RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
+RRB_FORMAT(rmesh, RR_FMT_RMESH, RRB_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
+RRB_FORMAT(emi, RR_FMT_EMI, RRB_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
 
 const rrb_schema *rrb_schema_of(uint32_t format)
 {
