@@ -130,11 +130,14 @@ uint32_t rr_isqrt64(uint64_t v)
      * 32-bit loop finds the root's top bits and only its h lowest bits
      * (h <= 16) remain, each kept when the square still fits under v. */
     unsigned h = v >> 32 ? (unsigned)(rr__top_bit64(v) - 30) / 2 : 0, b;
-    uint32_t r = rr__isqrt32((uint32_t)(v >> (2 * h))) << h;
+    uint32_t top = rr__isqrt32((uint32_t)(v >> (2 * h)));   /* < 2^16 */
+    uint32_t r = top << h;
     uint64_t left;
     if (h == 0)
         return r;
-    left = v - (uint64_t)r * r;
+    /* v - r^2, with r^2 = top^2 * 4^h: a 32-bit product (no 64-bit multiply,
+     * a libgcc call on the Cortex-M0 that the stack bound charges) */
+    left = v - ((uint64_t)(top * top) << (2 * h));
     for (b = h; b-- > 0;) {
         /* (r + 2^b)^2 - r^2 = r * 2^(b+1) + 4^b */
         uint64_t grow = ((uint64_t)r << (b + 1)) + ((uint32_t)1 << (2 * b));
