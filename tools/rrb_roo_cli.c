@@ -133,7 +133,7 @@ static int q_slide(rrb_query *q, int argc, char **argv)
 static int q_sight(rrb_query *q, int argc, char **argv)
 {
     rr_roo_sight s;
-    int32_t path[2][3], hit[3];
+    int32_t hit[3];
     int k;
     rr_err e = rr_roo_line_of_sight(q->room, q->c, q->c + 3, &s);
     (void)argc, (void)argv;
@@ -142,10 +142,7 @@ static int q_sight(rrb_query *q, int argc, char **argv)
     rrb_q_int(q, "visible", s.visible);
     rrb_q_int(q, "wall", s.wall);
     rrb_q_fix(q, "fraction", s.fraction);
-    memcpy(path[0], q->c, sizeof path[0]);
-    memcpy(path[1], q->c + 3, sizeof path[1]);
-    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
-    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    rrb_q_mark_segment(q, "from", "path");
     if (!s.visible) {   /* where the line is blocked: A + fraction (B - A) */
         for (k = 0; k < 3; k++)
             hit[k] = (int32_t)(q->c[k] + (((int64_t)q->c[3 + k] - q->c[k]) * s.fraction >> 16));
