@@ -39,22 +39,26 @@
  * (the loader's tables never hold it). RR_RECORD defines the struct and
  * checks its size.
  *
- * A format lists its own sections in one more X-macro (see rr_roo_blob.h):
+ * A format lists its own sections in one more X-macro (see rr_roo_blob.h),
+ * which hands its second parameter, the format's prefix, to every entry:
  *
- *   #define RR_ROO_SECTIONS(S)                                              \
- *       S(room, 0x0300, rr_roo_room_rec, RR_ROO_ROOM, ONE)                  \
- *       S(nodes, 0x0301, rr_roo_node_rec, RR_ROO_NODE, REQ) ...
- *   #define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
- *   enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };
+ *   #define RR_ROO_SECTIONS(S, P)                                           \
+ *       S(P, room, 0x0300, rr_roo_room_rec, RR_ROO_ROOM, ONE)               \
+ *       S(P, nodes, 0x0301, rr_roo_node_rec, RR_ROO_NODE, REQ) ...
+ *   #define RR_ROO_SCHEMA_VERSION 4u
+ *   RR_SECTION_SLOTS(RR_ROO);
  *
- * S(name, type id, record struct, record X-macro, presence); presence: REQ
- * (must be present), ONE (present, exactly one record) or OPT (may be
- * absent; then it has no records). Slots 0 and 1 of every format are the
- * common sections strings and info (RR_S_STRINGS, RR_S_INFO), then come the
- * format's sections in list order: a section's slot (RR_ROO_S_walls) is
- * the arg of the index kinds that point into it and its entry in the view
- * rr_open builds. The loader's tables: RR_SCHEMA_TABLES(roo_schema,
- * RR_ROO_SECTIONS) in the runtime's .c file.
+ * S(P, name, type id, record struct, record X-macro, presence); presence:
+ * REQ (must be present), ONE (present, exactly one record) or OPT (may be
+ * absent; then it has no records). RR_SECTION_SLOTS(RR_ROO) numbers the
+ * slots: 0 and 1 of every format are the common sections strings and info
+ * (RR_S_STRINGS, RR_S_INFO), then come the format's sections in list order,
+ * RR_ROO_S_room, RR_ROO_S_nodes, ..., and RR_ROO_S_COUNT. A section's slot
+ * (RR_ROO_S_walls) is the arg of the index kinds that point into it and its
+ * entry in the view rr_open builds. Everything else comes from the prefix
+ * too: the loader's tables, RR_FORMAT_SCHEMA(roo_schema, RR_ROO) in the
+ * runtime's .c file, and its accessors walls_of(room), ...,
+ * RR_SECTION_ACCESSORS(RR_ROO) (rr_int.h).
  */
 #ifndef RR_BLOBFMT_H
 #define RR_BLOBFMT_H
@@ -243,28 +247,46 @@ RR_RECORD(rr_blob_info, RR_BLOB_INFO, 36);
 RR_RECORD(rr_kv, RR_KV, 8);
 
 /* The two common sections: slots 0 and 1 of every format, before the
- * sections of its own list. */
-#define RR_COMMON_SECTIONS(S)                                          \
-    S(strings, RR_SEC_STRINGS, rr_string_byte, RR_STRING_BYTE, OPT)   \
-    S(info, RR_SEC_INFO, rr_blob_info, RR_BLOB_INFO, OPT)
+ * sections of its own list (P: the format's prefix, passed through). */
+#define RR_COMMON_SECTIONS(S, P)                                          \
+    S(P, strings, RR_SEC_STRINGS, rr_string_byte, RR_STRING_BYTE, OPT)   \
+    S(P, info, RR_SEC_INFO, rr_blob_info, RR_BLOB_INFO, OPT)
 enum { RR_S_STRINGS, RR_S_INFO, RR_S_COMMON };
+
+/* A format's slot numbers from its section list P##_SECTIONS: P##_S_<name>
+ * for each section, after the common ones, and P##_S_COUNT. */
+#define RR__SLOT(P, name, type, T, FIELDS, presence) P##_S_##name,
+#define RR_SECTION_SLOTS(P) \
+    enum { P##_S_BASE_ = RR_S_COMMON - 1, P##_SECTIONS(RR__SLOT, P) P##_S_COUNT }
 
 /* ---- building a format's loader tables from its section list ------------- */
 
 /* The field table and the section table of a format, as static consts named
- * <name>_fields and <name>_sections, and the schema <name>. */
-#define RR__FIELDS_OF(name, type, T, FIELDS, presence) FIELDS(RR_FIELD_DESC, T)
-#define RR__SEC_OF(name, type, T, FIELDS, presence) \
+ * <name>_fields and <name>_sections, and the schema <name>, from the
+ * format's section list P##_SECTIONS and version P##_SCHEMA_VERSION. */
+#define RR__FIELDS_OF(P, name, type, T, FIELDS, presence) FIELDS(RR_FIELD_DESC, T)
+#define RR__SEC_OF(P, name, type, T, FIELDS, presence) \
     {(uint16_t)(type), (uint8_t)sizeof(T), (uint8_t)RR_P_##presence, \
      (uint32_t)(sizeof((const rr_field_desc[]){FIELDS(RR_FIELD_DESC, T) {0, 0, 0, 0, 0}}) / \
                 sizeof(rr_field_desc) - 1u)},
-#define RR_SCHEMA_TABLES(name, SECTIONS, VERSION)                               \
-    static const rr_field_desc name##_fields[] = {                              \
-        RR_COMMON_SECTIONS(RR__FIELDS_OF) SECTIONS(RR__FIELDS_OF) {0, 0, 0, 0, 0}}; \
-    static const rr_section_desc name##_sections[] = {                          \
-        RR_COMMON_SECTIONS(RR__SEC_OF) SECTIONS(RR__SEC_OF)};                   \
+#define RR__SCHEMA(name, field_list, section_list, VERSION)                     \
+    static const rr_field_desc name##_fields[] = {field_list {0, 0, 0, 0, 0}};   \
+    static const rr_section_desc name##_sections[] = {section_list};            \
     static const rr_schema name = {                                             \
         name##_sections, name##_fields,                                         \
         (uint32_t)(sizeof name##_sections / sizeof name##_sections[0]), (VERSION)}
+#define RR_FORMAT_SCHEMA(name, P)                                                         \
+    RR__SCHEMA(name, RR_COMMON_SECTIONS(RR__FIELDS_OF, P) P##_SECTIONS(RR__FIELDS_OF, P), \
+               RR_COMMON_SECTIONS(RR__SEC_OF, P) P##_SECTIONS(RR__SEC_OF, P),             \
+               P##_SCHEMA_VERSION)
+
+/* Until the EMI and RMesh lists take the prefix too (S(name, ...), with
+ * their own slot enum): the same tables from a list of the older form. */
+#define RR__FIELDS_OF_OLD(name, type, T, FIELDS, presence) \
+    RR__FIELDS_OF(~, name, type, T, FIELDS, presence)
+#define RR__SEC_OF_OLD(name, type, T, FIELDS, presence) RR__SEC_OF(~, name, type, T, FIELDS, presence)
+#define RR_SCHEMA_TABLES(name, SECTIONS, VERSION)                                         \
+    RR__SCHEMA(name, RR_COMMON_SECTIONS(RR__FIELDS_OF, ~) SECTIONS(RR__FIELDS_OF_OLD),   \
+               RR_COMMON_SECTIONS(RR__SEC_OF, ~) SECTIONS(RR__SEC_OF_OLD), VERSION)
 
 #endif

@@ -97,27 +97,15 @@ int32_t rr_muldiv(int32_t a, int32_t b, int32_t c)
     return c ? div_round(n, c) : div_zero(n);
 }
 
-uint32_t rr_isqrt64(uint64_t v)
-{
-    /* Bit-by-bit method: shifts and adds only, one step per two bits of v
-     * from its highest set bit down (at most 32). */
-    uint64_t res = 0, bit;
-    if (v == 0)
-        return 0;
-    bit = (uint64_t)1 << (rr__top_bit64(v) & ~1);   /* the highest 4^k <= v */
-    while (bit) {
-        if (v >= res + bit) {
-            v -= res + bit;
-            res = (res >> 1) + bit;
-        } else {
-            res >>= 1;
-        }
-        bit >>= 2;
-    }
-    return (uint32_t)res;
-}
-
-uint32_t rr__isqrt32(uint32_t v)
+/* Floor of the square root, bit by bit: shifts and adds only, one step per
+ * two bits of v from its highest set bit down. bit runs over the powers
+ * 4^k <= v; res holds the root found so far times 2^(k+1), and v what is
+ * left of v after subtracting its square, so "v >= res + bit" asks whether
+ * the next bit of the root still fits. This 32-bit form does most of the
+ * work of rr_isqrt64 too (64-bit arithmetic is dear on the Cortex-M0 and on
+ * MIPS); kept out of line so that rr_isqrt64 calls it instead of carrying a
+ * second copy (rr_isqrt64 56 bytes smaller on the Cortex-M3). */
+__attribute__((noinline)) uint32_t rr__isqrt32(uint32_t v)
 {
     uint32_t res = 0, bit;
     if (v == 0)
@@ -133,6 +121,33 @@ uint32_t rr__isqrt32(uint32_t v)
         bit >>= 2;
     }
     return res;
+}
+
+uint32_t rr_isqrt64(uint64_t v)
+{
+    /* Cut v at an even bit, v = hi * 4^h + lo with hi < 2^32 (h = 0 below
+     * 2^32). The root of hi is exactly the root of v shifted down by h bits
+     * (floor(sqrt(floor(v / 4^h))) = floor(floor(sqrt(v)) / 2^h)), so the
+     * 32-bit loop finds the root's top bits and only its h lowest bits
+     * (h <= 16) remain, each kept when the square still fits under v. */
+    unsigned h = v >> 32 ? (unsigned)(rr__top_bit64(v) - 30) / 2 : 0, b;
+    uint32_t top = rr__isqrt32((uint32_t)(v >> (2 * h)));   /* < 2^16 */
+    uint32_t r = top << h;
+    uint64_t left;
+    if (h == 0)
+        return r;
+    /* v - r^2, with r^2 = top^2 * 4^h: a 32-bit product (no 64-bit multiply,
+     * a libgcc call on the Cortex-M0 that the stack bound charges) */
+    left = v - ((uint64_t)(top * top) << (2 * h));
+    for (b = h; b-- > 0;) {
+        /* (r + 2^b)^2 - r^2 = r * 2^(b+1) + 4^b */
+        uint64_t grow = ((uint64_t)r << (b + 1)) + ((uint32_t)1 << (2 * b));
+        if (left >= grow) {
+            left -= grow;
+            r |= (uint32_t)1 << b;
+        }
+    }
+    return r;
 }
 
 rr_fix rr_fix_sqrt(rr_fix a)

@@ -64,16 +64,20 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
     return room->view[k].count;
 }
 /* A typed accessor per section of a format's list: name##_of(room) gives
- * the records of section name. A runtime expands it over its list:
- *   #define ROO_RECORDS_OF(name, type, T, FIELDS, presence) \
- *       RR_RECORDS_OF(name, T, RR_ROO_S_##name)
- *   RR_ROO_SECTIONS(ROO_RECORDS_OF)
- * and reads walls_of(room)[i], with rr__count(room, RR_ROO_S_walls) records. */
+ * the records of section name. A runtime expands it over its list,
+ *   RR_SECTION_ACCESSORS(RR_ROO)
+ * and reads walls_of(room)[i], with rr__count(room, RR_ROO_S_walls) records.
+ * (A list of the older form, S(name, ...), names the slot itself:
+ *   #define EMI_RECORDS_OF(name, type, T, FIELDS, presence) \
+ *       RR_RECORDS_OF(name, T, RR_EMI_S_##name)
+ *   RR_EMI_SECTIONS(EMI_RECORDS_OF).) */
 #define RR_RECORDS_OF(name, T, slot)                                \
     static inline const T *name##_of(const rr_room *room)           \
     {                                                               \
         return (const T *)rr__records(room, slot);                  \
     }
+#define RR__ACCESSOR(P, name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, P##_S_##name)
+#define RR_SECTION_ACCESSORS(P) P##_SECTIONS(RR__ACCESSOR, P)
 
 /* True when the string table holds a string starting at off. */
 int rr__string_ok(const rr_room *room, uint32_t off);
@@ -110,8 +114,9 @@ static inline int rr__top_bit64(uint64_t v)
     return 63 - __builtin_clzll(v);
 #endif
 }
-/* Floor of the square root of a 32-bit value: rr_isqrt64's method in 32-bit
- * steps, for the query paths whose values fit (about half its cost). */
+/* Floor of the square root of a 32-bit value (rr_fix.c): the bit-by-bit
+ * loop itself, which rr_isqrt64 also runs for values below 2^32 and for the
+ * top bits of larger ones; query paths whose values fit call it directly. */
 uint32_t rr__isqrt32(uint32_t v);
 /* a * b in 128 bits: returns the high 64 bits and stores the low 64 in
  * *lo. For exact comparisons of products that reach 2^61 and more (ROO's

@@ -25,12 +25,11 @@
 #define FRAC_ONE ((int32_t)1 << 30)
 
 /* The loader's tables of the schema in rr_rmf_blob.h. */
-RR_SCHEMA_TABLES(rmf_schema, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION);
+RR_FORMAT_SCHEMA(rmf_schema, RR_RMF);
 
 /* The records of each section of an open room: header_of(room),
  * planes_of(room), ... pathnodes_of(room); counts by rr__count. */
-#define RMF_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_RMF_S_##name)
-RR_RMF_SECTIONS(RMF_RECORDS_OF)
+RR_SECTION_ACCESSORS(RR_RMF)
 
 /* A room the RMF queries accept: every public function's first check. */
 static int is_rmf(const rr_room *room)

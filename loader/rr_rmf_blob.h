@@ -206,20 +206,19 @@ RR_RECORD(rr_rmf_pathnode, RR_RMF_PATHNODE, 28);
  * a field's meaning bumps it. */
 #define RR_RMF_SCHEMA_VERSION 2u
 
-#define RR_RMF_SECTIONS(S)                                                            \
-    S(header, RR_SEC_RMF_HEADER, rr_rmf_header, RR_RMF_HEADER, ONE)                    \
-    S(planes, RR_SEC_RMF_PLANES, rr_rmf_plane, RR_RMF_PLANE, REQ)                      \
-    S(sides, RR_SEC_RMF_SIDES, rr_rmf_side, RR_RMF_SIDE, REQ)                          \
-    S(brushes, RR_SEC_RMF_BRUSHES, rr_rmf_brush, RR_RMF_BRUSH, REQ)                    \
-    S(nodes, RR_SEC_RMF_NODES, rr_rmf_node, RR_RMF_NODE, REQ)                          \
-    S(leaves, RR_SEC_RMF_LEAVES, rr_rmf_leaf, RR_RMF_LEAF, REQ)                        \
-    S(leafbrushes, RR_SEC_RMF_LEAFBRUSHES, rr_rmf_leafbrush, RR_RMF_LEAFBRUSH, REQ)    \
-    S(entities, RR_SEC_RMF_ENTITIES, rr_rmf_entity, RR_RMF_ENTITY, REQ)                \
-    S(keyvalues, RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue, RR_RMF_KEYVALUE, REQ)          \
-    S(cameras, RR_SEC_RMF_CAMERAS, rr_rmf_camera, RR_RMF_CAMERA, REQ)                  \
-    S(paths, RR_SEC_RMF_PATHS, rr_rmf_path, RR_RMF_PATH, REQ)                          \
-    S(pathnodes, RR_SEC_RMF_PATHNODES, rr_rmf_pathnode, RR_RMF_PATHNODE, REQ)
-#define RR_RMF_SLOT(name, type, T, FIELDS, presence) RR_RMF_S_##name,
-enum { RR_RMF_S_BASE_ = RR_S_COMMON - 1, RR_RMF_SECTIONS(RR_RMF_SLOT) RR_RMF_S_COUNT };
+#define RR_RMF_SECTIONS(S, P)                                                          \
+    S(P, header, RR_SEC_RMF_HEADER, rr_rmf_header, RR_RMF_HEADER, ONE)                 \
+    S(P, planes, RR_SEC_RMF_PLANES, rr_rmf_plane, RR_RMF_PLANE, REQ)                   \
+    S(P, sides, RR_SEC_RMF_SIDES, rr_rmf_side, RR_RMF_SIDE, REQ)                       \
+    S(P, brushes, RR_SEC_RMF_BRUSHES, rr_rmf_brush, RR_RMF_BRUSH, REQ)                 \
+    S(P, nodes, RR_SEC_RMF_NODES, rr_rmf_node, RR_RMF_NODE, REQ)                       \
+    S(P, leaves, RR_SEC_RMF_LEAVES, rr_rmf_leaf, RR_RMF_LEAF, REQ)                     \
+    S(P, leafbrushes, RR_SEC_RMF_LEAFBRUSHES, rr_rmf_leafbrush, RR_RMF_LEAFBRUSH, REQ) \
+    S(P, entities, RR_SEC_RMF_ENTITIES, rr_rmf_entity, RR_RMF_ENTITY, REQ)             \
+    S(P, keyvalues, RR_SEC_RMF_KEYVALUES, rr_rmf_keyvalue, RR_RMF_KEYVALUE, REQ)       \
+    S(P, cameras, RR_SEC_RMF_CAMERAS, rr_rmf_camera, RR_RMF_CAMERA, REQ)               \
+    S(P, paths, RR_SEC_RMF_PATHS, rr_rmf_path, RR_RMF_PATH, REQ)                       \
+    S(P, pathnodes, RR_SEC_RMF_PATHNODES, rr_rmf_pathnode, RR_RMF_PATHNODE, REQ)
+RR_SECTION_SLOTS(RR_RMF);
 
 #endif

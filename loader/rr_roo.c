@@ -27,11 +27,10 @@
 #define NOINLINE __attribute__((noinline))
 
 /* The loader's tables of the ROO schema (rr_roo_blob.h). */
-RR_SCHEMA_TABLES(roo_schema, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION);
+RR_FORMAT_SCHEMA(roo_schema, RR_ROO);
 
 /* The sections of an open room, through its view: O(1) (walls_of(room)...). */
-#define ROO_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_ROO_S_##name)
-RR_ROO_SECTIONS(ROO_RECORDS_OF)
+RR_SECTION_ACCESSORS(RR_ROO)
 /* Is the optional section of slot k in the blob? (A view entry's offset
  * is 0 only for an absent section: sections follow the header.) */
 static int present(const rr_room *room, uint32_t k)

@@ -325,31 +325,30 @@ RR_RECORD(rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY, 2);
 
 /* ---- the sections --------------------------------------------------------
  * The room record first (its counts are checked against the others). */
-#define RR_ROO_SECTIONS(S)                                                              \
-    S(room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
-    S(nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
-    S(lines, RR_SEC_ROO_LINES, rr_roo_line_rec, RR_ROO_LINE, REQ)                        \
-    S(leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
-    S(sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
-    S(slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
-    S(walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
-    S(wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_vert_rec, RR_ROO_VERT, REQ)            \
-    S(wall_sides, RR_SEC_ROO_WALL_SIDES, rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, REQ)  \
-    S(sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
-    S(polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
-    S(corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \
-    S(verts, RR_SEC_ROO_VERTS, rr_roo_vert_rec, RR_ROO_VERT, OPT)                        \
-    S(grid_palette, RR_SEC_ROO_GRID_PALETTE, rr_roo_grid_entry, RR_ROO_GRID_ENTRY, OPT)  \
-    S(grid_tiles, RR_SEC_ROO_GRID_TILES, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)        \
-    S(grid_map, RR_SEC_ROO_GRID_MAP, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)            \
-    S(hires_palette, RR_SEC_ROO_HIRES_PALETTE, rr_roo_hires_cell, RR_ROO_HIRES_CELL,     \
-      OPT)                                                                               \
-    S(hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \
-    S(hires_map, RR_SEC_ROO_HIRES_MAP, rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY,   \
-      OPT)                                                                               \
-    S(node_numbers, RR_SEC_ROO_NODE_NUMBERS, rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, \
+#define RR_ROO_SECTIONS(S, P)                                                               \
+    S(P, room, RR_SEC_ROO_ROOM, rr_roo_room_rec, RR_ROO_ROOM, ONE)                          \
+    S(P, nodes, RR_SEC_ROO_NODES, rr_roo_node_rec, RR_ROO_NODE, REQ)                        \
+    S(P, lines, RR_SEC_ROO_LINES, rr_roo_line_rec, RR_ROO_LINE, REQ)                        \
+    S(P, leaves, RR_SEC_ROO_LEAVES, rr_roo_leaf_rec, RR_ROO_LEAF, REQ)                      \
+    S(P, sectors, RR_SEC_ROO_SECTORS, rr_roo_sector_rec, RR_ROO_SECTOR, REQ)                \
+    S(P, slopes, RR_SEC_ROO_SLOPES, rr_roo_slope_rec, RR_ROO_SLOPE, REQ)                    \
+    S(P, walls, RR_SEC_ROO_WALLS, rr_roo_wall_rec, RR_ROO_WALL, REQ)                        \
+    S(P, wall_points, RR_SEC_ROO_WALL_POINTS, rr_roo_vert_rec, RR_ROO_VERT, REQ)            \
+    S(P, wall_sides, RR_SEC_ROO_WALL_SIDES, rr_roo_wall_sides_rec, RR_ROO_WALL_SIDES, REQ)  \
+    S(P, sidedefs, RR_SEC_ROO_SIDEDEFS, rr_roo_sidedef_rec, RR_ROO_SIDEDEF, REQ)            \
+    S(P, polygons, RR_SEC_ROO_POLYGONS, rr_roo_polygon_rec, RR_ROO_POLYGON, OPT)            \
+    S(P, corners, RR_SEC_ROO_CORNERS, rr_roo_corner_rec, RR_ROO_CORNER, OPT)                \
+    S(P, verts, RR_SEC_ROO_VERTS, rr_roo_vert_rec, RR_ROO_VERT, OPT)                        \
+    S(P, grid_palette, RR_SEC_ROO_GRID_PALETTE, rr_roo_grid_entry, RR_ROO_GRID_ENTRY, OPT)  \
+    S(P, grid_tiles, RR_SEC_ROO_GRID_TILES, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)        \
+    S(P, grid_map, RR_SEC_ROO_GRID_MAP, rr_roo_grid_byte, RR_ROO_GRID_BYTE, OPT)            \
+    S(P, hires_palette, RR_SEC_ROO_HIRES_PALETTE, rr_roo_hires_cell, RR_ROO_HIRES_CELL,     \
+      OPT)                                                                                  \
+    S(P, hires_tiles, RR_SEC_ROO_HIRES_TILES, rr_roo_hires_tile, RR_ROO_HIRES_TILE, OPT)    \
+    S(P, hires_map, RR_SEC_ROO_HIRES_MAP, rr_roo_hires_map_entry, RR_ROO_HIRES_MAP_ENTRY,   \
+      OPT)                                                                                  \
+    S(P, node_numbers, RR_SEC_ROO_NODE_NUMBERS, rr_roo_node_number_rec, RR_ROO_NODE_NUMBER, \
       OPT)
-#define RR_ROO_SLOT(name, type, T, FIELDS, presence) RR_ROO_S_##name,
-enum { RR_ROO_S_BASE_ = RR_S_COMMON - 1, RR_ROO_SECTIONS(RR_ROO_SLOT) RR_ROO_S_COUNT };
+RR_SECTION_SLOTS(RR_ROO);
 
 #endif

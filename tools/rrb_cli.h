@@ -161,6 +161,10 @@ enum {
 };
 void rrb_q_mark(rrb_query *q, int kind, const char *label, const int32_t *pts, int npts,
                 int dims);
+/* The segment of a query from its first point to its second (q->c[0..2] to
+ * q->c[3..5]: a trace, a line of sight, a sweep): its start, labelled from,
+ * and its line, labelled path. */
+void rrb_q_mark_segment(rrb_query *q, const char *from, const char *path);
 
 typedef struct rrb_mark {
     int kind;

@@ -175,6 +175,12 @@ void rrb_q_mark(rrb_query *q, int kind, const char *label, const int32_t *pts, i
             k->p[i][d] = pts[i * 3 + d];
 }
 
+void rrb_q_mark_segment(rrb_query *q, const char *from, const char *path)
+{
+    rrb_q_mark(q, RRB_MARK_FROM, from, q->c, 1, 3);
+    rrb_q_mark(q, RRB_MARK_PATH, path, q->c, 2, 3);   /* q->c[0..2] to q->c[3..5] */
+}
+
 void rrb_marks_free(rrb_marks *m)
 {
     size_t i;

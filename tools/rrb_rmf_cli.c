@@ -75,7 +75,6 @@ static int q_contents(rrb_query *q, int argc, char **argv)
 static int q_trace(rrb_query *q, int argc, char **argv)
 {
     rr_rmf_trace_result t;
-    int32_t path[2][3];
     rr_err e;
     (void)argv;
     e = rr_rmf_trace(q->room, q->c, q->c + 3, argc > 6 ? q->c + 6 : NULL, 0xffffffffu, &t);
@@ -94,10 +93,7 @@ static int q_trace(rrb_query *q, int argc, char **argv)
     } else if (q->json) {
         rrb_q_int(q, "brush", -1);
     }
-    memcpy(path[0], q->c, sizeof path[0]);
-    memcpy(path[1], q->c + 3, sizeof path[1]);
-    rrb_q_mark(q, RRB_MARK_FROM, "start", q->c, 1, 3);
-    rrb_q_mark(q, RRB_MARK_PATH, "trace", &path[0][0], 2, 3);
+    rrb_q_mark_segment(q, "start", "trace");
     rrb_q_mark(q, RRB_MARK_HIT, "end", t.end, 1, 3);
     return 0;
 }

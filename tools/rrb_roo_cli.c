@@ -20,16 +20,26 @@ static const rr_roo_vert_rec *roo_corner(const roo_polys *p, uint32_t i, uint32_
 /* --svg: the leaf's polygon (a full blob has one per leaf). */
 static void mark_leaf(rrb_query *q, int32_t leaf);
 
+/* What locate and height answer first: the point, and whether it is inside
+ * the room (RR_ERR_NOTFOUND: outside, an answer too). Any other failure
+ * ends the query: returns 1 then. */
+static int point_answer(rrb_query *q, rr_err e, const char *what)
+{
+    if (e && e != RR_ERR_NOTFOUND)
+        return rrb_query_fail(q, e, what);
+    rrb_q_point(q, "point", q->c, 2);
+    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
+    rrb_q_bool(q, "inside", e != RR_ERR_NOTFOUND);
+    return 0;
+}
+
 static int q_locate(rrb_query *q, int argc, char **argv)
 {
     rr_roo_where w;
     rr_err e = rr_roo_locate(q->room, q->c[0], q->c[1], &w);
     (void)argc, (void)argv;
-    if (e && e != RR_ERR_NOTFOUND)
-        return rrb_query_fail(q, e, "locate");
-    rrb_q_point(q, "point", q->c, 2);
-    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
-    rrb_q_bool(q, "inside", e != RR_ERR_NOTFOUND);
+    if (point_answer(q, e, "locate"))
+        return 1;
     if (e == RR_ERR_NOTFOUND) {
         rrb_q_line(q, "outside (walk ended at node %d)", w.node);
         if (q->json)
@@ -48,11 +58,8 @@ static int q_height(rrb_query *q, int argc, char **argv)
     rr_roo_heights h;
     rr_err e = rr_roo_height(q->room, q->c[0], q->c[1], &h);
     (void)argc, (void)argv;
-    if (e && e != RR_ERR_NOTFOUND)
-        return rrb_query_fail(q, e, "height");
-    rrb_q_point(q, "point", q->c, 2);
-    rrb_q_mark(q, RRB_MARK_FROM, "point", q->c, 1, 2);
-    rrb_q_bool(q, "inside", e != RR_ERR_NOTFOUND);
+    if (point_answer(q, e, "height"))
+        return 1;
     if (e == RR_ERR_NOTFOUND) {
         rrb_q_line(q, "outside");
         return 0;
@@ -126,7 +133,7 @@ static int q_slide(rrb_query *q, int argc, char **argv)
 static int q_sight(rrb_query *q, int argc, char **argv)
 {
     rr_roo_sight s;
-    int32_t path[2][3], hit[3];
+    int32_t hit[3];
     int k;
     rr_err e = rr_roo_line_of_sight(q->room, q->c, q->c + 3, &s);
     (void)argc, (void)argv;
@@ -135,10 +142,7 @@ static int q_sight(rrb_query *q, int argc, char **argv)
     rrb_q_int(q, "visible", s.visible);
     rrb_q_int(q, "wall", s.wall);
     rrb_q_fix(q, "fraction", s.fraction);
-    memcpy(path[0], q->c, sizeof path[0]);
-    memcpy(path[1], q->c + 3, sizeof path[1]);
-    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
-    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    rrb_q_mark_segment(q, "from", "path");
     if (!s.visible) {   /* where the line is blocked: A + fraction (B - A) */
         for (k = 0; k < 3; k++)
             hit[k] = (int32_t)(q->c[k] + (((int64_t)q->c[3 + k] - q->c[k]) * s.fraction >> 16));

@@ -17,20 +17,28 @@
      RR_K_##kind, (uint32_t)(arg), doc},
 /* The names of a section's fields: one array per section, named after its
  * struct and section (sections may share a struct, formats a section name). */
-#define RRB_NAMES(name, type, T, FIELDS, presence) \
+#define RRB_NAMES(P, name, type, T, FIELDS, presence) \
     static const rrb_field T##_##name##_names[] = {FIELDS(RRB_FIELD, T)};
-#define RRB_SECTION(name, type, T, FIELDS, presence) \
+#define RRB_SECTION(P, name, type, T, FIELDS, presence) \
     {#name, (uint32_t)(type), (uint32_t)sizeof(T), RR_P_##presence, #T, T##_##name##_names, \
      (uint32_t)(sizeof T##_##name##_names / sizeof T##_##name##_names[0])},
-/* A format's schema: its sections' names, then its sections after the
- * common ones, as the loader numbers their slots. */
+/* A format's schema from its section list SECTIONS(S, P) (rr_blobfmt.h):
+ * its sections' names, then its sections after the common ones, as the
+ * loader numbers their slots. */
 #define RRB_FORMAT(id, fmt, SECTIONS, VERSION)                                          \
-    SECTIONS(RRB_NAMES)                                                                 \
-    static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION)         \
-                                                SECTIONS(RRB_SECTION)};                 \
+    SECTIONS(RRB_NAMES, ~)                                                              \
+    static const rrb_section id##_sections[] = {RR_COMMON_SECTIONS(RRB_SECTION, ~)      \
+                                                SECTIONS(RRB_SECTION, ~)};              \
     static const rrb_schema id##_schema = {#id, fmt, id##_sections,                     \
                                            sizeof id##_sections / sizeof id##_sections[0], \
                                            VERSION};
+/* Until the EMI and RMesh lists take the prefix too: their lists of the
+ * older form, S(name, ...), as lists of the new one. */
+#define RRB_NAMES_OLD(name, type, T, FIELDS, presence) RRB_NAMES(~, name, type, T, FIELDS, presence)
+#define RRB_SECTION_OLD(name, type, T, FIELDS, presence) \
+    RRB_SECTION(~, name, type, T, FIELDS, presence)
+#define RRB_EMI_SECTIONS(S, P) RR_EMI_SECTIONS(S##_OLD)
+#define RRB_RMESH_SECTIONS(S, P) RR_RMESH_SECTIONS(S##_OLD)
 
 /* The header and the section table entry, as records of no section. */
 #define RRB_RECORD_NAMES(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
@@ -43,13 +51,13 @@ const rrb_section rrb_entry_record = {
     "section_table", 0, sizeof(rr_section_entry), RR_P_REQ, "rr_section_entry",
     rr_section_entry_names, sizeof rr_section_entry_names / sizeof rr_section_entry_names[0]};
 
-RR_COMMON_SECTIONS(RRB_NAMES)
-static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION)};
+RR_COMMON_SECTIONS(RRB_NAMES, ~)
+static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION, ~)};
 
 RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION)
 RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION)
-RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
-RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
+RRB_FORMAT(rmesh, RR_FMT_RMESH, RRB_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
+RRB_FORMAT(emi, RR_FMT_EMI, RRB_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
 
 const rrb_schema *rrb_schema_of(uint32_t format)
 {
@@ -308,21 +316,30 @@ void rrb_diag_text(const uint8_t *d, size_t n, rr_err e, const rr_diag *dg, char
         place_name(&pl, dg->section, where, sizeof where);
     }
     target = target_name(d, pl.field);
-    switch (e == RR_ERR_INDEX && pl.field ? pl.field->kind : RR_K_N) {
-    case RR_K_INDEX:
-    case RR_K_INDEX_OPT:
-    case RR_K_STRING:
-        snprintf(out, cap, "%s at 0x%x: %u >= %u %s (%s)", where, dg->offset, dg->value,
-                 dg->limit, target ? target : "", rr_strerror(e));
-        return;
-    case RR_K_INDEX1:
-    case RR_K_FIRST:
-    case RR_K_COUNT:
-        snprintf(out, cap, "%s at 0x%x: %u > %u %s (%s)", where, dg->offset, dg->value,
-                 dg->limit, target ? target : "", rr_strerror(e));
-        return;
-    default:
-        break;
+    /* An index out of range: the value against the count it must stay
+     * below (an index, a string offset) or may reach (a 1-based number, the
+     * first or the end of a run). */
+    if (e == RR_ERR_INDEX && pl.field) {
+        const char *beyond = NULL;
+        switch (pl.field->kind) {
+        case RR_K_INDEX:
+        case RR_K_INDEX_OPT:
+        case RR_K_STRING:
+            beyond = ">=";
+            break;
+        case RR_K_INDEX1:
+        case RR_K_FIRST:
+        case RR_K_COUNT:
+            beyond = ">";
+            break;
+        default:
+            break;
+        }
+        if (beyond) {
+            snprintf(out, cap, "%s at 0x%x: %u %s %u %s (%s)", where, dg->offset, dg->value,
+                     beyond, dg->limit, target ? target : "", rr_strerror(e));
+            return;
+        }
     }
     if (e == RR_ERR_VERSION && n >= RR_HEADER_BYTES) {   /* blob and loader disagree */
         const rr_blob_header *h = (const rr_blob_header *)(const void *)d;

@@ -139,6 +139,40 @@ static void check_vec(int i, rr_vec3 a, rr_vec3 b)
                   fabs(n.z / 65536.0 - az / len) <= 2.0 / 65536);
 }
 
+/* rr_isqrt64 at every width of v: around each power of two from 2^30 to
+ * 2^63 (where it hands over from the 32-bit loop to the cut at an even bit)
+ * and around perfect squares of roots of every width, the floor property
+ * checked in 128 bits. */
+static void check_isqrt64_widths(void)
+{
+    char id[64];
+    int k, d;
+    for (k = 30; k < 64; k++) {
+        uint64_t p = (uint64_t)1 << k;
+        uint64_t root = (uint64_t)1 << (k / 2);
+        uint64_t vs[6];
+        vs[0] = p - 1, vs[1] = p, vs[2] = p + 1;
+        vs[3] = root * root - 1, vs[4] = (root + 3) * (root + 3), vs[5] = (root + 3) * (root + 3) - 1;
+        for (d = 0; d < 6; d++) {
+            uint64_t v = vs[d];
+            uint32_t r = rr_isqrt64(v);
+            snprintf(id, sizeof id, "isqrt64.width(%llu)", (unsigned long long)v);
+            RT_EXPECT(id, (__int128)r * r <= v && ((__int128)r + 1) * ((__int128)r + 1) > v);
+        }
+    }
+    RT_EXPECT_EQ("isqrt64.max", rr_isqrt64(UINT64_MAX), 0xffffffffu);
+    RT_EXPECT_EQ("isqrt64.max_square", rr_isqrt64((uint64_t)0xffffffffu * 0xffffffffu), 0xffffffffu);
+    RT_EXPECT_EQ("isqrt64.below_max_square", rr_isqrt64((uint64_t)0xffffffffu * 0xffffffffu - 1),
+                 0xfffffffeu);
+    for (k = 0; k < 20000; k++) {
+        /* random values of random width */
+        uint64_t v = ((uint64_t)(uint32_t)rnd() << 32 | (uint32_t)rnd()) >> (k % 64);
+        uint32_t r = rr_isqrt64(v);
+        snprintf(id, sizeof id, "isqrt64.rand(%llu)", (unsigned long long)v);
+        RT_EXPECT(id, (__int128)r * r <= v && ((__int128)r + 1) * ((__int128)r + 1) > v);
+    }
+}
+
 int main(void)
 {
     int i, j;
@@ -153,6 +187,7 @@ int main(void)
         check_pair("rand", a, b);
         check_one("rand", a);
     }
+    check_isqrt64_widths();
     /* ties: exactly half an ulp, both signs, go away from zero */
     RT_EXPECT_EQ("tie.mul+", rr_fix_mul(RR_FIX_HALF, 1), 1);
     RT_EXPECT_EQ("tie.mul-", rr_fix_mul(-RR_FIX_HALF, 1), -1);

@@ -203,6 +203,13 @@ static void corrupt_fields(const char *room, uint8_t *blob, size_t n)
                     if (!strstr(text, want))
                         printf("# %s: text \"%s\" lacks \"%s\"\n", id, text, want);
                     RT_EXPECT(id, strstr(text, want) != NULL);
+                    /* an index must stay below its count, a run may end at it */
+                    if (err == RR_ERR_INDEX && (f->kind == RR_K_INDEX || f->kind == RR_K_INDEX_OPT ||
+                                                f->kind == RR_K_STRING))
+                        RT_EXPECT(id, strstr(text, ": ") && strstr(strstr(text, ": "), " >= "));
+                    if (err == RR_ERR_INDEX && (f->kind == RR_K_INDEX1 || f->kind == RR_K_FIRST ||
+                                                f->kind == RR_K_COUNT))
+                        RT_EXPECT(id, strstr(text, ": ") && strstr(strstr(text, ": "), " > "));
                     mark(s->name, sec, f, 1);
                 }
         }
