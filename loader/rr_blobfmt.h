@@ -159,7 +159,7 @@ typedef struct rr_section_desc {
     uint32_t nfields;
 } rr_section_desc;
 
-/* A format's schema as the loader uses it (built by RR_SCHEMA_TABLES). */
+/* A format's schema as the loader uses it (built by RR_FORMAT_SCHEMA). */
 typedef struct rr_schema {
     const rr_section_desc *sections;
     const rr_field_desc *fields;
@@ -279,14 +279,5 @@ enum { RR_S_STRINGS, RR_S_INFO, RR_S_COMMON };
     RR__SCHEMA(name, RR_COMMON_SECTIONS(RR__FIELDS_OF, P) P##_SECTIONS(RR__FIELDS_OF, P), \
                RR_COMMON_SECTIONS(RR__SEC_OF, P) P##_SECTIONS(RR__SEC_OF, P),             \
                P##_SCHEMA_VERSION)
-
-/* Until the EMI and RMesh lists take the prefix too (S(name, ...), with
- * their own slot enum): the same tables from a list of the older form. */
-#define RR__FIELDS_OF_OLD(name, type, T, FIELDS, presence) \
-    RR__FIELDS_OF(~, name, type, T, FIELDS, presence)
-#define RR__SEC_OF_OLD(name, type, T, FIELDS, presence) RR__SEC_OF(~, name, type, T, FIELDS, presence)
-#define RR_SCHEMA_TABLES(name, SECTIONS, VERSION)                                         \
-    RR__SCHEMA(name, RR_COMMON_SECTIONS(RR__FIELDS_OF, ~) SECTIONS(RR__FIELDS_OF_OLD),   \
-               RR_COMMON_SECTIONS(RR__SEC_OF, ~) SECTIONS(RR__SEC_OF_OLD), VERSION)
 
 #endif

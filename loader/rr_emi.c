@@ -243,14 +243,13 @@ static NOINLINE void skin_mul(const rr_emi_xform *a, const int32_t br[9], const 
 
 /* ------------------------------------------------------------ sections */
 
-RR_SCHEMA_TABLES(emi_schema, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION);
+RR_FORMAT_SCHEMA(emi_schema, RR_EMI);
 typedef char rr__emi_arena_bytes[RR_EMI_ARENA_BYTES == RR_VIEW_BYTES(RR_EMI_S_COUNT) ? 1 : -1];
 
 /* The records of each section of an open EMI room, through its view
  * (joints_of(room), ...). An absent section (count 0 in the figure) has no
  * records to read. */
-#define EMI_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_EMI_S_##name)
-RR_EMI_SECTIONS(EMI_RECORDS_OF)
+RR_SECTION_ACCESSORS(RR_EMI)
 
 /* RR_OK when room is an open EMI room, as every query needs. */
 static rr_err emi_room(const rr_room *room)

@@ -86,19 +86,17 @@
 #define RR_EMI_SCHEMA_VERSION 3u
 
 /* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
-#define RR_EMI_SECTIONS(S)                                                     \
-    S(figure, RR_SEC_EMI_FIGURE, rr_emi_figure, RR_EMI_FIGURE, ONE)            \
-    S(joints, RR_SEC_EMI_JOINTS, rr_emi_joint, RR_EMI_JOINT, REQ)              \
-    S(verts, RR_SEC_EMI_VERTS, rr_emi_vert, RR_EMI_VERT, OPT)                  \
-    S(infl, RR_SEC_EMI_INFL, rr_emi_infl, RR_EMI_INFL, OPT)                    \
-    S(anims, RR_SEC_EMI_ANIMS, rr_emi_anim, RR_EMI_ANIM, OPT)                  \
-    S(tracks, RR_SEC_EMI_TRACKS, rr_emi_track, RR_EMI_TRACK, OPT)              \
-    S(pkeys, RR_SEC_EMI_PKEYS, rr_emi_pkey, RR_EMI_PKEY, OPT)                  \
-    S(rkeys, RR_SEC_EMI_RKEYS, rr_emi_rkey, RR_EMI_RKEY, OPT)                  \
-    S(tris, RR_SEC_EMI_TRIS, rr_emi_tri, RR_EMI_TRI, OPT)                      \
-    S(vattr, RR_SEC_EMI_VATTR, rr_emi_vattr, RR_EMI_VATTR, OPT)
-#define RR_EMI_SLOT(name, type, T, FIELDS, presence) RR_EMI_S_##name,
-enum { RR_EMI_S_BASE_ = RR_S_COMMON - 1, RR_EMI_SECTIONS(RR_EMI_SLOT) RR_EMI_S_COUNT };
+#define RR_EMI_SECTIONS(S, P)                                                     \
+    S(P, figure, RR_SEC_EMI_FIGURE, rr_emi_figure, RR_EMI_FIGURE, ONE)            \
+    S(P, joints, RR_SEC_EMI_JOINTS, rr_emi_joint, RR_EMI_JOINT, REQ)              \
+    S(P, verts, RR_SEC_EMI_VERTS, rr_emi_vert, RR_EMI_VERT, OPT)                  \
+    S(P, infl, RR_SEC_EMI_INFL, rr_emi_infl, RR_EMI_INFL, OPT)                    \
+    S(P, anims, RR_SEC_EMI_ANIMS, rr_emi_anim, RR_EMI_ANIM, OPT)                  \
+    S(P, tracks, RR_SEC_EMI_TRACKS, rr_emi_track, RR_EMI_TRACK, OPT)              \
+    S(P, pkeys, RR_SEC_EMI_PKEYS, rr_emi_pkey, RR_EMI_PKEY, OPT)                  \
+    S(P, rkeys, RR_SEC_EMI_RKEYS, rr_emi_rkey, RR_EMI_RKEY, OPT)                  \
+    S(P, tris, RR_SEC_EMI_TRIS, rr_emi_tri, RR_EMI_TRI, OPT)                      \
+    S(P, vattr, RR_SEC_EMI_VATTR, rr_emi_vattr, RR_EMI_VATTR, OPT)
 
 #define RR_EMI_FIGURE(F, T)                                                                  \
     F(T, njoints, U32, , COUNTOF, RR_EMI_S_joints, "joints: 1..RR_EMI_MAX_JOINTS (1024)")    \
@@ -192,5 +190,6 @@ RR_RECORD(rr_emi_tri, RR_EMI_TRI, 8);
     F(T, uv, I32, [2], DATA, 0, "rr_fix (0 without UVs)")                                    \
     F(T, rgba, U8, [4], DATA, 0, "colour")
 RR_RECORD(rr_emi_vattr, RR_EMI_VATTR, 12);
+RR_SECTION_SLOTS(RR_EMI);
 
 #endif

@@ -66,11 +66,7 @@ static inline uint32_t rr__count(const rr_room *room, uint32_t k)
 /* A typed accessor per section of a format's list: name##_of(room) gives
  * the records of section name. A runtime expands it over its list,
  *   RR_SECTION_ACCESSORS(RR_ROO)
- * and reads walls_of(room)[i], with rr__count(room, RR_ROO_S_walls) records.
- * (A list of the older form, S(name, ...), names the slot itself:
- *   #define EMI_RECORDS_OF(name, type, T, FIELDS, presence) \
- *       RR_RECORDS_OF(name, T, RR_EMI_S_##name)
- *   RR_EMI_SECTIONS(EMI_RECORDS_OF).) */
+ * and reads walls_of(room)[i], with rr__count(room, RR_ROO_S_walls) records. */
 #define RR_RECORDS_OF(name, T, slot)                                \
     static inline const T *name##_of(const rr_room *room)           \
     {                                                               \

@@ -44,7 +44,7 @@
 #define NOINLINE __attribute__((noinline))
 
 /* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
-RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION);
+RR_FORMAT_SCHEMA(rmesh_schema, RR_RMESH);
 
 /* ------------------------------------------------------------------ */
 /* The sections of an open room                                        */
@@ -53,8 +53,7 @@ RR_SCHEMA_TABLES(rmesh_schema, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION);
 /* rr_open checked every record and built the view: each section is one
  * lookup away (verts_of(room), ...), its record count
  * rr__count(room, RR_RMESH_S_<name>) (equal to the head's count of it). */
-#define RMESH_RECORDS_OF(name, type, T, FIELDS, presence) RR_RECORDS_OF(name, T, RR_RMESH_S_##name)
-RR_RMESH_SECTIONS(RMESH_RECORDS_OF)
+RR_SECTION_ACCESSORS(RR_RMESH)
 
 /* The first check of every query and accessor: an rr_open()ed RMesh room
  * (RR_ERR_ARG otherwise). One out-of-line copy for its callers. */

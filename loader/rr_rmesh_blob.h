@@ -320,27 +320,26 @@ RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
  * a field's meaning bumps it. */
 #define RR_RMESH_SCHEMA_VERSION 5u
 
-#define RR_RMESH_SECTIONS(S)                                                      \
-    S(head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)                \
-    S(verts, RR_SEC_RMESH_VERTS, rr_rmesh_vert, RR_RMESH_VERT, REQ)              \
-    S(tris, RR_SEC_RMESH_TRIS, rr_rmesh_tri, RR_RMESH_TRI, REQ)                  \
-    S(nodes, RR_SEC_RMESH_NODES, rr_rmesh_node, RR_RMESH_NODE, REQ)              \
-    S(surfs, RR_SEC_RMESH_SURFS, rr_rmesh_surf, RR_RMESH_SURF, REQ)              \
-    S(triggers, RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger, RR_RMESH_TRIGGER, REQ)  \
-    S(ents, RR_SEC_RMESH_ENTS, rr_rmesh_ent, RR_RMESH_ENT, REQ)                  \
-    S(rhead, RR_SEC_RMESH_RHEAD, rr_rmesh_rhead, RR_RMESH_RHEAD, OPT)            \
-    S(rgroups, RR_SEC_RMESH_RGROUPS, rr_rmesh_rgroup, RR_RMESH_RGROUP, OPT)      \
-    S(rverts, RR_SEC_RMESH_RVERTS, rr_rmesh_rvert, RR_RMESH_RVERT, OPT)          \
-    S(rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)        \
-    S(props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)              \
-    S(rpos, RR_SEC_RMESH_RPOS, rr_rmesh_rpos, RR_RMESH_RPOS, OPT)                \
-    S(rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)      \
-    S(rlmuv, RR_SEC_RMESH_RLMUV, rr_rmesh_rlmuv, RR_RMESH_RLMUV, OPT)
+#define RR_RMESH_SECTIONS(S, P)                                                    \
+    S(P, head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)               \
+    S(P, verts, RR_SEC_RMESH_VERTS, rr_rmesh_vert, RR_RMESH_VERT, REQ)             \
+    S(P, tris, RR_SEC_RMESH_TRIS, rr_rmesh_tri, RR_RMESH_TRI, REQ)                 \
+    S(P, nodes, RR_SEC_RMESH_NODES, rr_rmesh_node, RR_RMESH_NODE, REQ)             \
+    S(P, surfs, RR_SEC_RMESH_SURFS, rr_rmesh_surf, RR_RMESH_SURF, REQ)             \
+    S(P, triggers, RR_SEC_RMESH_TRIGGERS, rr_rmesh_trigger, RR_RMESH_TRIGGER, REQ) \
+    S(P, ents, RR_SEC_RMESH_ENTS, rr_rmesh_ent, RR_RMESH_ENT, REQ)                 \
+    S(P, rhead, RR_SEC_RMESH_RHEAD, rr_rmesh_rhead, RR_RMESH_RHEAD, OPT)           \
+    S(P, rgroups, RR_SEC_RMESH_RGROUPS, rr_rmesh_rgroup, RR_RMESH_RGROUP, OPT)     \
+    S(P, rverts, RR_SEC_RMESH_RVERTS, rr_rmesh_rvert, RR_RMESH_RVERT, OPT)         \
+    S(P, rindex, RR_SEC_RMESH_RINDEX, rr_rmesh_rindex, RR_RMESH_RINDEX, OPT)       \
+    S(P, props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)             \
+    S(P, rpos, RR_SEC_RMESH_RPOS, rr_rmesh_rpos, RR_RMESH_RPOS, OPT)               \
+    S(P, rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)     \
+    S(P, rlmuv, RR_SEC_RMESH_RLMUV, rr_rmesh_rlmuv, RR_RMESH_RLMUV, OPT)
 
 /* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
  * after the two common ones: the index kinds above name by its slot the
  * section they point into. */
-#define RR_RMESH_SLOT(name, type, T, FIELDS, presence) RR_RMESH_S_##name,
-enum { RR_RMESH_S_BASE_ = RR_S_COMMON - 1, RR_RMESH_SECTIONS(RR_RMESH_SLOT) RR_RMESH_S_COUNT };
+RR_SECTION_SLOTS(RR_RMESH);
 
 #endif

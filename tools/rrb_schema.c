@@ -32,14 +32,6 @@
     static const rrb_schema id##_schema = {#id, fmt, id##_sections,                     \
                                            sizeof id##_sections / sizeof id##_sections[0], \
                                            VERSION};
-/* Until the EMI and RMesh lists take the prefix too: their lists of the
- * older form, S(name, ...), as lists of the new one. */
-#define RRB_NAMES_OLD(name, type, T, FIELDS, presence) RRB_NAMES(~, name, type, T, FIELDS, presence)
-#define RRB_SECTION_OLD(name, type, T, FIELDS, presence) \
-    RRB_SECTION(~, name, type, T, FIELDS, presence)
-#define RRB_EMI_SECTIONS(S, P) RR_EMI_SECTIONS(S##_OLD)
-#define RRB_RMESH_SECTIONS(S, P) RR_RMESH_SECTIONS(S##_OLD)
-
 /* The header and the section table entry, as records of no section. */
 #define RRB_RECORD_NAMES(T, FIELDS) static const rrb_field T##_names[] = {FIELDS(RRB_FIELD, T)};
 RRB_RECORD_NAMES(rr_blob_header, RR_BLOB_HEADER)
@@ -56,8 +48,8 @@ static const rrb_section common[] = {RR_COMMON_SECTIONS(RRB_SECTION, ~)};
 
 RRB_FORMAT(roo, RR_FMT_ROO, RR_ROO_SECTIONS, RR_ROO_SCHEMA_VERSION)
 RRB_FORMAT(rmf, RR_FMT_RMF, RR_RMF_SECTIONS, RR_RMF_SCHEMA_VERSION)
-RRB_FORMAT(rmesh, RR_FMT_RMESH, RRB_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
-RRB_FORMAT(emi, RR_FMT_EMI, RRB_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
+RRB_FORMAT(rmesh, RR_FMT_RMESH, RR_RMESH_SECTIONS, RR_RMESH_SCHEMA_VERSION)
+RRB_FORMAT(emi, RR_FMT_EMI, RR_EMI_SECTIONS, RR_EMI_SCHEMA_VERSION)
 
 const rrb_schema *rrb_schema_of(uint32_t format)
 {
