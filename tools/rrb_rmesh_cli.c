@@ -74,7 +74,6 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
 {
     rr_rmesh_sweep s;
     rr_rmesh_sweep_out o;
-    int32_t path[2][3];
     rr_err e;
     (void)argv;
     memcpy(s.from, q->c, sizeof s.from);
@@ -92,10 +91,7 @@ static int q_sweep(rrb_query *q, int argc, char **argv)
         rrb_q_vec(q, "normal", o.normal);
         mark_tri(q, o.tri, "triangle");
     }
-    memcpy(path[0], q->c, sizeof path[0]);
-    memcpy(path[1], q->c + 3, sizeof path[1]);
-    rrb_q_mark(q, RRB_MARK_FROM, "from", q->c, 1, 3);
-    rrb_q_mark(q, RRB_MARK_PATH, "path", &path[0][0], 2, 3);
+    rrb_q_mark_segment(q, "from", "path");
     rrb_q_mark(q, RRB_MARK_HIT, "position", o.pos, 1, 3);
     return 0;
 }
