@@ -13,11 +13,17 @@
  *    targets); after every move the ellipsoid must not penetrate (distance
  *    >= 1 - DELTA) and the centre's chord must not cross any triangle.
  *    Then walks of long moves (2..12 radii, many slides): no penetration.
+ * C. Visiting order: the same room as one leaf holding every triangle in
+ *    reverse blob order (so the triangles are tested in another order than
+ *    the tree's) must give the same sweeps and ray casts, bit for bit, the
+ *    triangle named by its source index (the skips in the sweep and the
+ *    ray's segment shortening must not depend on the order).
  *
  * DELTA = 0.01 + 4 coords / smallest radius (quantization of the blob).
  * usage: test_rmesh_sweep [CORPUS]
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +429,133 @@ static void walk(room *rm, const char *name, tally *ty, int long_steps)
     }
 }
 
+/* The room as one leaf of every triangle in reverse blob order (test C):
+ * the sections copied back to back with NODES cut to its root, which
+ * becomes that leaf, TRIS reversed, head.nnodes 1, total size and CRC
+ * rewritten; rr_open validates the result like any blob. NULL when the
+ * triangles do not fit one leaf. */
+static uint8_t *reversed_flat(const room *rm, uint32_t *size)
+{
+    uint8_t *buf = malloc(rm->size);
+    uint32_t ns, i, j, type, elem, count, src, dst, len, crc;
+    rr_rmesh_head *h = NULL;
+    rr_rmesh_node *root = NULL;
+    rr_rmesh_tri *t = NULL, tmp;
+    uint32_t ntris = 0;
+    memcpy(&ns, rm->blob + 36, 4);
+    dst = RR_TABLE_END(ns);
+    memcpy(buf, rm->blob, dst);
+    for (i = 0; i < ns; i++) {
+        src = rt_section_i(rm->blob, i, &type, &elem, &count);
+        len = type == RR_SEC_RMESH_NODES ? elem : elem * count;
+        memcpy(buf + dst, rm->blob + src, len);
+        memset(buf + dst + len, 0, ((len + 3u) & ~3u) - len);
+        memcpy(buf + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES + 4, &len, 4);
+        if (type == RR_SEC_RMESH_HEAD)
+            h = (rr_rmesh_head *)(void *)(buf + dst);
+        if (type == RR_SEC_RMESH_NODES)
+            root = (rr_rmesh_node *)(void *)(buf + dst);
+        if (type == RR_SEC_RMESH_TRIS) {
+            t = (rr_rmesh_tri *)(void *)(buf + dst);
+            ntris = count;
+        }
+        dst += (len + 3u) & ~3u;
+    }
+    if (!h || !root || !t || ntris == 0 || ntris >= RR_RMESH_LEAF) {
+        free(buf);
+        return NULL;
+    }
+    for (i = 0, j = ntris - 1; i < j; i++, j--) {
+        tmp = t[i];
+        t[i] = t[j];
+        t[j] = tmp;
+    }
+    h->nnodes = 1;
+    root->first = 0;
+    root->count = (uint16_t)(RR_RMESH_LEAF | ntris);
+    memcpy(buf + offsetof(rr_blob_header, total_size), &dst, 4);
+    crc = rr_crc32(0, buf + RR_CHECKSUM_FROM, dst - RR_CHECKSUM_FROM);
+    memcpy(buf + offsetof(rr_blob_header, checksum), &crc, 4);
+    *size = dst;
+    return buf;
+}
+
+static uint32_t src_of(const rr_room *r, uint32_t tri)
+{
+    const rr_rmesh_tri *t;
+    int32_t p[3][3];
+    rr_vec3 n;
+    return rr_rmesh_triangle(r, tri, &t, p, &n) ? 0xffffffffu : t->src;
+}
+
+/* Test C: random sweeps and rays on the tree and on the reversed flat copy. */
+static void order_check(room *rm, const char *name)
+{
+    static uint32_t flat_arena[512];
+    rr_room flat;
+    uint32_t size = 0;
+    uint8_t *buf = reversed_flat(rm, &size);
+    long sweeps = 0, rays = 0, hits = 0, differ = 0;
+    uint64_t keep = rng;   /* A and B of the next rooms draw as without this test */
+    int n, k;
+    if (!buf) {
+        plat_printf("# %s: order check skipped (more triangles than one leaf holds)\n", name);
+        return;
+    }
+    RT_EXPECT_EQ(cid(name, "order.open"), rr_open(buf, size, flat_arena, sizeof flat_arena, &flat),
+                 RR_OK);
+    for (n = 0; n < 200; n++) {
+        double r[3];
+        int32_t rq[3];
+        rr_rmesh_sweep in;
+        rr_rmesh_sweep_out a, b;
+        random_radii(rm, r, rq);
+        for (k = 0; k < 3; k++) {
+            in.from[k] = qc(rm, rm->bmin[k] + rnd() * (rm->bmax[k] - rm->bmin[k]));
+            in.to[k] = in.from[k] + (int32_t)((rnd() * 8 - 4) * rq[k]);
+            in.radius[k] = rq[k];
+        }
+        in.max_slides = 1 + (uint32_t)n % RR_RMESH_MAX_SLIDES;
+        if (rr_rmesh_sweep_move(&rm->r, &in, &a) || rr_rmesh_sweep_move(&flat, &in, &b)) {
+            differ++;
+            continue;
+        }
+        sweeps++;
+        if (memcmp(a.pos, b.pos, sizeof a.pos) || a.hit != b.hit || a.slides != b.slides ||
+            a.normal.x != b.normal.x || a.normal.y != b.normal.y || a.normal.z != b.normal.z ||
+            (a.hit && src_of(&rm->r, a.tri) != src_of(&flat, b.tri)))
+            differ++;
+    }
+    for (n = 0; n < 200; n++) {
+        rr_rmesh_ray ray;
+        rr_rmesh_hit a, b;
+        for (k = 0; k < 3; k++)
+            ray.origin[k] = qc(rm, rm->bmin[k] + rnd() * (rm->bmax[k] - rm->bmin[k]));
+        ray.dir.x = (int32_t)((rnd() * 2 - 1) * 65536);
+        ray.dir.y = (int32_t)((rnd() * 2 - 1) * 65536);
+        ray.dir.z = (int32_t)((rnd() * 2 - 1) * 65536) | 1;
+        ray.max_dist = qc(rm, (rm->bmax[0] - rm->bmin[0]) + (rm->bmax[1] - rm->bmin[1]) +
+                                  (rm->bmax[2] - rm->bmin[2]));
+        if (rr_rmesh_raycast(&rm->r, &ray, &a) || rr_rmesh_raycast(&flat, &ray, &b)) {
+            differ++;
+            continue;
+        }
+        rays++;
+        hits += a.hit;
+        if (a.hit != b.hit || (a.hit && (a.src != b.src || a.dist != b.dist || a.frac != b.frac ||
+                                         memcmp(a.point, b.point, sizeof a.point) ||
+                                         a.normal.x != b.normal.x || a.normal.y != b.normal.y ||
+                                         a.normal.z != b.normal.z || a.surface != b.surface ||
+                                         src_of(&flat, b.tri) != b.src)))
+            differ++;
+    }
+    RT_EXPECT_EQ(cid(name, "order"), differ, 0);
+    plat_printf("# %s: tree against reversed one-leaf order: %ld sweeps, %ld rays (%ld hits), "
+                "%ld differ\n", name, sweeps, rays, hits, differ);
+    free(buf);
+    rng = keep;
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -452,6 +585,7 @@ int main(int argc, char **argv)
         plat_printf("# %s: %ld single sweeps (%ld free paths, %ld contacts, %ld grazing), "
                     "%ld walks of %ld steps, %ld failures\n", rooms[i], ty.single, ty.free_paths,
                     ty.contacts, ty.graze, ty.walks, ty.steps, ty.fails);
+        order_check(rm, rooms[i]);
         rrb_rmesh_soup_free(&rm->soup);
         rrb_rmesh_free(&rm->m);
         free(rm->blob);
