@@ -1205,25 +1205,45 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
                                int edge)
 {
     const int32_t *v = w->ve, *bv = w->bv;
-    int32_t e[3], ev, ebv, len, n, d;
+    int32_t e[3], ev, ebv, a, len, n, d;
+    uint32_t ee = (uint32_t)dot3i(w->e, w->e);   /* < 1.5e9 */
     int64_t f;
-    int k;
+    int k, s = 0;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
      * below); an edge clipped to one point has no contact */
-    len = edge ? (int32_t)rr__isqrt32((uint32_t)dot3i(w->e, w->e)) : 1;
-    if (len == 0)
+    if (edge && ee == 0)
         return 0;
-    for (k = 0; k < 3; k++)
-        e[k] = (w->e[k] * KK) / len;   /* unit edge, |e| = K */
+    /* The unit edge must be a unit vector to within the rounding of its
+     * components: the quadratic below takes |e| = K, and an e that is 1 %
+     * too long (a short edge's length rounded down, 69 for 69.8) makes the
+     * squared distance of the edge's line from the centre 2 % too short of
+     * ebv^2, enough to report a contact with an edge that stays more than
+     * 1.08 radii away. So the length is taken of e << s, scaled up by 4^s
+     * to at least 2^28, and is then within 2^-14 of |e| 2^s. */
+    while (ee && ee < ((uint32_t)1 << 28)) {
+        ee <<= 2;
+        s++;
+    }
+    len = edge ? (int32_t)rr__isqrt32(ee) : 1;   /* |e| 2^s, >= 2^14 */
+    for (k = 0; k < 3; k++)   /* |e_k| 2^s < 2^15.5 (ee < 2^31): the products fit */
+        e[k] = (w->e[k] * ((int32_t)1 << s) * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
-    if (!lowest_root(w, ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+    /* a = ev^2 - v.v = -|v x e|^2 is never above 0; rounding may lift it
+     * when the step runs along the edge, which would turn the quadratic
+     * over (lowest_root reads c < 0 as "inside" only for a <= 0): such a
+     * step has no contact with the edge's inside, only with its ends */
+    a = ev * ev - dot3i(v, v);
+    if (a > 0)
+        a = 0;
+    if (!lowest_root(w, a, 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
     d = (int32_t)*den;
     f = (int64_t)ev * n - (int64_t)ebv * d;   /* position on the edge, times den */
-    if (f < 0 || f > (int64_t)len * d)
+    /* the edge's length in e-space is len / 2^s */
+    if (f < 0 || f * ((int64_t)1 << s) > (int64_t)len * d)
         return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
         g[k] = (int64_t)v[k] * n - (int64_t)bv[k] * d - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
