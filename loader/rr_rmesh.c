@@ -1220,9 +1220,9 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
      * ebv^2, enough to report a contact with an edge that stays more than
      * 1.08 radii away. So the length is taken of e << s, scaled up by 4^s
      * to at least 2^28, and is then within 2^-14 of |e| 2^s. */
-    while (ee && ee < ((uint32_t)1 << 28)) {
-        ee <<= 2;
-        s++;
+    if (ee && ee < ((uint32_t)1 << 28)) {   /* ee in [2^tb, 2^(tb+1)): 4^s ee in [2^28, 2^30) */
+        s = (29 - rr__top_bit64(ee)) >> 1;
+        ee <<= 2 * s;
     }
     len = edge ? (int32_t)rr__isqrt32(ee) : 1;   /* |e| 2^s, >= 2^14 */
     for (k = 0; k < 3; k++)   /* |e_k| 2^s < 2^15.5 (ee < 2^31): the products fit */
