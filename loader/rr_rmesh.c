@@ -1002,7 +1002,8 @@ typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
     int32_t lo[3], hi[3];           /* region the step can touch */
-    int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space */
+    int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
+                                     * (sweep_edge turns e into its unit vector) */
     uint32_t bt, bd, bi, bsrc;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
                                      * source index bsrc */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
@@ -1074,20 +1075,22 @@ static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t de
 }
 
 /* Lowest root in [0, 1] of a t^2 + b t + c = 0 as num / den; 0 if none.
- * Normalised so that c < 0 means "already inside" (then b < 0 = getting
- * deeper, which is a contact at t = 0). The callers' |a| <= 1.6e8 and
- * |b|, |c| <= 1.2e9, so b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
+ * For every feature a = -|v|^2 (a vertex) or -|v x e|^2 (an edge, e its
+ * unit vector) is at most 0; rounding can lift an edge's a above 0 when
+ * the step runs along it, which counts as 0: no motion relative to the
+ * edge's line (its ends are vertices of their own). Turned over so that
+ * c < 0 means "already inside" (then b < 0 = getting deeper, which is a
+ * contact at t = 0). The callers' |a| <= 1.6e8 and |b|, |c| <= 1.2e9, so
+ * b^2 - 4 a c < 1.5e18 + 7.7e17 stays below 2^63. */
 NOINLINE static int lowest_root(const sweep_work *w, int32_t a, int32_t b, int32_t c,
                                 uint32_t *num, uint32_t *den)
 {
     int64_t disc, t;
-    if (a < 0) {
-        a = -a;
-        b = -b;
-        c = -c;
-    }
-    if (a == 0)                   /* no motion relative to the feature */
+    if (a >= 0)                   /* no motion relative to the feature */
         return 0;
+    a = -a;
+    b = -b;
+    c = -c;
     if (c < 0) {                  /* already closer than 1: contact now if approaching */
         if (b >= 0)
             return 0;
@@ -1201,12 +1204,13 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
  * stay below 1.2e9. For a vertex (e = ev = ebv = f = 0) this is the
  * sphere-point test: lowest_root's normalisation gives the roots of v.v t^2
  * - 2 v.bv t + bv.bv - K^2, and g = v num - bv den. */
-NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den,
+NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den,
                                int edge)
 {
     const int32_t *v = w->ve, *bv = w->bv;
-    int32_t e[3], ev, ebv, a, len, n, d;
-    uint32_t ee = (uint32_t)dot3i(w->e, w->e);   /* < 1.5e9 */
+    int32_t *e = w->e;   /* the clipped edge, made its unit vector in place */
+    int32_t ev, ebv, len, n, d;
+    uint32_t ee = (uint32_t)dot3i(e, e);   /* < 1.5e9 */
     int64_t f;
     int k, s = 0;
     /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
@@ -1226,17 +1230,10 @@ NOINLINE static int sweep_edge(const sweep_work *w, int64_t g[3], uint32_t *num,
     }
     len = edge ? (int32_t)rr__isqrt32(ee) : 1;   /* |e| 2^s, >= 2^14 */
     for (k = 0; k < 3; k++)   /* |e_k| 2^s < 2^15.5 (ee < 2^31): the products fit */
-        e[k] = (w->e[k] * ((int32_t)1 << s) * KK) / len;   /* unit edge, |e| = K */
+        e[k] = (e[k] * ((int32_t)1 << s) * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
-    /* a = ev^2 - v.v = -|v x e|^2 is never above 0; rounding may lift it
-     * when the step runs along the edge, which would turn the quadratic
-     * over (lowest_root reads c < 0 as "inside" only for a <= 0): such a
-     * step has no contact with the edge's inside, only with its ends */
-    a = ev * ev - dot3i(v, v);
-    if (a > 0)
-        a = 0;
-    if (!lowest_root(w, a, 2 * dot3i(v, bv) - 2 * ev * ebv,
+    if (!lowest_root(w, ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
