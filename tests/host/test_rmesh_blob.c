@@ -720,6 +720,52 @@ static void fuzz_blob(const uint8_t *good, size_t size, int rounds)
     free(b);
 }
 
+/* A room with triangles but no surface (the SURFS section emptied, the
+ * head's count 0, the blob closed up and resealed): every triangle needs
+ * a surface to answer with, so rr_open refuses it at head.nsurfs. Baked
+ * --collision-only, so no render group names a surface either. */
+static void check_no_surfaces(void)
+{
+    rrb_rmesh m;
+    rrb_opts o;
+    uint8_t *blob, *b;
+    size_t size;
+    uint32_t i, n, off, cut = 0, head;
+    rr_room r;
+    rr_diag d;
+    memset(&o, 0, sizeof o);
+    o.collision_only = 1;
+    rrb_rmesh_sample_model(&m);
+    RT_EXPECT_EQ("rmesh.nosurf.bake", bake(&m, &o, 0, &blob, &size), 0);
+    rrb_rmesh_free(&m);
+    n = get32(blob + 36);
+    off = RR_HEADER_BYTES + n * RR_SECTION_ENTRY_BYTES;   /* the first section */
+    b = malloc(size);
+    for (i = 0; i < n; i++) {   /* find SURFS: sections follow each other, 4-aligned */
+        uint8_t *entry = blob + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
+        uint32_t bytes = get32(entry + 4);
+        if ((get32(entry) & 0xffffu) == RR_SEC_RMESH_SURFS) {
+            cut = bytes;
+            put32(entry + 4, 0);
+            break;
+        }
+        off += (bytes + 3u) & ~3u;
+    }
+    RT_EXPECT("rmesh.nosurf.found", cut > 0 && cut % 4 == 0);
+    memcpy(b, blob, off);
+    memcpy(b + off, blob + off + cut, size - off - cut);
+    size -= cut;
+    put32(b + 16, (uint32_t)size);   /* total_size */
+    head = sec_off(b, RR_SEC_RMESH_HEAD, NULL);
+    put32(b + head + 12, 0);         /* head.nsurfs */
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.nosurf.open", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_INDEX);
+    RT_EXPECT("rmesh.nosurf.where", d.offset == head + 12 && strstr(d.what, "surfaces") != NULL);
+    free(b);
+    free(blob);
+}
+
 int main(int argc, char **argv)
 {
     rrb_rmesh m;
@@ -741,6 +787,7 @@ int main(int argc, char **argv)
     check_limits();
     check_render_records();
     check_position_limit();
+    check_no_surfaces();
     snprintf(path, sizeof path, "%s/scpcb-rmesh/173_opt.rmesh", c ? c : "../shared/corpus");
     if (rrb_load_file(path, &data, &dsize, err, sizeof err) == 0 &&
         rrb_rmesh_read(data, dsize, path, &m, err, sizeof err) == 0) {
