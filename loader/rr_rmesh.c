@@ -314,7 +314,8 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, r
  * holds one pair per pending right child: the parent that names it and the
  * child's depth. It never holds more entries than the current depth, which
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
- * formula, checked before). Each node's bounds have min <= max and a leaf's
+ * formula, checked before: the queries' stack and work area, which no
+ * query uses before rr_open returns, hold it; see rr__tree_stack_fits). Each node's bounds have min <= max and a leaf's
  * triangles are a run of the triangle array. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
@@ -1426,6 +1427,9 @@ static rr_err sweep_check(const rr_rmesh_sweep *in)
 }
 
 typedef char rr__sweep_area_fits[(sizeof(sweep_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
+/* rr_open's tree check keeps its stack (8 bytes a level) in the bytes of
+ * the queries' stack and work area (RR_RMESH_ARENA). */
+typedef char rr__tree_stack_fits[(8u * (RR_MAX_DEPTH + 2u) <= RR_RMESH_ARENA(RR_MAX_DEPTH)) ? 1 : -1];
 
 rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
                            rr_rmesh_sweep_out *out)

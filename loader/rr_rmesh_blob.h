@@ -71,13 +71,15 @@
 #define RR_RMESH_COORD_MAX 131072
 
 /* Arena bytes an RMesh blob declares for tree depth d (after the section
- * view, which rr_open places first): the validator's stack (8 bytes a
- * level), which also holds the queries' stack (4 bytes a level) followed by
- * the work area of a sweep, ray cast or box query (RR_RMESH_SWEEP_BYTES,
- * sized by the sweep's, the largest; it holds the decoded corners of the
- * triangle under test). */
+ * view, which rr_open places first): the queries' stack (4 bytes a level)
+ * followed by the work area of a sweep, ray cast or box query
+ * (RR_RMESH_SWEEP_BYTES, sized by the sweep's, the largest, alignment
+ * included; it holds the decoded corners of the triangle under test).
+ * rr_open's tree check runs before any query and uses the same bytes for
+ * its stack of 8 bytes a level, which they always hold: 8 (d + 2) <=
+ * 4 (d + 2) + 280 for every d <= RR_MAX_DEPTH (64). */
 #define RR_RMESH_SWEEP_BYTES 280u
-#define RR_RMESH_ARENA(d) (8u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
+#define RR_RMESH_ARENA(d) (4u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
 /* Largest vertex lattice shift: 65,535 << 2 spans any room within the
  * coordinate bound (2 x 2^17). */

@@ -19,7 +19,7 @@
 #define NPOINTS (48 * Q_SCALE)
 #define NSWEEPS (40 * Q_SCALE)
 
-static uint32_t arena[256];   /* RR_RMESH_ARENA(depth 26) = 504 bytes and the view */
+static uint32_t arena[256];   /* RR_RMESH_ARENA(depth 26) = 392 bytes and the view */
 static uint32_t items[64];
 static uint32_t rng_state;
 
