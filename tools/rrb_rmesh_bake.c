@@ -214,40 +214,26 @@ static int cmp_axis(const void *a, const void *b)
     return x->src < y->src ? -1 : x->src > y->src;
 }
 
-static void node_bounds(bnode *nd, const btri *t, size_t n)
+/* The smallest and largest centroid (3 x centroid) of t[0, n) on axis k. */
+static void centroid_range(const btri *t, size_t n, int k, int64_t *lo, int64_t *hi)
 {
     size_t i;
-    int j, k;
-    for (k = 0; k < 3; k++) {
-        nd->min[k] = INT32_MAX;
-        nd->max[k] = INT32_MIN;
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (i = 0; i < n; i++) {
+        if (t[i].c2[k] < *lo)
+            *lo = t[i].c2[k];
+        if (t[i].c2[k] > *hi)
+            *hi = t[i].c2[k];
     }
-    for (i = 0; i < n; i++)
-        for (j = 0; j < 3; j++)
-            for (k = 0; k < 3; k++) {
-                if (t[i].p[j][k] < nd->min[k])
-                    nd->min[k] = t[i].p[j][k];
-                if (t[i].p[j][k] > nd->max[k])
-                    nd->max[k] = t[i].p[j][k];
-            }
 }
 
 static int longest_axis(const btri *t, size_t n)
 {
     int64_t lo[3], hi[3];
-    size_t i;
     int k, best = 0;
-    for (k = 0; k < 3; k++) {
-        lo[k] = INT64_MAX;
-        hi[k] = INT64_MIN;
-    }
-    for (i = 0; i < n; i++)
-        for (k = 0; k < 3; k++) {
-            if (t[i].c2[k] < lo[k])
-                lo[k] = t[i].c2[k];
-            if (t[i].c2[k] > hi[k])
-                hi[k] = t[i].c2[k];
-        }
+    for (k = 0; k < 3; k++)
+        centroid_range(t, n, k, &lo[k], &hi[k]);
     for (k = 1; k < 3; k++)
         if (hi[k] - lo[k] > hi[best] - lo[best])
             best = k;
@@ -302,6 +288,18 @@ static void bin_clear(sah_bin *b)
     b->n = 0;
 }
 
+/* A node's bounds: the box of its triangles' corners. */
+static void node_bounds(bnode *nd, const btri *t, size_t n)
+{
+    sah_bin box;
+    size_t i;
+    bin_clear(&box);
+    for (i = 0; i < n; i++)
+        bin_add(&box, &t[i]);
+    memcpy(nd->min, box.lo, sizeof nd->min);
+    memcpy(nd->max, box.hi, sizeof nd->max);
+}
+
 /* Bin of a centroid c (3 x centroid) between lo and hi (lo < hi). */
 static int bin_of(int64_t c, int64_t lo, int64_t hi)
 {
@@ -324,14 +322,9 @@ static int sah_split(const btri *t, size_t n, int64_t a_node, int *axis, size_t 
     size_t i;
     int k, j;
     for (k = 0; k < 3; k++) {
-        int64_t lo = INT64_MAX, hi = INT64_MIN, cost;
+        int64_t lo, hi, cost;
         uint32_t nl = 0;
-        for (i = 0; i < n; i++) {
-            if (t[i].c2[k] < lo)
-                lo = t[i].c2[k];
-            if (t[i].c2[k] > hi)
-                hi = t[i].c2[k];
-        }
+        centroid_range(t, n, k, &lo, &hi);
         if (lo == hi)
             continue;
         for (j = 0; j < SAH_BINS; j++)
