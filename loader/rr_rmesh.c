@@ -315,8 +315,9 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, r
  * child's depth. It never holds more entries than the current depth, which
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
  * formula, checked before: the queries' stack and work area, which no
- * query uses before rr_open returns, hold it; see rr__tree_stack_fits). Each node's bounds have min <= max and a leaf's
- * triangles are a run of the triangle array. */
+ * query uses before rr_open returns, hold it; see rr__tree_stack_fits).
+ * Each node's bounds have min <= max and a leaf's triangles are a run of
+ * the triangle array. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
@@ -1214,22 +1215,26 @@ NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint3
     uint32_t ee = (uint32_t)dot3i(e, e);   /* < 1.5e9 */
     int64_t f;
     int k, s = 0;
-    /* a vertex has e = 0 (any len > 0 keeps it so and passes the test of f = 0
-     * below); an edge clipped to one point has no contact */
-    if (edge && ee == 0)
-        return 0;
-    /* The unit edge must be a unit vector to within the rounding of its
-     * components: the quadratic below takes |e| = K, and an e that is 1 %
-     * too long (a short edge's length rounded down, 69 for 69.8) makes the
-     * squared distance of the edge's line from the centre 2 % too short of
-     * ebv^2, enough to report a contact with an edge that stays more than
-     * 1.08 radii away. So the length is taken of e << s, scaled up by 4^s
-     * to at least 2^28, and is then within 2^-14 of |e| 2^s. */
-    if (ee && ee < ((uint32_t)1 << 28)) {   /* ee in [2^tb, 2^(tb+1)): 4^s ee in [2^28, 2^30) */
-        s = (29 - rr__top_bit64(ee)) >> 1;
-        ee <<= 2 * s;
+    if (ee == 0) {
+        /* an edge clipped to one point has no contact; a vertex has e = 0,
+         * which len 1 keeps so, and f = 0 passes the test below */
+        if (edge)
+            return 0;
+        len = 1;
+    } else {
+        /* The unit edge must be a unit vector to within the rounding of its
+         * components: the quadratic below takes |e| = K, and an e that is
+         * 1 % too long (a short edge's length rounded down, 69 for 69.8)
+         * made a step along the edge report a contact 1.08 radii away (see
+         * lowest_root). So the length is taken of e scaled up by 2^s to at
+         * least 2^14 (ee by 4^s to [2^28, 2^30) when below 2^28), and is then
+         * within 2^-14 of |e| 2^s. */
+        if (ee < ((uint32_t)1 << 28)) {
+            s = (29 - rr__top_bit64(ee)) >> 1;
+            ee <<= 2 * s;
+        }
+        len = (int32_t)rr__isqrt32(ee);   /* |e| 2^s */
     }
-    len = edge ? (int32_t)rr__isqrt32(ee) : 1;   /* |e| 2^s, >= 2^14 */
     for (k = 0; k < 3; k++)   /* |e_k| 2^s < 2^15.5 (ee < 2^31): the products fit */
         e[k] = (e[k] * ((int32_t)1 << s) * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
