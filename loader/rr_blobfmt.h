@@ -269,15 +269,14 @@ enum { RR_S_STRINGS, RR_S_INFO, RR_S_COMMON };
     {(uint16_t)(type), (uint8_t)sizeof(T), (uint8_t)RR_P_##presence, \
      (uint32_t)(sizeof((const rr_field_desc[]){FIELDS(RR_FIELD_DESC, T) {0, 0, 0, 0, 0}}) / \
                 sizeof(rr_field_desc) - 1u)},
-#define RR__SCHEMA(name, field_list, section_list, VERSION)                     \
-    static const rr_field_desc name##_fields[] = {field_list {0, 0, 0, 0, 0}};   \
-    static const rr_section_desc name##_sections[] = {section_list};            \
-    static const rr_schema name = {                                             \
-        name##_sections, name##_fields,                                         \
-        (uint32_t)(sizeof name##_sections / sizeof name##_sections[0]), (VERSION)}
-#define RR_FORMAT_SCHEMA(name, P)                                                         \
-    RR__SCHEMA(name, RR_COMMON_SECTIONS(RR__FIELDS_OF, P) P##_SECTIONS(RR__FIELDS_OF, P), \
-               RR_COMMON_SECTIONS(RR__SEC_OF, P) P##_SECTIONS(RR__SEC_OF, P),             \
-               P##_SCHEMA_VERSION)
+#define RR_FORMAT_SCHEMA(name, P)                                                    \
+    static const rr_field_desc name##_fields[] = {                                   \
+        RR_COMMON_SECTIONS(RR__FIELDS_OF, P) P##_SECTIONS(RR__FIELDS_OF, P)           \
+        {0, 0, 0, 0, 0}};                                                            \
+    static const rr_section_desc name##_sections[] = {                               \
+        RR_COMMON_SECTIONS(RR__SEC_OF, P) P##_SECTIONS(RR__SEC_OF, P)};               \
+    static const rr_schema name = {                                                  \
+        name##_sections, name##_fields,                                              \
+        (uint32_t)(sizeof name##_sections / sizeof name##_sections[0]), P##_SCHEMA_VERSION}
 
 #endif
