@@ -40,6 +40,7 @@
 #include "rr_plat.h"
 #include "rr_test.h"
 #include "rr_test_blobs.h"
+#include "rt_rmesh_flat.h"
 
 #define NRAYS 64
 #define NSWEEPS 24
@@ -177,40 +178,8 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
  * the result like any blob. Returns 0 on success. */
 static int make_flat(const rr_test_blob *b, rr_room *out)
 {
-    uint8_t *buf = (uint8_t *)flat;
-    uint32_t i, k, ns, type = 0, elem = 0, count = 0, src, dst, size;
-    rr_rmesh_head *h = 0;
-    rr_rmesh_node *root = 0;
-    if (b->size > FLAT_MAX)
-        return -1;
-    memcpy(&ns, b->data + offsetof(rr_blob_header, nsections), 4);
-    dst = RR_HEADER_BYTES + ns * RR_SECTION_ENTRY_BYTES;
-    memcpy(buf, b->data, dst);   /* header and table */
-    /* the sections again, back to back, the nodes cut to the root */
-    for (i = 0; i < ns; i++) {
-        src = rt_section_i(b->data, i, &type, &elem, &count);
-        size = type == RR_SEC_RMESH_NODES ? elem : elem * count;
-        memcpy(buf + dst, b->data + src, size);
-        for (k = size; k & 3u; k++)
-            buf[dst + k] = 0;
-        memcpy(buf + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES + 4, &size, 4);
-        if (type == RR_SEC_RMESH_HEAD)
-            h = (rr_rmesh_head *)(void *)(buf + dst);
-        if (type == RR_SEC_RMESH_NODES)
-            root = (rr_rmesh_node *)(void *)(buf + dst);
-        dst += (size + 3u) & ~3u;
-    }
-    if (!h || !root)
-        return -1;
-    if (h->ntris >= RR_RMESH_LEAF)   /* a leaf holds at most 32,767 triangles */
-        return -1;
-    h->nnodes = 1;
-    root->first = 0;
-    root->count = (uint16_t)(RR_RMESH_LEAF | h->ntris);
-    memcpy(buf + 16, &dst, 4);   /* total_size */
-    memcpy(buf + RR_CHECKSUM_FROM - 4, &(uint32_t){rr_crc32(0, buf + RR_CHECKSUM_FROM,
-                                                             dst - RR_CHECKSUM_FROM)}, 4);
-    return rr_open(buf, dst, flat_arena, sizeof flat_arena, out) ? -1 : 0;
+    uint32_t size = rt_rmesh_flat(b->data, b->size, (uint8_t *)flat, sizeof flat, 0);
+    return size && rr_open(flat, size, flat_arena, sizeof flat_arena, out) == RR_OK ? 0 : -1;
 }
 
 /* The collision triangle with the lowest source index >= s (zero-area

@@ -31,6 +31,7 @@
 #include "rr_rmesh.h"
 #include "rr_test.h"
 #include "rrb_rmesh.h"
+#include "rt_rmesh_flat.h"
 
 static const char *const rooms[] = {
     "sample", "scpcb-rmesh/room2_3_opt.rmesh", "scpcb-rmesh/mt2.rmesh",
@@ -457,57 +458,6 @@ static void walk(room *rm, const char *name, tally *ty, int long_steps)
     }
 }
 
-/* The room as one leaf of every triangle in reverse blob order (test C):
- * the sections copied back to back with NODES cut to its root, which
- * becomes that leaf, TRIS reversed, head.nnodes 1, total size and CRC
- * rewritten; rr_open validates the result like any blob. NULL when the
- * triangles do not fit one leaf. */
-static uint8_t *reversed_flat(const room *rm, uint32_t *size)
-{
-    uint8_t *buf = malloc(rm->size);
-    uint32_t ns, i, j, type, elem, count, src, dst, len, crc;
-    rr_rmesh_head *h = NULL;
-    rr_rmesh_node *root = NULL;
-    rr_rmesh_tri *t = NULL, tmp;
-    uint32_t ntris = 0;
-    memcpy(&ns, rm->blob + 36, 4);
-    dst = RR_TABLE_END(ns);
-    memcpy(buf, rm->blob, dst);
-    for (i = 0; i < ns; i++) {
-        src = rt_section_i(rm->blob, i, &type, &elem, &count);
-        len = type == RR_SEC_RMESH_NODES ? elem : elem * count;
-        memcpy(buf + dst, rm->blob + src, len);
-        memset(buf + dst + len, 0, ((len + 3u) & ~3u) - len);
-        memcpy(buf + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES + 4, &len, 4);
-        if (type == RR_SEC_RMESH_HEAD)
-            h = (rr_rmesh_head *)(void *)(buf + dst);
-        if (type == RR_SEC_RMESH_NODES)
-            root = (rr_rmesh_node *)(void *)(buf + dst);
-        if (type == RR_SEC_RMESH_TRIS) {
-            t = (rr_rmesh_tri *)(void *)(buf + dst);
-            ntris = count;
-        }
-        dst += (len + 3u) & ~3u;
-    }
-    if (!h || !root || !t || ntris == 0 || ntris >= RR_RMESH_LEAF) {
-        free(buf);
-        return NULL;
-    }
-    for (i = 0, j = ntris - 1; i < j; i++, j--) {
-        tmp = t[i];
-        t[i] = t[j];
-        t[j] = tmp;
-    }
-    h->nnodes = 1;
-    root->first = 0;
-    root->count = (uint16_t)(RR_RMESH_LEAF | ntris);
-    memcpy(buf + offsetof(rr_blob_header, total_size), &dst, 4);
-    crc = rr_crc32(0, buf + RR_CHECKSUM_FROM, dst - RR_CHECKSUM_FROM);
-    memcpy(buf + offsetof(rr_blob_header, checksum), &crc, 4);
-    *size = dst;
-    return buf;
-}
-
 static uint32_t src_of(const rr_room *r, uint32_t tri)
 {
     const rr_rmesh_tri *t;
@@ -521,13 +471,14 @@ static void order_check(room *rm, const char *name)
 {
     static uint32_t flat_arena[512];
     rr_room flat;
-    uint32_t size = 0;
-    uint8_t *buf = reversed_flat(rm, &size);
+    uint8_t *buf = malloc(rm->size);
+    uint32_t size = rt_rmesh_flat(rm->blob, (uint32_t)rm->size, buf, (uint32_t)rm->size, 1);
     long sweeps = 0, rays = 0, hits = 0, differ = 0;
     uint64_t keep = rng;   /* A and B of the next rooms draw as without this test */
     int n, k;
-    if (!buf) {
+    if (!size) {
         plat_printf("# %s: order check skipped (more triangles than one leaf holds)\n", name);
+        free(buf);
         return;
     }
     RT_EXPECT_EQ(cid(name, "order.open"), rr_open(buf, size, flat_arena, sizeof flat_arena, &flat),
