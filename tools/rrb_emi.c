@@ -574,7 +574,7 @@ static int is_manifest(const uint8_t *d, size_t n, const char *path)
            ((n >= 1 && d[0] == '#') || (n >= 8 && memcmp(d, "skeleton", 8) == 0));
 }
 
-static int emi_probe(const uint8_t *d, size_t n, const char *path)
+int rrb_emi_probe(const uint8_t *d, size_t n, const char *path)
 {
     return rrb_emi_kind(d, n, path) != 0 || is_manifest(d, n, path);
 }
@@ -707,20 +707,20 @@ static int hook_info_any(const uint8_t *d, size_t n, const char *path, FILE *out
     return 0;
 }
 
-static int emi_info(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
-                    size_t errcap)
+int rrb_emi_info(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
+                 size_t errcap)
 {
     return hook_info_any(d, n, path, out, err, errcap, 0);
 }
 
-static int emi_info_json(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
-                         size_t errcap)
+int rrb_emi_info_json(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
+                      size_t errcap)
 {
     return hook_info_any(d, n, path, out, err, errcap, 1);
 }
 
-static int emi_verify(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
-                      size_t errcap)
+int rrb_emi_verify(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
+                   size_t errcap)
 {
     emi_any x;
     unsigned i;
@@ -851,8 +851,8 @@ static void dump_anim(FILE *out, const rrb_emi_anim *a)
     fputs("]}\n", out);
 }
 
-static int emi_dump_json(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
-                         size_t errcap)
+int rrb_emi_dump_json(const uint8_t *d, size_t n, const char *path, FILE *out, char *err,
+                      size_t errcap)
 {
     emi_any x;
     if (read_any(d, n, path, &x, stderr, err, errcap))
@@ -866,12 +866,3 @@ static int emi_dump_json(const uint8_t *d, size_t n, const char *path, FILE *out
     free_any(&x);
     return 0;
 }
-
-const rrb_format rrb_format_emi = {
-    "emi",
-    "Escape from Monkey Island .meshb/.sklb/.animb (bake: .sklb or .emi figure manifest)",
-    emi_probe, emi_info, emi_info_json, emi_verify, emi_dump_json, rrb_emi_bake,
-    rrb_emi_sample,
-    &rrb_emi_room,
-    rrb_emi_parts,
-};

@@ -174,6 +174,17 @@ void rrb_emi_gen_base_skel(rrb_emi_skel *s);
 /* The walking figure: figure.sklb, figure.meshb, walk.animb, figure.emi in dir,
  * and every malformed case as bad/<name>.<ext>. */
 int rrb_emi_sample(const char *dir, char *err, size_t errcap);
+/* The format's inspection hooks (rrb_format.h: probe, info, info_json,
+ * verify, dump_json); the module's descriptor is in rrb_emi_cli.c. */
+int rrb_emi_probe(const uint8_t *data, size_t size, const char *path);
+int rrb_emi_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                 size_t errcap);
+int rrb_emi_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
+                      char *err, size_t errcap);
+int rrb_emi_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                   size_t errcap);
+int rrb_emi_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
+                      char *err, size_t errcap);
 
 /* ---- bake (rrb_emi_bake.c) ---- */
 #define RRB_EMI_BAKE_MAX_INFL 4       /* influences kept per vertex; more are merged and reported */

@@ -647,3 +647,13 @@ const rrb_room_hooks rrb_emi_room = {
     RR_FMT_EMI, emi_summary, queries, "emi (Escape from Monkey Island)",
     emi_obj, NULL, "gltf", write_gltf, NULL,
 };
+
+/* The module: reading and inspecting (rrb_emi.c), the samples (rrb_emi_gen.c),
+ * baking and a figure's parts (rrb_emi_bake.c) and the commands on its blobs
+ * (above). */
+const rrb_format rrb_format_emi = {
+    "emi",
+    "Escape from Monkey Island .meshb/.sklb/.animb (bake: .sklb or .emi figure manifest)",
+    rrb_emi_probe, rrb_emi_info, rrb_emi_info_json, rrb_emi_verify, rrb_emi_dump_json,
+    rrb_emi_bake, rrb_emi_sample, &rrb_emi_room, rrb_emi_parts,
+};

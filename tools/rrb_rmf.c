@@ -606,7 +606,7 @@ int rrb_rmf_hidden(const rrb_rmf_map *m, int obj)
 
 /* ---- rrbake hooks ---------------------------------------------------- */
 
-static int rmf_probe(const uint8_t *data, size_t size, const char *path)
+int rrb_rmf_probe(const uint8_t *data, size_t size, const char *path)
 {
     size_t n = path ? strlen(path) : 0;
     if (size >= 7 && memcmp(data + 4, "RMF", 3) == 0)
@@ -648,13 +648,13 @@ static int rmf_info_any(const uint8_t *data, size_t size, const char *path, FILE
     return 0;
 }
 
-static int rmf_info(const uint8_t *d, size_t s, const char *p, FILE *o, char *e, size_t c)
+int rrb_rmf_info(const uint8_t *d, size_t s, const char *p, FILE *o, char *e, size_t c)
 {
     return rmf_info_any(d, s, p, o, e, c, 0);
 }
 
-static int rmf_info_json(const uint8_t *d, size_t s, const char *p, FILE *o, char *e,
-                         size_t c)
+int rrb_rmf_info_json(const uint8_t *d, size_t s, const char *p, FILE *o, char *e,
+                      size_t c)
 {
     return rmf_info_any(d, s, p, o, e, c, 1);
 }
@@ -710,8 +710,8 @@ static double centroid_out(const rrb_rmf_map *m, const rrb_rmf_obj *o)
     return worst;
 }
 
-static int rmf_verify(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap)
+int rrb_rmf_verify(const uint8_t *data, size_t size, const char *path, FILE *out,
+                   char *err, size_t errcap)
 {
     rrb_rmf_map m;
     double worst = 0;
@@ -845,8 +845,8 @@ static void json_paths(FILE *f, const rrb_rmf_map *m)
     fputs("],\n", f);
 }
 
-static int rmf_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                         char *err, size_t errcap)
+int rrb_rmf_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
+                      char *err, size_t errcap)
 {
     rrb_rmf_map m;
     int i;
@@ -880,9 +880,3 @@ static int rmf_dump_json(const uint8_t *data, size_t size, const char *path, FIL
     rrb_rmf_free(&m);
     return 0;
 }
-
-const rrb_format rrb_format_rmf = {
-    "rmf", "Worldcraft / Hammer RMF map, versions 0.8-2.2", rmf_probe, rmf_info,
-    rmf_info_json, rmf_verify, rmf_dump_json, rrb_rmf_bake, rrb_rmf_sample,
-    &rrb_rmf_room, NULL,
-};

@@ -697,3 +697,11 @@ const rrb_room_hooks rrb_rmf_room = {
     RR_FMT_RMF, rmf_summary, queries, "rmf (Worldcraft / Hammer)",
     rmf_obj, rmf_svg, "map", write_map, rmf_plan_xy,
 };
+
+/* The module: reading and inspecting (rrb_rmf.c), the sample (rrb_rmf_write.c),
+ * baking (rrb_rmf_bake.c) and the commands on its blobs (above). */
+const rrb_format rrb_format_rmf = {
+    "rmf", "Worldcraft / Hammer RMF map, versions 0.8-2.2", rrb_rmf_probe, rrb_rmf_info,
+    rrb_rmf_info_json, rrb_rmf_verify, rrb_rmf_dump_json, rrb_rmf_bake, rrb_rmf_sample,
+    &rrb_rmf_room, NULL,
+};

@@ -517,7 +517,7 @@ void rrb_roo_free(rrb_roo *r)
 
 /* ---- rrbake hooks ---------------------------------------------------- */
 
-static int probe(const uint8_t *data, size_t size, const char *path)
+int rrb_roo_probe(const uint8_t *data, size_t size, const char *path)
 {
     size_t n = path ? strlen(path) : 0;
     if (size >= 4 && data[0] == 0x52 && data[1] == 0x4F && data[2] == 0x4F && data[3] == 0xB1)
@@ -531,8 +531,8 @@ static int load(const uint8_t *data, size_t size, const char *path, rrb_roo *r, 
     return rrb_roo_read(data, size, path, r, err, errcap);
 }
 
-static int info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                size_t errcap)
+int rrb_roo_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                 size_t errcap)
 {
     rrb_roo r;
     if (load(data, size, path, &r, err, errcap))
@@ -560,8 +560,8 @@ static int info(const uint8_t *data, size_t size, const char *path, FILE *out, c
     return 0;
 }
 
-static int info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                     size_t errcap)
+int rrb_roo_info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                      size_t errcap)
 {
     rrb_roo r;
     if (load(data, size, path, &r, err, errcap))
@@ -586,8 +586,8 @@ static int info_json(const uint8_t *data, size_t size, const char *path, FILE *o
 }
 
 /* Encrypted files fail in the reader; report it as such in verify output. */
-static int verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                  size_t errcap)
+int rrb_roo_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                   size_t errcap)
 {
     rrb_roo r;
     if (load(data, size, path, &r, err, errcap))
@@ -716,8 +716,8 @@ static void dump_grid(FILE *o, const char *name, const uint8_t *g, const uint32_
     fprintf(o, "\n  ]");
 }
 
-static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o, char *err,
-                     size_t errcap)
+int rrb_roo_dump_json(const uint8_t *data, size_t size, const char *path, FILE *o, char *err,
+                      size_t errcap)
 {
     rrb_roo r;
     if (load(data, size, path, &r, err, errcap))
@@ -748,12 +748,3 @@ static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o
     rrb_roo_free(&r);
     return 0;
 }
-
-static int sample(const char *dir, char *err, size_t errcap)
-{
-    return rrb_roo_sample(dir, err, errcap);
-}
-
-const rrb_format rrb_format_roo = {
-    "roo", "Meridian 59 room (.roo v12-15)", probe, info, info_json, verify, dump_json,
-    rrb_roo_bake, sample, &rrb_roo_room, NULL};

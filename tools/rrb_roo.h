@@ -126,6 +126,17 @@ int rrb_roo_read(const uint8_t *data, size_t size, const char *path, rrb_roo *r,
 void rrb_roo_free(rrb_roo *r);
 /* The security value of §1.13 computed from the model. */
 int32_t rrb_roo_security(const rrb_roo *r);
+/* The format's inspection hooks (rrb_format.h: probe, info, info_json,
+ * verify, dump_json); the module's descriptor is in rrb_roo_cli.c. */
+int rrb_roo_probe(const uint8_t *data, size_t size, const char *path);
+int rrb_roo_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                 size_t errcap);
+int rrb_roo_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
+                      char *err, size_t errcap);
+int rrb_roo_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                   size_t errcap);
+int rrb_roo_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
+                      char *err, size_t errcap);
 /* Serialise the model (sections contiguous from offset 20, offsets and
  * server_offset recomputed; security written as r->security). */
 void rrb_roo_write(const rrb_roo *r, rrb_buf *out);

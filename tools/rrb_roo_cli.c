@@ -9,6 +9,7 @@
 #include "rr_roo.h"
 #include "rr_roo_blob.h"
 #include "rrb_cli.h"
+#include "rrb_roo.h"
 
 /* ---- query ---- */
 
@@ -504,3 +505,9 @@ const rrb_room_hooks rrb_roo_room = {
     RR_FMT_ROO, roo_summary, queries, "roo (Meridian 59)",
     roo_obj, roo_svg, NULL, NULL, roo_plan_xy,
 };
+
+/* The module: reading and inspecting (rrb_roo.c), the sample (rrb_roo_write.c),
+ * baking (rrb_roo_bake.c) and the commands on its blobs (above). */
+const rrb_format rrb_format_roo = {
+    "roo", "Meridian 59 room (.roo v12-15)", rrb_roo_probe, rrb_roo_info, rrb_roo_info_json,
+    rrb_roo_verify, rrb_roo_dump_json, rrb_roo_bake, rrb_roo_sample, &rrb_roo_room, NULL};
