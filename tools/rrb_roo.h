@@ -117,7 +117,7 @@ typedef struct rrb_roo {
     size_t end;                 /* offset after the last byte read */
 } rrb_roo;
 
-/* The rrbake module (rrb_roo.c). */
+/* The rrbake module (its descriptor is in rrb_roo_cli.c). */
 extern const rrb_format rrb_format_roo;
 
 /* Parse a whole .roo file. Returns 0, or -1 with "path:0xOFF: ..." in err. */
