@@ -505,38 +505,39 @@ static NOINLINE int name_ieq(const char *a, const char *b)
     }
 }
 
-rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+/* The index of the first joint (of_anims 0) or animation (1) whose name is
+ * name: the two lookups differ only in the section they search. */
+static NOINLINE rr_err find_name(const rr_room *room, int of_anims, const char *name,
+                                 uint32_t *index)
 {
-    const rr_emi_joint *joints;
-    uint32_t i, n;
+    const char *field;   /* the name field of record i (first in both records) */
+    uint32_t i, n, stride;
     rr_err e = name && index ? emi_room(room) : RR_ERR_ARG;
     if (e)
         return e;
-    joints = joints_of(room);
-    n = figure_of(room)->njoints;
-    for (i = 0; i < n; i++)
-        if (name_ieq(rr_string(room, joints[i].name), name)) {
+    if (of_anims) {
+        field = (const char *)&anims_of(room)->name;
+        n = figure_of(room)->nanims, stride = sizeof(rr_emi_anim);
+    } else {
+        field = (const char *)&joints_of(room)->name;
+        n = figure_of(room)->njoints, stride = sizeof(rr_emi_joint);
+    }
+    for (i = 0; i < n; i++, field += stride)
+        if (name_ieq(rr_string(room, *(const uint32_t *)field), name)) {
             *index = i;
             return RR_OK;
         }
     return RR_ERR_NOTFOUND;
 }
 
+rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    return find_name(room, 0, name, index);
+}
+
 rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    const rr_emi_anim *anims;
-    uint32_t i, n;
-    rr_err e = name && index ? emi_room(room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    anims = anims_of(room);
-    n = figure_of(room)->nanims;
-    for (i = 0; i < n; i++)
-        if (name_ieq(rr_string(room, anims[i].name), name)) {
-            *index = i;
-            return RR_OK;
-        }
-    return RR_ERR_NOTFOUND;
+    return find_name(room, 1, name, index);
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
