@@ -905,23 +905,29 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
- * written out on a 32-bit x (l2 is in range there). Each component is
+ * registers), with the Newton steps of rsqrt_q30 written out (`unrolled`);
+ * the general blend calls it (normal_unit), and rsqrt_q30 itself: the same
+ * bits, in less code and a few more instructions. Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, int unrolled,
+                                             rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
         uint32_t y = rsqrt_seed[(x >> 26) - 4u];
-        y = rsqrt_step(x, y);
-        y = rsqrt_step(x, y);
-        y = rsqrt_step(x, y);   /* Q30, < 2^31 */
+        if (unrolled) {
+            y = rsqrt_step(x, y);
+            y = rsqrt_step(x, y);
+            y = rsqrt_step(x, y);   /* Q30, < 2^31 */
+        } else {
+            y = rsqrt_q30(x);
+        }
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
@@ -930,9 +936,9 @@ static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz,
     }
 }
 
-static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
+static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
 {
-    normal_unit_inline(n[0], n[1], n[2], out);
+    normal_unit_inline(n->x, n->y, n->z, 0, out);
 }
 
 /* A vertex with two influences (the common blend): its position, and
@@ -955,7 +961,40 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
     normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
                        blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), nrm);
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), 1,
+                       nrm);
+}
+
+/* Component i of matrix m applied to (x, y, z): skin_coord with the
+ * translation masked by t_mask (~0 for a position, 0 for a normal, whose
+ * shift is 0: then it is skin_normal). */
+static ALWAYS_INLINE int32_t blend_term(const rr_emi_xform *m, int i, int32_t x, int32_t y,
+                                        int32_t z, unsigned shift, uint32_t t_mask)
+{
+    return (int32_t)((uint32_t)(row_dot(m->r + 3 * i, x, y, z) >> shift) +
+                     ((uint32_t)m->t[i] & t_mask));
+}
+
+/* The general blend of a vector e (a vertex's position or normal) over the
+ * n influences from in: the sum of w * (M e) over them, taken in 64 bits
+ * and rounded once (blend_add). A position is each matrix applied (shift
+ * into coords, translation: t_mask ~0); a normal is rotated only (shift 0,
+ * t_mask 0: Q29). */
+static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                const int16_t e[3], unsigned shift, uint32_t t_mask,
+                                rr_vec3 *out)
+{
+    const rr_emi_infl *k, *end = in + n;
+    int32_t x = e[0], y = e[1], z = e[2];
+    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
+    for (k = in; k < end; k++) {
+        const rr_emi_xform *m = &skin[k->joint];
+        int32_t w16 = (int32_t)k->weight << 16;
+        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w16);
+        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w16);
+        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w16);
+    }
+    out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
 }
 
 /* A vertex with three or four influences (the general blend), or none
@@ -963,37 +1002,17 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
 static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
                                const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
-    const rr_emi_infl *k, *end = in + n;
-    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
-    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
     if (n == 0) {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
         int32_t step = 1 << (SKIN_FRAC - shift);
-        pos->x = x * step, pos->y = y * step, pos->z = z * step;
+        pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
         if (nrm)
             nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         return;
     }
-    for (k = in; k < end; k++) {
-        const rr_emi_xform *m = &skin[k->joint];
-        int32_t w16 = (int32_t)k->weight << 16;
-        ax = blend_add(ax, skin_coord(m, 0, x, y, z, shift), w16);
-        ay = blend_add(ay, skin_coord(m, 1, x, y, z, shift), w16);
-        az = blend_add(az, skin_coord(m, 2, x, y, z, shift), w16);
-    }
-    pos->x = blend_end(ax), pos->y = blend_end(ay), pos->z = blend_end(az);
+    blend_many(in, n, skin, v->pos, shift, ~0u, pos);
     if (nrm) {
-        int32_t q[3];
-        x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
-        ax = ay = az = BLEND_HALF;
-        for (k = in; k < end; k++) {
-            const rr_emi_xform *m = &skin[k->joint];
-            int32_t w16 = (int32_t)k->weight << 16;
-            ax = blend_add(ax, skin_normal(m, 0, x, y, z), w16);
-            ay = blend_add(ay, skin_normal(m, 1, x, y, z), w16);
-            az = blend_add(az, skin_normal(m, 2, x, y, z), w16);
-        }
-        q[0] = blend_end(ax), q[1] = blend_end(ay), q[2] = blend_end(az);
-        normal_unit(q, nrm);
+        blend_many(in, n, skin, v->nrm, 0, 0, nrm);   /* Q29 */
+        normal_unit(nrm, nrm);
     }
 }
 
