@@ -1016,18 +1016,83 @@ static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_x
     }
 }
 
-/* Vertices v .. end into pos (and nrm when `normals`, a constant in each of
- * the two copies the job inlines, so the hot loop tests nothing but the
- * influence count). A vertex with one influence (most vertices) is its
- * joint's matrix applied, in the loop; its normal the rotated unit normal,
- * Q29 -> Q16 (unit within the rotation's rounding, docs/emi.md, so not
- * renormalized). Blends are out of line, so that their 64-bit sums do not
- * take this loop's registers. */
-static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *end,
-                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
-                                     unsigned shift, rr_vec3 *pos, rr_vec3 *nrm, int normals)
+/* Pairs pay where the registers hold a row of the matrix and both vertices
+ * (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches only 8
+ * registers with most instructions; there the pair spills and costs more
+ * than two single vertices (make bench: micro:bit skin_pos 106 -> 116 per
+ * influence on the sample figure), so it skins one vertex at a time. The
+ * results are the same bits either way. */
+#if defined(__thumb__) && !defined(__thumb2__)
+#define SKIN_PAIRS 0
+#else
+#define SKIN_PAIRS 1
+#endif
+
+/* Positions of two consecutive vertices v[0], v[1] that the same joint
+ * alone moves (matrix m): each word of the matrix is loaded once for both.
+ * The whole matrix does not fit the registers with a vertex, but a row of
+ * it does with two vertices; out of line, so that the pair has the
+ * registers to itself. */
+static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+                               rr_vec3 *pos)
 {
-    for (; v < end; v++, pos++) {
+    int32_t x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
+    int32_t x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
+    int32_t a, b;   /* both before either is stored: else m is read again after the store */
+    a = skin_coord(m, 0, x0, y0, z0, shift), b = skin_coord(m, 0, x1, y1, z1, shift);
+    pos[0].x = a, pos[1].x = b;
+    a = skin_coord(m, 1, x0, y0, z0, shift), b = skin_coord(m, 1, x1, y1, z1, shift);
+    pos[0].y = a, pos[1].y = b;
+    a = skin_coord(m, 2, x0, y0, z0, shift), b = skin_coord(m, 2, x1, y1, z1, shift);
+    pos[0].z = a, pos[1].z = b;
+}
+
+/* Positions of vertices v .. end. A vertex that one joint alone moves
+ * (most vertices) is that joint's matrix applied: together with the next
+ * vertex when the same joint alone moves it too (meshes list the vertices
+ * of a joint together), else alone, in the loop. Blends are out of line,
+ * one vertex each. */
+static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
+                                    const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                    unsigned shift, rr_vec3 *pos)
+{
+    uint32_t n;   /* vertices done in one pass of the loop */
+    for (; v < end; v += n, pos += n) {
+        int32_t single = v->single;
+        n = 1;
+        if (single >= 0) {   /* one influence, of joint single */
+            const rr_emi_xform *m = &skin[single];
+            int32_t x, y, z;
+            if (SKIN_PAIRS && v + 1 < end && v[1].single == single) {
+                do {   /* the run of joint single, two vertices at a time */
+                    skin_pair(m, v, shift, pos);
+                    v += 2, pos += 2;
+                } while (v + 1 < end && v[0].single == single && v[1].single == single);
+                n = 0;   /* v and pos have moved past the pairs */
+                continue;
+            }
+            x = v->pos[0], y = v->pos[1], z = v->pos[2];
+            pos->x = skin_coord(m, 0, x, y, z, shift);
+            pos->y = skin_coord(m, 1, x, y, z, shift);
+            pos->z = skin_coord(m, 2, x, y, z, shift);
+        } else if (v->infl_count == 2) {
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+        } else {
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
+        }
+    }
+}
+
+/* Positions and normals of vertices v .. end. A vertex with one influence
+ * (most vertices) is its joint's matrix applied, in the loop; its normal the
+ * rotated unit normal, Q29 -> Q16 (unit within the rotation's rounding,
+ * docs/emi.md, so not renormalized). Blends are out of line, so that their
+ * 64-bit sums do not take this loop's registers. */
+static ALWAYS_INLINE void skin_with_normals(const rr_emi_vert *v, const rr_emi_vert *end,
+                                            const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                            unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+{
+    for (; v < end; v++, pos++, nrm++) {
         int32_t single = v->single;
         uint32_t n;
         if (single >= 0) {   /* one influence, of joint single */
@@ -1036,26 +1101,21 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
             pos->x = skin_coord(m, 0, x, y, z, shift);
             pos->y = skin_coord(m, 1, x, y, z, shift);
             pos->z = skin_coord(m, 2, x, y, z, shift);
-            if (normals) {
-                x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
-                nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
-                nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
-                nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
-            }
+            x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+            nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
+            nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
+            nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
         } else if ((n = v->infl_count) == 2) {
             skin_two(infl + v->infl_first, skin, v, shift, pos);
-            if (normals)
-                skin_two_normal(infl + v->infl_first, skin, v, nrm);
+            skin_two_normal(infl + v->infl_first, skin, v, nrm);
         } else {
-            skin_many(infl + v->infl_first, n, skin, v, shift, pos, normals ? nrm : 0);
+            skin_many(infl + v->infl_first, n, skin, v, shift, pos, nrm);
         }
-        if (normals)
-            nrm++;
     }
 }
 
-/* Linear blend skinning of a range of vertices (rr_emi.h): skin_range's
- * loop, with or without normals. */
+/* Linear blend skinning of a range of vertices (rr_emi.h): with normals,
+ * or positions only. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v, *end;
@@ -1068,8 +1128,8 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
     if (job->nrm_out)
-        skin_range(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out, 1);
+        skin_with_normals(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out);
     else
-        skin_range(v, end, infl, job->skin, shift, job->pos_out, 0, 0);
+        skin_positions(v, end, infl, job->skin, shift, job->pos_out);
     return RR_OK;
 }
