@@ -505,38 +505,39 @@ static NOINLINE int name_ieq(const char *a, const char *b)
     }
 }
 
-rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+/* The index of the first joint (of_anims 0) or animation (1) whose name is
+ * name: the two lookups differ only in the section they search. */
+static NOINLINE rr_err find_name(const rr_room *room, int of_anims, const char *name,
+                                 uint32_t *index)
 {
-    const rr_emi_joint *joints;
-    uint32_t i, n;
+    const char *field;   /* the name field of record i (first in both records) */
+    uint32_t i, n, stride;
     rr_err e = name && index ? emi_room(room) : RR_ERR_ARG;
     if (e)
         return e;
-    joints = joints_of(room);
-    n = figure_of(room)->njoints;
-    for (i = 0; i < n; i++)
-        if (name_ieq(rr_string(room, joints[i].name), name)) {
+    if (of_anims) {
+        field = (const char *)&anims_of(room)->name;
+        n = figure_of(room)->nanims, stride = sizeof(rr_emi_anim);
+    } else {
+        field = (const char *)&joints_of(room)->name;
+        n = figure_of(room)->njoints, stride = sizeof(rr_emi_joint);
+    }
+    for (i = 0; i < n; i++, field += stride)
+        if (name_ieq(rr_string(room, *(const uint32_t *)field), name)) {
             *index = i;
             return RR_OK;
         }
     return RR_ERR_NOTFOUND;
 }
 
+rr_err rr_emi_joint_find(const rr_room *room, const char *name, uint32_t *index)
+{
+    return find_name(room, 0, name, index);
+}
+
 rr_err rr_emi_anim_find(const rr_room *room, const char *name, uint32_t *index)
 {
-    const rr_emi_anim *anims;
-    uint32_t i, n;
-    rr_err e = name && index ? emi_room(room) : RR_ERR_ARG;
-    if (e)
-        return e;
-    anims = anims_of(room);
-    n = figure_of(room)->nanims;
-    for (i = 0; i < n; i++)
-        if (name_ieq(rr_string(room, anims[i].name), name)) {
-            *index = i;
-            return RR_OK;
-        }
-    return RR_ERR_NOTFOUND;
+    return find_name(room, 1, name, index);
 }
 
 rr_err rr_emi_joint_get(const rr_room *room, uint32_t index, const char **name,
@@ -904,23 +905,29 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers); the general blend calls it. The Newton steps are rsqrt_q30's,
- * written out on a 32-bit x (l2 is in range there). Each component is
+ * registers), with the Newton steps of rsqrt_q30 written out (`unrolled`);
+ * the general blend calls it (normal_unit), and rsqrt_q30 itself: the same
+ * bits, in less code and a few more instructions. Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, int unrolled,
+                                             rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
         uint32_t y = rsqrt_seed[(x >> 26) - 4u];
-        y = rsqrt_step(x, y);
-        y = rsqrt_step(x, y);
-        y = rsqrt_step(x, y);   /* Q30, < 2^31 */
+        if (unrolled) {
+            y = rsqrt_step(x, y);
+            y = rsqrt_step(x, y);
+            y = rsqrt_step(x, y);   /* Q30, < 2^31 */
+        } else {
+            y = rsqrt_q30(x);
+        }
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
@@ -929,9 +936,9 @@ static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz,
     }
 }
 
-static NOINLINE void normal_unit(const int32_t n[3], rr_vec3 *out)
+static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
 {
-    normal_unit_inline(n[0], n[1], n[2], out);
+    normal_unit_inline(n->x, n->y, n->z, 0, out);
 }
 
 /* A vertex with two influences (the common blend): its position, and
@@ -954,7 +961,40 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
     normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
                        blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), nrm);
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), 1,
+                       nrm);
+}
+
+/* Component i of matrix m applied to (x, y, z): skin_coord with the
+ * translation masked by t_mask (~0 for a position, 0 for a normal, whose
+ * shift is 0: then it is skin_normal). */
+static ALWAYS_INLINE int32_t blend_term(const rr_emi_xform *m, int i, int32_t x, int32_t y,
+                                        int32_t z, unsigned shift, uint32_t t_mask)
+{
+    return (int32_t)((uint32_t)(row_dot(m->r + 3 * i, x, y, z) >> shift) +
+                     ((uint32_t)m->t[i] & t_mask));
+}
+
+/* The general blend of a vector e (a vertex's position or normal) over the
+ * n influences from in: the sum of w * (M e) over them, taken in 64 bits
+ * and rounded once (blend_add). A position is each matrix applied (shift
+ * into coords, translation: t_mask ~0); a normal is rotated only (shift 0,
+ * t_mask 0: Q29). */
+static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                const int16_t e[3], unsigned shift, uint32_t t_mask,
+                                rr_vec3 *out)
+{
+    const rr_emi_infl *k, *end = in + n;
+    int32_t x = e[0], y = e[1], z = e[2];
+    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
+    for (k = in; k < end; k++) {
+        const rr_emi_xform *m = &skin[k->joint];
+        int32_t w16 = (int32_t)k->weight << 16;
+        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w16);
+        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w16);
+        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w16);
+    }
+    out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
 }
 
 /* A vertex with three or four influences (the general blend), or none
@@ -962,52 +1002,97 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
 static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
                                const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
 {
-    const rr_emi_infl *k, *end = in + n;
-    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
-    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
     if (n == 0) {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
         int32_t step = 1 << (SKIN_FRAC - shift);
-        pos->x = x * step, pos->y = y * step, pos->z = z * step;
+        pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
         if (nrm)
             nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         return;
     }
-    for (k = in; k < end; k++) {
-        const rr_emi_xform *m = &skin[k->joint];
-        int32_t w16 = (int32_t)k->weight << 16;
-        ax = blend_add(ax, skin_coord(m, 0, x, y, z, shift), w16);
-        ay = blend_add(ay, skin_coord(m, 1, x, y, z, shift), w16);
-        az = blend_add(az, skin_coord(m, 2, x, y, z, shift), w16);
-    }
-    pos->x = blend_end(ax), pos->y = blend_end(ay), pos->z = blend_end(az);
+    blend_many(in, n, skin, v->pos, shift, ~0u, pos);
     if (nrm) {
-        int32_t q[3];
-        x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
-        ax = ay = az = BLEND_HALF;
-        for (k = in; k < end; k++) {
-            const rr_emi_xform *m = &skin[k->joint];
-            int32_t w16 = (int32_t)k->weight << 16;
-            ax = blend_add(ax, skin_normal(m, 0, x, y, z), w16);
-            ay = blend_add(ay, skin_normal(m, 1, x, y, z), w16);
-            az = blend_add(az, skin_normal(m, 2, x, y, z), w16);
-        }
-        q[0] = blend_end(ax), q[1] = blend_end(ay), q[2] = blend_end(az);
-        normal_unit(q, nrm);
+        blend_many(in, n, skin, v->nrm, 0, 0, nrm);   /* Q29 */
+        normal_unit(nrm, nrm);
     }
 }
 
-/* Vertices v .. end into pos (and nrm when `normals`, a constant in each of
- * the two copies the job inlines, so the hot loop tests nothing but the
- * influence count). A vertex with one influence (most vertices) is its
- * joint's matrix applied, in the loop; its normal the rotated unit normal,
- * Q29 -> Q16 (unit within the rotation's rounding, docs/emi.md, so not
- * renormalized). Blends are out of line, so that their 64-bit sums do not
- * take this loop's registers. */
-static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *end,
-                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
-                                     unsigned shift, rr_vec3 *pos, rr_vec3 *nrm, int normals)
+/* Pairs pay where the registers hold a row of the matrix and both vertices
+ * (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches only 8
+ * registers with most instructions; there the pair spills and costs more
+ * than two single vertices (make bench: micro:bit skin_pos 106 -> 116 per
+ * influence on the sample figure), so it skins one vertex at a time. The
+ * results are the same bits either way. */
+#if defined(__thumb__) && !defined(__thumb2__)
+#define SKIN_PAIRS 0
+#else
+#define SKIN_PAIRS 1
+#endif
+
+/* Positions of two consecutive vertices v[0], v[1] that the same joint
+ * alone moves (matrix m): each word of the matrix is loaded once for both.
+ * The whole matrix does not fit the registers with a vertex, but a row of
+ * it does with two vertices; out of line, so that the pair has the
+ * registers to itself. */
+static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+                               rr_vec3 *pos)
 {
-    for (; v < end; v++, pos++) {
+    int32_t x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
+    int32_t x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
+    int32_t a, b;   /* both before either is stored: else m is read again after the store */
+    a = skin_coord(m, 0, x0, y0, z0, shift), b = skin_coord(m, 0, x1, y1, z1, shift);
+    pos[0].x = a, pos[1].x = b;
+    a = skin_coord(m, 1, x0, y0, z0, shift), b = skin_coord(m, 1, x1, y1, z1, shift);
+    pos[0].y = a, pos[1].y = b;
+    a = skin_coord(m, 2, x0, y0, z0, shift), b = skin_coord(m, 2, x1, y1, z1, shift);
+    pos[0].z = a, pos[1].z = b;
+}
+
+/* Positions of vertices v .. end. A vertex that one joint alone moves
+ * (most vertices) is that joint's matrix applied: together with the next
+ * vertex when the same joint alone moves it too (meshes list the vertices
+ * of a joint together), else alone, in the loop. Blends are out of line,
+ * one vertex each. */
+static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
+                                    const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                    unsigned shift, rr_vec3 *pos)
+{
+    uint32_t n;   /* vertices done in one pass of the loop */
+    for (; v < end; v += n, pos += n) {
+        int32_t single = v->single;
+        n = 1;
+        if (single >= 0) {   /* one influence, of joint single */
+            const rr_emi_xform *m = &skin[single];
+            int32_t x, y, z;
+            if (SKIN_PAIRS && v + 1 < end && v[1].single == single) {
+                do {   /* the run of joint single, two vertices at a time */
+                    skin_pair(m, v, shift, pos);
+                    v += 2, pos += 2;
+                } while (v + 1 < end && v[0].single == single && v[1].single == single);
+                n = 0;   /* v and pos have moved past the pairs */
+                continue;
+            }
+            x = v->pos[0], y = v->pos[1], z = v->pos[2];
+            pos->x = skin_coord(m, 0, x, y, z, shift);
+            pos->y = skin_coord(m, 1, x, y, z, shift);
+            pos->z = skin_coord(m, 2, x, y, z, shift);
+        } else if (v->infl_count == 2) {
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+        } else {
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
+        }
+    }
+}
+
+/* Positions and normals of vertices v .. end. A vertex with one influence
+ * (most vertices) is its joint's matrix applied, in the loop; its normal the
+ * rotated unit normal, Q29 -> Q16 (unit within the rotation's rounding,
+ * docs/emi.md, so not renormalized). Blends are out of line, so that their
+ * 64-bit sums do not take this loop's registers. */
+static ALWAYS_INLINE void skin_with_normals(const rr_emi_vert *v, const rr_emi_vert *end,
+                                            const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                            unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+{
+    for (; v < end; v++, pos++, nrm++) {
         int32_t single = v->single;
         uint32_t n;
         if (single >= 0) {   /* one influence, of joint single */
@@ -1016,26 +1101,21 @@ static ALWAYS_INLINE void skin_range(const rr_emi_vert *v, const rr_emi_vert *en
             pos->x = skin_coord(m, 0, x, y, z, shift);
             pos->y = skin_coord(m, 1, x, y, z, shift);
             pos->z = skin_coord(m, 2, x, y, z, shift);
-            if (normals) {
-                x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
-                nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
-                nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
-                nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
-            }
+            x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+            nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
+            nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
+            nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
         } else if ((n = v->infl_count) == 2) {
             skin_two(infl + v->infl_first, skin, v, shift, pos);
-            if (normals)
-                skin_two_normal(infl + v->infl_first, skin, v, nrm);
+            skin_two_normal(infl + v->infl_first, skin, v, nrm);
         } else {
-            skin_many(infl + v->infl_first, n, skin, v, shift, pos, normals ? nrm : 0);
+            skin_many(infl + v->infl_first, n, skin, v, shift, pos, nrm);
         }
-        if (normals)
-            nrm++;
     }
 }
 
-/* Linear blend skinning of a range of vertices (rr_emi.h): skin_range's
- * loop, with or without normals. */
+/* Linear blend skinning of a range of vertices (rr_emi.h): with normals,
+ * or positions only. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v, *end;
@@ -1048,8 +1128,8 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
     if (job->nrm_out)
-        skin_range(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out, 1);
+        skin_with_normals(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out);
     else
-        skin_range(v, end, infl, job->skin, shift, job->pos_out, 0, 0);
+        skin_positions(v, end, infl, job->skin, shift, job->pos_out);
     return RR_OK;
 }

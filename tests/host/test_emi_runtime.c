@@ -205,6 +205,7 @@ typedef struct stats {
     double nrm_len;   /* largest | |normal| - 1 | */
     unsigned joints, verts, nrms, figures, times;
     unsigned blended;   /* vertices with several influences checked by check_blend_rounding */
+    unsigned in_runs;   /* one-influence vertices next to one of the same joint, positions only */
 } stats;
 
 static uint32_t depth_of(const rrb_emi_skel *s, int j)
@@ -365,6 +366,63 @@ static uint32_t check_blend_rounding(uint32_t seed, const baked *bk, const rr_em
     return checked;
 }
 
+/* The one-influence transform of docs/emi.md, in plain int64 from the
+ * blob: (Q14 row . vpos) >> (14 - vert_shift), truncating, plus the
+ * translation, for vertex v of vs moved by joint j alone. */
+static int32_t one_influence(const rr_emi_vert *v, const rr_emi_xform *m, uint32_t vert_shift,
+                             int c)
+{
+    const int32_t *r = m->r + 3 * c;
+    int64_t dot = (int64_t)r[0] * v->pos[0] + (int64_t)r[1] * v->pos[1] + (int64_t)r[2] * v->pos[2];
+    return (int32_t)((dot >> (14 - vert_shift)) + m->t[c]);
+}
+
+/* Positions-only skinning (the job without normals, which skins the
+ * vertices of a run of one joint two at a time): every one-influence vertex
+ * equals the documented transform bit for bit, every vertex equals what the
+ * job with normals gave (pos), and jobs over pieces of 1..7 vertices, which
+ * start and end inside runs, give the same bits as the whole job. Returns
+ * the number of one-influence vertices checked whose neighbour has the same
+ * joint (those that can be skinned in pairs). */
+static uint32_t check_positions_only(const char *what, uint32_t seed, const rr_room *room,
+                                     const rr_emi_xform *skin, const rr_vec3 *pos)
+{
+    const rr_emi_vert *vs;
+    rr_emi_info info;
+    uint32_t nv = 0, v, c, first, count, in_runs = 0, bad_doc = 0, bad_same = 0, bad_piece = 0;
+    rr_vec3 *all, piece[8];
+    rr_emi_get_info(room, &info);
+    rr_section(room, RR_SEC_EMI_VERTS, (const void **)&vs, &nv);
+    all = calloc(nv + 1, sizeof *all);
+    {
+        rr_emi_skin_job j = {room, skin, 0, nv, all, NULL};
+        RT_EXPECT_EQ(ID("%s.%u.pos_only.run", what, seed), rr_emi_skin_job_run(&j), RR_OK);
+    }
+    for (v = 0; v < nv; v++) {
+        bad_same += memcmp(&all[v], &pos[v], sizeof all[v]) != 0;
+        if (vs[v].infl_count != 1)
+            continue;
+        for (c = 0; c < 3; c++)
+            bad_doc += (&all[v].x)[c] != one_influence(&vs[v], &skin[vs[v].single],
+                                                       info.vert_shift, (int)c);
+        in_runs += (v > 0 && vs[v - 1].single == vs[v].single) ||
+                   (v + 1 < nv && vs[v + 1].single == vs[v].single);
+    }
+    for (first = 0; first < nv; first += 3)
+        for (count = 1; count <= 7 && first + count <= nv; count++) {
+            rr_emi_skin_job j = {room, skin, first, count, piece, NULL};
+            piece[count] = (rr_vec3){0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a};   /* past the piece */
+            RT_EXPECT_EQ(ID("%s.%u.pos_only.piece", what, seed), rr_emi_skin_job_run(&j), RR_OK);
+            bad_piece += memcmp(piece, &all[first], count * sizeof *piece) != 0 ||
+                         piece[count].x != 0x5a5a5a5a || piece[count].z != 0x5a5a5a5a;
+        }
+    RT_EXPECT_EQ(ID("%s.%u.pos_only.documented", what, seed), bad_doc, 0);
+    RT_EXPECT_EQ(ID("%s.%u.pos_only.same_as_with_normals", what, seed), bad_same, 0);
+    RT_EXPECT_EQ(ID("%s.%u.pos_only.pieces", what, seed), bad_piece, 0);
+    free(all);
+    return in_runs;
+}
+
 static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, const rrb_emi_mesh *m,
                      const rrb_emi_anim *a, int32_t t, int loop, double D, const dx *bind,
                      stats *st)
@@ -390,6 +448,7 @@ static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, cons
     check_joints(seed, s, mod, rm, D, bk->room.coord_frac, st);
     check_verts(seed, s, m, pos, nrm, rm, bind, D, bk->room.coord_frac, st);
     st->blended += check_blend_rounding(seed, bk, skin, pos);
+    st->in_runs += check_positions_only("run", seed, &bk->room, skin, pos);
     st->times++;
     free(loc), free(mod), free(skin), free(pos), free(nrm), free(rp), free(rm);
 }
@@ -1004,6 +1063,29 @@ static void sample_bind_pose(const rr_room *room, const rr_emi_info *info)
     RT_EXPECT_EQ("sample.bind.identity", bad_bind, 0);
 }
 
+/* The walking figure at five times of its walk: positions-only skinning
+ * checked as check_positions_only says. Its 84 one-influence vertices
+ * (docs/emi.md) all lie in runs of one joint, of 2 and 8 vertices. */
+static void sample_positions_only(const rr_room *room)
+{
+    rr_emi_local loc[15];
+    rr_emi_xform mod[15], skin[15];
+    rr_vec3 pos[120], nrm[120];
+    uint32_t i;
+    for (i = 0; i < 5; i++) {
+        rr_emi_sample_job sj = {room, 0, (rr_fix)(i * 19661), RR_EMI_LOOP, loc, 15, NULL};
+        rr_emi_model_job mj = {room, loc, mod, 15};
+        rr_emi_skin_matrices_job kj = {room, mod, skin, 15};
+        rr_emi_skin_job vj = {room, skin, 0, 120, pos, nrm};
+        RT_EXPECT_EQ(ID("sample.%u.pos_only.pose", i),
+                     rr_emi_sample_job_run(&sj) | rr_emi_model_job_run(&mj) |
+                         rr_emi_skin_matrices_job_run(&kj) | rr_emi_skin_job_run(&vj),
+                     RR_OK);
+        RT_EXPECT_EQ(ID("sample.%u.pos_only.in_runs", i),
+                     check_positions_only("sample", i, room, skin, pos), 84);
+    }
+}
+
 static void sample_figure(void)
 {
     char dir[] = "/tmp/emi_sampleXXXXXX", path[256], err[RRB_ERR_MAX];
@@ -1026,6 +1108,7 @@ static void sample_figure(void)
     RT_EXPECT_EQ("sample.max_infl", info.max_infl, 2);
     printf("# sample figure: %zu bytes baked, coord_frac %u\n", bk.size, info.coord_frac);
     sample_bind_pose(&bk.room, &info);
+    sample_positions_only(&bk.room);
     /* the arena holds the section view and nothing else */
     RT_EXPECT_EQ("sample.arena", rr_arena_size(bk.bytes, (uint32_t)bk.size),
                  (int32_t)RR_EMI_ARENA_BYTES);
@@ -1066,6 +1149,8 @@ static void print_stats(const stats *st)
     printf("# max error / figure size D: joint %.3g, vertex %.3g; normal length %.3g\n",
            st->joint_rel, st->vert_rel, st->nrm_len);
     printf("# blend rounding: %u blended vertex positions checked bit for bit\n", st->blended);
+    printf("# positions only: %u one-influence vertices next to one of the same joint checked "
+           "bit for bit\n", st->in_runs);
 }
 
 int main(int argc, char **argv)
@@ -1094,6 +1179,7 @@ int main(int argc, char **argv)
         influences(seed);
     tracks_policy();
     RT_EXPECT("blend_round.some", st.blended > 1000);   /* the check above is not vacuous */
+    RT_EXPECT("pos_only.runs.some", st.in_runs > 1000);   /* nor this one */
     print_stats(&st);
     return rt_done("test_emi_runtime");
 }
