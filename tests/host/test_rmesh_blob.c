@@ -554,7 +554,8 @@ static void check_render_records(void)
         for (v = 0; v < g->nverts; v++) {
             rr_rmesh_vertex x;
             int k;
-            RT_EXPECT_EQ("rmesh.rrec.vertex", rr_rmesh_render_vertex(&r, i, v, &x), RR_OK);
+            RT_EXPECT_EQ("rmesh.rrec.vertex", rr_rmesh_render_vertex(&r, i, g->first_vert + v, &x),
+                         RR_OK);
             bad += memcmp(x.rgb, m.surf[i].verts[v].rgb, 3) != 0;
             /* sample coordinates are multiples of 1/8 unit: within one step */
             for (k = 0; k < 3; k++)
@@ -563,8 +564,12 @@ static void check_render_records(void)
         }
         {
             rr_rmesh_vertex x;
-            RT_EXPECT_EQ("rmesh.rrec.vertex_range", rr_rmesh_render_vertex(&r, i, g->nverts, &x),
-                         RR_ERR_RANGE);
+            /* past the group's vertices, and before them: another group's */
+            RT_EXPECT_EQ("rmesh.rrec.vertex_range",
+                          rr_rmesh_render_vertex(&r, i, g->first_vert + g->nverts, &x), RR_ERR_RANGE);
+            if (g->first_vert)
+                RT_EXPECT_EQ("rmesh.rrec.vertex_before",
+                             rr_rmesh_render_vertex(&r, i, g->first_vert - 1, &x), RR_ERR_RANGE);
         }
     }
     RT_EXPECT_EQ("rmesh.rrec.decoded", bad, 0);
@@ -584,9 +589,9 @@ static void check_render_records(void)
                                            g->lm_step[0] == 16 && g->lm_step[1] == 16);
         lm = blob + rec_off(blob, RR_SEC_RMESH_RLMUV, 3, g->first_vert + 2, 0);
         RT_EXPECT("rmesh.rrec.lm_bytes", lm[0] == 0xbc && lm[1] == 0x3a && lm[2] == 0x12);
-        rr_rmesh_render_vertex(&r, 0, 2, &x);
+        rr_rmesh_render_vertex(&r, 0, g->first_vert + 2, &x);
         RT_EXPECT("rmesh.rrec.lm_uv", x.uv1[0] == 0xabc * 16 && x.uv1[1] == 0x123 * 16);
-        rr_rmesh_render_vertex(&r, 0, 1, &x);
+        rr_rmesh_render_vertex(&r, 0, g->first_vert + 1, &x);
         RT_EXPECT("rmesh.rrec.lm_uv_last", x.uv1[0] == 4095 * 16 && x.uv1[1] == 4095 * 16);
     }
     ncoll = h->nverts;
@@ -640,17 +645,40 @@ static void check_render_records(void)
     rrb_rmesh_free(&m);
 }
 
-/* More render-only positions than the 16-bit position numbers hold after
- * the collision vertices: the baker refuses the room and names the limit;
- * --collision-only still bakes it. */
+/* A full blob's 16-bit numbers, each limit refused by the baker with a
+ * message that names the file and the limit, while --collision-only
+ * still bakes the room:
+ * - render vertex numbers (RINDEX): surfaces 2 and 3 made 40,000 distinct
+ *   points each (no triangles), 80,000 render vertices;
+ * - position numbers (collision vertices + render-only positions): those
+ *   surfaces 20,000 points each, and an invisible mesh of 10,000 triangles
+ *   with 30,000 vertices of its own (no render vertices);
+ * - triangle keys (render triangles + explicit triangles): an alpha
+ *   surface (no collision) of 70,000 triangles. */
+static void bake_limit(rrb_rmesh *m, const char *id, const char *what)
+{
+    rrb_opts o;
+    char err[RRB_ERR_MAX], name[96];
+    rrb_blob *b = rrb_rmesh_bake_model(m, "many.rmesh", NULL, err, sizeof err);
+    snprintf(name, sizeof name, "rmesh.limit.%s", id);
+    RT_EXPECT(name, b == NULL && strstr(err, "many.rmesh: ") == err && strstr(err, what) != NULL);
+    if (b == NULL && strstr(err, what) == NULL)
+        plat_printf("# %s: %s\n", name, err);
+    rrb_blob_free(b);
+    memset(&o, 0, sizeof o);
+    o.collision_only = 1;
+    b = rrb_rmesh_bake_model(m, "many.rmesh", &o, err, sizeof err);
+    snprintf(name, sizeof name, "rmesh.limit.%s_colonly", id);
+    RT_EXPECT(name, b != NULL);
+    rrb_blob_free(b);
+}
+
 static void check_position_limit(void)
 {
     rrb_rmesh m;
-    rrb_opts o;
-    char err[RRB_ERR_MAX];
-    rrb_blob *b;
     rrb_rm_vert *keep[2], *big[2];
-    uint32_t nkeep[2], ntkeep[2], i, s;
+    rrb_rm_mesh *keep_inv, inv;
+    uint32_t nkeep[2], ntkeep[2], i, s, *keep_idx, nkeep_inv;
     rrb_rmesh_sample_model(&m);
     for (s = 0; s < 2; s++) {   /* surfaces 2 and 3: 40,000 distinct points each, no triangles */
         keep[s] = m.surf[2 + s].verts, nkeep[s] = m.surf[2 + s].nverts;
@@ -664,20 +692,41 @@ static void check_position_limit(void)
         }
         m.surf[2 + s].verts = big[s], m.surf[2 + s].nverts = 40000, m.surf[2 + s].ntris = 0;
     }
-    b = rrb_rmesh_bake_model(&m, "many.rmesh", NULL, err, sizeof err);
-    RT_EXPECT("rmesh.limit.positions", b == NULL && strstr(err, "many.rmesh: ") == err &&
-                                          strstr(err, "65,536 position numbers") != NULL);
-    rrb_blob_free(b);
-    memset(&o, 0, sizeof o);
-    o.collision_only = 1;
-    b = rrb_rmesh_bake_model(&m, "many.rmesh", &o, err, sizeof err);
-    RT_EXPECT("rmesh.limit.positions_colonly", b != NULL);
-    rrb_blob_free(b);
+    bake_limit(&m, "render_vertices", "65,536 render vertex numbers");
+    /* 20,000 each, and 30,000 collision vertices of an invisible mesh:
+     * triangle j at (3 (j % 100), 3 (j / 100), 500) + 0, x, y */
+    memset(&inv, 0, sizeof inv);
+    inv.nverts = 30000, inv.ntris = 10000;
+    inv.pos = calloc(3 * 30000, sizeof *inv.pos);
+    inv.idx = calloc(3 * 10000, sizeof *inv.idx);
+    for (i = 0; i < 30000; i++) {
+        uint32_t j = i / 3;
+        inv.pos[3 * i] = (float)(3 * (j % 100) + (i % 3 == 1));
+        inv.pos[3 * i + 1] = (float)(3 * (j / 100) + (i % 3 == 2));
+        inv.pos[3 * i + 2] = 500;
+        inv.idx[i] = i;
+    }
+    keep_inv = m.invis, nkeep_inv = m.ninvis;
+    m.invis = &inv, m.ninvis = 1;
+    m.surf[2].nverts = m.surf[3].nverts = 20000;
+    bake_limit(&m, "positions", "65,536 position numbers");
+    m.invis = keep_inv, m.ninvis = nkeep_inv;
+    free(inv.pos);
+    free(inv.idx);
     for (s = 0; s < 2; s++) {
         m.surf[2 + s].verts = keep[s], m.surf[2 + s].nverts = nkeep[s];
         m.surf[2 + s].ntris = ntkeep[s];
         free(big[s]);
     }
+    /* surface 3 (glass, alpha): 70,000 triangles over its four vertices */
+    keep_idx = m.surf[3].idx;
+    m.surf[3].idx = calloc(3 * 70000, sizeof *m.surf[3].idx);
+    for (i = 0; i < 70000; i++)
+        m.surf[3].idx[3 * i + 1] = 1, m.surf[3].idx[3 * i + 2] = 2;
+    m.surf[3].ntris = 70000;
+    bake_limit(&m, "keys", "65,536 triangle keys");
+    free(m.surf[3].idx);
+    m.surf[3].idx = keep_idx, m.surf[3].ntris = ntkeep[1];
     rrb_rmesh_free(&m);
 }
 

@@ -239,26 +239,26 @@ static void check_counts(room *rm)
     RT_EXPECT_EQ(cid(rm->name, "ents"), h->nents, rm->m.nents);
     RT_EXPECT_EQ(cid(rm->name, "surfs"), h->nsurfs, rm->m.nsurf + rm->m.ninvis + rm->m.nnocoll);
     for (i = 0; i < h->ntris; i++) {
-        const rr_rmesh_tri *t;
+        uint32_t tsrc;
         int32_t v[3][3];
         rr_vec3 n;
         double dv, bound = h->vshift ? (double)(1u << h->vshift) / 2 : 0.5, nerr = 0;
         int k;
         uint32_t surf = 0xffffffffu;
-        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
-        if (t->src >= rm->soup.ntris) {
+        rr_rmesh_triangle(&rm->r, i, &tsrc, v, &n);
+        if (tsrc >= rm->soup.ntris) {
             nz++;
             continue;
         }
         /* its surface (from the surfaces' runs of source triangles) is the
          * one the reader's collision soup gives its source triangle */
         rr_rmesh_triangle_surface(&rm->r, i, &surf);
-        sbad += surf != rm->soup.surface[t->src];
+        sbad += surf != rm->soup.surface[tsrc];
         /* each corner within the lattice bound of its source point: round
          * to the nearest lattice point, 2^vshift coords apart (0.5 coord at
          * vshift 0), plus the double's own error */
         for (k = 0; k < 9; k++) {
-            dv = fabs(v[k / 3][k % 3] - rm->soup.v[9 * t->src + (uint32_t)k] / rm->unit);
+            dv = fabs(v[k / 3][k % 3] - rm->soup.v[9 * tsrc + (uint32_t)k] / rm->unit);
             if (dv > rm->max_verr)
                 rm->max_verr = dv;
             vbad += dv > bound + 1e-6;
@@ -342,12 +342,12 @@ static void check_render(room *rm)
                ((g->flags & RR_RMESH_GROUP_ALPHA) != 0) != rrb_rmesh_surf_alpha(s);
         if (g->nverts != s->nverts || g->nindices != 3 * s->ntris)
             continue;
-        for (v = 0; v < g->nindices; v++)
-            bad += ix[v] != s->idx[v];
+        for (v = 0; v < g->nindices; v++)   /* render vertex numbers: the group's from first_vert */
+            bad += ix[v] != g->first_vert + s->idx[v];
         for (v = 0; v < g->nverts; v++) {
             rr_rmesh_vertex d;
             int k, on_lattice = raw[g->first_vert + v].pos < h->nverts;
-            rr_rmesh_render_vertex(&rm->r, i, v, &d);
+            rr_rmesh_render_vertex(&rm->r, i, g->first_vert + v, &d);
             ncoll += (uint32_t)on_lattice;
             for (k = 0; k < 3; k++) {
                 double c = d.pos[k] * rm->unit, e = fabs(c - (double)s->verts[v].pos[k]);
@@ -455,12 +455,12 @@ static void one_ray(room *rm, int k)
          * normal of the hit triangle's corners (double), within 2^-13 per
          * component, turned to face the ray's origin (d . n <= 0) */
         {
-            const rr_rmesh_tri *t;
+            uint32_t tsrc;
             int32_t v[3][3];
             rr_vec3 tn;
             double e1[3], e2[3], c[3], l, hn[3] = {hit.normal.x, hit.normal.y, hit.normal.z};
             double err = 0, side;
-            rr_rmesh_triangle(&rm->r, hit.tri, &t, v, &tn);
+            rr_rmesh_triangle(&rm->r, hit.tri, &tsrc, v, &tn);
             for (j = 0; j < 3; j++) {
                 e1[j] = (double)v[1][j] - v[0][j];
                 e2[j] = (double)v[2][j] - v[0][j];
@@ -550,12 +550,12 @@ static void one_box(room *rm)
     for (i = 0; i < out.count; i++)
         mark[items[i]] = 1;
     for (i = 0; i < h->ntris; i++) {
-        const rr_rmesh_tri *t;
+        uint32_t tsrc;
         int32_t v[3][3];
         rr_vec3 n;
         double dv[9];
         int r;
-        rr_rmesh_triangle(&rm->r, i, &t, v, &n);
+        rr_rmesh_triangle(&rm->r, i, &tsrc, v, &n);
         for (k = 0; k < 9; k++)
             dv[k] = v[k / 3][k % 3];
         r = ref_tri_box(dv, dl, dh, 1e-3);
@@ -739,7 +739,7 @@ static void check_ties(void)
         rr_rmesh_hit hit;
         rr_rmesh_sweep sw;
         rr_rmesh_sweep_out so;
-        const rr_rmesh_tri *t;
+        uint32_t tsrc;
         int32_t f;
         tie_room(&m, mirror, pos, idx);
         memset(&o, 0, sizeof o);
@@ -755,10 +755,10 @@ static void check_ties(void)
         for (i = 0; i < TIE_TRIS; i++) {
             int32_t v[3][3];
             rr_vec3 n;
-            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &t, v, &n), RR_OK);
-            if (t->src == 0)
+            RT_EXPECT_EQ("rmesh.tie.tri", rr_rmesh_triangle(&r, i, &tsrc, v, &n), RR_OK);
+            if (tsrc == 0)
                 a = i;
-            if (t->src == 1)
+            if (tsrc == 1)
                 b = i;
         }
         /* the two builds hold the pair in opposite orders (else the test
