@@ -532,8 +532,10 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         if (g->ncolors != 0 && g->ncolors != g->nverts)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->ncolors,
                             "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
+        /* one of the group's vertices: first_vert <= i < first_vert + nverts
+         * (below first_vert the unsigned difference wraps past nverts) */
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j].i < g->first_vert || ix[j].i - g->first_vert >= g->nverts)
+            if (ix[j].i - g->first_vert >= g->nverts)
                 return rr__fail(room, diag, RR_ERR_INDEX, &ix[j],
                                 "render index (one of its group's vertices)", ix[j].i,
                                 g->first_vert + g->nverts);
@@ -1869,7 +1871,7 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t vi,
         return e;
     if (!out)
         return RR_ERR_ARG;
-    if (vi < g->first_vert || vi - g->first_vert >= g->nverts)
+    if (vi - g->first_vert >= g->nverts)   /* below first_vert it wraps past nverts */
         return RR_ERR_RANGE;
     i = vi - g->first_vert;   /* its place in the group (colours) */
     v = &rverts_of(room)[vi];
