@@ -139,6 +139,13 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
     v[2] = c[2];
 }
 
+/* The same, out of line: one copy for the callers outside the per-triangle
+ * loops of the ray cast and the sweep (box query, answers, accessors). */
+NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
+{
+    tri_verts(m, t, v);
+}
+
 /* The tie key of triangle t: equal distances go to the lowest source
  * index, and keys are in source order (the key of a full blob, the source
  * index of a collision-only one; see rr_rmesh_tref), so comparing keys is
@@ -354,6 +361,7 @@ static int has_plane(const mesh *m, const uint32_t v[3])
  * vertices that stand on collision vertices (rr_rmesh_tref). */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
 {
+    static const char no_plane[] = "triangle plane normal (zero: its corners lie on one line)";
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, c, v[3], n = rr__count(room, RR_RMESH_S_tris);
@@ -362,34 +370,28 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
     i = m.tref ? rr__count(room, RR_RMESH_S_tref) : n;
     if (h->ntris != i)
         return rr__fail(room, diag, RR_ERR_SECTION, &h->ntris,
-                        m.tref ? "head ntris (the TREF records of a full blob)"
-                               : "head ntris (the TRIS records of a collision-only blob)",
-                        h->ntris, i);
+                        "head ntris (TREF records with render data, else TRIS)", h->ntris, i);
     for (i = 0; i < n; i++, t++) {
         for (c = 0; c < 3; c++)
             v[c] = t->v[c];
         if (!has_plane(&m, v))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->v,
-                            "triangle plane normal (zero: its corners lie on one line)", 0, 1);
+            return rr__fail(room, diag, RR_ERR_RANGE, t->v, no_plane, 0, 1);
     }
     for (i = 0; m.tref && i < h->ntris; i++) {
         const rr_rmesh_tref *r = &m.tref[i];
         if (r->key >= m.nrtris + n)
-            return rr__fail(room, diag, RR_ERR_INDEX, r,
-                            "triangle key (render triangles + explicit triangles)", r->key,
-                            m.nrtris + n);
+            return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key (render + TRIS triangles)",
+                            r->key, m.nrtris + n);
         if (r->key >= m.nrtris)   /* an explicit triangle, checked above */
             continue;
         for (c = 0; c < 3; c++) {   /* check_render: each index a render vertex */
             v[c] = m.rverts[m.rindex[3 * r->key + c].i].pos;
             if (v[c] >= h->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, r,
-                                "triangle key (a render corner that is no collision vertex)",
+                return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key corner (collision vertex)",
                                 v[c], h->nverts);
         }
         if (!has_plane(&m, v))
-            return rr__fail(room, diag, RR_ERR_RANGE, r,
-                            "triangle key plane normal (zero: its corners lie on one line)", 0, 1);
+            return rr__fail(room, diag, RR_ERR_RANGE, r, no_plane, 0, 1);
     }
     return RR_OK;
 }
@@ -523,7 +525,7 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
     for (i = 0; i < n; i++, g++) {
         if (g->first_index != next)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->first_index,
-                            "render group first index (where the group before ends)",
+                            "render group first index (the end of the one before)",
                             g->first_index, next);
         next += g->nindices;   /* the schema's run check: within RINDEX */
         if (g->nindices % 3u)
@@ -537,12 +539,12 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
             if (ix[j].i - g->first_vert >= g->nverts)
                 return rr__fail(room, diag, RR_ERR_INDEX, &ix[j],
-                                "render index (one of its group's vertices)", ix[j].i,
+                                "render index (a vertex of its group)", ix[j].i,
                                 g->first_vert + g->nverts);
     }
     if (next != rr__count(room, RR_RMESH_S_rindex))
         return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nindices,
-                        "render indices (the groups' runs end before them)", next,
+                        "render indices (past the groups' runs)", next,
                         rr__count(room, RR_RMESH_S_rindex));
     /* every vertex, whether or not a group holds it */
     for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
@@ -884,7 +886,7 @@ NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3]
 {
     int32_t e1[3], e2[3], n[3];
     uint32_t v[3];
-    tri_verts(m, t, v);
+    tri_verts_of(m, t, v);
     lattice_edges(m, v, e1, e2);
     plane_normal(e1, e2, n);
     unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
@@ -1007,7 +1009,7 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
     int64_t l[3];
     uint32_t tv[3];
     int i, a, k;
-    tri_verts(m, ti, tv);
+    tri_verts_of(m, ti, tv);
     corners(m, tv, b->v);
     for (i = 0; i < 3; i++) {
         const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
@@ -1652,7 +1654,7 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t
         return RR_ERR_RANGE;
     mesh_of(room, &m);
     *src = tri_src(room, &m, i);
-    tri_verts(&m, i, v);
+    tri_verts_of(&m, i, v);
     corners(&m, v, p);
     facing_normal(&m, i, no_direction, normal);
     return RR_OK;

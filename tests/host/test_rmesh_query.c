@@ -280,6 +280,41 @@ static void check_counts(room *rm)
         }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
+    /* A full blob names its triangles by key (rr_rmesh_tref), and the
+     * queries break ties by comparing keys instead of source indices: that
+     * is the same rule only if the keys are in source order. Each
+     * triangle's source index (rr_rmesh_triangle, from the key; the corner
+     * and surface checks above hold it to the reader's own soup) must grow
+     * with its key, and two triangles never share a key. */
+    {
+        const void *p;
+        uint32_t ntref = 0, *by_key, nkeys = 0, last = 0, first = 1, order_bad = 0;
+        RT_EXPECT_EQ(cid(rm->name, "tref"), rr_section(&rm->r, RR_SEC_RMESH_TREF, &p, &ntref),
+                     RR_OK);
+        RT_EXPECT_EQ(cid(rm->name, "tref_count"), ntref, h->ntris);
+        for (i = 0; i < ntref; i++)
+            nkeys = ((const rr_rmesh_tref *)p)[i].key >= nkeys
+                        ? ((const rr_rmesh_tref *)p)[i].key + 1u : nkeys;
+        by_key = malloc((nkeys + 1) * sizeof *by_key);
+        memset(by_key, 0xff, (nkeys + 1) * sizeof *by_key);
+        for (i = 0; i < ntref; i++) {
+            uint32_t s, key = ((const rr_rmesh_tref *)p)[i].key;
+            int32_t v[3][3];
+            rr_vec3 n;
+            rr_rmesh_triangle(&rm->r, i, &s, v, &n);
+            order_bad += by_key[key] != 0xffffffffu;   /* a key used twice */
+            by_key[key] = s;
+        }
+        for (i = 0; i < nkeys; i++) {
+            if (by_key[i] == 0xffffffffu)   /* no triangle: dropped, alpha or no-collision */
+                continue;
+            order_bad += !first && by_key[i] <= last;
+            last = by_key[i];
+            first = 0;
+        }
+        RT_EXPECT_EQ(cid(rm->name, "key_order"), order_bad, 0);
+        free(by_key);
+    }
     RT_EXPECT_EQ(cid(rm->name, "vertex_lattice_bound"), vbad, 0);
     RT_EXPECT_EQ(cid(rm->name, "normal_bound"), nbad, 0);
     RT_EXPECT_EQ(cid(rm->name, "surface"), sbad, 0);
@@ -696,7 +731,7 @@ static void run_room(const char *corpus, const char *name, int nrays)
  * index, whichever of the two the tree holds first. */
 #define TIE_FAR 14
 #define TIE_TRIS (2 + TIE_FAR)
-static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
+static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx, int visible)
 {
     static const float ab[6][3] = {{0, 0, 0}, {100, 0, 0}, {0, 0, 100},
                                    {-20, 0, -20}, {80, 0, -20}, {-20, 0, 80}};
@@ -719,13 +754,36 @@ static void tie_room(rrb_rmesh *m, float mirror, float *pos, uint32_t *idx)
     }
     for (i = 0; i < 3 * TIE_TRIS; i++)
         idx[i] = i;
+    if (!visible)
+        return;
+    /* the same triangles as one opaque visible surface: render triangles
+     * too, so a full blob reads them by key (rr_rmesh_tref) */
+    {
+        static char empty[1];
+        static rrb_rm_vert verts[3 * TIE_TRIS];
+        static rrb_rm_surf s;
+        memset(&s, 0, sizeof s);
+        for (i = 0; i < 3 * TIE_TRIS; i++)
+            memcpy(verts[i].pos, pos + 3 * i, 12);
+        s.tex[0].s = s.tex[1].s = empty;
+        s.nverts = 3 * TIE_TRIS;
+        s.ntris = TIE_TRIS;
+        s.verts = verts;
+        s.idx = idx;
+        m->ninvis = 0;
+        m->nsurf = 1;
+        m->surf = &s;
+    }
 }
 
+/* Passes 0 and 1: the pair in an invisible mesh, baked --collision-only
+ * (ties compare source indices); 2 and 3: in a visible surface, baked full
+ * (ties compare keys, which follow the source order). */
 static void check_ties(void)
 {
     int pass;
-    for (pass = 0; pass < 2; pass++) {
-        float mirror = pass ? -1.0f : 1.0f, pos[3 * 3 * TIE_TRIS];
+    for (pass = 0; pass < 4; pass++) {
+        float mirror = pass & 1 ? -1.0f : 1.0f, pos[3 * 3 * TIE_TRIS];
         uint32_t idx[3 * TIE_TRIS], a = 99, b = 99, i;
         rrb_rmesh m;
         rrb_opts o;
@@ -741,12 +799,14 @@ static void check_ties(void)
         rr_rmesh_sweep_out so;
         uint32_t tsrc;
         int32_t f;
-        tie_room(&m, mirror, pos, idx);
+        tie_room(&m, mirror, pos, idx, pass >= 2);
         memset(&o, 0, sizeof o);
-        o.collision_only = 1;
+        o.collision_only = pass < 2;
         bb = rrb_rmesh_bake_model(&m, "tie.rmesh", &o, err, sizeof err);
         free(m.invis);
-        RT_EXPECT(pass ? "rmesh.tie.bake_mirror" : "rmesh.tie.bake", bb != NULL);
+        RT_EXPECT(pass & 1 ? "rmesh.tie.bake_mirror" : "rmesh.tie.bake", bb != NULL);
+        if (!bb)
+            plat_printf("# tie pass %d: %s\n", pass, err);
         if (!bb)
             continue;
         rrb_blob_finish(bb, 0, &blob, &size);
@@ -763,7 +823,9 @@ static void check_ties(void)
         }
         /* the two builds hold the pair in opposite orders (else the test
          * could not tell the rules apart) */
-        RT_EXPECT(pass ? "rmesh.tie.order_mirror" : "rmesh.tie.order", pass ? a < b : b < a);
+        RT_EXPECT(pass & 1 ? "rmesh.tie.order_mirror" : "rmesh.tie.order", pass & 1 ? a < b : b < a);
+        RT_EXPECT_EQ("rmesh.tie.full", rr_section(&r, RR_SEC_RMESH_TREF, &(const void *){0}, &i),
+                     pass >= 2 ? RR_OK : RR_ERR_MISSING);
         f = (int32_t)r.coord_frac;
         memset(&ray, 0, sizeof ray);
         ray.origin[0] = (int32_t)mirror * (10 << f);
