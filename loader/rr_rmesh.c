@@ -365,32 +365,32 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_tri *t = tris_of(room);
     uint32_t i, c, v[3], n = rr__count(room, RR_RMESH_S_tris);
-    mesh m;
-    mesh_of(room, &m);
-    i = m.tref ? rr__count(room, RR_RMESH_S_tref) : n;
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
+    mesh_of(room, m);
+    i = m->tref ? rr__count(room, RR_RMESH_S_tref) : n;
     if (h->ntris != i)
         return rr__fail(room, diag, RR_ERR_SECTION, &h->ntris,
                         "head ntris (TREF records with render data, else TRIS)", h->ntris, i);
     for (i = 0; i < n; i++, t++) {
         for (c = 0; c < 3; c++)
             v[c] = t->v[c];
-        if (!has_plane(&m, v))
+        if (!has_plane(m, v))
             return rr__fail(room, diag, RR_ERR_RANGE, t->v, no_plane, 0, 1);
     }
-    for (i = 0; m.tref && i < h->ntris; i++) {
-        const rr_rmesh_tref *r = &m.tref[i];
-        if (r->key >= m.nrtris + n)
+    for (i = 0; m->tref && i < h->ntris; i++) {
+        const rr_rmesh_tref *r = &m->tref[i];
+        if (r->key >= m->nrtris + n)
             return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key (render + TRIS triangles)",
-                            r->key, m.nrtris + n);
-        if (r->key >= m.nrtris)   /* an explicit triangle, checked above */
+                            r->key, m->nrtris + n);
+        if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
             continue;
         for (c = 0; c < 3; c++) {   /* check_render: each index a render vertex */
-            v[c] = m.rverts[m.rindex[3 * r->key + c].i].pos;
+            v[c] = m->rverts[m->rindex[3 * r->key + c].i].pos;
             if (v[c] >= h->nverts)
                 return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key corner (collision vertex)",
                                 v[c], h->nverts);
         }
-        if (!has_plane(&m, v))
+        if (!has_plane(m, v))
             return rr__fail(room, diag, RR_ERR_RANGE, r, no_plane, 0, 1);
     }
     return RR_OK;
@@ -664,6 +664,8 @@ typedef struct ray_work {
     earliest b;             /* nearest hit so far */
     uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
+    uint32_t tv[3];         /* the corners (vertex numbers) of the triangle under test,
+                             * out of the leaf loop's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
@@ -800,10 +802,9 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
 {
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
-    uint32_t v[3];
     for (i = nd->first; i < end; i++) {
-        tri_verts(m, i, v);
-        if (tri_outside(m, v, w->lo, w->hi) || !(det = ray_tri(w, m, v, &t)) ||
+        tri_verts(m, i, w->tv);
+        if (tri_outside(m, w->tv, w->lo, w->hi) || !(det = ray_tri(w, m, w->tv, &t)) ||
             !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
         nt = t;
