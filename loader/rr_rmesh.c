@@ -2,8 +2,9 @@
  *
  * Data: collision vertices (16-bit points of the head's lattice: coords =
  * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers
- * and source index; plane normals and surfaces are worked out, see
- * plane_normal and surface_of), a BVH in pre-order (left child = parent + 1, right child >
+ * and source index in a collision-only blob; in a full blob a key that
+ * names a render triangle or an explicit one, see tri_verts; plane normals
+ * and surfaces are worked out, see plane_normal and surface_of), a BVH in pre-order (left child = parent + 1, right child >
  * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
  * validator here adds what a single field cannot say: it walks the tree
  * once in index order with an explicit stack, which proves that every node
@@ -85,20 +86,97 @@ static uint32_t *query_stack(const rr_room *room)
  * The tree walks take the nodes from the view once per call. */
 typedef struct mesh {
     const rr_rmesh_vert *verts;
-    const rr_rmesh_tri *tris;
+    const rr_rmesh_tri *tris;      /* collision-only: every triangle; full: the explicit ones */
+    const rr_rmesh_tref *tref;     /* full blob: each triangle's key; 0 in a collision-only one */
+    const rr_rmesh_rindex *rindex; /* full blob: the render triangles' corners */
+    const rr_rmesh_rvert *rverts;  /* and their render vertices */
+    uint32_t nrtris;               /* full blob: render triangles (keys below it) */
     int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
     uint32_t shift;      /* head.vshift: the lattice step is 2^shift coords */
 } mesh;
 
+/* A blob with render data is a full blob: its triangles are TREF keys. */
 NOINLINE static void mesh_of(const rr_room *room, mesh *m)
 {
     const rr_rmesh_head *h = head_of(room);
+    int full = rr__count(room, RR_RMESH_S_rhead) != 0;
     int k;
     m->verts = verts_of(room);
     m->tris = tris_of(room);
+    m->tref = full ? tref_of(room) : 0;
+    m->rindex = rindex_of(room);
+    m->rverts = rverts_of(room);
+    m->nrtris = rr__count(room, RR_RMESH_S_rindex) / 3;
     for (k = 0; k < 3; k++)
         m->origin[k] = h->origin[k];
     m->shift = h->vshift;
+}
+
+/* The collision vertex numbers of triangle t's corners, the one place that
+ * knows how a triangle is stored (rr_rmesh_tref). A collision-only blob
+ * holds them (TRIS); in a full blob t's key names render triangle key,
+ * whose render vertices stand on collision vertices, or, from nrtris on,
+ * the explicit triangle TRIS[key - nrtris]. rr_open checked every key and
+ * every corner it reaches. The branch on the blob kind goes the same way
+ * for every triangle of a query. */
+static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
+{
+    const uint16_t *c;
+    if (m->tref) {
+        uint32_t key = m->tref[t].key;
+        if (key < m->nrtris) {
+            const rr_rmesh_rindex *ix = &m->rindex[3 * key];
+            v[0] = m->rverts[ix[0].i].pos;
+            v[1] = m->rverts[ix[1].i].pos;
+            v[2] = m->rverts[ix[2].i].pos;
+            return;
+        }
+        t = key - m->nrtris;
+    }
+    c = m->tris[t].v;
+    v[0] = c[0];
+    v[1] = c[1];
+    v[2] = c[2];
+}
+
+/* The same, out of line: one copy for the callers outside the per-triangle
+ * loops of the ray cast and the sweep (box query, answers, accessors). */
+NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
+{
+    tri_verts(m, t, v);
+}
+
+/* The tie key of triangle t: equal distances go to the lowest source
+ * index, and keys are in source order (the key of a full blob, the source
+ * index of a collision-only one; see rr_rmesh_tref), so comparing keys is
+ * comparing source indices without working them out per triangle. */
+static inline uint32_t tri_key(const mesh *m, uint32_t t)
+{
+    return m->tref ? m->tref[t].key : m->tris[t].src;
+}
+
+/* The source index of triangle t, once per answer: stored in TRIS, or for
+ * a render triangle its place in its group's surface's run of source
+ * triangles (the group's triangles are the surface's, in source order).
+ * The groups tile the render indices in order (rr_open), so the group that
+ * holds render triangle key is the last one that starts at or before it. */
+NOINLINE static uint32_t tri_src(const rr_room *room, const mesh *m, uint32_t t)
+{
+    const rr_rmesh_rgroup *g = rgroups_of(room);
+    uint32_t key, lo = 0, hi = rr__count(room, RR_RMESH_S_rgroups);
+    if (!m->tref)
+        return m->tris[t].src;
+    key = m->tref[t].key;
+    if (key >= m->nrtris)
+        return m->tris[key - m->nrtris].src;
+    while (hi - lo > 1) {   /* g[lo] starts at or before key, g[hi] after it */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g[mid].first_index / 3 <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return surfs_of(room)[g[lo].surface].first_src + key - g[lo].first_index / 3;
 }
 
 /* Collision vertex v in coords: origin + q << shift (q << shift < 2^18). */
@@ -110,12 +188,12 @@ static void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
         p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
 }
 
-/* The three corners of triangle t, in coords. */
-NOINLINE static void corners(const mesh *m, const rr_rmesh_tri *t, int32_t p[3][3])
+/* The three corners v (collision vertex numbers) of a triangle, in coords. */
+NOINLINE static void corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
 {
     int i;
     for (i = 0; i < 3; i++)
-        vertex_coords(m, t->v[i], p[i]);
+        vertex_coords(m, v[i], p[i]);
 }
 
 /* The surface of a triangle with source index src: the last surface whose
@@ -174,12 +252,12 @@ NOINLINE static uint32_t len3(const int32_t v[3])
     return rr_isqrt64((uint64_t)dot64(v, v));
 }
 
-/* The edges v1 - v0 and v2 - v0 of t in lattice steps (|e| < 2^16). */
-NOINLINE static void lattice_edges(const mesh *m, const rr_rmesh_tri *t, int32_t e1[3],
+/* The edges v1 - v0 and v2 - v0 of the triangle with corners v in lattice
+ * steps (|e| < 2^16). */
+NOINLINE static void lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
                                    int32_t e2[3])
 {
-    const uint16_t *q0 = m->verts[t->v[0]].q, *q1 = m->verts[t->v[1]].q,
-                   *q2 = m->verts[t->v[2]].q;
+    const uint16_t *q0 = m->verts[v[0]].q, *q1 = m->verts[v[1]].q, *q2 = m->verts[v[2]].q;
     int k;
     for (k = 0; k < 3; k++) {
         e1[k] = q1[k] - q0[k];
@@ -266,20 +344,54 @@ static int on_one_line(const int32_t e1[3], const int32_t e2[3])
     return !c[0] && !c[1] && !c[2];
 }
 
-/* Every triangle has a plane: its corners do not lie on one line (the
- * baker drops such triangles), so its plane normal is not zero. */
+/* Does the triangle with corners v have a plane (rr_open's check_tris)? */
+static int has_plane(const mesh *m, const uint32_t v[3])
+{
+    int32_t e1[3], e2[3];
+    lattice_edges(m, v, e1, e2);
+    return !on_one_line(e1, e2);
+}
+
+/* The collision triangles (runs after check_render, whose checks the keys
+ * rely on). head.ntris counts them: the TREF records of a full blob, the
+ * TRIS records of a collision-only one. Every triangle has a plane: its
+ * corners do not lie on one line (the baker drops such triangles), so its
+ * plane normal is not zero. In a full blob each key names a render
+ * triangle or a TRIS record, and a render triangle's corners are render
+ * vertices that stand on collision vertices (rr_rmesh_tref). */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
 {
+    static const char no_plane[] = "triangle plane normal (zero: its corners lie on one line)";
+    const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_tri *t = tris_of(room);
-    uint32_t i, n = rr__count(room, RR_RMESH_S_tris);
-    mesh m;
-    mesh_of(room, &m);
+    uint32_t i, c, v[3], n = rr__count(room, RR_RMESH_S_tris);
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
+    mesh_of(room, m);
+    i = m->tref ? rr__count(room, RR_RMESH_S_tref) : n;
+    if (h->ntris != i)
+        return rr__fail(room, diag, RR_ERR_SECTION, &h->ntris,
+                        "head ntris (TREF records with render data, else TRIS)", h->ntris, i);
     for (i = 0; i < n; i++, t++) {
-        int32_t e1[3], e2[3];
-        lattice_edges(&m, t, e1, e2);
-        if (on_one_line(e1, e2))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->v,
-                            "triangle plane normal (zero: its corners lie on one line)", 0, 1);
+        for (c = 0; c < 3; c++)
+            v[c] = t->v[c];
+        if (!has_plane(m, v))
+            return rr__fail(room, diag, RR_ERR_RANGE, t->v, no_plane, 0, 1);
+    }
+    for (i = 0; m->tref && i < h->ntris; i++) {
+        const rr_rmesh_tref *r = &m->tref[i];
+        if (r->key >= m->nrtris + n)
+            return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key (render + TRIS triangles)",
+                            r->key, m->nrtris + n);
+        if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
+            continue;
+        for (c = 0; c < 3; c++) {   /* check_render: each index a render vertex */
+            v[c] = m->rverts[m->rindex[3 * r->key + c].i].pos;
+            if (v[c] >= h->nverts)
+                return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key corner (collision vertex)",
+                                v[c], h->nverts);
+        }
+        if (!has_plane(m, v))
+            return rr__fail(room, diag, RR_ERR_RANGE, r, no_plane, 0, 1);
     }
     return RR_OK;
 }
@@ -375,20 +487,22 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
 }
 
 /* Render data. The render head comes at most once, and whenever any other
- * render section is present (the schema checked its counts of them, and
- * each group's surface, vertex, index and colour runs and UV fractions).
- * Each group's vertices are addressed by 16-bit indices (at most 65536),
- * its indices make whole triangles, each index is a vertex of the group, a
- * group has no colours of its own (ncolors 0) or one per vertex, each
- * vertex's position number is a collision vertex or a render position, and
- * every vertex has its lightmap UV (RLMUV, numbered as RVERTS). */
+ * render section (TREF included) is present (the schema checked its counts
+ * of them, and each group's surface, vertex, index and colour runs and UV
+ * fractions). The groups' index runs follow each other from 0 to the end
+ * of RINDEX (so every render triangle has one group, the one tri_src
+ * finds), each group's indices make whole triangles, each index is one of
+ * the group's vertices, a group has no colours of its own (ncolors 0) or
+ * one per vertex, each vertex's position number is a collision vertex or a
+ * render position, and every vertex has its lightmap UV (RLMUV, numbered
+ * as RVERTS). */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rindex *ix = rindex_of(room);
     const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
-    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j;
+    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
     uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
     if (nrhead > 1)
@@ -398,7 +512,8 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         /* a section is present when the view has an offset for it */
         if (room->view[RR_RMESH_S_rgroups].offset || room->view[RR_RMESH_S_rverts].offset ||
             room->view[RR_RMESH_S_rindex].offset || room->view[RR_RMESH_S_rpos].offset ||
-            room->view[RR_RMESH_S_rcolors].offset || room->view[RR_RMESH_S_rlmuv].offset)
+            room->view[RR_RMESH_S_rcolors].offset || room->view[RR_RMESH_S_rlmuv].offset ||
+            room->view[RR_RMESH_S_tref].offset)
             return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0,
                                "render head (other render sections are present)", 0, 0);
         return RR_OK;
@@ -408,20 +523,29 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
                         "render lightmap UVs (one per render vertex)", nlmuv,
                         rr__count(room, RR_RMESH_S_rverts));
     for (i = 0; i < n; i++, g++) {
-        if (g->nverts > 65536u)
-            return rr__fail(room, diag, RR_ERR_RANGE, &g->nverts,
-                            "render group vertices (16-bit indices)", g->nverts, 65536u);
+        if (g->first_index != next)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->first_index,
+                            "render group first index (the end of the one before)",
+                            g->first_index, next);
+        next += g->nindices;   /* the schema's run check: within RINDEX */
         if (g->nindices % 3u)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
                             "render group indices (whole triangles)", g->nindices, 3);
         if (g->ncolors != 0 && g->ncolors != g->nverts)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->ncolors,
                             "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
+        /* one of the group's vertices: first_vert <= i < first_vert + nverts
+         * (below first_vert the unsigned difference wraps past nverts) */
         for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j].i >= g->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, &ix[j], "render index", ix[j].i,
-                                g->nverts);
+            if (ix[j].i - g->first_vert >= g->nverts)
+                return rr__fail(room, diag, RR_ERR_INDEX, &ix[j],
+                                "render index (a vertex of its group)", ix[j].i,
+                                g->first_vert + g->nverts);
     }
+    if (next != rr__count(room, RR_RMESH_S_rindex))
+        return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nindices,
+                        "render indices (past the groups' runs)", next,
+                        rr__count(room, RR_RMESH_S_rindex));
     /* every vertex, whether or not a group holds it */
     for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
         if (v[j].pos >= npoints)
@@ -463,13 +587,13 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_tris(room, diag);
+    e = check_render(room, diag);
+    if (!e)
+        e = check_tris(room, diag);
     if (!e)
         e = check_surfs(room, diag);
     if (!e)
         e = check_tree(room, diag);
-    if (!e)
-        e = check_render(room, diag);
     if (!e)
         e = check_custom(room, diag);
     return e;
@@ -503,10 +627,10 @@ NOINLINE static void lattice_box(const int32_t lo[3], const int32_t hi[3], int32
  * within rounding of the plane, so REACH leaves a margin. Most triangles of
  * a leaf that the walk reaches are rejected here. */
 #define REACH 8
-NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int32_t qlo[3],
+NOINLINE static int tri_outside(const mesh *m, const uint32_t v[3], const int32_t qlo[3],
                                 const int32_t qhi[3])
 {
-    const uint16_t *a = m->verts[t->v[0]].q, *b = m->verts[t->v[1]].q, *c = m->verts[t->v[2]].q;
+    const uint16_t *a = m->verts[v[0]].q, *b = m->verts[v[1]].q, *c = m->verts[v[2]].q;
     int k;
     for (k = 0; k < 3; k++)   /* all three corners above the box, or all below */
         if ((a[k] > qhi[k] && b[k] > qhi[k] && c[k] > qhi[k]) ||
@@ -520,10 +644,10 @@ NOINLINE static int tri_outside(const mesh *m, const rr_rmesh_tri *t, const int3
 /* ------------------------------------------------------------------ */
 
 /* The earliest contact or hit so far: fraction t / d (d == 0: none yet) of
- * triangle i, whose source index is src (the tie rule below). */
+ * triangle i, whose tie key is key (tri_key, the tie rule below). */
 typedef struct earliest {
     uint64_t t, d;
-    uint32_t i, src;
+    uint32_t i, key;
 } earliest;
 
 /* The tests run relative to the lattice origin: ol = o - origin, and a
@@ -540,25 +664,28 @@ typedef struct ray_work {
     earliest b;             /* nearest hit so far */
     uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
+    uint32_t tv[3];         /* the corners (vertex numbers) of the triangle under test,
+                             * out of the leaf loop's frame */
     mesh m;                 /* the room's arrays (out of the cast's frame) */
 } ray_work;
 typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
-/* Take t / d of triangle i (source index src) if it is earlier than b; 1 if
+/* Take t / d of triangle i (tie key key) if it is earlier than b; 1 if
  * taken. Equal fractions (coplanar overlapping triangles, or a shared edge)
- * go to the lower source index, so the answer does not depend on the order
+ * go to the lower key, that is the lower source index (tri_key), so the
+ * answer does not depend on the order
  * in which the tree visits the leaves, that is on how it was built. The
  * fractions are compared exactly, as the 128-bit products t d_b and t_b d
  * (all values < 2^62, d > 0). */
-static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t src)
+static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t key)
 {
     uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
-    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && src >= b->src)))))
+    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && key >= b->key)))))
         return 0;
     b->t = t;
     b->d = d;
     b->i = i;
-    b->src = src;
+    b->key = key;
     return 1;
 }
 
@@ -581,11 +708,10 @@ static void narrow(uint64_t *t, uint64_t *d)
  * fraction t = tn / det is the same (and exact), and the barycentric test
  * u + v <= det in coords reads u + v <= det * f here. On a hit at
  * fraction *t / det in [0, 1], returns det > 0; 0 on a miss. */
-NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, uint32_t ti, uint64_t *t)
+NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, const uint32_t tv[3],
+                                 uint64_t *t)
 {
-    const rr_rmesh_tri *tr = &m->tris[ti];
-    const uint16_t *q0 = m->verts[tr->v[0]].q, *q1 = m->verts[tr->v[1]].q,
-                   *q2 = m->verts[tr->v[2]].q;
+    const uint16_t *q0 = m->verts[tv[0]].q, *q1 = m->verts[tv[1]].q, *q2 = m->verts[tv[2]].q;
     int32_t e1[3], e2[3], s[3];
     int64_t p[3], a, a_f, u, v, tn;
     int k;
@@ -677,8 +803,9 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det, nt, nd2;
     for (i = nd->first; i < end; i++) {
-        if (tri_outside(m, &m->tris[i], w->lo, w->hi) || !(det = ray_tri(w, m, i, &t)) ||
-            !take(&w->b, t, det, i, m->tris[i].src))
+        tri_verts(m, i, w->tv);
+        if (tri_outside(m, w->tv, w->lo, w->hi) || !(det = ray_tri(w, m, w->tv, &t)) ||
+            !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
         nt = t;
         nd2 = det;
@@ -755,11 +882,13 @@ static int32_t round_div(int64_t num, uint64_t den)
  * as its corners turn when d is zero): a ray hit's faces the ray's origin.
  * Out of line: its edges stay out of the cast's frame, which the deepest
  * chain (the walk, the leaf and the triangle test) runs under. */
-NOINLINE static void facing_normal(const mesh *m, const rr_rmesh_tri *t, const int32_t d[3],
+NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3],
                                    rr_vec3 *normal)
 {
     int32_t e1[3], e2[3], n[3];
-    lattice_edges(m, t, e1, e2);
+    uint32_t v[3];
+    tri_verts_of(m, t, v);
+    lattice_edges(m, v, e1, e2);
     plane_normal(e1, e2, n);
     unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
     normal->x = n[0];
@@ -769,7 +898,7 @@ NOINLINE static void facing_normal(const mesh *m, const rr_rmesh_tri *t, const i
 
 static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
-    const rr_rmesh_tri *t = &w->m.tris[w->b.i];
+    uint32_t src = tri_src(room, &w->m, w->b.i);
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
@@ -779,13 +908,13 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
         r[k] = round_div((int64_t)m[k] * (int64_t)nt, nd);
     hit->hit = 1;
     hit->tri = w->b.i;
-    hit->src = t->src;
-    hit->surface = surface_of(room, t->src);
+    hit->src = src;
+    hit->surface = surface_of(room, src);
     hit->frac = r[0];
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    facing_normal(&w->m, t, w->d, &hit->normal);
+    facing_normal(&w->m, w->b.i, w->d, &hit->normal);
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -879,8 +1008,10 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
                                      0x41, 0x51, 0x31, 0x42, 0x52, 0x32};
     int32_t p[3][3], f[6][3];
     int64_t l[3];
+    uint32_t tv[3];
     int i, a, k;
-    corners(m, &m->tris[ti], b->v);
+    tri_verts_of(m, ti, tv);
+    corners(m, tv, b->v);
     for (i = 0; i < 3; i++) {
         const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
         for (k = 0; k < 3; k++) {
@@ -1006,18 +1137,18 @@ typedef struct sweep_work {
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
                                      * (sweep_edge turns e into its unit vector) */
-    uint32_t bt, bd, bi, bsrc;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
-                                     * source index bsrc */
+    uint32_t bt, bd, bi, bkey;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
+                                     * tie key bkey (tri_key) */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
-    uint32_t csrc;                  /* scratch: the source index of the triangle tested */
+    uint32_t ckey;                  /* scratch: the tie key of the triangle tested */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
     int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
     int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
     mesh m;                         /* the room's arrays (out of the deep frames) */
 } sweep_work;
 
-/* Is the contact t / d of the triangle under test (source index w->csrc)
+/* Is the contact t / d of the triangle under test (tie key w->ckey)
  * earlier than the earliest so far (the rule of take(): equal fractions go
  * to the lower source index; two contacts of one triangle keep the first)?
  * Asked before the contact's unit normal is worked out, which most contacts
@@ -1028,7 +1159,7 @@ typedef struct sweep_work {
 NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    return !w->bd || a < b || (a == b && w->csrc < w->bsrc);
+    return !w->bd || a < b || (a == b && w->ckey < w->bkey);
 }
 
 /* Take the contact t / d (earlier() said so) of triangle ti. */
@@ -1037,7 +1168,7 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
     w->bt = t;
     w->bd = d;
     w->bi = ti;
-    w->bsrc = w->csrc;
+    w->bkey = w->ckey;
     w->n[0] = w->cn[0];
     w->n[1] = w->cn[1];
     w->n[2] = w->cn[2];
@@ -1337,19 +1468,30 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     return 1;
 }
 
+/* Triangle ti's corners into w->tp, unless it lies outside the step's
+ * region (then 0). Out of sweep_tri's frame, which the contact tests run
+ * under: the corner numbers are not needed after this. */
+NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
+{
+    uint32_t v[3];
+    tri_verts(&w->m, ti, v);
+    if (tri_outside(&w->m, v, w->tlo, w->thi))
+        return 0;
+    w->ckey = tri_key(&w->m, ti);
+    corners(&w->m, v, w->tp);
+    return 1;
+}
+
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
  * into the work area (w->tp, w->tn) for all of them. */
 static void sweep_tri(sweep_work *w, uint32_t ti)
 {
-    const rr_rmesh_tri *t = &w->m.tris[ti];
     int64_t g[3];
     uint32_t num, den;
     int i;
-    if (tri_outside(&w->m, t, w->tlo, w->thi))
+    if (!sweep_corners(w, ti))
         return;
-    w->csrc = t->src;
-    corners(&w->m, t, w->tp);
     /* the edges in the edge tests' scratch (they have not started) */
     sub3(w->bv, w->tp[1], w->tp[0]);
     sub3(w->e, w->tp[2], w->tp[0]);
@@ -1501,29 +1643,33 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
     return RR_OK;
 }
 
-rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         int32_t p[3][3], rr_vec3 *normal)
+rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
+                         rr_vec3 *normal)
 {
     static const int32_t no_direction[3] = {0, 0, 0};
     mesh m;
-    if (!is_rmesh(room) || !tri || !p || !normal)
+    uint32_t v[3];
+    if (!is_rmesh(room) || !src || !p || !normal)
         return RR_ERR_ARG;
-    if (i >= rr__count(room, RR_RMESH_S_tris))
+    if (i >= head_of(room)->ntris)
         return RR_ERR_RANGE;
-    *tri = &tris_of(room)[i];
     mesh_of(room, &m);
-    corners(&m, *tri, p);
-    facing_normal(&m, *tri, no_direction, normal);
+    *src = tri_src(room, &m, i);
+    tri_verts_of(&m, i, v);
+    corners(&m, v, p);
+    facing_normal(&m, i, no_direction, normal);
     return RR_OK;
 }
 
 rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
 {
+    mesh m;
     if (!is_rmesh(room) || !surface)
         return RR_ERR_ARG;
-    if (i >= rr__count(room, RR_RMESH_S_tris))
+    if (i >= head_of(room)->ntris)
         return RR_ERR_RANGE;
-    *surface = surface_of(room, tris_of(room)[i].src);
+    mesh_of(room, &m);
+    *surface = surface_of(room, tri_src(room, &m, i));
     return RR_OK;
 }
 
@@ -1708,12 +1854,12 @@ rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgr
     return RR_OK;
 }
 
-/* Vertex i of render group `group`, decoded (the layout is in
+/* Render vertex v of render group `group`, decoded (the layout is in
  * rr_rmesh_blob.h). Every number fits: positions are within 2^17 + 2^18
  * coords (a lattice point) or 2^17 + 32768 << 4 (a render position), a
  * diffuse UV |uv0| <= 32768 times 2^(16 - uv_frac) <= 2^16 is within int32,
  * a lightmap UV |lm_min| + 4095 * lm_step <= 2^30 + 4095 * 2^18 too. */
-rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
+rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t vi,
                               rr_rmesh_vertex *out)
 {
     const rr_rmesh_rgroup *g;
@@ -1721,16 +1867,17 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
     const rr_rmesh_rvert *v;
     const uint8_t *rgb, *lm;
     uint32_t n[2];
-    uint32_t ncoll;
+    uint32_t ncoll, i;
     int k;
     rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
     if (e)
         return e;
     if (!out)
         return RR_ERR_ARG;
-    if (i >= g->nverts)
+    if (vi - g->first_vert >= g->nverts)   /* below first_vert it wraps past nverts */
         return RR_ERR_RANGE;
-    v = &rverts_of(room)[g->first_vert + i];
+    i = vi - g->first_vert;   /* its place in the group (colours) */
+    v = &rverts_of(room)[vi];
     ncoll = rr__count(room, RR_RMESH_S_verts);
     if (v->pos < ncoll) {   /* a collision vertex */
         mesh m;
@@ -1743,7 +1890,7 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
             out->pos[k] = rh->center[k] + p[k] * ((int32_t)1 << rh->pos_shift);
     }
     /* the lightmap UV's two 12-bit numbers on the group's box */
-    lm = rlmuv_of(room)[g->first_vert + i].uv;
+    lm = rlmuv_of(room)[vi].uv;
     n[0] = lm[0] | (uint32_t)(lm[1] & 15u) << 8;
     n[1] = (uint32_t)lm[1] >> 4 | (uint32_t)lm[2] << 4;
     for (k = 0; k < 2; k++) {   /* both as Q16.16 */

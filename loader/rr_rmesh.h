@@ -45,12 +45,14 @@
 /* The blob's head section (counts, bounds, flags). */
 rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
 
-/* Collision triangle i (< head->ntris): its record, its three corners in
+/* Collision triangle i (< head->ntris, BVH leaf order): its source index
+ * (the collision soup's order, rr_rmesh_tri.src), its three corners in
  * coords (decoded from the vertex lattice) and its unit normal in Q16.16
- * (worked out from the corners: within 2^-16 per component of the exact
- * unit normal of (p1 - p0) x (p2 - p0)). */
-rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, const rr_rmesh_tri **tri,
-                         int32_t p[3][3], rr_vec3 *normal);
+ * (worked out from the corners: within 2^-13 per component of the exact
+ * unit normal of (p1 - p0) x (p2 - p0)). The same for both kinds of blob:
+ * a full blob reads most corners through its render data (rr_rmesh_tref). */
+rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
+                         rr_vec3 *normal);
 /* The surface of triangle i (rr_rmesh_surface): the blob gives it through
  * the triangle's source index (rr_rmesh_surf.first_src). */
 rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface);
@@ -183,9 +185,10 @@ const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *k
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead);
 
 /* Render group i (< rhead->ngroups): one per visible or no-collision surface,
- * in file order; its triangle indices (group->nindices, local to the
- * group's vertices, all checked by rr_open). Read its group->nverts
- * vertices with rr_rmesh_render_vertex. */
+ * in file order; its triangle indices (group->nindices render vertex
+ * numbers, each one of the group's vertices group->first_vert ..
+ * group->first_vert + group->nverts - 1, all checked by rr_open). Read a
+ * vertex, by the number an index gives, with rr_rmesh_render_vertex. */
 rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
                              const uint16_t **indices);
 
@@ -197,11 +200,13 @@ typedef struct rr_rmesh_vertex {
     uint8_t rgb[3];   /* vertex colour */
 } rr_rmesh_vertex;
 
-/* Vertex i (< group->nverts) of render group `group`: position, UVs and
- * colour (RR_ERR_RANGE past either count). The position is within
+/* Render vertex v of render group `group` (a number its indices give:
+ * group->first_vert <= v < group->first_vert + group->nverts): position,
+ * UVs and colour (RR_ERR_RANGE for another group's vertex or past the
+ * groups). The position is within
  * 2^(head.vshift-1) coords of the source for a vertex on a collision vertex,
  * 2^(rhead.pos_shift-1) for the others (rr_rmesh_blob.h, docs/rmesh.md). */
-rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t i,
+rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t v,
                               rr_rmesh_vertex *out);
 
 #endif

@@ -24,25 +24,31 @@
  *
  * The sections (RR_RMESH_SECTIONS below): the head (counts, bounds), the
  * collision vertices (deduplicated), the collision triangles in BVH leaf
- * order, the BVH in pre-order (node 0 is the root, left child = parent + 1,
+ * order (TRIS in a collision-only blob; in a full blob TREF, which reads
+ * most triangles' corners through the render data, see rr_rmesh_tref
+ * below), the BVH in pre-order (node 0 is the root, left child = parent + 1,
  * right child > left), the surface table (texture names), the trigger boxes
  * and the entities in file order. Render data, optional (absent when baked
  * with --collision-only): the render head (quantization parameters), one
  * group per visible or no-collision surface, the vertices by group (a
  * position number and the diffuse UV; their lightmap UVs in a section of
- * their own, same numbering), the 16-bit triangle indices, local to their
- * group, the render-only positions and the per-vertex colours of the
+ * their own, same numbering), the 16-bit triangle indices (global render
+ * vertex numbers, each within its group's vertices), the render-only positions and the per-vertex colours of the
  * groups whose colour varies. Every string is an offset into RR_SEC_STRINGS.
  *
  * What rr_open checks beyond the kinds (rr_rmesh.c): the declared arena
- * (RR_RMESH_ARENA), triangles with a plane (corners not on one line), the
- * surfaces' runs of source triangles (first_src from 0, never decreasing), the tree (pre-order, depth, node
- * bounds min <= max, leaf triangle runs), the render head at most once and
- * present whenever another render section is, and each render group's
- * vertex count (<= 65536), index count (a multiple of 3), indices (< its
- * vertex count), colour count (0 or its vertex count) and its vertices'
- * position numbers (< head.nverts + rhead.npos), and one lightmap UV per
- * render vertex.
+ * (RR_RMESH_ARENA), head.ntris (the TREF records of a full blob, the TRIS
+ * records of a collision-only one), triangles with a plane (corners not on
+ * one line) and, in a full blob, every TREF key (a render triangle whose
+ * corners are collision vertices, or a TRIS record), the surfaces' runs of
+ * source triangles (first_src from 0, never decreasing), the tree
+ * (pre-order, depth, node bounds min <= max, leaf triangle runs), the
+ * render head at most once and present whenever another render section
+ * (TREF included) is, and each render group's index run (right after the
+ * previous group's: the groups tile RINDEX), index count (a multiple of
+ * 3), indices (within its vertex run), colour count (0 or its vertex count)
+ * and its vertices' position numbers (< head.nverts + rhead.npos), and one
+ * lightmap UV per render vertex.
  */
 #ifndef RR_RMESH_BLOB_H
 #define RR_RMESH_BLOB_H
@@ -66,6 +72,9 @@
 #define RR_SEC_RMESH_RPOS     (RR_SEC_OPTIONAL | 0x010du)
 #define RR_SEC_RMESH_RCOLORS  (RR_SEC_OPTIONAL | 0x010eu)
 #define RR_SEC_RMESH_RLMUV    (RR_SEC_OPTIONAL | 0x0110u)
+/* Not optional: a loader that skipped it could not find the corners of a
+ * full blob's collision triangles. */
+#define RR_SEC_RMESH_TREF     0x0111u
 
 /* Largest |coordinate| of any stored point, in coords (2^17). */
 #define RR_RMESH_COORD_MAX 131072
@@ -74,11 +83,13 @@
  * view, which rr_open places first): the queries' stack (4 bytes a level)
  * followed by the work area of a sweep, ray cast or box query
  * (RR_RMESH_SWEEP_BYTES, sized by the sweep's, the largest, alignment
- * included; it holds the decoded corners of the triangle under test).
+ * included; it holds the decoded corners of the triangle under test and
+ * the section pointers the triangle tests read: 308 bytes with a 64-bit
+ * host's pointers, 280 on the 32-bit boards; one size for every blob).
  * rr_open's tree check runs before any query and uses the same bytes for
  * its stack of 8 bytes a level, which they always hold: 8 (d + 2) <=
- * 4 (d + 2) + 280 for every d <= RR_MAX_DEPTH (64). */
-#define RR_RMESH_SWEEP_BYTES 280u
+ * 4 (d + 2) + 308 for every d <= RR_MAX_DEPTH (64). */
+#define RR_RMESH_SWEEP_BYTES 308u
 #define RR_RMESH_ARENA(d) (4u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
 /* Largest vertex lattice shift: 65,535 << 2 spans any room within the
@@ -93,7 +104,8 @@
 #define RR_RMESH_VARIANT_MAX 3u  /* 0 vanilla, 1 cbre, 2 scpcbredux, 3 vbp */
 
 #define RR_RMESH_HEAD(F, T)                                                                    \
-    F(T, ntris, U32, , COUNTOF, RR_RMESH_S_tris, "collision triangles")                         \
+    F(T, ntris, U32, , SEMANTIC, 0, "collision triangles: the TREF records of a full blob, "      \
+      "the TRIS records of a collision-only one")                                               \
     F(T, nverts, U32, , COUNTOF, RR_RMESH_S_verts, "collision vertices")                        \
     F(T, nnodes, U32, , COUNTOF, RR_RMESH_S_nodes, "BVH nodes (0 only when there are no "        \
       "triangles)")                                                                             \
@@ -124,7 +136,10 @@ RR_RECORD(rr_rmesh_vert, RR_RMESH_VERT, 6);
  * lattice corners, worked out by the query that needs it (rr_rmesh.c), and
  * its surface is the one whose run of source indices holds src
  * (rr_rmesh_surf.first_src). rr_open refuses a triangle whose corners lie
- * on one line (zero cross product: it has no plane). */
+ * on one line (zero cross product: it has no plane). A collision-only blob
+ * holds every collision triangle here, in BVH leaf order; a full blob only
+ * the ones that have no render twin (the invisible meshes'), in source
+ * order, reached through TREF (rr_rmesh_tref). */
 #define RR_RMESH_TRI(F, T)                                                                     \
     F(T, v, U16, [3], INDEX, RR_RMESH_S_verts, "its vertices (not on one line)")                \
     F(T, src, U16, , DATA, 0, "index in the source collision order (opaque surfaces in file "    \
@@ -271,9 +286,11 @@ RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 44);
 #define RR_RMESH_RGROUP(F, T)                                                                  \
     F(T, surface, U32, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
     F(T, first_vert, U32, , FIRST, RR_RMESH_S_rverts, "its vertices (RVERTS and RLMUV)")        \
-    F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "at most 65536 (16-bit indices)")              \
-    F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices")                \
-    F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index < nverts")      \
+    F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "")                                           \
+    F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices: where the "      \
+      "previous group's end (0 for the first)")                                                 \
+    F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index one of the "    \
+      "group's vertices")                                                                       \
     F(T, first_color, U32, , FIRST, RR_RMESH_S_rcolors, "its per-vertex colours")               \
     F(T, ncolors, U32, , COUNT, RR_RMESH_S_rcolors, "0 (every vertex has colour rgb) or nverts") \
     F(T, lm_min, I32, [2], ABS, RR_RMESH_LM_MIN_MAX, "lightmap UV box: UV = lm_min + n * "       \
@@ -299,9 +316,14 @@ RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 6);
       ">> 4 | uv[2] << 4; UV = group.lm_min + n * group.lm_step (Q16.16)")
 RR_RECORD(rr_rmesh_rlmuv, RR_RMESH_RLMUV, 3);
 
-/* One 16-bit triangle index: a vertex of its group (checked per group). */
+/* One 16-bit triangle index: a render vertex number (RVERTS), one of its
+ * group's vertices (checked per group). Global numbers, so that a collision
+ * triangle can read its corners from render triangle k (RINDEX[3k ..
+ * 3k + 2], see rr_rmesh_tref) without finding k's group: a full blob holds
+ * at most 65,536 render vertices (the baker refuses more). */
 #define RR_RMESH_RINDEX(F, T) \
-    F(T, i, U16, , SEMANTIC, 0, "vertex of the group, < group.nverts")
+    F(T, i, U16, , SEMANTIC, 0, "render vertex (RVERTS), within the group's vertices "    \
+      "[first_vert, first_vert + nverts)")
 RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
 
 /* A render-only position (not a collision vertex). */
@@ -314,13 +336,32 @@ RR_RECORD(rr_rmesh_rpos, RR_RMESH_RPOS, 6);
     F(T, rgb, U8, [3], DATA, 0, "vertex colour")
 RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
 
+/* A full blob's collision triangle (TREF, one record per collision
+ * triangle, in BVH leaf order): most collision triangles are opaque render
+ * triangles (the collision soup is the opaque visible surfaces' triangles,
+ * then the invisible meshes'), so a full blob reads their corners through
+ * the render data instead of storing them twice. With nrtris = the render
+ * triangles (rhead.nindices / 3):
+ *   key <  nrtris: render triangle key, corners RVERTS[RINDEX[3 key + c]].pos
+ *        (each a collision vertex, < head.nverts); its source index is
+ *        surfs[g.surface].first_src + key - g.first_index / 3 for the group
+ *        g that holds it;
+ *   key >= nrtris: the explicit triangle TRIS[key - nrtris] (corners and src).
+ * The baker numbers both kinds in source order (render groups in file
+ * order, the explicit triangles after them), so comparing keys compares
+ * source indices (the queries' tie rule). */
+#define RR_RMESH_TREF(F, T) \
+    F(T, key, U16, , SEMANTIC, 0, "render triangle key (< rhead.nindices / 3, its corners "   \
+      "collision vertices), else TRIS[key - rhead.nindices / 3]")
+RR_RECORD(rr_rmesh_tref, RR_RMESH_TREF, 2);
+
 /* ---- the sections -------------------------------------------------------- */
 
 /* The version of this format's sections and records: the baker writes it
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 5u
+#define RR_RMESH_SCHEMA_VERSION 6u
 
 #define RR_RMESH_SECTIONS(S, P)                                                    \
     S(P, head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)               \
@@ -337,7 +378,8 @@ RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
     S(P, props, RR_SEC_RMESH_PROPS, rr_rmesh_prop, RR_RMESH_PROP, OPT)             \
     S(P, rpos, RR_SEC_RMESH_RPOS, rr_rmesh_rpos, RR_RMESH_RPOS, OPT)               \
     S(P, rcolors, RR_SEC_RMESH_RCOLORS, rr_rmesh_rcolor, RR_RMESH_RCOLOR, OPT)     \
-    S(P, rlmuv, RR_SEC_RMESH_RLMUV, rr_rmesh_rlmuv, RR_RMESH_RLMUV, OPT)
+    S(P, rlmuv, RR_SEC_RMESH_RLMUV, rr_rmesh_rlmuv, RR_RMESH_RLMUV, OPT)           \
+    S(P, tref, RR_SEC_RMESH_TREF, rr_rmesh_tref, RR_RMESH_TREF, OPT)
 
 /* Slot of each section in the view rr_open builds (RR_RMESH_S_head ...),
  * after the two common ones: the index kinds above name by its slot the

@@ -5,7 +5,9 @@
  * Built by hand from the layout docs/blob-format.md gives: the sections
  * copied back to back with NODES cut to its root, which becomes that leaf,
  * head.nnodes 1, total size and CRC rewritten; rr_open then validates the
- * result like any blob. Little-endian blobs in this machine's order. */
+ * result like any blob. Little-endian blobs in this machine's order. Both
+ * kinds of blob: a collision-only blob's triangles are its TRIS records, a
+ * full blob's its TREF keys (rr_rmesh_tref), which the reversal turns. */
 #ifndef RT_RMESH_FLAT_H
 #define RT_RMESH_FLAT_H
 
@@ -26,6 +28,7 @@ static __attribute__((unused)) uint32_t rt_rmesh_flat(const uint8_t *blob, uint3
     rr_rmesh_head *h = 0;
     rr_rmesh_node *root = 0;
     rr_rmesh_tri *t = 0, tmp;
+    rr_rmesh_tref *ref = 0, rtmp;
     if (blob_size > cap)
         return 0;
     memcpy(&ns, blob + offsetof(rr_blob_header, nsections), 4);
@@ -43,11 +46,19 @@ static __attribute__((unused)) uint32_t rt_rmesh_flat(const uint8_t *blob, uint3
             root = (rr_rmesh_node *)(void *)(buf + dst);
         if (type == RR_SEC_RMESH_TRIS)
             t = (rr_rmesh_tri *)(void *)(buf + dst);
+        if (type == RR_SEC_RMESH_TREF)
+            ref = (rr_rmesh_tref *)(void *)(buf + dst);
         dst += (len + 3u) & ~3u;
     }
     if (!h || !root || !t || h->ntris == 0 || h->ntris >= RR_RMESH_LEAF)
         return 0;
     for (i = 0, j = h->ntris - 1; reverse && i < j; i++, j--) {
+        if (ref) {   /* a full blob: the triangles are the keys */
+            rtmp = ref[i];
+            ref[i] = ref[j];
+            ref[j] = rtmp;
+            continue;
+        }
         tmp = t[i];
         t[i] = t[j];
         t[j] = tmp;

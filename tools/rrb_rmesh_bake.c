@@ -7,7 +7,10 @@
  * (round half away from zero) -> drop triangles whose integer cross product
  * is zero -> deduplicate vertices -> BVH (binned surface-area heuristic,
  * leaves of <= LEAF_MAX triangles, nodes in pre-order, bounds on the
- * lattice) -> sections.
+ * lattice) -> sections. A full blob (with render data) stores each
+ * collision triangle as a key (TREF) that names its render twin or an
+ * explicit TRIS record (rr_rmesh_tref); a collision-only blob stores every
+ * triangle in TRIS.
  */
 #include "rrb_rmesh.h"
 
@@ -470,18 +473,70 @@ static uint32_t count_verts(const btri *t, size_t n)
     return nv;
 }
 
+/* ---- full blobs: collision triangles by key (rr_rmesh_tref) ---- */
+
+/* The key of each source collision triangle in a full blob: the opaque
+ * visible surfaces' triangles are render triangles (render group i is
+ * visible surface i, its triangles in source order), numbered globally
+ * over every group; the invisible meshes' triangles get the keys from
+ * nrtris on, in source order, for the ones the baker keeps (the explicit
+ * TRIS records). The zero-area triangles the collision soup drops keep
+ * their render triangle and get no key. Keys thus grow with the source
+ * index (the queries' tie rule compares keys). Returns the array (nsoup
+ * entries, NO_KEY for a dropped triangle), the render triangle
+ * count in *nrtris and the explicit count in *nexpl. */
+#define NO_KEY 0xffffffffu
+static uint32_t *source_keys(const rrb_rmesh *m, const btri *t, size_t n, size_t nsoup,
+                             uint32_t *nrtris, uint32_t *nexpl)
+{
+    uint32_t *key = rrb_xcalloc(nsoup + 1, sizeof *key);
+    uint8_t *kept = rrb_xcalloc(nsoup + 1, 1);
+    uint32_t i, tr, src = 0, base = 0;
+    size_t j;
+    for (j = 0; j < n; j++)
+        kept[t[j].src] = 1;
+    for (i = 0; i < m->nsurf; i++) {
+        for (tr = 0; !rrb_rmesh_surf_alpha(&m->surf[i]) && tr < m->surf[i].ntris; tr++, src++)
+            key[src] = kept[src] ? base + tr : NO_KEY;
+        base += m->surf[i].ntris;   /* alpha surfaces have render triangles too */
+    }
+    for (i = 0; i < m->nnocoll; i++)
+        base += m->nocoll[i].ntris;
+    *nrtris = base;
+    *nexpl = 0;
+    for (; src < nsoup; src++)   /* the invisible meshes' */
+        key[src] = kept[src] ? base + (*nexpl)++ : NO_KEY;
+    free(kept);
+    return key;
+}
+
 /* ---- sections ---- */
 
-static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_rmesh_head *h)
+/* The collision vertices, triangles and nodes. Collision-only (key NULL):
+ * every triangle in TRIS, in BVH order. Full: TREF holds each triangle's
+ * key in BVH order and TRIS only the explicit triangles (keys from nrtris
+ * on), in key order. Every triangle's record, in BVH order, goes to *all
+ * (the caller checks the render corners against it). */
+static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_rmesh_head *h,
+                         const uint32_t *key, uint32_t nrtris, uint32_t nexpl,
+                         rr_rmesh_tri **all)
 {
-    rr_rmesh_tri *tri = rrb_xcalloc(n, sizeof *tri);
+    rr_rmesh_tri *tri = rrb_xcalloc(n + 1, sizeof *tri);
     rr_rmesh_node *nodes = rrb_xcalloc(b->nnodes + 1, sizeof *nodes);
+    rr_rmesh_tri *expl = rrb_xcalloc(nexpl + 1, sizeof *expl);
+    rr_rmesh_tref *tref = rrb_xcalloc(n + 1, sizeof *tref);
     rr_rmesh_vert *v;
     size_t i;
     int k;
     v = dedup(b->t, n, l, tri, &h->nverts);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         tri[i].src = (uint16_t)b->t[i].src;
+        if (!key)
+            continue;
+        tref[i].key = (uint16_t)key[b->t[i].src];
+        if (key[b->t[i].src] >= nrtris)
+            expl[key[b->t[i].src] - nrtris] = tri[i];
+    }
     for (i = 0; i < b->nnodes; i++) {
         for (k = 0; k < 3; k++) {
             nodes[i].min[k] = lattice_q(l, k, b->nodes[i].min[k]);
@@ -499,11 +554,40 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_
     }
     h->vshift = l->shift;
     rrb_blob_add(blob, RR_SEC_RMESH_VERTS, v, h->nverts, sizeof *v, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, NULL);
+    if (key)
+        rrb_blob_add(blob, RR_SEC_RMESH_TRIS, expl, nexpl, sizeof *expl, NULL);
+    else
+        rrb_blob_add(blob, RR_SEC_RMESH_TRIS, tri, (uint32_t)n, sizeof *tri, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_NODES, nodes, (uint32_t)b->nnodes, sizeof *nodes, NULL);
+    if (key)
+        rrb_blob_add(blob, RR_SEC_RMESH_TREF, tref, (uint32_t)n, sizeof *tref, NULL);
     free(v);
-    free(tri);
+    free(expl);
+    free(tref);
     free(nodes);
+    *all = tri;
+}
+
+/* A full blob's render-backed triangles must have the corners of their
+ * collision records: the render vertex of each corner stands on the
+ * collision vertex (the same rounding of the same float to the same
+ * lattice). 0, or -1 with a message when the baker broke that. */
+static int check_render_corners(const rrb_blob *blob, const rr_rmesh_tri *all, uint32_t n,
+                                uint32_t nrtris, const char *path, char *err, size_t errcap)
+{
+    uint32_t i, c, cnt;
+    const rr_rmesh_tref *tref = rrb_blob_records(blob, RR_SEC_RMESH_TREF, &cnt);
+    const rr_rmesh_rindex *ix = rrb_blob_records(blob, RR_SEC_RMESH_RINDEX, &cnt);
+    const rr_rmesh_rvert *rv = rrb_blob_records(blob, RR_SEC_RMESH_RVERTS, &cnt);
+    for (i = 0; i < n; i++)
+        for (c = 0; c < 3 && tref[i].key < nrtris; c++)
+            if (rv[ix[3 * tref[i].key + c].i].pos != all[i].v[c]) {
+                snprintf(err, errcap, "%s: internal error: render triangle %u (source triangle "
+                         "%u) does not stand on its collision corners", path, tref[i].key,
+                         all[i].src);
+                return -1;
+            }
+    return 0;
 }
 
 /* Each surface's first_src: the source collision triangles of the surfaces
@@ -861,6 +945,7 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
                       int frac, char *err, size_t errcap, const char *path)
 {
     uint32_t ng = m->nsurf + m->nnocoll, i, v, nv = 0, ni = 0, nc = 0, npos;
+    uint64_t total = 0;   /* render vertices, counted in 64 bits (32-bit file counts) */
     rsrc *g = rrb_xcalloc(ng + 1, sizeof *g);
     rr_rmesh_rhead rh;
     rr_rmesh_rgroup *gr = rrb_xcalloc(ng + 1, sizeof *gr);
@@ -875,15 +960,18 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
         g[i].surface = i < m->nsurf ? i : m->ninvis + i;
         g[i].flags = (rrb_rmesh_surf_alpha(g[i].s) ? RR_RMESH_GROUP_ALPHA : 0) |
                      (i >= m->nsurf ? RR_RMESH_GROUP_NOCOLL : 0);
-        if (g[i].s->nverts > 65536) {
-            snprintf(err, errcap, "%s: surface %u has %u vertices; render groups hold at most "
-                     "65536 (16-bit indices)", path, i, g[i].s->nverts);
-            free(g);
-            free(gr);
-            return -1;
-        }
+        total += g[i].s->nverts;
         nv += g[i].s->nverts;
         ni += 3 * g[i].s->ntris;
+    }
+    /* 16-bit render vertex numbers (RINDEX) over the whole room */
+    if (total > 65536u) {
+        snprintf(err, errcap, "%s: %llu render vertices exceed the 65,536 render vertex numbers "
+                 "of a full blob (16-bit indices; bake it --collision-only)", path,
+                 (unsigned long long)total);
+        free(g);
+        free(gr);
+        return -1;
     }
     rv = rrb_xcalloc(nv + 1, sizeof *rv);
     rp = render_points(blob, g, ng, l, scale, frac, &rh, rv, nv, &npos, err, errcap, path);
@@ -919,8 +1007,8 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
                 rv[nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr[i].uv_frac));
             pack_lm(&s->verts[v], &gr[i], &lm[nv]);
         }
-        for (v = 0; v < 3 * s->ntris; v++)
-            ix[ni++] = (uint16_t)s->idx[v];
+        for (v = 0; v < 3 * s->ntris; v++)   /* global render vertex numbers */
+            ix[ni++] = (uint16_t)(gr[i].first_vert + s->idx[v]);
     }
     rh.ngroups = ng;
     rh.nverts = nv;
@@ -974,8 +1062,9 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     bvh b;
     lattice lat;
     size_t n, nsoup;
-    uint32_t nverts = 0;
-    int frac;
+    uint32_t nverts = 0, nrtris = 0, nexpl = 0, *key = NULL;
+    int frac, full = !(opts && opts->collision_only);
+    rr_rmesh_tri *all = NULL;
     rrb_blob *blob;
     memset(&h, 0, sizeof h);
     memset(&b, 0, sizeof b);
@@ -1009,6 +1098,18 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
         free(b.nodes);
         return NULL;
     }
+    if (full) {
+        key = source_keys(m, b.t, n, nsoup, &nrtris, &nexpl);
+        if ((uint64_t)nrtris + nexpl > 65536u) {
+            snprintf(err, errcap, "%s: %u render triangles and %u invisible collision triangles "
+                     "exceed the 65,536 triangle keys of a full blob (bake it --collision-only)",
+                     path, nrtris, nexpl);
+            free(key);
+            free(b.t);
+            free(b.nodes);
+            return NULL;
+        }
+    }
     blob = rrb_blob_new(RR_FMT_RMESH, (uint32_t)frac);
     h.ntris = (uint32_t)n;
     h.nnodes = (uint32_t)b.nnodes;
@@ -1017,16 +1118,20 @@ rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_o
     h.variant = (uint32_t)m->variant;
     for (n = 0; n < m->nsurf; n++)
         h.alpha_tris += rrb_rmesh_surf_alpha(&m->surf[n]) ? m->surf[n].ntris : 0;
-    add_geometry(blob, &b, h.ntris, &lat, &h);
+    add_geometry(blob, &b, h.ntris, &lat, &h, key, nrtris, nexpl, &all);
+    free(key);
     add_surfaces(blob, m, &h);
     add_triggers(blob, m, scale, frac);
     h.nents = add_entities(blob, m, scale, frac);
-    if (!(opts && opts->collision_only) && add_render(blob, m, &lat, scale, frac, err, errcap, path)) {
+    if (full && (add_render(blob, m, &lat, scale, frac, err, errcap, path) ||
+                 check_render_corners(blob, all, h.ntris, nrtris, path, err, errcap))) {
         rrb_blob_free(blob);
+        free(all);
         free(b.t);
         free(b.nodes);
         return NULL;
     }
+    free(all);
     add_info(blob, m, path, &h);
     rrb_blob_add(blob, RR_SEC_RMESH_HEAD, &h, 1, sizeof h, NULL);
     rrb_blob_set_depth(blob, b.depth);

@@ -15,10 +15,10 @@
 /* --svg: a collision triangle as a polygon. */
 static void mark_tri(rrb_query *q, uint32_t tri, const char *label)
 {
-    const rr_rmesh_tri *t;
+    uint32_t src;
     int32_t p[3][3];
     rr_vec3 n;
-    if (!q->marks || rr_rmesh_triangle(q->room, tri, &t, p, &n))
+    if (!q->marks || rr_rmesh_triangle(q->room, tri, &src, p, &n))
         return;
     rrb_q_mark(q, RRB_MARK_AREA, label, &p[0][0], 3, 3);
 }
@@ -281,19 +281,46 @@ static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhe
         rr_rmesh_surface(room, g->surface, &sf, &t0, &t1);
         for (k = 0; k < g->nverts; k++) {
             rr_rmesh_vertex v;
-            rr_rmesh_render_vertex(room, i, k, &v);
+            rr_rmesh_render_vertex(room, i, g->first_vert + k, &v);
             rrb_obj_vertex(o, rrb_obj_unit(o, v.pos[0]), rrb_obj_unit(o, v.pos[1]),
                            -rrb_obj_unit(o, v.pos[2]));
             fprintf(o->f, "vt %.6f %.6f\n", ldexp(v.uv0[0], -16), 1.0 - ldexp(v.uv0[1], -16));
         }
         rrb_obj_mat_name(name, sizeof name, "", t1);
         rrb_obj_material(o, name, t1, rrb_obj_grey);
-        for (k = 0; k + 2 < g->nindices; k += 3) {
-            uint32_t a = base + ix[k] + 1u, b = base + ix[k + 1] + 1u, c = base + ix[k + 2] + 1u;
+        for (k = 0; k + 2 < g->nindices; k += 3) {   /* render vertex numbers: the group's from base */
+            uint32_t a = base + ix[k] - g->first_vert + 1u, b = base + ix[k + 1] - g->first_vert + 1u,
+                     c = base + ix[k + 2] - g->first_vert + 1u;
             fprintf(o->f, "f %u/%u %u/%u %u/%u\n", c, c, b, b, a, a);
             o->nf++;
         }
     }
+}
+
+/* The collision vertex numbers of triangle i, read from the blob's sections
+ * as docs/blob-format.md describes them (the loader's queries give corners
+ * in coords, the OBJ shares the vertices): TRIS in a collision-only blob;
+ * in a full blob TREF's key names render triangle key (its render
+ * vertices' position numbers) or the explicit TRIS[key - render triangles]. */
+static void tri_vertex_numbers(const rr_room *room, uint32_t i, uint32_t v[3])
+{
+    const void *tris, *tref, *rindex, *rverts;
+    uint32_t ntris, ntref, nindex, nrverts, key, c;
+    rr_section(room, RR_SEC_RMESH_TRIS, &tris, &ntris);
+    if (rr_section(room, RR_SEC_RMESH_TREF, &tref, &ntref) == RR_OK && i < ntref) {
+        rr_section(room, RR_SEC_RMESH_RINDEX, &rindex, &nindex);
+        rr_section(room, RR_SEC_RMESH_RVERTS, &rverts, &nrverts);
+        key = ((const rr_rmesh_tref *)tref)[i].key;
+        if (key < nindex / 3) {
+            for (c = 0; c < 3; c++)
+                v[c] = ((const rr_rmesh_rvert *)rverts)[
+                    ((const rr_rmesh_rindex *)rindex)[3 * key + c].i].pos;
+            return;
+        }
+        i = key - nindex / 3;
+    }
+    for (c = 0; c < 3; c++)
+        v[c] = ((const rr_rmesh_tri *)tris)[i].v[c];
 }
 
 static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, size_t cap)
@@ -325,11 +352,7 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
         int first = 1;
         rr_rmesh_surface(room, s, &sf, &t0, &t1);
         for (i = 0; i < h->ntris; i++) {
-            const rr_rmesh_tri *t;
-            int32_t v3[3][3];
-            rr_vec3 n;
-            uint32_t ts;
-            rr_rmesh_triangle(room, i, &t, v3, &n);
+            uint32_t ts, tv[3];
             rr_rmesh_triangle_surface(room, i, &ts);
             if (ts != s)
                 continue;
@@ -339,7 +362,8 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
                 rrb_obj_material(o, name, t1, rrb_obj_grey);
                 first = 0;
             }
-            fprintf(o->f, "f %u %u %u\n", t->v[2] + 1, t->v[1] + 1, t->v[0] + 1);
+            tri_vertex_numbers(room, i, tv);
+            fprintf(o->f, "f %u %u %u\n", tv[2] + 1, tv[1] + 1, tv[0] + 1);
             o->nf++;
         }
     }
@@ -402,10 +426,10 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     rrb_svg_head(s, text);
     ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     for (i = 0; i < h->ntris; i++) {
-        const rr_rmesh_tri *t;
+        uint32_t src;
         int32_t v[3][3];
         rr_vec3 n;
-        rr_rmesh_triangle(room, i, &t, v, &n);
+        rr_rmesh_triangle(room, i, &src, v, &n);
         if (n.y > 26214 || n.y < -26214) {   /* |ny| > 0.4: floor or ceiling */
             if (n.y < 0)
                 continue;
@@ -426,10 +450,10 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     }
     free(ft);
     for (i = 0; i < h->ntris; i++) {
-        const rr_rmesh_tri *t;
+        uint32_t src;
         int32_t v[3][3];
         rr_vec3 n;
-        rr_rmesh_triangle(room, i, &t, v, &n);
+        rr_rmesh_triangle(room, i, &src, v, &n);
         if (n.y > 26214 || n.y < -26214)
             continue;
         fprintf(s->f, "<polygon fill=\"none\" stroke=\"#fff\" stroke-width=\"%.4f\" "
@@ -526,16 +550,16 @@ static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhe
                 rr_rmesh_render_group(room, gi, &g, &ix) != RR_OK)
                 continue;
             if (set == 3) {         /* indices: a b c -> c b a (the z mirror) */
-                for (k = 0; k + 2 < g->nindices; k += 3) {
-                    rrb_buf_u32le(&gl->buf, base + ix[k + 2]);
-                    rrb_buf_u32le(&gl->buf, base + ix[k + 1]);
-                    rrb_buf_u32le(&gl->buf, base + ix[k]);
+                for (k = 0; k + 2 < g->nindices; k += 3) {   /* the group's vertices from base */
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 2] - g->first_vert);
+                    rrb_buf_u32le(&gl->buf, base + ix[k + 1] - g->first_vert);
+                    rrb_buf_u32le(&gl->buf, base + ix[k] - g->first_vert);
                 }
                 ni += g->nindices / 3 * 3;
             }
             for (k = 0; k < g->nverts && set < 3; k++) {
                 rr_rmesh_vertex v;
-                rr_rmesh_render_vertex(room, gi, k, &v);
+                rr_rmesh_render_vertex(room, gi, g->first_vert + k, &v);
                 if (set == 0) {
                     for (a = 0; a < 3; a++)
                         x[a] = v.pos[a] * f;

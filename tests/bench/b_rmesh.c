@@ -204,11 +204,11 @@ static const rr_rmesh_tri *by_source(const mesh *m, uint32_t r)
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
     uint32_t i = (uint32_t)(by_source(m, rt_rand()) - m->t);
-    const rr_rmesh_tri *t;
+    uint32_t src;
     int32_t v[3][3];
     rr_vec3 nq;
     int k;
-    rr_rmesh_triangle(m->room, i, &t, v, &nq);
+    rr_rmesh_triangle(m->room, i, &src, v, &nq);
     for (k = 0; k < 3; k++) {
         int32_t n16 = k == 0 ? nq.x : k == 1 ? nq.y : nq.z;
         /* the unit normal rounded to Q2.14, as blobs before schema 4 stored

@@ -87,8 +87,9 @@ static void rr_fuzz_rmesh(const rr_room *room, const uint8_t *d, size_t n)
     const rr_rmesh_rgroup *g;
     const uint16_t *ix;
     rr_rmesh_vertex vx;
-    uint32_t items[16], idx = 0, k;
-    int32_t lo[3], hi[3];
+    uint32_t items[16], idx = 0, k, src;
+    int32_t lo[3], hi[3], corners[3][3];
+    rr_vec3 nrm;
     for (k = 0; k < 3; k++) {
         ray.origin[k] = rr_fuzz_arg(d, n, k) >> 13;
         lo[k] = rr_fuzz_arg(d, n, k + 3) >> 14;
@@ -113,6 +114,8 @@ static void rr_fuzz_rmesh(const rr_room *room, const uint8_t *d, size_t n)
     (void)rr_rmesh_render_group(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u, &g, &ix);
     (void)rr_rmesh_render_vertex(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u,
                                  (uint32_t)rr_fuzz_arg(d, n, 22) & 0xffffu, &vx);
+    /* a triangle's source index, corners and normal (a full blob's key path) */
+    (void)rr_rmesh_triangle(room, (uint32_t)rr_fuzz_arg(d, n, 23) & 0xffffu, &src, corners, &nrm);
 }
 
 /* RMF: contents, brushes at a point, ray and box traces, box query, lookups. */

@@ -644,14 +644,14 @@ static void test_rmesh(const char *dir, const char *name)
         uint32_t *order = calloc(h->ntris + 1, sizeof *order), no = 0;
         for (s = 0; s < h->nsurfs; s++)
             for (k = 0; k < h->ntris; k++) {
-                const rr_rmesh_tri *t;
+                uint32_t tsrc;
                 int32_t v3[3][3];
                 rr_vec3 n3;
                 uint32_t ts;
-                rr_rmesh_triangle(&r.room, k, &t, v3, &n3);
+                rr_rmesh_triangle(&r.room, k, &tsrc, v3, &n3);
                 rr_rmesh_triangle_surface(&r.room, k, &ts);
                 if (ts == s)
-                    order[no++] = t->src;
+                    order[no++] = tsrc;
             }
         while (of && fgets(line, sizeof line, of)) {
             if (line[0] == 'v' && line[1] == ' ') {
@@ -688,10 +688,10 @@ static void test_rmesh(const char *dir, const char *name)
         double vol;
         long up, down, want_up = 0, want_down = 0;
         for (k = 0; k < h->ntris; k++) {
-            const rr_rmesh_tri *t;
+            uint32_t tsrc;
             int32_t v3[3][3];
             rr_vec3 n3;
-            rr_rmesh_triangle(&r.room, k, &t, v3, &n3);
+            rr_rmesh_triangle(&r.room, k, &tsrc, v3, &n3);
             want_up += n3.y > 64, want_down += n3.y < -64;
         }
         obj_scan(obj, "", &vol, &up, &down);

@@ -38,16 +38,22 @@ static void reseal(uint8_t *b, size_t size)
     put32(b + 20, rr_crc32(0, b + RR_CHECKSUM_FROM, (uint32_t)(size - RR_CHECKSUM_FROM)));
 }
 
-/* Make section `type` of blob b an unknown optional one (type 0x0fff):
- * rr_open skips it, as a loader that does not know it would. */
-static void unknown_section(uint8_t *b, uint32_t type)
+/* Make section `type` of blob b an unknown optional one (type 0x0fff, or
+ * 0x0fff - k for the k-th of several): rr_open skips it, as a loader that
+ * does not know it would. */
+static void unknown_section_k(uint8_t *b, uint32_t type, uint32_t k)
 {
     uint32_t i;
     for (i = 0; i < get32(b + 36); i++) {   /* the u16 type of entry i */
         uint8_t *entry = b + RR_HEADER_BYTES + i * RR_SECTION_ENTRY_BYTES;
         if ((get32(entry) & 0xffffu) == type)
-            put32(entry, (get32(entry) & 0xffff0000u) | RR_SEC_OPTIONAL | 0x0fffu);
+            put32(entry, (get32(entry) & 0xffff0000u) | RR_SEC_OPTIONAL | (0x0fffu - k));
     }
+}
+
+static void unknown_section(uint8_t *b, uint32_t type)
+{
+    unknown_section_k(b, type, 0);
 }
 
 static int bake(const rrb_rmesh *m, const rrb_opts *o, int be, uint8_t **out, size_t *size)
@@ -515,6 +521,150 @@ static uint32_t rec_off(const uint8_t *b, uint32_t type, uint32_t size, uint32_t
     return sec_off(b, type, 0) + el * size + field;
 }
 
+static uint16_t get16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static void put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+/* Open b (size bytes, resealed) and expect code `want` with the diagnostic
+ * at section sec, record rec, blob offset off. */
+static void expect_diag(const char *name, uint8_t *b, size_t size, rr_err want, uint32_t sec,
+                        uint32_t rec, uint32_t off)
+{
+    rr_room r;
+    rr_diag d;
+    char id[96];
+    rr_err e;
+    reseal(b, size);
+    e = rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d);
+    snprintf(id, sizeof id, "rmesh.tref.%s", name);
+    RT_EXPECT_EQ(id, e, want);
+    snprintf(id, sizeof id, "rmesh.tref.%s.diag", name);
+    RT_EXPECT(id, d.section == sec && d.record == rec && d.offset == off);
+    if (e != want || d.section != sec || d.record != rec || d.offset != off)
+        plat_printf("# %s: %d at %x/%u 0x%x: %s\n", id, e, d.section, d.record, d.offset, d.what);
+}
+
+/* A full blob's collision triangles by key (rr_rmesh_tref) and the render
+ * index checks the keys rely on, each planted in a copy of the good full
+ * blob `good` (the sample or 173_opt: both have render-only positions and
+ * explicit triangles) and named by its diagnostic:
+ * - a key past the render and explicit triangles;
+ * - a render triangle with a corner on a render-only position (no
+ *   collision vertex), and one with two corners on one point (no plane);
+ * - the render groups' index runs: one that does not start where the group
+ *   before ends, and runs that end before RINDEX does;
+ * - a render index of another group's vertex (past the group's, and before it);
+ * - TREF left as the only render section (its render head gone).
+ * Also: the same room baked --collision-only has no TREF and all its
+ * triangles in TRIS, and every triangle reads the same corners and source
+ * index from both blobs. */
+static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size_t co_size)
+{
+    uint8_t *b = malloc(size);
+    uint32_t ntref, ntris, nindex, nrverts, ngroups, nverts, key0 = 0, i, off, c, bad = 0;
+    uint32_t toff = sec_off(good, RR_SEC_RMESH_TREF, &ntref);
+    uint32_t ioff = sec_off(good, RR_SEC_RMESH_RINDEX, &nindex);
+    uint32_t voff = sec_off(good, RR_SEC_RMESH_RVERTS, &nrverts);
+    uint32_t goff = sec_off(good, RR_SEC_RMESH_RGROUPS, &ngroups);
+    uint32_t hoff = sec_off(good, RR_SEC_RMESH_HEAD, 0), corner[3];
+    static const uint32_t render_secs[] = {RR_SEC_RMESH_RHEAD, RR_SEC_RMESH_RGROUPS,
+        RR_SEC_RMESH_RVERTS, RR_SEC_RMESH_RINDEX, RR_SEC_RMESH_RPOS, RR_SEC_RMESH_RCOLORS,
+        RR_SEC_RMESH_RLMUV};
+    rr_room rf, rc;
+    sec_off(good, RR_SEC_RMESH_TRIS, &ntris);
+    nverts = get32(good + hoff + 4);
+    RT_EXPECT("rmesh.tref.present", toff != 0 && ntref == get32(good + hoff) && ntris < ntref &&
+                                        ngroups >= 2 && nindex % 3 == 0);
+    /* the first key that names a render triangle, and its corners' render vertices */
+    for (i = 0; i < ntref && (key0 = get16(good + toff + 2 * i)) >= nindex / 3; i++)
+        ;
+    RT_EXPECT("rmesh.tref.render_key", i == 0 && key0 < nindex / 3);
+    for (c = 0; c < 3; c++)
+        corner[c] = get16(good + ioff + 2 * (3 * key0 + c));
+    /* key past the render triangles and the explicit ones */
+    memcpy(b, good, size);
+    put16(b + toff, nindex / 3 + ntris);
+    expect_diag("key_range", b, size, RR_ERR_INDEX, RR_SEC_RMESH_TREF, 0, toff);
+    put16(b + toff, nindex / 3 + ntris - 1);   /* the last explicit triangle is one */
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.tref.key_last", rr_open(b, (uint32_t)size, arena, sizeof arena, &rf), RR_OK);
+    /* corner 0 of TREF[0]'s render triangle on the first render-only position */
+    memcpy(b, good, size);
+    put16(b + voff + 6 * corner[0], nverts);
+    expect_diag("corner", b, size, RR_ERR_INDEX, RR_SEC_RMESH_TREF, 0, toff);
+    /* corner 1 on corner 0's point: no plane */
+    memcpy(b, good, size);
+    put16(b + voff + 6 * corner[1], get16(good + voff + 6 * corner[0]));
+    expect_diag("plane", b, size, RR_ERR_RANGE, RR_SEC_RMESH_TREF, 0, toff);
+    /* group 1's index run 3 later (and 3 shorter, so it stays in RINDEX) */
+    memcpy(b, good, size);
+    off = goff + sizeof(rr_rmesh_rgroup) + (uint32_t)offsetof(rr_rmesh_rgroup, first_index);
+    for (i = 1; i < ngroups && get32(good + off + 4) < 3; i++)   /* a group with a triangle */
+        off += sizeof(rr_rmesh_rgroup);
+    put32(b + off, get32(b + off) + 3);
+    put32(b + off + 4, get32(b + off + 4) - 3);
+    expect_diag("group_start", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RGROUPS, i, off);
+    /* the last group with triangles 3 indices short of RINDEX's end */
+    memcpy(b, good, size);
+    for (i = ngroups; i-- > 0 &&
+         get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, nindices)) < 3;)
+        ;
+    off = goff + i * (uint32_t)sizeof(rr_rmesh_rgroup) + (uint32_t)offsetof(rr_rmesh_rgroup, nindices);
+    put32(b + off, get32(b + off) - 3);
+    expect_diag("groups_end", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, 0,
+                sec_off(b, RR_SEC_RMESH_RHEAD, 0) + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
+    /* index 0 (group 0's) one past group 0's vertices: group 1's first */
+    memcpy(b, good, size);
+    off = goff + (uint32_t)offsetof(rr_rmesh_rgroup, nverts);
+    put16(b + ioff, get32(good + off - 4) + get32(good + off));
+    expect_diag("index_past", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, 0, ioff);
+    /* the first index of the first group after group 0 with triangles, one before its vertices */
+    memcpy(b, good, size);
+    for (i = 1; i < ngroups && get32(good + goff + i * sizeof(rr_rmesh_rgroup) +
+                                     offsetof(rr_rmesh_rgroup, nindices)) < 3; i++)
+        ;
+    off = get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, first_index));
+    put16(b + ioff + 2 * off,
+          get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, first_vert)) - 1);
+    expect_diag("index_before", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, off, ioff + 2 * off);
+    /* TREF the only render section left: it needs the render head too */
+    memcpy(b, good, size);
+    for (i = 0; i < sizeof render_secs / sizeof render_secs[0]; i++)
+        unknown_section_k(b, render_secs[i], i);
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.tref.no_render_head",
+                 rr_open(b, (uint32_t)size, arena, sizeof arena, &rf), RR_ERR_MISSING);
+    free(b);
+    /* both kinds of blob give every triangle the same source index and corners */
+    RT_EXPECT_EQ("rmesh.tref.open_full", rr_open(good, (uint32_t)size, arena, sizeof arena, &rf),
+                 RR_OK);
+    {
+        static uint32_t arena2[512];
+        RT_EXPECT_EQ("rmesh.tref.open_co", rr_open(co, (uint32_t)co_size, arena2, sizeof arena2, &rc),
+                     RR_OK);
+        RT_EXPECT("rmesh.tref.co_no_tref", sec_off(co, RR_SEC_RMESH_TREF, 0) == 0);
+        sec_off(co, RR_SEC_RMESH_TRIS, &i);
+        RT_EXPECT_EQ("rmesh.tref.co_tris", i, ntref);
+        for (i = 0; i < ntref; i++) {
+            uint32_t sf, sc;
+            int32_t pf[3][3], pc[3][3];
+            rr_vec3 nf, nc;
+            rr_rmesh_triangle(&rf, i, &sf, pf, &nf);
+            rr_rmesh_triangle(&rc, i, &sc, pc, &nc);
+            bad += sf != sc || memcmp(pf, pc, sizeof pf) != 0 || nf.x != nc.x || nf.y != nc.y ||
+                   nf.z != nc.z;
+        }
+        RT_EXPECT_EQ("rmesh.tref.same_triangles", bad, 0);
+    }
+}
+
 /* The render records of the sample with one group whose colours vary: one
  * colour record per vertex of that group, the others none; decoded colours
  * and positions as the source has them; group 0's lightmap UVs put on a
@@ -554,7 +704,8 @@ static void check_render_records(void)
         for (v = 0; v < g->nverts; v++) {
             rr_rmesh_vertex x;
             int k;
-            RT_EXPECT_EQ("rmesh.rrec.vertex", rr_rmesh_render_vertex(&r, i, v, &x), RR_OK);
+            RT_EXPECT_EQ("rmesh.rrec.vertex", rr_rmesh_render_vertex(&r, i, g->first_vert + v, &x),
+                         RR_OK);
             bad += memcmp(x.rgb, m.surf[i].verts[v].rgb, 3) != 0;
             /* sample coordinates are multiples of 1/8 unit: within one step */
             for (k = 0; k < 3; k++)
@@ -563,8 +714,12 @@ static void check_render_records(void)
         }
         {
             rr_rmesh_vertex x;
-            RT_EXPECT_EQ("rmesh.rrec.vertex_range", rr_rmesh_render_vertex(&r, i, g->nverts, &x),
-                         RR_ERR_RANGE);
+            /* past the group's vertices, and before them: another group's */
+            RT_EXPECT_EQ("rmesh.rrec.vertex_range",
+                          rr_rmesh_render_vertex(&r, i, g->first_vert + g->nverts, &x), RR_ERR_RANGE);
+            if (g->first_vert)
+                RT_EXPECT_EQ("rmesh.rrec.vertex_before",
+                             rr_rmesh_render_vertex(&r, i, g->first_vert - 1, &x), RR_ERR_RANGE);
         }
     }
     RT_EXPECT_EQ("rmesh.rrec.decoded", bad, 0);
@@ -584,9 +739,9 @@ static void check_render_records(void)
                                            g->lm_step[0] == 16 && g->lm_step[1] == 16);
         lm = blob + rec_off(blob, RR_SEC_RMESH_RLMUV, 3, g->first_vert + 2, 0);
         RT_EXPECT("rmesh.rrec.lm_bytes", lm[0] == 0xbc && lm[1] == 0x3a && lm[2] == 0x12);
-        rr_rmesh_render_vertex(&r, 0, 2, &x);
+        rr_rmesh_render_vertex(&r, 0, g->first_vert + 2, &x);
         RT_EXPECT("rmesh.rrec.lm_uv", x.uv1[0] == 0xabc * 16 && x.uv1[1] == 0x123 * 16);
-        rr_rmesh_render_vertex(&r, 0, 1, &x);
+        rr_rmesh_render_vertex(&r, 0, g->first_vert + 1, &x);
         RT_EXPECT("rmesh.rrec.lm_uv_last", x.uv1[0] == 4095 * 16 && x.uv1[1] == 4095 * 16);
     }
     ncoll = h->nverts;
@@ -640,17 +795,40 @@ static void check_render_records(void)
     rrb_rmesh_free(&m);
 }
 
-/* More render-only positions than the 16-bit position numbers hold after
- * the collision vertices: the baker refuses the room and names the limit;
- * --collision-only still bakes it. */
+/* A full blob's 16-bit numbers, each limit refused by the baker with a
+ * message that names the file and the limit, while --collision-only
+ * still bakes the room:
+ * - render vertex numbers (RINDEX): surfaces 2 and 3 made 40,000 distinct
+ *   points each (no triangles), 80,000 render vertices;
+ * - position numbers (collision vertices + render-only positions): those
+ *   surfaces 20,000 points each, and an invisible mesh of 10,000 triangles
+ *   with 30,000 vertices of its own (no render vertices);
+ * - triangle keys (render triangles + explicit triangles): an alpha
+ *   surface (no collision) of 70,000 triangles. */
+static void bake_limit(rrb_rmesh *m, const char *id, const char *what)
+{
+    rrb_opts o;
+    char err[RRB_ERR_MAX], name[96];
+    rrb_blob *b = rrb_rmesh_bake_model(m, "many.rmesh", NULL, err, sizeof err);
+    snprintf(name, sizeof name, "rmesh.limit.%s", id);
+    RT_EXPECT(name, b == NULL && strstr(err, "many.rmesh: ") == err && strstr(err, what) != NULL);
+    if (b == NULL && strstr(err, what) == NULL)
+        plat_printf("# %s: %s\n", name, err);
+    rrb_blob_free(b);
+    memset(&o, 0, sizeof o);
+    o.collision_only = 1;
+    b = rrb_rmesh_bake_model(m, "many.rmesh", &o, err, sizeof err);
+    snprintf(name, sizeof name, "rmesh.limit.%s_colonly", id);
+    RT_EXPECT(name, b != NULL);
+    rrb_blob_free(b);
+}
+
 static void check_position_limit(void)
 {
     rrb_rmesh m;
-    rrb_opts o;
-    char err[RRB_ERR_MAX];
-    rrb_blob *b;
     rrb_rm_vert *keep[2], *big[2];
-    uint32_t nkeep[2], ntkeep[2], i, s;
+    rrb_rm_mesh *keep_inv, inv;
+    uint32_t nkeep[2], ntkeep[2], i, s, *keep_idx, nkeep_inv;
     rrb_rmesh_sample_model(&m);
     for (s = 0; s < 2; s++) {   /* surfaces 2 and 3: 40,000 distinct points each, no triangles */
         keep[s] = m.surf[2 + s].verts, nkeep[s] = m.surf[2 + s].nverts;
@@ -664,20 +842,41 @@ static void check_position_limit(void)
         }
         m.surf[2 + s].verts = big[s], m.surf[2 + s].nverts = 40000, m.surf[2 + s].ntris = 0;
     }
-    b = rrb_rmesh_bake_model(&m, "many.rmesh", NULL, err, sizeof err);
-    RT_EXPECT("rmesh.limit.positions", b == NULL && strstr(err, "many.rmesh: ") == err &&
-                                          strstr(err, "65,536 position numbers") != NULL);
-    rrb_blob_free(b);
-    memset(&o, 0, sizeof o);
-    o.collision_only = 1;
-    b = rrb_rmesh_bake_model(&m, "many.rmesh", &o, err, sizeof err);
-    RT_EXPECT("rmesh.limit.positions_colonly", b != NULL);
-    rrb_blob_free(b);
+    bake_limit(&m, "render_vertices", "65,536 render vertex numbers");
+    /* 20,000 each, and 30,000 collision vertices of an invisible mesh:
+     * triangle j at (3 (j % 100), 3 (j / 100), 500) + 0, x, y */
+    memset(&inv, 0, sizeof inv);
+    inv.nverts = 30000, inv.ntris = 10000;
+    inv.pos = calloc(3 * 30000, sizeof *inv.pos);
+    inv.idx = calloc(3 * 10000, sizeof *inv.idx);
+    for (i = 0; i < 30000; i++) {
+        uint32_t j = i / 3;
+        inv.pos[3 * i] = (float)(3 * (j % 100) + (i % 3 == 1));
+        inv.pos[3 * i + 1] = (float)(3 * (j / 100) + (i % 3 == 2));
+        inv.pos[3 * i + 2] = 500;
+        inv.idx[i] = i;
+    }
+    keep_inv = m.invis, nkeep_inv = m.ninvis;
+    m.invis = &inv, m.ninvis = 1;
+    m.surf[2].nverts = m.surf[3].nverts = 20000;
+    bake_limit(&m, "positions", "65,536 position numbers");
+    m.invis = keep_inv, m.ninvis = nkeep_inv;
+    free(inv.pos);
+    free(inv.idx);
     for (s = 0; s < 2; s++) {
         m.surf[2 + s].verts = keep[s], m.surf[2 + s].nverts = nkeep[s];
         m.surf[2 + s].ntris = ntkeep[s];
         free(big[s]);
     }
+    /* surface 3 (glass, alpha): 70,000 triangles over its four vertices */
+    keep_idx = m.surf[3].idx;
+    m.surf[3].idx = calloc(3 * 70000, sizeof *m.surf[3].idx);
+    for (i = 0; i < 70000; i++)
+        m.surf[3].idx[3 * i + 1] = 1, m.surf[3].idx[3 * i + 2] = 2;
+    m.surf[3].ntris = 70000;
+    bake_limit(&m, "keys", "65,536 triangle keys");
+    free(m.surf[3].idx);
+    m.surf[3].idx = keep_idx, m.surf[3].ntris = ntkeep[1];
     rrb_rmesh_free(&m);
 }
 
@@ -773,11 +972,22 @@ int main(int argc, char **argv)
     size_t size, dsize;
     char path[2048], err[RRB_ERR_MAX];
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
+    rrb_opts co;
+    uint8_t *coblob;
+    size_t cosize;
+    memset(&co, 0, sizeof co);
+    co.collision_only = 1;
     rrb_rmesh_sample_model(&m);
     RT_EXPECT_EQ("rmesh.blob.bake", bake(&m, NULL, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.blob.bake_co", bake(&m, &co, 0, &coblob, &cosize), 0);
     run_evil(blob, size);
-    check_lattice_extremes(blob, size);
+    check_tref(blob, size, coblob, cosize);
+    /* TRIS holds every triangle of a collision-only blob (the corners these
+     * two move), only the explicit ones of a full blob */
+    check_lattice_extremes(coblob, cosize);
+    check_long_degenerate(coblob, cosize);
     check_long_degenerate(blob, size);
+    free(coblob);
     fuzz_blob(blob, size, 3000);
     check_queries_args(blob, size);
     check_sample_answers(blob, size);
@@ -792,7 +1002,10 @@ int main(int argc, char **argv)
     if (rrb_load_file(path, &data, &dsize, err, sizeof err) == 0 &&
         rrb_rmesh_read(data, dsize, path, &m, err, sizeof err) == 0) {
         RT_EXPECT_EQ("rmesh.blob.bake173", bake(&m, NULL, 0, &blob, &size), 0);
+        RT_EXPECT_EQ("rmesh.blob.bake173_co", bake(&m, &co, 0, &coblob, &cosize), 0);
         run_evil(blob, size);
+        check_tref(blob, size, coblob, cosize);
+        free(coblob);
         fuzz_blob(blob, size, 150);
         free(blob);
         rrb_rmesh_free(&m);

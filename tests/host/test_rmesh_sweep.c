@@ -460,10 +460,10 @@ static void walk(room *rm, const char *name, tally *ty, int long_steps)
 
 static uint32_t src_of(const rr_room *r, uint32_t tri)
 {
-    const rr_rmesh_tri *t;
+    uint32_t tsrc;
     int32_t p[3][3];
     rr_vec3 n;
-    return rr_rmesh_triangle(r, tri, &t, p, &n) ? 0xffffffffu : t->src;
+    return rr_rmesh_triangle(r, tri, &tsrc, p, &n) ? 0xffffffffu : tsrc;
 }
 
 /* Test C: random sweeps and rays on the tree and on the reversed flat copy. */

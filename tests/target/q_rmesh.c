@@ -26,10 +26,10 @@ static uint32_t rng_state;
 /* The source index of blob triangle i. */
 static uint32_t src_of(const rr_room *room, uint32_t i)
 {
-    const rr_rmesh_tri *t;
+    uint32_t src;
     int32_t p[3][3];
     rr_vec3 n;
-    return rr_rmesh_triangle(room, i, &t, p, &n) == RR_OK ? t->src : 0xffffffffu;
+    return rr_rmesh_triangle(room, i, &src, p, &n) == RR_OK ? src : 0xffffffffu;
 }
 
 static uint32_t rng(void)
@@ -186,7 +186,10 @@ static void sweeps(const char *name, const rr_room *room, const rr_rmesh_head *h
 
 /* Render data: a hash per group of every decoded vertex (position in
  * coords, UVs in Q16.16, colour) and index, as rr_rmesh_render_vertex gives
- * them (checks the byte swapping on the big-endian board). */
+ * them (checks the byte swapping on the big-endian board). Indices are
+ * hashed by their place in the group (index - first_vert), which is what
+ * they meant before schema 6 stored them as render vertex numbers: the
+ * same triangles give the same hash in either form. */
 static void render(const char *name, const rr_room *room)
 {
     const rr_rmesh_rhead *rh;
@@ -208,14 +211,15 @@ static void render(const char *name, const rr_room *room)
         RT_EXPECT_EQ("rmesh.t.group", rr_rmesh_render_group(room, i, &g, &ix), RR_OK);
         for (j = 0; j < g->nverts; j++) {
             rr_rmesh_vertex v;
-            RT_EXPECT_EQ("rmesh.t.vertex", rr_rmesh_render_vertex(room, i, j, &v), RR_OK);
+            RT_EXPECT_EQ("rmesh.t.vertex", rr_rmesh_render_vertex(room, i, g->first_vert + j, &v),
+                         RR_OK);
             for (k = 0; k < 3; k++)
                 h = h * 31u + (uint32_t)v.pos[k] + v.rgb[k];
             for (k = 0; k < 2; k++)
                 h = (h * 31u + (uint32_t)v.uv0[k]) * 31u + (uint32_t)v.uv1[k];
         }
         for (j = 0; j < g->nindices; j++)
-            h = h * 7u + ix[j];
+            h = h * 7u + (ix[j] - g->first_vert);
         plat_printf("%s group %lu: surface %lu flags %u uv %u lm step %lu/%lu hash %08lx\n",
                     name, (unsigned long)i, (unsigned long)g->surface, g->flags, g->uv_frac,
                     (unsigned long)g->lm_step[0], (unsigned long)g->lm_step[1], (unsigned long)h);

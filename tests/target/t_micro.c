@@ -145,11 +145,11 @@ static void rmesh_rays(const char *name, const rr_room *room, const rr_rmesh_hea
 /* A point on triangle i: its centroid (coords). */
 static void rmesh_centroid(const rr_room *room, uint32_t i, int32_t c[3])
 {
-    const rr_rmesh_tri *t;
+    uint32_t src;
     int32_t v[3][3];
     rr_vec3 n;
     int k;
-    rr_rmesh_triangle(room, i, &t, v, &n);
+    rr_rmesh_triangle(room, i, &src, v, &n);
     for (k = 0; k < 3; k++)
         c[k] = (int32_t)(((int64_t)v[0][k] + v[1][k] + v[2][k]) / 3);
 }
