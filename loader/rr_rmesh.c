@@ -677,7 +677,7 @@ typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 
  * in which the tree visits the leaves, that is on how it was built. The
  * fractions are compared exactly, as the 128-bit products t d_b and t_b d
  * (all values < 2^62, d > 0). */
-static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t key)
+NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t key)
 {
     uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
     if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && key >= b->key)))))
@@ -801,19 +801,18 @@ NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
-    uint64_t t, det, nt, nd2;
+    uint64_t t, det;
     for (i = nd->first; i < end; i++) {
         tri_verts(m, i, w->tv);
         if (tri_outside(m, w->tv, w->lo, w->hi) || !(det = ray_tri(w, m, w->tv, &t)) ||
             !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
-        nt = t;
-        nd2 = det;
-        narrow(&nt, &nd2);
-        /* ceil(t / det) in Q30, plus one step: the box test stays conservative
-         * (t <= det, so nt <= 2^30 + 1) */
-        nt = (((nt << 30) + nd2 - 1) / nd2) + 1;
-        set_end(w, (int32_t)nt);
+        /* the hit is kept (take); t / det, narrowed in place, now ends the
+         * segment: ceil(t / det) in Q30, plus one step, so the box test stays
+         * conservative (t <= det, so the end is <= 2^30 + 1) */
+        narrow(&t, &det);
+        t = (((t << 30) + det - 1) / det) + 1;
+        set_end(w, (int32_t)t);
         w->hits++;
     }
 }
