@@ -207,14 +207,7 @@ void rrb_rmesh_stats(const rrb_rmesh *m, rrb_rmesh_stat *st);
  * the writer reproduces the file, is in rrb_rmesh_write.c, and the
  * module's descriptor in rrb_rmesh_cli.c. */
 int rrb_rmesh_probe(const uint8_t *data, size_t size, const char *path);
-int rrb_rmesh_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                   size_t errcap);
-int rrb_rmesh_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                        char *err, size_t errcap);
-int rrb_rmesh_verify(const uint8_t *data, size_t size, const char *path, FILE *out,
-                     char *err, size_t errcap);
-int rrb_rmesh_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                        char *err, size_t errcap);
+rrb_text_hook rrb_rmesh_info, rrb_rmesh_info_json, rrb_rmesh_verify, rrb_rmesh_dump_json;
 
 /* Serialise the model (the exact inverse of the reader). */
 void rrb_rmesh_write(const rrb_rmesh *m, rrb_buf *out);
