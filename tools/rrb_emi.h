@@ -177,14 +177,7 @@ int rrb_emi_sample(const char *dir, char *err, size_t errcap);
 /* The format's inspection hooks (rrb_format.h: probe, info, info_json,
  * verify, dump_json); the module's descriptor is in rrb_emi_cli.c. */
 int rrb_emi_probe(const uint8_t *data, size_t size, const char *path);
-int rrb_emi_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                 size_t errcap);
-int rrb_emi_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
-int rrb_emi_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                   size_t errcap);
-int rrb_emi_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
+rrb_text_hook rrb_emi_info, rrb_emi_info_json, rrb_emi_verify, rrb_emi_dump_json;
 
 /* ---- bake (rrb_emi_bake.c) ---- */
 #define RRB_EMI_BAKE_MAX_INFL 4       /* influences kept per vertex; more are merged and reported */

@@ -39,8 +39,12 @@ typedef struct rrb_opts {
  * command line before it calls a text hook (strict, quiet, entity_defs). */
 extern rrb_opts rrb_text_opts;
 
-typedef int (*rrb_text_fn)(const uint8_t *data, size_t size, const char *path,
-                           FILE *out, char *err, size_t errcap);
+/* A text hook (info, info --json, verify, dump --json): writes its report of
+ * the file to out; non-zero with the message in err when it fails. A module
+ * declares its hooks with this type (rrb_<fmt>.h). */
+typedef int rrb_text_hook(const uint8_t *data, size_t size, const char *path, FILE *out,
+                          char *err, size_t errcap);
+typedef rrb_text_hook *rrb_text_fn;
 
 /* The CLI's view of one format's blobs (rrb_cli.h): what `rrbake info`,
  * `query`, `preview` and `convert` do with an opened room of that format.

@@ -795,14 +795,7 @@ void rrb_rmesh_soup_free(rrb_rm_soup *s)
 
 /* ---- statistics for info / verify ---- */
 
-typedef struct stats {
-    uint64_t verts, tris, alpha_tris, invis_tris, invis_verts, nocoll_tris, zero_area;
-    uint32_t by_class[RRB_RM_NCLASSES], ignored, custom;
-    uint32_t flags_seen[2][4];
-    double bmin[3], bmax[3];
-} stats;
-
-static void grow_box(stats *st, const float *p)
+static void grow_box(rrb_rmesh_stat *st, const float *p)
 {
     int k;
     for (k = 0; k < 3; k++) {
@@ -827,7 +820,7 @@ static int zero_area(const double *v)
     return c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0;
 }
 
-static void compute_stats(const rrb_rmesh *m, stats *st)
+void rrb_rmesh_stats(const rrb_rmesh *m, rrb_rmesh_stat *st)
 {
     uint32_t i, k;
     rrb_rm_soup soup;
@@ -904,15 +897,15 @@ static void custom_counts(FILE *out, const rrb_rmesh *m, int json)
     }
 }
 
-static int info_text(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                     size_t errcap)
+int rrb_rmesh_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                   size_t errcap)
 {
     rrb_rmesh m;
-    stats st;
+    rrb_rmesh_stat st;
     int k;
     if (load_model(data, size, path, &m, err, errcap))
         return -1;
-    compute_stats(&m, &st);
+    rrb_rmesh_stats(&m, &st);
     fprintf(out, "%s: rmesh, variant %s, header \"%s\"", path, rrb_rm_variant_names[m.variant],
             m.header.s);
     if (m.rm)
@@ -947,7 +940,7 @@ static int info_text(const uint8_t *data, size_t size, const char *path, FILE *o
     return 0;
 }
 
-static void json_counts(FILE *out, const rrb_rmesh *m, const stats *st)
+static void json_counts(FILE *out, const rrb_rmesh *m, const rrb_rmesh_stat *st)
 {
     int k;
     fprintf(out, "\"textures\":%u,\"vertices\":%llu,\"triangles\":%llu,\"alpha_triangles\":%llu,"
@@ -971,15 +964,15 @@ static void json_counts(FILE *out, const rrb_rmesh *m, const stats *st)
     fprintf(out, "\"entities_ignored_at_origin\":%u,", st->ignored);
 }
 
-static int info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                     size_t errcap)
+int rrb_rmesh_info_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                        size_t errcap)
 {
     rrb_rmesh m;
-    stats st;
+    rrb_rmesh_stat st;
     int s, f, first = 1;
     if (load_model(data, size, path, &m, err, errcap))
         return -1;
-    compute_stats(&m, &st);
+    rrb_rmesh_stats(&m, &st);
     fprintf(out, "{\"format\":\"rmesh\",\"variant\":\"%s\",\"header\":",
             rrb_rm_variant_names[m.variant]);
     rrb_json_str(out, m.header.s);
@@ -1003,48 +996,6 @@ static int info_json(const uint8_t *data, size_t size, const char *path, FILE *o
     fprintf(out, "}\n");
     rrb_rmesh_free(&m);
     return 0;
-}
-
-/* verify: full parse (every count, index and float is checked by the reader),
- * then the writer must reproduce the bytes exactly. */
-static int verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                  size_t errcap)
-{
-    rrb_rmesh m;
-    rrb_buf b = {0};
-    stats st;
-    int same;
-    rrb_opts o = rrb_text_opts;
-    o.quiet = 1;
-    if (rrb_rmesh_load(data, size, path, &o, NULL, &m, err, errcap))
-        return -1;
-    compute_stats(&m, &st);
-    fprintf(out, "ok parse: %zu/%zu bytes, variant %s\n", m.parse_end, m.size,
-            rrb_rm_variant_names[m.variant]);
-    fprintf(out, "ok indices: %llu visible + %llu invisible triangles in range\n",
-            (unsigned long long)st.tris, (unsigned long long)st.invis_tris);
-    rrb_rmesh_write(&m, &b);
-    same = b.size == size && memcmp(b.data, data, size) == 0;
-    fprintf(out, "%s roundtrip: writer %s the file (%zu bytes)\n", same ? "ok" : "FAIL",
-            same ? "reproduces" : "does not reproduce", b.size);
-    if (st.zero_area)
-        fprintf(out, "note: %llu zero-area collision triangles (dropped by bake)\n",
-                (unsigned long long)st.zero_area);
-    if (st.ignored)
-        fprintf(out, "note: %u light/spotlight/screen entities at (0,0,0), ignored by the game\n",
-                st.ignored);
-    if (st.custom)
-        fprintf(out, "ok entities: %u custom entities decoded\n", st.custom);
-    if (m.undecoded) {   /* the warning is a line of the report here, not on stderr */
-        char msg[RRB_ERR_MAX];
-        rrb_rmesh_undecoded_msg(&m, path, 0, msg, sizeof msg);
-        fprintf(out, "%s\n", msg);
-    }
-    rrb_buf_free(&b);
-    rrb_rmesh_free(&m);
-    if (!same)
-        snprintf(err, errcap, "%s: writer roundtrip differs", path);
-    return same ? 0 : -1;
 }
 
 /* ---- dump ---- */
@@ -1193,8 +1144,8 @@ static void dump_list(FILE *out, const char *key, uint32_t n, int kind, const rr
     fprintf(out, "]");
 }
 
-static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                     size_t errcap)
+int rrb_rmesh_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
+                        size_t errcap)
 {
     rrb_rmesh m;
     if (load_model(data, size, path, &m, err, errcap))
@@ -1222,7 +1173,7 @@ static int dump_json(const uint8_t *data, size_t size, const char *path, FILE *o
     return 0;
 }
 
-static int probe(const uint8_t *data, size_t size, const char *path)
+int rrb_rmesh_probe(const uint8_t *data, size_t size, const char *path)
 {
     size_t n = path ? strlen(path) : 0;
     /* B3D header string "RoomMesh[...]": length 8..64, then the name */
@@ -1234,9 +1185,3 @@ static int probe(const uint8_t *data, size_t size, const char *path)
         return 1;
     return n >= 6 && rrb_strieq(path + n - 6, ".rmesh");
 }
-
-const rrb_format rrb_format_rmesh = {
-    "rmesh",
-    "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
-    probe, info_text, info_json, verify, dump_json, rrb_rmesh_bake, rrb_rmesh_sample,
-    &rrb_rmesh_room, NULL};

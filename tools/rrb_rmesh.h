@@ -194,6 +194,21 @@ void rrb_rmesh_undecoded_msg(const rrb_rmesh *m, const char *path, int strict, c
                              size_t cap);
 void rrb_rmesh_free(rrb_rmesh *m);
 
+/* Counts of a model, for info and verify. */
+typedef struct rrb_rmesh_stat {
+    uint64_t verts, tris, alpha_tris, invis_tris, invis_verts, nocoll_tris, zero_area;
+    uint32_t by_class[RRB_RM_NCLASSES], ignored, custom;
+    uint32_t flags_seen[2][4];
+    double bmin[3], bmax[3];
+} rrb_rmesh_stat;
+void rrb_rmesh_stats(const rrb_rmesh *m, rrb_rmesh_stat *st);
+
+/* The format's inspection hooks (rrb_format.h); verify, which checks that
+ * the writer reproduces the file, is in rrb_rmesh_write.c, and the
+ * module's descriptor in rrb_rmesh_cli.c. */
+int rrb_rmesh_probe(const uint8_t *data, size_t size, const char *path);
+rrb_text_hook rrb_rmesh_info, rrb_rmesh_info_json, rrb_rmesh_verify, rrb_rmesh_dump_json;
+
 /* Serialise the model (the exact inverse of the reader). */
 void rrb_rmesh_write(const rrb_rmesh *m, rrb_buf *out);
 /* Deep equality of two models (floats compared bitwise). 1 if equal. */

@@ -9,6 +9,7 @@
 #include "rr_blobfmt.h"
 #include "rr_rmesh.h"
 #include "rrb_cli.h"
+#include "rrb_rmesh.h"
 
 /* ---- query ---- */
 
@@ -696,3 +697,12 @@ const rrb_room_hooks rrb_rmesh_room = {
     RR_FMT_RMESH, rmesh_summary, queries, "rmesh (SCP-CB / CBRE-EX)",
     rmesh_obj, rmesh_svg, "gltf", rmesh_gltf, rmesh_plan_xy,
 };
+
+/* The module: reading and inspecting (rrb_rmesh.c), writing, the samples
+ * and verify's round trip (rrb_rmesh_write.c), baking (rrb_rmesh_bake.c)
+ * and the commands on its blobs (above). */
+const rrb_format rrb_format_rmesh = {
+    "rmesh",
+    "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
+    rrb_rmesh_probe, rrb_rmesh_info, rrb_rmesh_info_json, rrb_rmesh_verify,
+    rrb_rmesh_dump_json, rrb_rmesh_bake, rrb_rmesh_sample, &rrb_rmesh_room, NULL};

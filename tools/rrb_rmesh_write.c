@@ -569,3 +569,45 @@ int rrb_rmesh_malformed(const uint8_t *src, size_t size, int k, rrb_buf *out,
     rrb_rmesh_free(&m);
     return 0;
 }
+
+/* verify (rrbake verify): full parse (every count, index and float is
+ * checked by the reader), then the writer must reproduce the bytes exactly. */
+int rrb_rmesh_verify(const uint8_t *data, size_t size, const char *path, FILE *out,
+                     char *err, size_t errcap)
+{
+    rrb_rmesh m;
+    rrb_buf b = {0};
+    rrb_rmesh_stat st;
+    int same;
+    rrb_opts o = rrb_text_opts;
+    o.quiet = 1;
+    if (rrb_rmesh_load(data, size, path, &o, NULL, &m, err, errcap))
+        return -1;
+    rrb_rmesh_stats(&m, &st);
+    fprintf(out, "ok parse: %zu/%zu bytes, variant %s\n", m.parse_end, m.size,
+            rrb_rm_variant_names[m.variant]);
+    fprintf(out, "ok indices: %llu visible + %llu invisible triangles in range\n",
+            (unsigned long long)st.tris, (unsigned long long)st.invis_tris);
+    rrb_rmesh_write(&m, &b);
+    same = b.size == size && memcmp(b.data, data, size) == 0;
+    fprintf(out, "%s roundtrip: writer %s the file (%zu bytes)\n", same ? "ok" : "FAIL",
+            same ? "reproduces" : "does not reproduce", b.size);
+    if (st.zero_area)
+        fprintf(out, "note: %llu zero-area collision triangles (dropped by bake)\n",
+                (unsigned long long)st.zero_area);
+    if (st.ignored)
+        fprintf(out, "note: %u light/spotlight/screen entities at (0,0,0), ignored by the game\n",
+                st.ignored);
+    if (st.custom)
+        fprintf(out, "ok entities: %u custom entities decoded\n", st.custom);
+    if (m.undecoded) {   /* the warning is a line of the report here, not on stderr */
+        char msg[RRB_ERR_MAX];
+        rrb_rmesh_undecoded_msg(&m, path, 0, msg, sizeof msg);
+        fprintf(out, "%s\n", msg);
+    }
+    rrb_buf_free(&b);
+    rrb_rmesh_free(&m);
+    if (!same)
+        snprintf(err, errcap, "%s: writer roundtrip differs", path);
+    return same ? 0 : -1;
+}

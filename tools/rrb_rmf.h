@@ -179,14 +179,7 @@ int rrb_rmf_sample(const char *dir, char *err, size_t errcap);
 /* The format's inspection hooks (rrb_format.h: probe, info, info_json,
  * verify, dump_json); the module's descriptor is in rrb_rmf_cli.c. */
 int rrb_rmf_probe(const uint8_t *data, size_t size, const char *path);
-int rrb_rmf_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                 size_t errcap);
-int rrb_rmf_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
-int rrb_rmf_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                   size_t errcap);
-int rrb_rmf_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
+rrb_text_hook rrb_rmf_info, rrb_rmf_info_json, rrb_rmf_verify, rrb_rmf_dump_json;
 /* Build the sample map in memory (free with rrb_rmf_free). */
 void rrb_rmf_sample_map(rrb_rmf_map *m);
 

@@ -129,14 +129,7 @@ int32_t rrb_roo_security(const rrb_roo *r);
 /* The format's inspection hooks (rrb_format.h: probe, info, info_json,
  * verify, dump_json); the module's descriptor is in rrb_roo_cli.c. */
 int rrb_roo_probe(const uint8_t *data, size_t size, const char *path);
-int rrb_roo_info(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                 size_t errcap);
-int rrb_roo_info_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
-int rrb_roo_verify(const uint8_t *data, size_t size, const char *path, FILE *out, char *err,
-                   size_t errcap);
-int rrb_roo_dump_json(const uint8_t *data, size_t size, const char *path, FILE *out,
-                      char *err, size_t errcap);
+rrb_text_hook rrb_roo_info, rrb_roo_info_json, rrb_roo_verify, rrb_roo_dump_json;
 /* Serialise the model (sections contiguous from offset 20, offsets and
  * server_offset recomputed; security written as r->security). */
 void rrb_roo_write(const rrb_roo *r, rrb_buf *out);
