@@ -1660,6 +1660,18 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t
     return RR_OK;
 }
 
+rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3])
+{
+    mesh m;
+    if (!is_rmesh(room) || !v)
+        return RR_ERR_ARG;
+    if (i >= head_of(room)->ntris)
+        return RR_ERR_RANGE;
+    mesh_of(room, &m);
+    tri_verts_of(&m, i, v);
+    return RR_OK;
+}
+
 rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
 {
     mesh m;

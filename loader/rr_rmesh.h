@@ -53,6 +53,12 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head);
  * a full blob reads most corners through its render data (rr_rmesh_tref). */
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
                          rr_vec3 *normal);
+/* The collision vertex numbers of triangle i's corners (each < head->nverts:
+ * records of section RR_SEC_RMESH_VERTS, coords = head->origin + q <<
+ * head->vshift), for a program that shares vertices between triangles (an
+ * OBJ export, a wireframe): the corners rr_rmesh_triangle decodes, for
+ * both kinds of blob. */
+rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3]);
 /* The surface of triangle i (rr_rmesh_surface): the blob gives it through
  * the triangle's source index (rr_rmesh_surf.first_src). */
 rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface);

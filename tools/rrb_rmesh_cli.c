@@ -298,32 +298,6 @@ static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhe
     }
 }
 
-/* The collision vertex numbers of triangle i, read from the blob's sections
- * as docs/blob-format.md describes them (the loader's queries give corners
- * in coords, the OBJ shares the vertices): TRIS in a collision-only blob;
- * in a full blob TREF's key names render triangle key (its render
- * vertices' position numbers) or the explicit TRIS[key - render triangles]. */
-static void tri_vertex_numbers(const rr_room *room, uint32_t i, uint32_t v[3])
-{
-    const void *tris, *tref, *rindex, *rverts;
-    uint32_t ntris, ntref, nindex, nrverts, key, c;
-    rr_section(room, RR_SEC_RMESH_TRIS, &tris, &ntris);
-    if (rr_section(room, RR_SEC_RMESH_TREF, &tref, &ntref) == RR_OK && i < ntref) {
-        rr_section(room, RR_SEC_RMESH_RINDEX, &rindex, &nindex);
-        rr_section(room, RR_SEC_RMESH_RVERTS, &rverts, &nrverts);
-        key = ((const rr_rmesh_tref *)tref)[i].key;
-        if (key < nindex / 3) {
-            for (c = 0; c < 3; c++)
-                v[c] = ((const rr_rmesh_rvert *)rverts)[
-                    ((const rr_rmesh_rindex *)rindex)[3 * key + c].i].pos;
-            return;
-        }
-        i = key - nindex / 3;
-    }
-    for (c = 0; c < 3; c++)
-        v[c] = ((const rr_rmesh_tri *)tris)[i].v[c];
-}
-
 static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, size_t cap)
 {
     const rr_room *room = &r->room;
@@ -363,7 +337,7 @@ static int rmesh_obj(rrb_obj *o, const rrb_cli_room *r, int render, char *err, s
                 rrb_obj_material(o, name, t1, rrb_obj_grey);
                 first = 0;
             }
-            tri_vertex_numbers(room, i, tv);
+            rr_rmesh_triangle_vertices(room, i, tv);
             fprintf(o->f, "f %u %u %u\n", tv[2] + 1, tv[1] + 1, tv[0] + 1);
             o->nf++;
         }

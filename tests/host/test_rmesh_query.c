@@ -232,8 +232,11 @@ static void close_room(room *rm)
 static void check_counts(room *rm)
 {
     const rr_rmesh_head *h;
-    uint32_t i, nz = 0, vbad = 0, nbad = 0, sbad = 0;
+    uint32_t i, nz = 0, vbad = 0, nbad = 0, sbad = 0, tvbad = 0, nverts = 0;
+    const void *verts = NULL;
     RT_EXPECT_EQ(cid(rm->name, "head"), rr_rmesh_head_get(&rm->r, &h), RR_OK);
+    RT_EXPECT_EQ(cid(rm->name, "verts"), rr_section(&rm->r, RR_SEC_RMESH_VERTS, &verts, &nverts),
+                 RR_OK);
     RT_EXPECT_EQ(cid(rm->name, "tris+dropped"), h->ntris + h->dropped, rm->soup.ntris);
     RT_EXPECT_EQ(cid(rm->name, "triggers"), h->ntriggers, rm->m.ntrig);
     RT_EXPECT_EQ(cid(rm->name, "ents"), h->nents, rm->m.nents);
@@ -246,6 +249,21 @@ static void check_counts(room *rm)
         int k;
         uint32_t surf = 0xffffffffu;
         rr_rmesh_triangle(&rm->r, i, &tsrc, v, &n);
+        /* its vertex numbers name the same corners, decoded from VERTS as
+         * the blob format says (coords = origin + q << vshift) */
+        {
+            uint32_t tv[3];
+            int c;
+            if (rr_rmesh_triangle_vertices(&rm->r, i, tv) != RR_OK)
+                tvbad++;
+            else
+                for (c = 0; c < 9; c++) {
+                    const rr_rmesh_vert *vx = (const rr_rmesh_vert *)verts + tv[c / 3];
+                    tvbad += tv[c / 3] >= nverts ||
+                             h->origin[c % 3] + ((int32_t)vx->q[c % 3] << h->vshift) !=
+                                 v[c / 3][c % 3];
+                }
+        }
         if (tsrc >= rm->soup.ntris) {
             nz++;
             continue;
@@ -280,6 +298,7 @@ static void check_counts(room *rm)
         }
     }
     RT_EXPECT_EQ(cid(rm->name, "src_range"), nz, 0);
+    RT_EXPECT_EQ(cid(rm->name, "triangle_vertices"), tvbad, 0);
     /* A full blob names its triangles by key (rr_rmesh_tref), and the
      * queries break ties by comparing keys instead of source indices: that
      * is the same rule only if the keys are in source order. Each
