@@ -384,12 +384,13 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
                             r->key, m->nrtris + n);
         if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
             continue;
-        for (c = 0; c < 3; c++) {   /* check_render: each index a render vertex */
-            v[c] = m->rverts[m->rindex[3 * r->key + c].i].pos;
+        /* its corners as every query reads them: check_render proved each
+         * index a render vertex, so only their positions are left to check */
+        tri_verts_of(m, i, v);
+        for (c = 0; c < 3; c++)
             if (v[c] >= h->nverts)
                 return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key corner (collision vertex)",
                                 v[c], h->nverts);
-        }
         if (!has_plane(m, v))
             return rr__fail(room, diag, RR_ERR_RANGE, r, no_plane, 0, 1);
     }
