@@ -155,6 +155,35 @@ static inline uint32_t tri_key(const mesh *m, uint32_t t)
     return m->tref ? m->tref[t].key : m->tris[t].src;
 }
 
+/* Of n records whose runs start at the 32-bit field first[k * stride]
+ * (stride in words: the record size / 4), from 0 and never going back, the
+ * last one whose run starts at or before key: the run that holds key. A
+ * binary search (surfaces and render groups number up to 65,535); 0 when
+ * n is 0. */
+NOINLINE static uint32_t last_run_at(const uint32_t *first, uint32_t stride, uint32_t n,
+                                     uint32_t key)
+{
+    uint32_t lo = 0, hi = n;
+    while (hi - lo > 1) {   /* run lo starts at or before key, run hi after it */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (first[mid * stride] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The surface of a triangle with source index src: the last surface whose
+ * run of source triangles starts at or before src (rr_open checked that the
+ * runs start at 0 and never go back, and that a room with triangles has a
+ * surface). */
+NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
+{
+    return last_run_at(&surfs_of(room)->first_src, sizeof(rr_rmesh_surf) / 4,
+                       rr__count(room, RR_RMESH_S_surfs), src);
+}
+
 /* The source index of triangle t, once per answer: stored in TRIS, or for
  * a render triangle its place in its group's surface's run of source
  * triangles (the group's triangles are the surface's, in source order).
@@ -163,20 +192,17 @@ static inline uint32_t tri_key(const mesh *m, uint32_t t)
 NOINLINE static uint32_t tri_src(const rr_room *room, const mesh *m, uint32_t t)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
-    uint32_t key, lo = 0, hi = rr__count(room, RR_RMESH_S_rgroups);
+    uint32_t key;
     if (!m->tref)
         return m->tris[t].src;
     key = m->tref[t].key;
     if (key >= m->nrtris)
         return m->tris[key - m->nrtris].src;
-    while (hi - lo > 1) {   /* g[lo] starts at or before key, g[hi] after it */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (g[mid].first_index / 3 <= key)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return surfs_of(room)[g[lo].surface].first_src + key - g[lo].first_index / 3;
+    /* the group whose index run holds the key's first index 3 key (runs
+     * of whole triangles from 0, so each starts at a multiple of 3) */
+    g += last_run_at(&g->first_index, sizeof(rr_rmesh_rgroup) / 4,
+                     rr__count(room, RR_RMESH_S_rgroups), 3 * key);
+    return surfs_of(room)[g->surface].first_src + key - g->first_index / 3;
 }
 
 /* Collision vertex v in coords: origin + q << shift (q << shift < 2^18). */
@@ -196,23 +222,6 @@ NOINLINE static void corners(const mesh *m, const uint32_t v[3], int32_t p[3][3]
         vertex_coords(m, v[i], p[i]);
 }
 
-/* The surface of a triangle with source index src: the last surface whose
- * run of source triangles starts at or before src (rr_open checked that the
- * runs start at 0 and never go back, and that a room with triangles has a
- * surface). A binary search: a room has up to 65,535 surfaces. */
-NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
-{
-    const rr_rmesh_surf *s = surfs_of(room);
-    uint32_t lo = 0, hi = rr__count(room, RR_RMESH_S_surfs);
-    while (hi - lo > 1) {   /* s[lo].first_src <= src, and src < s[hi].first_src */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (s[mid].first_src <= src)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 NOINLINE static int64_t abs64(int64_t a)
 {
