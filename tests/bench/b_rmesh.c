@@ -1,7 +1,9 @@
 /* b_rmesh.c - instruction counts of the RMesh queries (loader/rr_rmesh.h) on
- * the largest SCP - Containment Breach rooms (exit1_opt, 173_opt, baked with
- * --collision-only), each against a brute-force pass over every collision
- * triangle measured in the same run on the same queries:
+ * the largest SCP - Containment Breach rooms (exit1_opt, 173_opt), each baked
+ * twice: with --collision-only (rows exit1, r173: the TRIS records) and full
+ * (rows exit1_full, r173_full: the default bake, whose collision triangles
+ * are read through the render data), each against a brute-force pass over
+ * every collision triangle measured in the same run on the same queries:
  *
  *   ray        rr_rmesh_raycast (BVH walk)
  *   ray_flat   rr_rmesh_raycast on the "flat" copy of the blob: the same room
@@ -10,14 +12,17 @@
  *              loader's own code tests every triangle: brute force with the
  *              very same per-triangle math. The baseline of the ray rows.
  *   ray_bf     written here, a brute force that uses the loader only
- *              through its public API: the triangle and vertex arrays from
- *              rr_section(), the segment set up exactly as rr_rmesh_raycast
- *              does (dir scaled to max_dist with rr_isqrt64 /
- *              rr_shr_round64), then EVERY triangle through the same
- *              exact-integer double-sided Moeller-Trumbore test (64-bit
- *              products, hit when 0 <= u, v, u + v <= det and 0 <= t <= det),
- *              the nearest kept by an exact 128-bit comparison of t/det
- *              (ties: lowest source index, rr_rmesh_tri.src), the distance
+ *              through its public API: each triangle's corner vertex
+ *              numbers (rr_rmesh_triangle_vertices) and source index
+ *              (rr_rmesh_triangle), gathered into RAM before anything is
+ *              measured, the vertex array from rr_section(), the segment
+ *              set up exactly as rr_rmesh_raycast does (dir scaled to
+ *              max_dist with rr_isqrt64 / rr_shr_round64), then EVERY
+ *              triangle through the same exact-integer double-sided
+ *              Moeller-Trumbore test (64-bit products, hit when 0 <= u, v,
+ *              u + v <= det and 0 <= t <= det), the nearest kept by an
+ *              exact 128-bit comparison of t/det (ties: lowest source
+ *              index), the distance
  *              rounded as the loader does. Vertices are decoded from the
  *              head's lattice (origin + q << vshift), as documented.
  *   sweep      rr_rmesh_sweep_move (the game's player collider, <= 4 slides)
@@ -58,9 +63,17 @@ static uint32_t arena[256], flat_arena[256];
 #define FLAT_MAX (2u << 20)
 static uint64_t flat[FLAT_MAX / 8];
 
+/* The collision triangles as the public API gives them, gathered once per
+ * room before anything is measured (rr_rmesh_triangle_vertices and the
+ * source index of rr_rmesh_triangle), so the brute force and the query
+ * choice read both kinds of blob alike: a collision-only blob's TRIS
+ * records and a full blob's triangles read through its render data. */
+#define MAX_TRIS 32768   /* the flat copy's one leaf holds at most 32,767 */
+static uint16_t tri_v[MAX_TRIS][3];   /* corner vertex numbers (VERTS) */
+static uint32_t tri_src[MAX_TRIS];    /* source triangle index */
+
 typedef struct mesh {
     const rr_room *room;   /* for the triangles' normals (rr_rmesh_triangle) */
-    const rr_rmesh_tri *t;
     const rr_rmesh_vert *v;
     uint32_t ntris;
     int32_t origin[3];   /* the vertex lattice (rr_rmesh_head) */
@@ -72,7 +85,7 @@ static void corner(const mesh *m, uint32_t i, int j, int32_t p[3])
 {
     int k;
     for (k = 0; k < 3; k++)
-        p[k] = m->origin[k] + ((int32_t)m->v[m->t[i].v[j]].q[k] << m->shift);
+        p[k] = m->origin[k] + ((int32_t)m->v[tri_v[i][j]].q[k] << m->shift);
 }
 
 typedef struct bf_hit {
@@ -150,12 +163,12 @@ __attribute__((noinline)) static void ray_bf(const mesh *m, const rr_rmesh_ray *
             continue;
         /* nearer, or as near with a lower source index */
         if (bd && !prod_less((uint64_t)tn, bd, bt, (uint64_t)a) &&
-            (prod_less(bt, (uint64_t)a, (uint64_t)tn, bd) || m->t[i].src >= best_src))
+            (prod_less(bt, (uint64_t)a, (uint64_t)tn, bd) || tri_src[i] >= best_src))
             continue;
         bt = (uint64_t)tn;
         bd = (uint64_t)a;
         best = i;
-        best_src = m->t[i].src;
+        best_src = tri_src[i];
     }
     out->hit = bd != 0;
     out->tri = best;
@@ -187,23 +200,22 @@ static int make_flat(const rr_test_blob *b, rr_room *out)
  * so every blob layout of the same room gets the same queries (a layout
  * that drops other zero-area triangles changes only the queries that fall
  * on those). */
-static const rr_rmesh_tri *by_source(const mesh *m, uint32_t r)
+static uint32_t by_source(const mesh *m, uint32_t r)
 {
-    const rr_rmesh_tri *best = &m->t[0];
-    uint32_t i, s, nsrc = 0;
+    uint32_t i, s, best = 0, nsrc = 0;
     for (i = 0; i < m->ntris; i++)   /* the source triangles: the highest index + 1 */
-        nsrc = m->t[i].src >= nsrc ? m->t[i].src + 1u : nsrc;
+        nsrc = tri_src[i] >= nsrc ? tri_src[i] + 1u : nsrc;
     s = r % nsrc;
     for (i = 0; i < m->ntris; i++)
-        if (m->t[i].src >= s && (best->src < s || m->t[i].src < best->src))
-            best = &m->t[i];
+        if (tri_src[i] >= s && (tri_src[best] < s || tri_src[i] < tri_src[best]))
+            best = i;
     return best;
 }
 
 /* A point `units` file units in front of the centre of a random triangle. */
 static void near_tri(const mesh *m, int32_t units, uint32_t frac, int32_t p[3])
 {
-    uint32_t i = (uint32_t)(by_source(m, rt_rand()) - m->t);
+    uint32_t i = by_source(m, rt_rand());
     uint32_t src;
     int32_t v[3][3];
     rr_vec3 nq;
@@ -330,10 +342,25 @@ static void bench_room(const rr_test_blob *b)
         return;
     }
     rr_rmesh_head_get(&q.room, &h);
-    rr_section(&q.room, RR_SEC_RMESH_TRIS, &d, &n);
+    if (h->ntris > MAX_TRIS) {
+        plat_printf("%s: %lu triangles, more than this bench holds\n", b->name,
+                    (unsigned long)h->ntris);
+        return;
+    }
+    for (n = 0; n < h->ntris; n++) {
+        uint32_t v[3], k;
+        int32_t p[3][3];
+        rr_vec3 nq;
+        if (rr_rmesh_triangle_vertices(&q.room, n, v) ||
+            rr_rmesh_triangle(&q.room, n, &tri_src[n], p, &nq)) {
+            plat_printf("%s: triangle %lu unreadable\n", b->name, (unsigned long)n);
+            return;
+        }
+        for (k = 0; k < 3; k++)
+            tri_v[n][k] = (uint16_t)v[k];
+    }
     q.m.room = &q.room;
-    q.m.t = d;
-    q.m.ntris = n;
+    q.m.ntris = h->ntris;
     rr_section(&q.room, RR_SEC_RMESH_VERTS, &d, &n);
     q.m.v = d;
     for (n = 0; n < 3; n++)
