@@ -4,6 +4,8 @@
 #   make run        bake the sample rooms, run the demo on a QEMU board
 #   make test       host unit tests, build checks, target tests on all boards
 #   make bench      instruction counts in QEMU (table)
+#   make profile PROG=b_rmesh LABEL=rmesh.ray:r173 [PROFILE_BOARD=mps2-an385]
+#                   where one bench row's instructions go, per function
 #   make fuzz       libFuzzer on rr_open+queries and every reader (FUZZ_SECONDS each)
 #   make fuzz-formats  the same on rr_open+queries, one run per room format
 #   make stack      per-function stack usage report per board (CSV)
@@ -68,7 +70,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 
 RRBAKE := $(BUILD)/tools/rrbake
 
-.PHONY: all deps tools run test bench fuzz fuzz-formats stack size docs clean install uninstall \
+.PHONY: all deps tools run test bench profile fuzz fuzz-formats stack size docs clean install uninstall \
         board-lib board-plat board-tests board-bench board-goldens help FORCE
 
 # ------------------------------------------------------------------------
@@ -142,6 +144,15 @@ bench: deps tools samples
 	@for b in $(BOARDS); do $(MAKE) --no-print-directory BOARD=$$b board-bench || exit 1; done
 	@CORPUS="$(CORPUS)" sh tests/bench/bench.sh "$(BUILD)" "$(BOARDS)" "$(BENCH_PROGS)"
 	@$(MAKE) --no-print-directory size
+
+# One bench program's regions labelled LABEL (every region without it) on one
+# board, per function (tests/bench/profile.sh; the labels are make bench's rows).
+PROFILE_BOARD ?= mps2-an385
+PROG ?= b_rmesh
+LABEL ?=
+profile: deps tools samples
+	@$(MAKE) --no-print-directory BOARD=$(PROFILE_BOARD) $(BUILD)/$(PROFILE_BOARD)/$(PROG).elf
+	@sh tests/bench/profile.sh "$(BUILD)" "$(PROFILE_BOARD)" "$(PROG)" "$(LABEL)"
 
 stack size: all samples
 	@for b in $(ALL_BOARDS); do \

@@ -2,6 +2,8 @@
 # icount.sh - run a built ELF on BOARD's QEMU with the icount plugin and print "insns regions".
 #
 # Usage: ICOUNT_SO=path/to/icount.so tests/bench/icount.sh BOARD ELF OUTFILE
+# (ICOUNT_EXTRA=key=value,... adds plugin arguments: profile.sh runs
+# iprof.so this way)
 # Builds nothing. Finds rr_bench_start/rr_bench_stop with the board's nm,
 # runs QEMU as platform/BOARD/board.mk says (program output goes to stderr,
 # so stdout carries only the result), leaves "insns=N regions=M" in OUTFILE
@@ -45,7 +47,7 @@ status=0
 # $args is a list of words on purpose (no word has spaces).
 # shellcheck disable=SC2086
 timeout 120 "$qemu" $args \
-    -plugin "$ICOUNT_SO,start=$start,stop=$stop,out=$out" \
+    -plugin "$ICOUNT_SO,start=$start,stop=$stop,out=$out${ICOUNT_EXTRA:+,$ICOUNT_EXTRA}" \
     -kernel "$elf" >&2 || status=$?
 if [ ! -s "$out" ]; then
     echo "icount.sh: the plugin wrote no result to $out (exit status $status)" >&2
