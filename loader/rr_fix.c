@@ -97,14 +97,47 @@ int32_t rr_muldiv(int32_t a, int32_t b, int32_t c)
     return c ? div_round(n, c) : div_zero(n);
 }
 
-/* Floor of the square root, bit by bit: shifts and adds only, one step per
- * two bits of v from its highest set bit down. bit runs over the powers
- * 4^k <= v; res holds the root found so far times 2^(k+1), and v what is
- * left of v after subtracting its square, so "v >= res + bit" asks whether
- * the next bit of the root still fits. This 32-bit form does most of the
- * work of rr_isqrt64 too (64-bit arithmetic is dear on the Cortex-M0 and on
- * MIPS); kept out of line so that rr_isqrt64 calls it instead of carrying a
- * second copy (rr_isqrt64 56 bytes smaller on the Cortex-M3). */
+/* Floor of the square root of a 32-bit value (it does most of the work of
+ * rr_isqrt64 too, which calls it for the root's top bits). Two exact
+ * methods, the same answer everywhere; which one runs depends only on
+ * whether the core divides in one instruction:
+ *
+ * - Newton's iteration x' = (x + v / x) / 2 in integers, on cores with a
+ *   divide instruction (Cortex-M3, MIPS32, x86-64). Started from one step
+ *   past 2^k, where 4^k <= v < 4^(k+1), it never goes below floor(sqrt(v))
+ *   (for any x > 0, floor((x + floor(v / x)) / 2) >= floor(sqrt(v))) and
+ *   falls while it is above it, so the first step that does not fall ends
+ *   it: about four divisions for a 30-bit v, against fifteen steps of the
+ *   bitwise loop (make bench: b_fix, and the RMesh sweep's unit edges).
+ * - Bit by bit elsewhere (ARM926, Cortex-M0: a division is a libgcc loop):
+ *   shifts and adds only, one step per two bits of v from its highest set
+ *   bit down. bit runs over the powers 4^k <= v; res holds the root found
+ *   so far times 2^(k+1), and v what is left of v after subtracting its
+ *   square, so "v >= res + bit" asks whether the next bit of the root still
+ *   fits.
+ *
+ * Out of line so that rr_isqrt64 calls it instead of carrying a second
+ * copy. t_core checks it against squares and their neighbours on every
+ * board. */
+#if defined(__ARM_FEATURE_IDIV) || defined(__mips__) || defined(__x86_64__) || \
+    defined(__aarch64__)
+__attribute__((noinline)) uint32_t rr__isqrt32(uint32_t v)
+{
+    uint32_t x, next;
+    unsigned k;
+    if (v < 2)
+        return v;
+    k = (unsigned)rr__top_bit64(v) >> 1;
+    /* (2^k + v / 2^k) / 2 < 2^(k+2) <= 2^17: no sum below overflows */
+    x = ((1u << k) + (v >> k)) >> 1;
+    next = (x + v / x) >> 1;
+    while (next < x) {
+        x = next;
+        next = (x + v / x) >> 1;
+    }
+    return x;
+}
+#else
 __attribute__((noinline)) uint32_t rr__isqrt32(uint32_t v)
 {
     uint32_t res = 0, bit;
@@ -122,6 +155,7 @@ __attribute__((noinline)) uint32_t rr__isqrt32(uint32_t v)
     }
     return res;
 }
+#endif
 
 uint32_t rr_isqrt64(uint64_t v)
 {

@@ -40,6 +40,24 @@ static void fix_table(void)
     }
 }
 
+/* The floor square root below 2^32 (rr_isqrt64 there is rr__isqrt32, which
+ * runs Newton's iteration where the core divides and a bitwise loop where
+ * it does not: rr_fix.c) at every square and both its neighbours, n^2 - 1,
+ * n^2 and n^2 + 2n: each must give the largest r with r^2 <= v, on every
+ * board, whichever method it runs. */
+static void isqrt_squares(void)
+{
+    uint32_t n, k, wrong = 0, checked = 0;
+    for (n = 1; n < 65536; n++) {
+        uint32_t sq = n * n, v[3] = {sq - 1, sq, sq + 2 * n}, want[3] = {n - 1, n, n};
+        for (k = 0; k < 3; k++, checked++)
+            wrong += rr_isqrt64(v[k]) != want[k];
+    }
+    plat_printf("isqrt: %lu values checked at squares, %lu wrong\n", (unsigned long)checked,
+                (unsigned long)wrong);
+    RT_EXPECT_EQ("core.isqrt_squares", wrong, 0);
+}
+
 static void blobs(void)
 {
     unsigned i, k;
@@ -76,6 +94,7 @@ int main(void)
 {
     plat_init();
     fix_table();
+    isqrt_squares();
     blobs();
     return rt_done("t_core");
 }
