@@ -1206,10 +1206,19 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 }
 
 /* A contact at num / den whose direction (centre minus feature point, any
- * scale) is g: take it if it is the earliest. */
+ * scale) is g: take it if it is the earliest. An edge or vertex lies in
+ * its triangle's plane, so its contact comes no earlier than the plane's
+ * (pt / pd, pd == 0: none, the ellipsoid already cuts the plane); when
+ * rounding puts it earlier (by a fraction of a coord), it is taken at the
+ * plane's time. That is what lets sweep_tri skip the edges of a triangle
+ * whose plane is reached no earlier than the earliest contact so far. */
 static void contact(sweep_work *w, const int64_t g[3], uint32_t num, uint32_t den,
-                    uint32_t ti)
+                    uint32_t ti, uint32_t pt, uint32_t pd)
 {
+    if (pd && (uint64_t)num * pd < (uint64_t)pt * den) {   /* all < 2^31 */
+        num = pt;
+        den = pd;
+    }
     if (!earlier(w, num, den))
         return;
     world_normal(w, g);
@@ -1427,7 +1436,8 @@ NOINLINE static int beyond_root(int64_t x, uint64_t rr)
 
 /* Face contact: 1 when the triangle is done (a face contact, offered with
  * its unit normal in w->cn, or the plane is not reached in this step), 0
- * when edges and vertices must be tried. The plane normal w->tn is the
+ * when edges and vertices must be tried; then *pt / *pd is the time the
+ * plane is reached (*pd == 0 when the ellipsoid already cuts it). The plane normal w->tn is the
  * one of plane_normal (|n_k| <= 2^15): the plane distance d0, the
  * speed vn towards the plane, the support radius rn, the fraction of the
  * step and the touching point are all the same for any positive multiple
@@ -1435,7 +1445,7 @@ NOINLINE static int beyond_root(int64_t x, uint64_t rr)
  * (unit_normal, once per face contact). Not noinline: merged into the sweep it
  * is 32 bytes smaller and the sweep's stack stays within the bound (microbit
  * 496). */
-static int sweep_face(sweep_work *w, uint32_t ti)
+static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
 {
     const int32_t *v0 = w->tp[0], *n = w->tn;
     int64_t d0, rn;
@@ -1457,6 +1467,7 @@ static int sweep_face(sweep_work *w, uint32_t ti)
      * beyond_root decides from rr alone: the square root is taken only
      * when the step reaches the plane. */
     rr = (uint64_t)dot64(p, p);
+    *pd = 0;
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return beyond_root(d0 + 1, rr);   /* d0 >= rn: straddling it and only edges
                                            * and vertices can be hit */
@@ -1468,8 +1479,11 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
                (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
-    if (!inside(w, p))
+    if (!inside(w, p)) {
+        *pt = (uint32_t)num;
+        *pd = (uint32_t)-vn;
         return 0;
+    }
     if (earlier(w, (uint32_t)num, (uint32_t)-vn)) {   /* num <= -vn < 2^31 */
         unit_normal(n, sg, w->cn);
         offer(w, (uint32_t)num, (uint32_t)-vn, ti);
@@ -1493,11 +1507,14 @@ NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
 
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
- * into the work area (w->tp, w->tn) for all of them. */
+ * into the work area (w->tp, w->tn) for all of them. The edges and
+ * vertices of a triangle whose plane is reached no earlier than the
+ * earliest contact so far are not tried: their contacts come no earlier
+ * than the plane's (contact), so none of them could be taken. */
 static void sweep_tri(sweep_work *w, uint32_t ti)
 {
     int64_t g[3];
-    uint32_t num, den;
+    uint32_t num, den, pt, pd;
     int i;
     if (!sweep_corners(w, ti))
         return;
@@ -1505,14 +1522,14 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     sub3(w->bv, w->tp[1], w->tp[0]);
     sub3(w->e, w->tp[2], w->tp[0]);
     plane_normal(w->bv, w->e, w->tn);
-    if (sweep_face(w, ti))
+    if (sweep_face(w, ti, &pt, &pd) || (pd && !earlier(w, pt, pd)))
         return;
     for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
         int j = i >> 1;
         const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
         /* a vertex is the segment a-a: clip() tests it against the region */
         if (clip(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
-            contact(w, g, num, den, ti);
+            contact(w, g, num, den, ti, pt, pd);
     }
 }
 
