@@ -70,12 +70,6 @@ int rrb_cli_query(int argc, char **argv, FILE *out, FILE *errf);
 int rrb_cli_preview(int argc, char **argv, FILE *out, FILE *errf);
 int rrb_cli_convert(int argc, char **argv, FILE *out, FILE *errf);
 
-/* EMI figure manifests (.emi): info (which 0), verify (1), dump (2) run the
- * module's hooks on every file the manifest names. */
-int rrb_cli_is_manifest(const rrb_format *f, const uint8_t *d, size_t n, const char *path);
-int rrb_cli_manifest(const uint8_t *d, size_t n, const char *path, const rrb_format *f,
-                     int which, int json, FILE *out, FILE *errf);
-
 /* The format-specific part of `rrbake info` for an opened blob. */
 int rrb_cli_room_info(const rr_room *room, FILE *out, int json);
 

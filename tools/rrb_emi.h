@@ -204,6 +204,11 @@ int rrb_emi_manifest_next(const uint8_t *d, size_t n, size_t *pos, size_t *at,
  * 0 for a .meshb or .animb, which is only a part of a figure. */
 int rrb_emi_parts(const uint8_t *data, size_t size, const char *path,
                   void (*each)(void *ctx, const char *part), void *ctx);
+/* rrb_format hook (rrb_emi_manifest.c): info / verify / dump of a figure
+ * manifest, each file it names through the module's text hooks; -1 for a
+ * .sklb, .meshb or .animb. */
+int rrb_emi_members(const uint8_t *data, size_t size, const char *path, int which, int json,
+                    FILE *out, FILE *errf);
 /* rrb_format hook: data is a .sklb (same-stem .meshb and .animb picked up) or a
  * manifest (.emi). */
 rrb_blob *rrb_emi_bake(const uint8_t *data, size_t size, const char *path,

@@ -655,5 +655,5 @@ const rrb_format rrb_format_emi = {
     "emi",
     "Escape from Monkey Island .meshb/.sklb/.animb (bake: .sklb or .emi figure manifest)",
     rrb_emi_probe, rrb_emi_info, rrb_emi_info_json, rrb_emi_verify, rrb_emi_dump_json,
-    rrb_emi_bake, rrb_emi_sample, &rrb_emi_room, rrb_emi_parts,
+    rrb_emi_bake, rrb_emi_sample, &rrb_emi_room, rrb_emi_parts, rrb_emi_members,
 };

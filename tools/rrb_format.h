@@ -113,6 +113,13 @@ typedef struct rrb_format {
      * NULL: every file of the format is a room source that takes in no other. */
     int (*parts)(const uint8_t *data, size_t size, const char *path,
                  void (*each)(void *ctx, const char *part), void *ctx);
+    /* info (which 0), verify (1) or dump --json (2) of a file that only
+     * names the files of one room (an EMI figure manifest): the format's
+     * text hooks run on each file it names. Returns -1 when the file is not
+     * such a list (the text hooks take it), else 0 ok, 1 failed (messages
+     * on errf). NULL: the format has no such files. */
+    int (*members)(const uint8_t *data, size_t size, const char *path, int which, int json,
+                   FILE *out, FILE *errf);
 } rrb_format;
 
 /* The modules' room hooks (tools/rrb_<fmt>_cli.c). */

@@ -679,4 +679,4 @@ const rrb_format rrb_format_rmesh = {
     "rmesh",
     "SCP - Containment Breach / CBRE-EX room mesh (.rmesh)",
     rrb_rmesh_probe, rrb_rmesh_info, rrb_rmesh_info_json, rrb_rmesh_verify,
-    rrb_rmesh_dump_json, rrb_rmesh_bake, rrb_rmesh_sample, &rrb_rmesh_room, NULL};
+    rrb_rmesh_dump_json, rrb_rmesh_bake, rrb_rmesh_sample, &rrb_rmesh_room, NULL, NULL};

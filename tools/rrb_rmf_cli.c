@@ -703,5 +703,5 @@ const rrb_room_hooks rrb_rmf_room = {
 const rrb_format rrb_format_rmf = {
     "rmf", "Worldcraft / Hammer RMF map, versions 0.8-2.2", rrb_rmf_probe, rrb_rmf_info,
     rrb_rmf_info_json, rrb_rmf_verify, rrb_rmf_dump_json, rrb_rmf_bake, rrb_rmf_sample,
-    &rrb_rmf_room, NULL,
+    &rrb_rmf_room, NULL, NULL,
 };

@@ -510,4 +510,4 @@ const rrb_room_hooks rrb_roo_room = {
  * baking (rrb_roo_bake.c) and the commands on its blobs (above). */
 const rrb_format rrb_format_roo = {
     "roo", "Meridian 59 room (.roo v12-15)", rrb_roo_probe, rrb_roo_info, rrb_roo_info_json,
-    rrb_roo_verify, rrb_roo_dump_json, rrb_roo_bake, rrb_roo_sample, &rrb_roo_room, NULL};
+    rrb_roo_verify, rrb_roo_dump_json, rrb_roo_bake, rrb_roo_sample, &rrb_roo_room, NULL, NULL};

@@ -243,8 +243,8 @@ static int text_one(const char *path, int which, int json, FILE *out)
         free(d);
         return 1;
     }
-    if (rrb_cli_is_manifest(f, d, n, path)) {
-        rc = rrb_cli_manifest(d, n, path, f, which, which == 2 || json, out, stderr);
+    if (f->members &&
+        (rc = f->members(d, n, path, which, which == 2 || json, out, stderr)) >= 0) {
         free(d);
         return rc ? 1 : 0;
     }

@@ -1118,9 +1118,9 @@ static void test_emi(void)
         int vrc;
         if (rrb_load_file(path, &d, &n, err, sizeof err) == 0) {
             f = rrb_detect(d, n, path);
-            RT_EXPECT("cli.emi.manifest.is", rrb_cli_is_manifest(f, d, n, path));
-            RT_EXPECT("cli.emi.manifest.dump", rrb_cli_manifest(d, n, path, f, 2, 1, fo, fe) == 0);
-            vrc = rrb_cli_manifest(d, n, path, f, 1, 0, fo, fe);
+            RT_EXPECT("cli.emi.manifest.is", f && f->members);
+            RT_EXPECT("cli.emi.manifest.dump", f && f->members(d, n, path, 2, 1, fo, fe) == 0);
+            vrc = f ? f->members(d, n, path, 1, 0, fo, fe) : 1;
             fclose(fo), fclose(fe);
             RT_EXPECT("cli.emi.manifest.verify", vrc == 0 && strstr(o2, "bakes and opens"));
             RT_EXPECT("cli.emi.manifest.files", strstr(o2, "\"role\":\"skeleton\"") &&
@@ -1130,6 +1130,15 @@ static void test_emi(void)
             fclose(fo), fclose(fe);
         free(o2), free(e2);
     }
+    /* a .sklb is no manifest: members leaves it to the text hooks (-1) */
+    snprintf(cmd, sizeof cmd, "%s/figure.sklb", tmpdir);
+    if (rrb_load_file(cmd, &d, &n, err, sizeof err) == 0) {
+        const rrb_format *f = rrb_detect(d, n, cmd);
+        RT_EXPECT("cli.emi.manifest.not_sklb",
+                  f && f->members && f->members(d, n, cmd, 0, 0, stdout, stderr) == -1);
+        free(d);
+    } else
+        RT_EXPECT("cli.emi.manifest.sklb_load", 0);
     /* OBJ faces = the .meshb's triangles */
     snprintf(cmd, sizeof cmd, "%s/figure.meshb", tmpdir);
     if (rrb_load_file(cmd, &d, &n, err, sizeof err) == 0 &&

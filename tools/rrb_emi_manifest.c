@@ -1,18 +1,14 @@
-/* rrb_cli_manifest.c - info / verify / dump of an EMI figure manifest (.emi):
- * the module's hooks take one .sklb/.meshb/.animb at a time, so the manifest
- * runs them on each file it names (paths relative to the manifest), and
- * verify also bakes the whole figure in memory (cross-file checks: bone
- * names, track joints) and opens it with rr_open. */
+/* rrb_emi_manifest.c - info / verify / dump of an EMI figure manifest (.emi),
+ * the EMI module's `members` hook (rrb_format.h): the module's text hooks
+ * take one .sklb/.meshb/.animb at a time, so the manifest runs them on each
+ * file it names (paths relative to the manifest), and verify also bakes the
+ * whole figure in memory (cross-file checks: bone names, track joints) and
+ * opens it with rr_open. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rrb_cli.h"
 #include "rrb_emi.h"
-
-int rrb_cli_is_manifest(const rrb_format *f, const uint8_t *d, size_t n, const char *path)
-{
-    return f && !strcmp(f->name, "emi") && rrb_emi_kind(d, n, path) == 0;
-}
 
 /* Run the hook on one named file; 0 ok, 1 failed (message on errf). */
 static int one_file(const char *key, const char *file, const char *full, size_t at,
@@ -51,14 +47,17 @@ static int one_file(const char *key, const char *file, const char *full, size_t 
     return bad;
 }
 
-/* which: 0 info, 1 verify, 2 dump */
-int rrb_cli_manifest(const uint8_t *d, size_t n, const char *path, const rrb_format *f,
-                     int which, int json, FILE *out, FILE *errf)
+/* which: 0 info, 1 verify, 2 dump; -1 when the file is no manifest */
+int rrb_emi_members(const uint8_t *d, size_t n, const char *path, int which, int json, FILE *out,
+                    FILE *errf)
 {
+    const rrb_format *f = &rrb_format_emi;
     size_t pos = 0, at, dl;
     const char *slash = strrchr(path, '/');
     int nfiles = 0, bad = 0, rc;
     char err[RRB_ERR_MAX], line[1100], key[16], file[1024], full[2200];
+    if (rrb_emi_kind(d, n, path) != 0)   /* a .sklb, .meshb or .animb */
+        return -1;
     dl = slash ? (size_t)(slash - path) + 1 : 0;
     if (json)
         fprintf(out, "{\"format\":\"emi-figure\",\"files\":[");
