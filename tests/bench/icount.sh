@@ -2,8 +2,8 @@
 # icount.sh - run a built ELF on BOARD's QEMU with the icount plugin and print "insns regions".
 #
 # Usage: ICOUNT_SO=path/to/icount.so tests/bench/icount.sh BOARD ELF OUTFILE
-# (ICOUNT_EXTRA=key=value,... adds plugin arguments: profile.sh runs
-# iprof.so this way)
+# (ICOUNT_EXTRA=key=value,... adds plugin arguments: profile.sh turns on
+# the plugin's profile mode this way)
 # Builds nothing. Finds rr_bench_start/rr_bench_stop with the board's nm,
 # runs QEMU as platform/BOARD/board.mk says (program output goes to stderr,
 # so stdout carries only the result), leaves "insns=N regions=M" in OUTFILE

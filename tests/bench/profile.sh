@@ -1,12 +1,12 @@
 #!/bin/sh
 # profile.sh BUILD BOARD PROG [LABEL] - where the instructions of a bench
 # program's measured regions go, per function (make profile). Runs
-# BUILD/BOARD/PROG.elf twice on the board's QEMU: once under icount.so to
+# BUILD/BOARD/PROG.elf twice on the board's QEMU under icount.so: once to
 # learn which region is which (the "BENCH <label> ..." line printed before
-# each), then under iprof.so counting only the regions whose label is LABEL
-# (all regions without it). Prints one row per function: instructions in
+# each), then in its profile mode, counting per instruction address only the
+# regions whose label is LABEL (all regions without it). Prints one row per function: instructions in
 # those regions, per region, and the share; the last row is the total.
-# Counts are per translated block (see tests/bench/plugin/iprof.c): the
+# Counts are per translated block (see tests/bench/plugin/icount.c): the
 # exact per-region totals are make bench's.
 set -eu
 if [ $# -lt 3 ] || [ $# -gt 4 ]; then
@@ -17,15 +17,12 @@ build=$1 board=$2 prog=$3 label=${4:-}
 elf=$build/$board/$prog.elf
 [ -f "$elf" ] || { echo "profile.sh: no $elf (build it: make BOARD=$board $elf)" >&2; exit 2; }
 mkdir -p "$build/bench"
-for p in icount iprof; do
-    so=$build/bench/$p.so
-    if [ ! -f "$so" ] || [ "tests/bench/plugin/$p.c" -nt "$so" ]; then
-        gcc -O2 -shared -fPIC -o "$so" "tests/bench/plugin/$p.c"
-    fi
-done
+so=$build/bench/icount.so
+if [ ! -f "$so" ] || [ tests/bench/plugin/icount.c -nt "$so" ]; then
+    gcc -O2 -shared -fPIC -o "$so" tests/bench/plugin/icount.c
+fi
 out=$build/bench/profile-$board-$prog
-ICOUNT_SO=$build/bench/icount.so sh tests/bench/icount.sh "$board" "$elf" "$out.icount" \
-    > /dev/null 2> "$out.log"
+ICOUNT_SO=$so sh tests/bench/icount.sh "$board" "$elf" "$out.icount" > /dev/null 2> "$out.log"
 grep '^BENCH ' "$out.log" | awk -v l="$label" 'l == "" || $2 == l { print NR - 1 }' > "$out.keep"
 regions=$(wc -l < "$out.keep")
 if [ "$regions" -eq 0 ]; then
@@ -33,8 +30,8 @@ if [ "$regions" -eq 0 ]; then
     grep '^BENCH ' "$out.log" | awk '{ print "  " $2 }' | sort -u >&2
     exit 1
 fi
-ICOUNT_SO=$build/bench/iprof.so ICOUNT_EXTRA="keep=$out.keep" \
-    sh tests/bench/icount.sh "$board" "$elf" "$out.pcs" > /dev/null 2>> "$out.log"
+ICOUNT_SO=$so ICOUNT_EXTRA="keep=$out.keep,pcs=$out.pcs" \
+    sh tests/bench/icount.sh "$board" "$elf" "$out.icount2" > /dev/null 2>> "$out.log"
 nm=$(make -s --no-print-directory -f platform/board-vars.mk BOARD="$board" print-BOARD_NM)
 echo "$board $prog ${label:-(every region)}: $regions regions"
 "$nm" -n "$elf" | python3 -c '

@@ -20,7 +20,25 @@
  * "insns=<sum over completed regions> regions=<completed regions>", then (with
  * out=) one line "region <i> <insns>" per completed region, in order.
  * One vCPU is assumed, as on every board here.
+ *
+ * Profile mode (make profile, tests/bench/profile.sh): with keep=FILE and
+ * pcs=FILE the plugin also counts, per instruction address, the
+ * instructions executed inside the regions whose numbers (0 = the first
+ * start/stop pair) FILE lists, one per line, and writes "pc count" lines
+ * (hex, decimal) to the pcs= file at exit. These counts are per translated
+ * block: a block that starts while a kept region is open counts all its
+ * instructions once. That attributes every instruction of the region except
+ * those of the block holding the first instruction of rr_bench_start, and
+ * adds those of rr_bench_stop's first block: a few instructions a region,
+ * which profile.sh shows under those two names. The exact totals stay the
+ * inline counts above.
  */
+
+/* Part of QEMU's plugin API (qemu-plugin.h) that only profile mode uses. */
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+                                          qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags,
+                                          void *userdata);
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -40,6 +58,22 @@ static int inside;
 #define MAX_REGIONS 65536
 static uint64_t region_insns[MAX_REGIONS];
 
+/* Profile mode: one translated block, its instruction addresses and how
+ * often it started inside a kept region. Blocks are never freed (QEMU may
+ * translate one address again; profile.sh adds the lines up). */
+typedef struct block {
+    struct block *next;
+    uint64_t runs;
+    size_t n;
+    uint64_t pc[];
+} block;
+
+static const char *pcs_path;
+static block *blocks;
+static unsigned char *keep;     /* keep[i]: profile region i */
+static uint64_t nkeep;          /* regions the keep file can name */
+static int profiling;           /* inside a kept region */
+
 static uint64_t normalize(uint64_t addr)
 {
     if ((addr >> 31) == 0x1ffffffffu) {   /* sign-extended 32-bit address */
@@ -55,6 +89,7 @@ static void on_start(unsigned int vcpu_index, void *userdata)
     if (!inside) {
         inside = 1;
         region_begin = executed;
+        profiling = regions < nkeep && keep[regions];   /* this region's number */
     }
 }
 
@@ -64,6 +99,7 @@ static void on_stop(unsigned int vcpu_index, void *userdata)
     (void)userdata;
     if (inside) {
         inside = 0;
+        profiling = 0;
         total += executed - region_begin;
         if (regions < MAX_REGIONS) {
             region_insns[regions] = executed - region_begin;
@@ -72,15 +108,37 @@ static void on_stop(unsigned int vcpu_index, void *userdata)
     }
 }
 
+static void on_block(unsigned int vcpu_index, void *userdata)
+{
+    (void)vcpu_index;
+    if (profiling) {
+        ((block *)userdata)->runs++;
+    }
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
     size_t i;
+    block *b = NULL;
 
     (void)id;
+    if (pcs_path != NULL) {
+        b = calloc(1, sizeof *b + n * sizeof b->pc[0]);
+        if (b != NULL) {
+            b->n = n;
+            b->next = blocks;
+            blocks = b;
+            qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
+        }
+    }
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = normalize(qemu_plugin_insn_vaddr(insn));
+
+        if (b != NULL) {
+            b->pc[i] = pc;
+        }
 
         if (pc == start_pc) {
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start,
@@ -95,6 +153,54 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
 }
 
+/* Profile mode: the per-address counts into the pcs= file. */
+static void write_pcs(void)
+{
+    FILE *f = fopen(pcs_path, "w");
+    const block *b;
+    size_t i;
+
+    if (f == NULL) {
+        qemu_plugin_outs("icount: cannot write the pcs= file\n");
+        return;
+    }
+    for (b = blocks; b != NULL; b = b->next) {
+        for (i = 0; b->runs && i < b->n; i++) {
+            fprintf(f, "%" PRIx64 " %" PRIu64 "\n", b->pc[i], b->runs);
+        }
+    }
+    if (fclose(f) != 0) {
+        qemu_plugin_outs("icount: cannot write the pcs= file\n");
+    }
+}
+
+/* Profile mode: the keep file, region numbers one per line. */
+static int read_keep(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long r;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while (fscanf(f, "%llu", &r) == 1) {
+        if (r >= nkeep) {
+            uint64_t grow = r + 1 > 2 * nkeep ? r + 1 : 2 * nkeep;
+            unsigned char *k = realloc(keep, grow);
+            if (k == NULL) {
+                fclose(f);
+                return -1;
+            }
+            memset(k + nkeep, 0, grow - nkeep);
+            keep = k;
+            nkeep = grow;
+        }
+        keep[r] = 1;
+    }
+    fclose(f);
+    return 0;
+}
+
 static void write_result(qemu_plugin_id_t id, void *userdata)
 {
     char line[80];
@@ -102,6 +208,9 @@ static void write_result(qemu_plugin_id_t id, void *userdata)
 
     (void)id;
     (void)userdata;
+    if (pcs_path != NULL) {
+        write_pcs();
+    }
     snprintf(line, sizeof line, "insns=%" PRIu64 " regions=%" PRIu64 "\n",
              total, regions);
     if (out_path == NULL) {
@@ -157,7 +266,18 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             out_path = argv[i] + 4;
             continue;
         }
-        qemu_plugin_outs("icount: unknown argument (want start=, stop=, out=)\n");
+        if (strncmp(argv[i], "pcs=", 4) == 0 && argv[i][4] != '\0') {
+            pcs_path = argv[i] + 4;
+            continue;
+        }
+        if (strncmp(argv[i], "keep=", 5) == 0) {
+            if (read_keep(argv[i] + 5) != 0) {
+                qemu_plugin_outs("icount: cannot read the keep= file\n");
+                return -1;
+            }
+            continue;
+        }
+        qemu_plugin_outs("icount: unknown argument (want start=, stop=, out=, keep=, pcs=)\n");
         return -1;
     }
     if (!have_start || !have_stop || start_pc == stop_pc) {
