@@ -945,6 +945,30 @@ NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3]
     normal->z = n[2];
 }
 
+/* m nt / nd rounded half away from zero, for |m| <= 2^20 and nt <= nd <
+ * 2^32, nd > 0 (a narrowed hit fraction): the same value as round_div(m
+ * nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
+ * (the one 64-bit division) instead of a 64-bit division per value.
+ * With a = |m| and x = a nt / nd, q = floor(a f / 2^31) is floor(x) or
+ * floor(x) - 1: f is below nt 2^31 / nd by less than 1, so a f / 2^31 is
+ * below x by less than a / 2^31 <= 2^-11. The remainder r = a nt - q nd
+ * (< 2^53, exact) then says which: r >= nd means q + 1. Last, the rounding
+ * of rr__div_round64: up when 2r >= nd. Checked against round_div on
+ * random and edge values by test_rmesh_query. */
+static int32_t frac_of(int32_t m, uint32_t nt, uint32_t nd, uint32_t f)
+{
+    uint32_t a = (uint32_t)(m < 0 ? -m : m);
+    uint32_t q = (uint32_t)(((uint64_t)a * f) >> 31);
+    uint64_t r = (uint64_t)a * nt - (uint64_t)q * nd;
+    if (r >= nd) {
+        q++;
+        r -= nd;
+    }
+    if (r >= nd - r)
+        q++;
+    return m < 0 ? -(int32_t)q : (int32_t)q;
+}
+
 static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
     uint32_t src = tri_src(room, &w->m, w->b.i);
@@ -952,9 +976,11 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
+    uint32_t f;
     narrow(&nt, &nd);
-    for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
-        r[k] = round_div((int64_t)m[k] * (int64_t)nt, nd);
+    f = (uint32_t)((nt << 31) / nd);   /* nt <= nd < 2^32: f <= 2^31 */
+    for (k = 0; k < 5; k++)   /* |m| <= 2^20 */
+        r[k] = frac_of(m[k], (uint32_t)nt, (uint32_t)nd, f);
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = src;
@@ -994,6 +1020,46 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
     w->hits = 0;
     return RR_OK;
 }
+
+#ifdef RR_DEBUG
+/* Test hooks (host builds with RR_DEBUG only; tests/host/test_rmesh_query.c
+ * declares them): the node test and the hit's rounding, outside a room, so
+ * a test can compare them with exact references on inputs it chooses. */
+
+/* The segment from ol along d to fraction nt / 2^30 (set_end) against
+ * nodes l and r (lattice numbers, step 2^shift): seg_box of l, and
+ * seg_box2 of the pair in *both. */
+int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
+                            uint32_t shift, const uint16_t l[6], const uint16_t r[6],
+                            int *both);
+int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
+                            uint32_t shift, const uint16_t l[6], const uint16_t r[6],
+                            int *both)
+{
+    ray_work w;
+    rr_rmesh_node nd[2];
+    int k;
+    for (k = 0; k < 3; k++) {
+        w.ol[k] = ol[k];
+        w.d[k] = d[k];
+        nd[0].min[k] = l[k];
+        nd[0].max[k] = l[3 + k];
+        nd[1].min[k] = r[k];
+        nd[1].max[k] = r[3 + k];
+    }
+    w.m.shift = shift;
+    set_end(&w, nt);
+    *both = seg_box2(&w, &nd[0], &nd[1], shift);
+    return seg_box(&w, &nd[0], shift);
+}
+
+/* ray_result's m nt / nd (frac_of with its f). */
+int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
+int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd)
+{
+    return frac_of(m, nt, nd, (uint32_t)(((uint64_t)nt << 31) / nd));
+}
+#endif
 
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {
