@@ -864,29 +864,6 @@ NOINLINE static int seg_box2(const ray_work *w, const rr_rmesh_node *l, const rr
 }
 #pragma GCC diagnostic pop
 
-/* The hit kept at fraction t / det (0 <= t <= det, det > 0) now ends the
- * segment: a fraction nt / 2^30 > t / det, at most 2^30 + 1, with 32-bit
- * arithmetic. det is cut to 16 bits (det' = floor(det / 2^k) <= det / 2^k)
- * and t rounded up with it (t' = floor(t / 2^k) + 1 > t / 2^k), so t' /
- * det' > t / det; then nt = ceil(t' 2^14 / det') 2^16 + 1 (t' <= 2^16 + 1:
- * t' 2^14 + det' < 2^31). The end lies past the hit by at most about
- * 2^-13 of the segment, which only lets the walk look at a node or
- * triangle a few coords further (the tests stay exact). */
-static int32_t past_hit(uint64_t t, uint64_t det)
-{
-    uint32_t t16, d16, q;
-    int k = rr__top_bit64(det) - 15;
-    if (k > 0) {
-        d16 = (uint32_t)(det >> k);
-        t16 = (uint32_t)(t >> k) + 1;
-    } else {
-        d16 = (uint32_t)det;
-        t16 = (uint32_t)t;
-    }
-    q = ((t16 << 14) + d16 - 1) / d16;
-    return q >= (1u << 14) ? (1 << 30) + 1 : (int32_t)(q << 16) + 1;
-}
-
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
@@ -896,7 +873,12 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
         if (tri_outside(m, w->tv, w->blo, w->bhi) || !(det = ray_tri(w, m, w->tv, &t)) ||
             !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
-        set_end(w, past_hit(t, det));
+        /* the hit is kept (take); t / det, narrowed in place, now ends the
+         * segment: ceil(t / det) in Q30, plus one step, so the box test stays
+         * conservative (t <= det, so the end is <= 2^30 + 1) */
+        narrow(&t, &det);
+        t = (((t << 30) + det - 1) / det) + 1;
+        set_end(w, (int32_t)t);
         w->hits++;
     }
 }
@@ -1069,13 +1051,6 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
     set_end(&w, nt);
     *both = seg_box2(&w, &nd[0], &nd[1], shift);
     return seg_box(&w, &nd[0], shift);
-}
-
-/* ray_leaf's end of the segment after a hit at t / det. */
-int32_t rr__rmesh_probe_past_hit(uint64_t t, uint64_t det);
-int32_t rr__rmesh_probe_past_hit(uint64_t t, uint64_t det)
-{
-    return past_hit(t, det);
 }
 
 /* ray_result's m nt / nd (frac_of with its f). */
