@@ -626,12 +626,13 @@ NOINLINE static void lattice_box(const int32_t lo[3], const int32_t hi[3], int32
     }
 }
 
-/* Does triangle t lie wholly outside the box [lo, hi] (coords relative to
- * the lattice origin) grown by REACH coords, given as its lattice box qlo,
+/* Does triangle t lie wholly outside a box [lo, hi] (coords relative to
+ * the lattice origin) grown by some coords, given as its lattice box qlo,
  * qhi (lattice_box)? Decided on the 16-bit lattice points before the
- * triangle is decoded. The ray cast asks it for the box
- * of the still-interesting part of its segment (a hit lies on the segment,
- * so in that box), the sweep for the region of its step: every contact
+ * triangle is decoded. The ray cast asks it for the box of the
+ * still-interesting part of its segment grown by 2 coords (a hit lies on
+ * the segment, within a coord of that box: see set_end), the sweep for the
+ * region of its step grown by REACH coords: every contact
  * point lies in the region (the swept ellipsoid's box grown by SKIN); the
  * face test's touching point is rounded by less than 2 coords and lies
  * within rounding of the plane, so REACH leaves a margin. Most triangles of
@@ -670,7 +671,9 @@ typedef struct ray_work {
      * centre), their difference and its size. Set up once per ray and again
      * only when a hit shortens the segment (set_end), not per node. */
     int32_t sum[3], h[3], ah[3];
-    int32_t lo[3], hi[3];   /* and its box grown by REACH, lattice numbers (tri_outside) */
+    /* and its box grown by 2 coords, as lattice numbers (lattice_box): the
+     * first test of a node (box_meets) and of a triangle (tri_outside) */
+    int32_t blo[3], bhi[3];
     earliest b;             /* nearest hit so far */
     uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
@@ -756,50 +759,71 @@ NOINLINE static uint64_t ray_tri(const ray_work *w, const mesh *m, const uint32_
 }
 
 /* The segment's end at fraction nt / 2^30 of d (nt <= 2^30 + 1): its sum,
- * difference and size for seg_box. */
+ * difference and size for box_meets, and its box grown by 2 coords on the
+ * lattice. Why 2 coords hold every point the walk still looks for: the
+ * nearest hit so far lies at fraction tau <= nt / 2^30 (ray_leaf rounds
+ * up), so on each axis between ol and ol + d nt / 2^30, and h = floor(d nt
+ * / 2^30) is below the latter by less than one coord; a point of a later
+ * hit at the same or an earlier fraction lies there too. */
 NOINLINE static void set_end(ray_work *w, int32_t nt)
 {
+    int32_t lo[3], hi[3];
     int k;
     for (k = 0; k < 3; k++) {
         int32_t h = (int32_t)(((int64_t)w->d[k] * nt) >> 30);
         w->sum[k] = 2 * w->ol[k] + h;
         w->h[k] = h;
         w->ah[k] = h < 0 ? -h : h;
-        w->lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
-        w->hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
+        lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
+        hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
     }
-    lattice_box(w->lo, w->hi, REACH, w->m.shift, w->lo, w->hi);
+    lattice_box(lo, hi, 2, w->m.shift, w->blo, w->bhi);
 }
 
-/* |c| > r: one test of seg_box's separating axes, in line (seg_box runs for
- * every node the ray walk reaches, and a call per axis cost more than the
- * test on the ARM926). The box axes need 32 bits, the cross axes 64. */
-static inline int apart32(int32_t c, int32_t r)
-{
-    return (c < 0 ? -c : c) > r;
-}
-
+/* |c| > r: one test of box_meets' cross axes, in line (it runs for every
+ * node the ray walk reaches, and a call per axis cost more than the test on
+ * the ARM926). */
 static inline int apart64(int64_t c, int64_t r)
 {
     return (c < 0 ? -c : c) > r;
 }
 
-/* The segment (coords relative to the lattice origin) against the bounds of
- * node nd (lattice steps: lo << shift in the same coords) grown by 2 coords
- * (separating axes, doubled: c is the doubled distance of the centres, e
- * the doubled box size, on the axes x, y and z). Scalars rather than arrays
- * keep them in registers on every target. */
-NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
+/* Does the segment (coords relative to the lattice origin) meet the bounds
+ * of node nd (lattice steps: q << shift in the same coords) grown by 2
+ * coords? Separating axes: the box axes x, y and z, then the three axes
+ * edge x segment. Conservative in the sense that matters (never 0 for a box
+ * that the segment meets within the 2-coord margin), because it is exact:
+ *
+ * - The box axes, on the lattice: the segment's interval [lo, hi] on an
+ *   axis misses the box's [min << shift - 2, max << shift + 2] exactly when
+ *   max << shift < lo - 2 or min << shift > hi + 2, that is (integers)
+ *   max < blo = ceil((lo - 2) / 2^shift) or min > bhi = floor((hi + 2) /
+ *   2^shift), set_end's lattice_box. Two halfword compares an axis, and
+ *   the same answer as the doubled-coordinates form |c| > e + |h| that
+ *   the cross axes use below (tests/host/test_rmesh_query.c checks both
+ *   against an exact reference on random segments and boxes).
+ * - The cross axes, doubled: c is the doubled distance of the centres, e
+ *   the doubled box size (grown by 4), h the segment's difference; exact
+ *   integers (budget at the top of the file).
+ *
+ * c receives the doubled centre distance when the box axes pass (seg_box2
+ * orders the children by it). In line: each call site is its own copy. */
+static inline __attribute__((always_inline)) int box_meets(const ray_work *w,
+                                                           const rr_rmesh_node *nd,
+                                                           uint32_t shift, int32_t c[3])
 {
     const int32_t *h = w->h, *ah = w->ah;
-    int32_t cx = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift),
-            cy = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift),
-            cz = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift),
-            ex = (((int32_t)nd->max[0] - nd->min[0]) << shift) + 4,
-            ey = (((int32_t)nd->max[1] - nd->min[1]) << shift) + 4,
-            ez = (((int32_t)nd->max[2] - nd->min[2]) << shift) + 4;
-    if (apart32(cx, ex + ah[0]) || apart32(cy, ey + ah[1]) || apart32(cz, ez + ah[2]))
+    int32_t cx, cy, cz, ex, ey, ez;
+    if (nd->min[0] > w->bhi[0] || nd->max[0] < w->blo[0] ||
+        nd->min[1] > w->bhi[1] || nd->max[1] < w->blo[1] ||
+        nd->min[2] > w->bhi[2] || nd->max[2] < w->blo[2])
         return 0;
+    c[0] = cx = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift);
+    c[1] = cy = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift);
+    c[2] = cz = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift);
+    ex = (((int32_t)nd->max[0] - nd->min[0]) << shift) + 4;
+    ey = (((int32_t)nd->max[1] - nd->min[1]) << shift) + 4;
+    ez = (((int32_t)nd->max[2] - nd->min[2]) << shift) + 4;
     return !(apart64((int64_t)cy * h[2] - (int64_t)cz * h[1],
                      (int64_t)ey * ah[2] + (int64_t)ez * ah[1]) ||
              apart64((int64_t)cz * h[0] - (int64_t)cx * h[2],
@@ -808,13 +832,45 @@ NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t
                      (int64_t)ex * ah[1] + (int64_t)ey * ah[0]));
 }
 
+/* One node: the root, and a pushed node popped after a hit. */
+NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
+{
+    int32_t c[3];
+    return box_meets(w, nd, shift, c);
+}
+
+/* Both children l and r of a node, in one call (the walk's step): bit 0 set
+ * when the segment meets l, bit 1 when it meets r, and when it meets both,
+ * bit 2 when l goes first. The child whose centre lies less far along the
+ * ray goes first: (C_l - C_r) . d <= 0 with doubled centres C, and C_l -
+ * C_r = c_r - c_l with box_meets' doubled distances c = sum - C (|c| <
+ * 2^22, |d| <= 2^20: the products fit int64). */
+/* cl is read only when box_meets(l) returned 1, which wrote it; GCC cannot
+ * see that through the merged returns (and zeroing cl first costs ~4 % of
+ * a ray on the Cortex-M3: it moves cl out of registers). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+NOINLINE static int seg_box2(const ray_work *w, const rr_rmesh_node *l, const rr_rmesh_node *r,
+                             uint32_t shift)
+{
+    int32_t cl[3], cr[3];
+    int hit = box_meets(w, l, shift, cl);
+    if (!box_meets(w, r, shift, cr))
+        return hit;
+    if (!hit)
+        return 2;
+    return 3 | ((int64_t)(cr[0] - cl[0]) * w->d[0] + (int64_t)(cr[1] - cl[1]) * w->d[1] +
+                    (int64_t)(cr[2] - cl[2]) * w->d[2] <= 0) << 2;
+}
+#pragma GCC diagnostic pop
+
 NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *nd)
 {
     uint32_t i, end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
     uint64_t t, det;
     for (i = nd->first; i < end; i++) {
         tri_verts(m, i, w->tv);
-        if (tri_outside(m, w->tv, w->lo, w->hi) || !(det = ray_tri(w, m, w->tv, &t)) ||
+        if (tri_outside(m, w->tv, w->blo, w->bhi) || !(det = ray_tri(w, m, w->tv, &t)) ||
             !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
         /* the hit is kept (take); t / det, narrowed in place, now ends the
@@ -825,22 +881,6 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
         set_end(w, (int32_t)t);
         w->hits++;
     }
-}
-
-/* Visit child l before child r? The one whose centre lies less far along
- * the ray goes first: (c_l - 2o) . d <= (c_r - 2o) . d with doubled centres
- * c, that is (c_l - c_r) . d <= 0. The sign is the same on the lattice
- * (coords = origin + q << shift, shift >= 0), so the stored bounds serve as
- * they are (|c_l - c_r| < 2^18 lattice steps, |d| <= 2^20). Out of the
- * walk's frame, which stays small under the leaf test. */
-NOINLINE static int left_first(const ray_work *w, const rr_rmesh_node *l,
-                               const rr_rmesh_node *r)
-{
-    int64_t s = 0;
-    int k;
-    for (k = 0; k < 3; k++)
-        s += (int64_t)((int32_t)l->min[k] + l->max[k] - r->min[k] - r->max[k]) * w->d[k];
-    return s <= 0;
 }
 
 /* Depth first, nearer child first. Both children of a node are tested
@@ -860,15 +900,15 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
             ray_leaf(w, m, nd);
         } else {
             uint32_t l = node + 1, r = nd->count;
-            int hit_l = seg_box(w, &nodes[l], m->shift), hit_r = seg_box(w, &nodes[r], m->shift);
-            if (hit_l && hit_r) {
-                int lf = left_first(w, &nodes[l], &nodes[r]);
+            int met = seg_box2(w, &nodes[l], &nodes[r], m->shift);
+            if (met >= 3) {   /* both: the nearer first, the other pushed */
+                int lf = met == 7;
                 stack[sp++] = (lf ? r : l) | w->hits << 16;
                 node = lf ? l : r;
                 continue;
             }
-            if (hit_l || hit_r) {
-                node = hit_l ? l : r;
+            if (met) {
+                node = met == 1 ? l : r;
                 continue;
             }
         }
@@ -905,6 +945,30 @@ NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3]
     normal->z = n[2];
 }
 
+/* m nt / nd rounded half away from zero, for |m| <= 2^20 and nt <= nd <
+ * 2^32, nd > 0 (a narrowed hit fraction): the same value as round_div(m
+ * nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
+ * (the one 64-bit division) instead of a 64-bit division per value.
+ * With a = |m| and x = a nt / nd, q = floor(a f / 2^31) is floor(x) or
+ * floor(x) - 1: f is below nt 2^31 / nd by less than 1, so a f / 2^31 is
+ * below x by less than a / 2^31 <= 2^-11. The remainder r = a nt - q nd
+ * (< 2^53, exact) then says which: r >= nd means q + 1. Last, the rounding
+ * of rr__div_round64: up when 2r >= nd. Checked against round_div on
+ * random and edge values by test_rmesh_query. */
+static int32_t frac_of(int32_t m, uint32_t nt, uint32_t nd, uint32_t f)
+{
+    uint32_t a = (uint32_t)(m < 0 ? -m : m);
+    uint32_t q = (uint32_t)(((uint64_t)a * f) >> 31);
+    uint64_t r = (uint64_t)a * nt - (uint64_t)q * nd;
+    if (r >= nd) {
+        q++;
+        r -= nd;
+    }
+    if (r >= nd - r)
+        q++;
+    return m < 0 ? -(int32_t)q : (int32_t)q;
+}
+
 static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
     uint32_t src = tri_src(room, &w->m, w->b.i);
@@ -912,9 +976,11 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
+    uint32_t f;
     narrow(&nt, &nd);
-    for (k = 0; k < 5; k++)   /* nt < 2^32, |m| <= 2^20 */
-        r[k] = round_div((int64_t)m[k] * (int64_t)nt, nd);
+    f = (uint32_t)((nt << 31) / nd);   /* nt <= nd < 2^32: f <= 2^31 */
+    for (k = 0; k < 5; k++)   /* |m| <= 2^20 */
+        r[k] = frac_of(m[k], (uint32_t)nt, (uint32_t)nd, f);
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = src;
@@ -954,6 +1020,46 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
     w->hits = 0;
     return RR_OK;
 }
+
+#ifdef RR_DEBUG
+/* Test hooks (host builds with RR_DEBUG only; tests/host/test_rmesh_query.c
+ * declares them): the node test and the hit's rounding, outside a room, so
+ * a test can compare them with exact references on inputs it chooses. */
+
+/* The segment from ol along d to fraction nt / 2^30 (set_end) against
+ * nodes l and r (lattice numbers, step 2^shift): seg_box of l, and
+ * seg_box2 of the pair in *both. */
+int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
+                            uint32_t shift, const uint16_t l[6], const uint16_t r[6],
+                            int *both);
+int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
+                            uint32_t shift, const uint16_t l[6], const uint16_t r[6],
+                            int *both)
+{
+    ray_work w;
+    rr_rmesh_node nd[2];
+    int k;
+    for (k = 0; k < 3; k++) {
+        w.ol[k] = ol[k];
+        w.d[k] = d[k];
+        nd[0].min[k] = l[k];
+        nd[0].max[k] = l[3 + k];
+        nd[1].min[k] = r[k];
+        nd[1].max[k] = r[3 + k];
+    }
+    w.m.shift = shift;
+    set_end(&w, nt);
+    *both = seg_box2(&w, &nd[0], &nd[1], shift);
+    return seg_box(&w, &nd[0], shift);
+}
+
+/* ray_result's m nt / nd (frac_of with its f). */
+int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
+int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd)
+{
+    return frac_of(m, nt, nd, (uint32_t)(((uint64_t)nt << 31) / nd));
+}
+#endif
 
 rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_hit *hit)
 {

@@ -870,6 +870,168 @@ static void check_ties(void)
     }
 }
 
+/* ---- The ray cast's node test and hit rounding against exact references.
+ * The loader's hooks (RR_DEBUG builds, rr_rmesh.c): */
+int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
+                            uint32_t shift, const uint16_t l[6], const uint16_t r[6],
+                            int *both);
+int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
+
+/* a/b <= c/d for b, d > 0 (|a|, |c| < 2^40, b, d < 2^22) */
+static int frac_le(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    return a * d <= c * b;
+}
+
+/* floor(x / 2^30), written out (not a shift) */
+static int64_t floor_q30(int64_t x)
+{
+    int64_t q = x / (1 << 30);
+    return q * (1 << 30) > x ? q - 1 : q;
+}
+
+/* Does the segment ol + t h, t in [0, 1], meet the box [q_min 2^shift - 2,
+ * q_max 2^shift + 2] (b: min[3], max[3])? Exact: the slabs' parameter
+ * intervals as fractions. */
+static int seg_meets_box(const int32_t ol[3], const int64_t h[3], uint32_t shift,
+                         const uint16_t b[6])
+{
+    int64_t lo_n = 0, lo_d = 1, hi_n = 1, hi_d = 1;   /* t in [lo, hi] */
+    int k;
+    for (k = 0; k < 3; k++) {
+        int64_t b0 = ((int64_t)b[k] << shift) - 2, b1 = ((int64_t)b[3 + k] << shift) + 2;
+        int64_t n0 = b0 - ol[k], n1 = b1 - ol[k], dd = h[k];
+        if (dd == 0) {
+            if (n0 > 0 || n1 < 0)
+                return 0;
+            continue;
+        }
+        if (dd < 0) {   /* t from n1 / dd to n0 / dd: negate to a positive denominator */
+            int64_t t = -n0;
+            n0 = -n1;
+            n1 = t;
+            dd = -dd;
+        }
+        if (!frac_le(n0, dd, lo_n, lo_d)) {
+            lo_n = n0;
+            lo_d = dd;
+        }
+        if (frac_le(n1, dd, hi_n, hi_d)) {
+            hi_n = n1;
+            hi_d = dd;
+        }
+    }
+    return frac_le(lo_n, lo_d, hi_n, hi_d);
+}
+
+static int32_t rnd_in(int32_t lo, int32_t hi)   /* [lo, hi] */
+{
+    return lo + (int32_t)(rt_rand() % (uint32_t)(hi - lo + 1));
+}
+
+/* Random segments and node pairs, small (many touching or just missing the
+ * 2-coord margin) and at the overflow budget's limits: seg_box must equal
+ * the exact reference (it is exact, so never rejects a box the segment
+ * meets), seg_box2 must give both children's answers and, when both are
+ * met, the nearer-centre-first order ((c_l - c_r) . d <= 0 on the lattice
+ * bounds). */
+static void check_node_test(void)
+{
+    long met = 0, missed = 0, bad = 0, bad2 = 0;
+    int i;
+    rt_seed = 12345u;
+    for (i = 0; i < 400000; i++) {
+        int big = i % 4 == 3;
+        uint32_t shift = (uint32_t)rnd_in(0, big ? 2 : 3);
+        int32_t qmax = big ? 65535 : 40, ext = big ? 65535 : 12, span = qmax << shift;
+        int32_t ol[3], d[3], nt;
+        int64_t h[3];
+        uint16_t b[2][6];
+        int k, j, got, both, want_l, want_r, lf, want2;
+        int64_t s = 0;
+        for (k = 0; k < 3; k++) {
+            ol[k] = big ? rnd_in(-(1 << 19) + 1, (1 << 19) - 1) : rnd_in(-8, span + 8);
+            d[k] = rt_rand() % 5 == 0 ? 0 : big ? rnd_in(-(1 << 20), 1 << 20) : rnd_in(-span - 16, span + 16);
+            for (j = 0; j < 2; j++) {
+                int32_t lo = rnd_in(0, qmax), hi = lo + rnd_in(0, ext);
+                b[j][k] = (uint16_t)lo;
+                b[j][3 + k] = (uint16_t)(hi > 65535 ? 65535 : hi);
+            }
+        }
+        if (i % 2)   /* aimed through near l's centre at about t = 1/2: many touch or just miss */
+            for (k = 0; k < 3; k++)
+                d[k] = 2 * ((((int32_t)b[0][k] + b[0][3 + k]) << shift) / 2 - ol[k]) +
+                       rnd_in(-6, 6);
+        for (k = 0; k < 3; k++)   /* the cast's bound on the segment vector */
+            d[k] = d[k] > (1 << 20) ? (1 << 20) : d[k] < -(1 << 20) ? -(1 << 20) : d[k];
+        nt = rt_rand() % 3 == 0 ? (1 << 30) : rnd_in(0, (1 << 30) + 1);
+        for (k = 0; k < 3; k++)
+            h[k] = floor_q30((int64_t)d[k] * nt);
+        got = rr__rmesh_probe_seg_box(ol, d, nt, shift, b[0], b[1], &both);
+        want_l = seg_meets_box(ol, h, shift, b[0]);
+        want_r = seg_meets_box(ol, h, shift, b[1]);
+        for (k = 0; k < 3; k++)
+            s += ((int64_t)b[0][k] + b[0][3 + k] - b[1][k] - b[1][3 + k]) * d[k];
+        lf = s <= 0;
+        want2 = want_l | want_r << 1 | (want_l && want_r && lf) << 2;
+        met += want_l;
+        missed += !want_l;
+        if (got != want_l && bad++ < 5)
+            printf("FAIL seg_box: ol %d %d %d d %d %d %d nt %d shift %u box %u..%u %u..%u %u..%u: "
+                   "got %d, exact %d\n", ol[0], ol[1], ol[2], d[0], d[1], d[2], nt, shift,
+                   b[0][0], b[0][3], b[0][1], b[0][4], b[0][2], b[0][5], got, want_l);
+        if (both != want2 && bad2++ < 5)
+            printf("FAIL seg_box2: got %d, want %d\n", both, want2);
+    }
+    printf("# node test: %ld segment-box pairs met, %ld missed; %ld differ from the exact "
+           "reference, %ld pair answers differ\n", met, missed, bad, bad2);
+    RT_EXPECT("rmesh.segbox.exact", bad == 0);
+    RT_EXPECT("rmesh.segbox2.exact", bad2 == 0);
+    RT_EXPECT("rmesh.segbox.both_kinds", met > 10000 && missed > 10000);
+}
+
+/* The hit's values m nt / nd (|m| <= 2^20, nt <= nd < 2^32), rounded half
+ * away from zero, against plain long division. */
+static void check_hit_rounding(void)
+{
+    static const uint32_t nds[] = {1u, 2u, 3u, 7u, 65536u, 0x7fffffffu, 0x80000000u,
+                                   0xfffffffeu, 0xffffffffu};
+    static const int32_t ms[] = {0, 1, -1, 2, -3, 65536, 1 << 20, -(1 << 20), 12345, -54321};
+    long bad = 0, n = 0;
+    int i;
+    rt_seed = 777u;
+    for (i = 0; i < 300000; i++) {
+        uint32_t nd, nt;
+        int32_t m, got;
+        uint64_t num, q, rem;
+        int64_t want;
+        if (i < 9 * 10 * 4) {   /* every pair of edge values, nt 0, nd, nd / 2 and nd - 1 */
+            nd = nds[i % 9];
+            m = ms[(i / 9) % 10];
+            nt = (i / 90) == 0 ? 0 : (i / 90) == 1 ? nd : (i / 90) == 2 ? nd / 2 : nd - 1;
+        } else {
+            nd = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
+            nt = (uint32_t)(((uint64_t)rt_rand() * nd) >> 32);
+            if (rt_rand() % 8 == 0)
+                nt = nd;
+            m = rnd_in(-(1 << 20), 1 << 20);
+        }
+        num = (uint64_t)(m < 0 ? -(int64_t)m : m) * nt;
+        q = num / nd;
+        rem = num % nd;
+        if (2 * rem >= nd)
+            q++;
+        want = m < 0 ? -(int64_t)q : (int64_t)q;
+        got = rr__rmesh_probe_frac(m, nt, nd);
+        n++;
+        if (got != want && bad++ < 5)
+            printf("FAIL hit rounding: %d * %u / %u: got %d, want %lld\n", m, nt, nd, got,
+                   (long long)want);
+    }
+    printf("# hit rounding: %ld values, %ld wrong\n", n, bad);
+    RT_EXPECT("rmesh.hit_rounding", bad == 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -878,6 +1040,8 @@ int main(int argc, char **argv)
     if (!c)
         c = "../shared/corpus";
     check_ties();
+    check_node_test();
+    check_hit_rounding();
     run_room(c, "sample", 3000);
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
         if (!only || strstr(rooms[i], only))
