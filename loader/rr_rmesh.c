@@ -88,12 +88,23 @@ typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;      /* collision-only: every triangle; full: the explicit ones */
     const rr_rmesh_tref *tref;     /* full blob: each triangle's key; 0 in a collision-only one */
-    const rr_rmesh_rindex *rindex; /* full blob: the render triangles' corners */
+    const uint8_t *ribase;         /* full blob, 8-bit indices: the block bases (byte pairs,
+                                    * rr_rmesh_rindex); 0 with 16-bit indices */
+    const uint8_t *rix;            /* full blob: the render triangles' corners (one byte an
+                                    * index, or a byte pair when ribase is 0) */
     const rr_rmesh_rvert *rverts;  /* and their render vertices */
     uint32_t nrtris;               /* full blob: render triangles (keys below it) */
     int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
-    uint32_t shift;      /* head.vshift: the lattice step is 2^shift coords */
+    uint16_t shift;      /* head.vshift: the lattice step is 2^shift coords */
+    uint16_t ishift;     /* rhead.ishift: 8-bit indices in blocks of 2^ishift triangles */
 } mesh;
+
+/* Blocks of 2^ishift render triangles, each with a base (8-bit render
+ * indices, rr_rmesh_rindex). */
+static uint32_t render_blocks(uint32_t nrtris, uint32_t ishift)
+{
+    return (nrtris + ((1u << ishift) - 1u)) >> ishift;
+}
 
 /* A blob with render data is a full blob: its triangles are TREF keys. */
 NOINLINE static void mesh_of(const rr_room *room, mesh *m)
@@ -104,12 +115,34 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     m->verts = verts_of(room);
     m->tris = tris_of(room);
     m->tref = full ? tref_of(room) : 0;
-    m->rindex = rindex_of(room);
     m->rverts = rverts_of(room);
-    m->nrtris = rr__count(room, RR_RMESH_S_rindex) / 3;
+    m->rix = (const uint8_t *)rindex_of(room);
+    m->ribase = 0;
+    m->nrtris = 0;
+    m->ishift = 0;
+    if (full) {
+        const rr_rmesh_rhead *rh = rhead_of(room);
+        m->nrtris = rh->nindices / 3;
+        if (rh->ishift <= RR_RMESH_ISHIFT_MAX) {   /* 8-bit: the indices follow the bases */
+            m->ishift = rh->ishift;
+            m->ribase = m->rix;
+            m->rix += 2u * render_blocks(m->nrtris, rh->ishift);
+        }
+    }
     for (k = 0; k < 3; k++)
         m->origin[k] = h->origin[k];
-    m->shift = h->vshift;
+    m->shift = (uint16_t)h->vshift;
+}
+
+/* Render vertex number of render index j (rr_rmesh_rindex): its block's
+ * base plus its byte, or its byte pair. */
+static uint32_t render_index(const mesh *m, uint32_t j)
+{
+    if (m->ribase) {
+        const uint8_t *b = &m->ribase[2u * ((j / 3u) >> m->ishift)];
+        return (b[0] | (uint32_t)b[1] << 8) + m->rix[j];
+    }
+    return m->rix[2u * j] | (uint32_t)m->rix[2u * j + 1u] << 8;
 }
 
 /* The collision vertex numbers of triangle t's corners, the one place that
@@ -125,10 +158,18 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
     if (m->tref) {
         uint32_t key = m->tref[t].key;
         if (key < m->nrtris) {
-            const rr_rmesh_rindex *ix = &m->rindex[3 * key];
-            v[0] = m->rverts[ix[0].i].pos;
-            v[1] = m->rverts[ix[1].i].pos;
-            v[2] = m->rverts[ix[2].i].pos;
+            const uint8_t *ix = &m->rix[3 * key];
+            if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
+                const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
+                const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
+                v[0] = rv[ix[0]].pos;
+                v[1] = rv[ix[1]].pos;
+                v[2] = rv[ix[2]].pos;
+            } else {
+                v[0] = m->rverts[render_index(m, 3 * key)].pos;
+                v[1] = m->rverts[render_index(m, 3 * key + 1)].pos;
+                v[2] = m->rverts[render_index(m, 3 * key + 2)].pos;
+            }
             return;
         }
         t = key - m->nrtris;
@@ -509,12 +550,14 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
-    const rr_rmesh_rindex *ix = rindex_of(room);
+    const rr_rmesh_rhead *rh = rhead_of(room);
     const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
     uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
     uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
+    uint32_t nbytes = rr__count(room, RR_RMESH_S_rindex), want;
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
@@ -532,12 +575,39 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nlmuv,
                         "render lightmap UVs (one per render vertex)", nlmuv,
                         rr__count(room, RR_RMESH_S_rverts));
+    /* the indices' layout (rr_rmesh_rindex): whole triangles, and the
+     * section exactly as long as its layout says */
+    if (rh->nindices % 3u)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
+                        "render indices (whole triangles)", rh->nindices, 3);
+    if (rh->ishift > RR_RMESH_ISHIFT_MAX && rh->ishift != RR_RMESH_ISHIFT_WIDE)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->ishift,
+                        "render index layout (ishift: 8-bit blocks or 16-bit)", rh->ishift,
+                        RR_RMESH_ISHIFT_MAX);
+    if (nbytes > 6u * 65536u)   /* more than 65,536 triangles of 16-bit indices */
+        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices, "render index bytes", nbytes,
+                        6u * 65536u);
+    if (rh->nindices > nbytes)   /* bounds the products below */
+        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
+                        "render indices (more than RINDEX bytes)", rh->nindices, nbytes);
+    if (rh->ishift == RR_RMESH_ISHIFT_WIDE)
+        want = 2u * rh->nindices;
+    else
+        want = 2u * render_blocks(rh->nindices / 3u, rh->ishift) + rh->nindices;
+    if (nbytes != want)
+        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
+                        "render index bytes (the layout of nindices and ishift)", nbytes, want);
+    mesh_of(room, m);
     for (i = 0; i < n; i++, g++) {
         if (g->first_index != next)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->first_index,
                             "render group first index (the end of the one before)",
                             g->first_index, next);
-        next += g->nindices;   /* the schema's run check: within RINDEX */
+        if (g->nindices > rh->nindices - next)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
+                            "render group indices (past rhead.nindices)", g->nindices,
+                            rh->nindices - next);
+        next += g->nindices;
         if (g->nindices % 3u)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
                             "render group indices (whole triangles)", g->nindices, 3);
@@ -546,16 +616,17 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
                             "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
         /* one of the group's vertices: first_vert <= i < first_vert + nverts
          * (below first_vert the unsigned difference wraps past nverts) */
-        for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j].i - g->first_vert >= g->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, &ix[j],
-                                "render index (a vertex of its group)", ix[j].i,
+        for (j = g->first_index; j < g->first_index + g->nindices; j++) {
+            uint32_t vj = render_index(m, j);
+            if (vj - g->first_vert >= g->nverts)
+                return rr__fail(room, diag, RR_ERR_INDEX, m->ribase ? &m->rix[j] : &m->rix[2u * j],
+                                "render index (a vertex of its group)", vj,
                                 g->first_vert + g->nverts);
+        }
     }
-    if (next != rr__count(room, RR_RMESH_S_rindex))
-        return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nindices,
-                        "render indices (past the groups' runs)", next,
-                        rr__count(room, RR_RMESH_S_rindex));
+    if (next != rh->nindices)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
+                        "render indices (past the groups' runs)", next, rh->nindices);
     /* every vertex, whether or not a group holds it */
     for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
         if (v[j].pos >= npoints)
@@ -1146,8 +1217,8 @@ typedef struct sweep_work {
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
                                      * (sweep_edge turns e into its unit vector) */
-    uint32_t bt, bd, bi, bkey;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
-                                     * tie key bkey (tri_key) */
+    uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of
+                                     * triangle bi */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
     uint32_t ckey;                  /* scratch: the tie key of the triangle tested */
@@ -1168,7 +1239,9 @@ typedef struct sweep_work {
 NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    return !w->bd || a < b || (a == b && w->ckey < w->bkey);
+    /* on a tie the key of bi, read again (ties are rare, and the work
+     * area has no room for it) */
+    return !w->bd || a < b || (a == b && w->ckey < tri_key(&w->m, w->bi));
 }
 
 /* Take the contact t / d (earlier() said so) of triangle ti. */
@@ -1177,7 +1250,6 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
     w->bt = t;
     w->bd = d;
     w->bi = ti;
-    w->bkey = w->ckey;
     w->n[0] = w->cn[0];
     w->n[1] = w->cn[1];
     w->n[2] = w->cn[2];
@@ -1859,19 +1931,33 @@ rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
     return RR_OK;
 }
 
-rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
-                             const uint16_t **indices)
+rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group)
 {
-    const rr_rmesh_rgroup *g;
-    if (!is_rmesh(room) || !group || !indices)
+    if (!is_rmesh(room) || !group)
         return RR_ERR_ARG;
     if (!rr__count(room, RR_RMESH_S_rhead))
         return RR_ERR_MISSING;
     if (i >= rr__count(room, RR_RMESH_S_rgroups))
         return RR_ERR_RANGE;
-    *group = g = &rgroups_of(room)[i];
-    /* the index section is an array of u16 */
-    *indices = (const uint16_t *)rr__records(room, RR_RMESH_S_rindex) + g->first_index;
+    *group = &rgroups_of(room)[i];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_render_triangle(const rr_room *room, uint32_t group, uint32_t t, uint32_t v[3])
+{
+    const rr_rmesh_rgroup *g;
+    mesh m;
+    uint32_t c;
+    rr_err e = rr_rmesh_render_group(room, group, &g);
+    if (e)
+        return e;
+    if (!v)
+        return RR_ERR_ARG;
+    if (t >= g->nindices / 3u)
+        return RR_ERR_RANGE;
+    mesh_of(room, &m);
+    for (c = 0; c < 3; c++)
+        v[c] = render_index(&m, g->first_index + 3u * t + c);
     return RR_OK;
 }
 
@@ -1884,13 +1970,12 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t vi,
                               rr_rmesh_vertex *out)
 {
     const rr_rmesh_rgroup *g;
-    const uint16_t *ix;
     const rr_rmesh_rvert *v;
     const uint8_t *rgb, *lm;
     uint32_t n[2];
     uint32_t ncoll, i;
     int k;
-    rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
+    rr_err e = rr_rmesh_render_group(room, group, &g);
     if (e)
         return e;
     if (!out)
