@@ -875,6 +875,94 @@ static void check_render_records(void)
     rrb_rmesh_free(&m);
 }
 
+/* The 16-bit layout of the render indices (rr_rmesh_rindex), which the
+ * baker writes when a triangle's corners are more than 255 render vertices
+ * apart: the sample's surface 0 given 300 more vertices, copies of its
+ * first triangle's third corner, and that corner moved to the last copy
+ * (the same point, so the room's geometry is the sample's). The blob holds
+ * byte pairs (2 bytes an index, ishift RR_RMESH_ISHIFT_WIDE), every render
+ * triangle reads back the source's corners, every collision triangle the
+ * corners, source index and normal of the same room baked
+ * --collision-only, and an index one past its group's vertices is refused
+ * at its byte pair. Big-endian: the same bytes (byte pairs are
+ * little-endian in either order). */
+static void check_wide_indices(void)
+{
+    rrb_rmesh m;
+    rrb_rm_surf *s;
+    rrb_opts co;
+    uint8_t *blob, *coblob, *be, *b;
+    size_t size, cosize, besize;
+    uint32_t i, t, c, n0, bad = 0, ioff, nb, off;
+    rr_room r, rc;
+    rr_diag d;
+    const rr_rmesh_rhead *rh;
+    const rr_rmesh_head *h;
+    static uint32_t arena2[512];
+    rrb_rmesh_sample_model(&m);
+    s = &m.surf[0];
+    n0 = s->nverts;
+    s->verts = realloc(s->verts, (n0 + 300) * sizeof *s->verts);
+    for (i = 0; i < 300; i++)
+        s->verts[n0 + i] = s->verts[s->idx[2]];
+    s->nverts = n0 + 300;
+    s->idx[2] = n0 + 299;
+    memset(&co, 0, sizeof co);
+    co.collision_only = 1;
+    RT_EXPECT_EQ("rmesh.wide.bake", bake(&m, NULL, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.wide.bake_co", bake(&m, &co, 0, &coblob, &cosize), 0);
+    RT_EXPECT_EQ("rmesh.wide.bake_be", bake(&m, NULL, 1, &be, &besize), 0);
+    RT_EXPECT_EQ("rmesh.wide.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    RT_EXPECT_EQ("rmesh.wide.open_co", rr_open(coblob, (uint32_t)cosize, arena2, sizeof arena2, &rc),
+                 RR_OK);
+    rr_rmesh_render_head(&r, &rh);
+    RT_EXPECT_EQ("rmesh.wide.layout", rh->ishift, RR_RMESH_ISHIFT_WIDE);
+    ioff = sec_off(blob, RR_SEC_RMESH_RINDEX, &nb);
+    RT_EXPECT_EQ("rmesh.wide.bytes", nb, 2 * rh->nindices);
+    RT_EXPECT("rmesh.wide.be_same_bytes",
+              besize == size && memcmp(be + ioff, blob + ioff, nb) == 0);   /* same layout */
+    for (i = 0; i < rh->ngroups; i++) {
+        const rr_rmesh_rgroup *g;
+        const rrb_rm_surf *ss = &m.surf[i];
+        rr_rmesh_render_group(&r, i, &g);
+        for (t = 0; t < ss->ntris; t++) {
+            uint32_t v[3];
+            bad += rr_rmesh_render_triangle(&r, i, t, v) != RR_OK;
+            for (c = 0; c < 3; c++)
+                bad += v[c] != g->first_vert + ss->idx[3 * t + c];
+        }
+        bad += rr_rmesh_render_triangle(&r, i, ss->ntris, (uint32_t[3]){0, 0, 0}) != RR_ERR_RANGE;
+    }
+    RT_EXPECT_EQ("rmesh.wide.render_triangles", bad, 0);
+    rr_rmesh_head_get(&r, &h);
+    for (i = 0; i < h->ntris; i++) {
+        uint32_t sf, sc;
+        int32_t pf[3][3], pc[3][3];
+        rr_vec3 nf, nc;
+        rr_rmesh_triangle(&r, i, &sf, pf, &nf);
+        rr_rmesh_triangle(&rc, i, &sc, pc, &nc);
+        bad += sf != sc || memcmp(pf, pc, sizeof pf) != 0 || nf.x != nc.x || nf.y != nc.y ||
+               nf.z != nc.z;
+    }
+    RT_EXPECT_EQ("rmesh.wide.same_triangles", bad, 0);
+    /* index 0 (group 0's) one past group 0's vertices */
+    b = malloc(size);
+    memcpy(b, blob, size);
+    off = rec_off(b, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 0,
+                  (uint32_t)offsetof(rr_rmesh_rgroup, nverts));
+    put16(b + ioff, get32(b + off - 4) + get32(b + off));
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.wide.index_past", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_INDEX);
+    RT_EXPECT("rmesh.wide.index_past.diag", d.section == RR_SEC_RMESH_RINDEX && d.record == 0 &&
+                                              d.offset == ioff);
+    free(b);
+    free(blob);
+    free(coblob);
+    free(be);
+    rrb_rmesh_free(&m);
+}
+
 /* A full blob's 16-bit numbers, each limit refused by the baker with a
  * message that names the file and the limit, while --collision-only
  * still bakes the room:
@@ -1076,6 +1164,7 @@ int main(int argc, char **argv)
     rrb_rmesh_free(&m);
     check_limits();
     check_render_records();
+    check_wide_indices();
     check_position_limit();
     check_no_surfaces();
     snprintf(path, sizeof path, "%s/scpcb-rmesh/173_opt.rmesh", c ? c : "../shared/corpus");
