@@ -145,6 +145,24 @@ static uint32_t render_index(const mesh *m, uint32_t j)
     return m->rix[2u * j] | (uint32_t)m->rix[2u * j + 1u] << 8;
 }
 
+/* The corners of render triangle key (< nrtris): the collision vertices
+ * its render vertices stand on (rr_open checked them). */
+NOINLINE static void render_corners(const mesh *m, uint32_t key, uint32_t v[3])
+{
+    const uint8_t *ix = &m->rix[3 * key];
+    if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
+        const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
+        const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
+        v[0] = rv[ix[0]].pos;
+        v[1] = rv[ix[1]].pos;
+        v[2] = rv[ix[2]].pos;
+    } else {
+        v[0] = m->rverts[render_index(m, 3 * key)].pos;
+        v[1] = m->rverts[render_index(m, 3 * key + 1)].pos;
+        v[2] = m->rverts[render_index(m, 3 * key + 2)].pos;
+    }
+}
+
 /* The collision vertex numbers of triangle t's corners, the one place that
  * knows how a triangle is stored (rr_rmesh_tref). A collision-only blob
  * holds them (TRIS); in a full blob t's key names render triangle key,
@@ -158,18 +176,7 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
     if (m->tref) {
         uint32_t key = m->tref[t].key;
         if (key < m->nrtris) {
-            const uint8_t *ix = &m->rix[3 * key];
-            if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
-                const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
-                const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
-                v[0] = rv[ix[0]].pos;
-                v[1] = rv[ix[1]].pos;
-                v[2] = rv[ix[2]].pos;
-            } else {
-                v[0] = m->rverts[render_index(m, 3 * key)].pos;
-                v[1] = m->rverts[render_index(m, 3 * key + 1)].pos;
-                v[2] = m->rverts[render_index(m, 3 * key + 2)].pos;
-            }
+            render_corners(m, key, v);
             return;
         }
         t = key - m->nrtris;
@@ -1218,10 +1225,12 @@ typedef struct sweep_work {
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
                                      * (sweep_edge turns e into its unit vector) */
     uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of
-                                     * triangle bi */
+                                     * triangle bi, */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
-    uint32_t ckey;                  /* scratch: the tie key of the triangle tested */
+    uint16_t bkey;                  /* its tie key (tri_key: keys and source indices are
+                                     * 16-bit), */
+    uint16_t ckey;                  /* and the one of the triangle tested (scratch) */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
     int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
     int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
@@ -1239,9 +1248,7 @@ typedef struct sweep_work {
 NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
 {
     uint64_t a = (uint64_t)t * w->bd, b = (uint64_t)w->bt * d;
-    /* on a tie the key of bi, read again (ties are rare, and the work
-     * area has no room for it) */
-    return !w->bd || a < b || (a == b && w->ckey < tri_key(&w->m, w->bi));
+    return !w->bd || a < b || (a == b && w->ckey < w->bkey);
 }
 
 /* Take the contact t / d (earlier() said so) of triangle ti. */
@@ -1250,6 +1257,7 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
     w->bt = t;
     w->bd = d;
     w->bi = ti;
+    w->bkey = w->ckey;
     w->n[0] = w->cn[0];
     w->n[1] = w->cn[1];
     w->n[2] = w->cn[2];
@@ -1558,7 +1566,7 @@ NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
     tri_verts(&w->m, ti, v);
     if (tri_outside(&w->m, v, w->tlo, w->thi))
         return 0;
-    w->ckey = tri_key(&w->m, ti);
+    w->ckey = (uint16_t)tri_key(&w->m, ti);
     corners(&w->m, v, w->tp);
     return 1;
 }
