@@ -147,20 +147,30 @@ static uint32_t render_index(const mesh *m, uint32_t j)
 
 /* The corners of render triangle key (< nrtris): the collision vertices
  * its render vertices stand on (rr_open checked them). */
-NOINLINE static void render_corners(const mesh *m, uint32_t key, uint32_t v[3])
+static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
 {
-    const uint8_t *ix = &m->rix[3 * key];
     if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
+        const uint8_t *ix = &m->rix[3 * key];
         const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
         const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
         v[0] = rv[ix[0]].pos;
         v[1] = rv[ix[1]].pos;
         v[2] = rv[ix[2]].pos;
-    } else {
-        v[0] = m->rverts[render_index(m, 3 * key)].pos;
-        v[1] = m->rverts[render_index(m, 3 * key + 1)].pos;
-        v[2] = m->rverts[render_index(m, 3 * key + 2)].pos;
+    } else {           /* 16-bit: byte pairs, low byte first */
+        const uint8_t *w = &m->rix[6 * key];
+        v[0] = m->rverts[w[0] | (uint32_t)w[1] << 8].pos;
+        v[1] = m->rverts[w[2] | (uint32_t)w[3] << 8].pos;
+        v[2] = m->rverts[w[4] | (uint32_t)w[5] << 8].pos;
     }
+}
+
+/* The same, out of line: the ray cast's and the sweep's triangle loops
+ * call it, so that its registers do not burden their collision-only path
+ * (inline, the sweep over a one-leaf collision-only blob was 1.6 % dearer
+ * on the M3). */
+NOINLINE static void render_corners(const mesh *m, uint32_t key, uint32_t v[3])
+{
+    render_corners_at(m, key, v);
 }
 
 /* The collision vertex numbers of triangle t's corners, the one place that
@@ -188,10 +198,24 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 }
 
 /* The same, out of line: one copy for the callers outside the per-triangle
- * loops of the ray cast and the sweep (box query, answers, accessors). */
+ * loops of the ray cast and the sweep (box query, answers, accessors), with
+ * the render corners inline (one frame less on the box query's chain, which
+ * is at the micro:bit's 512-byte stack bound). */
 NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
 {
-    tri_verts(m, t, v);
+    const uint16_t *c;
+    if (m->tref) {
+        uint32_t key = m->tref[t].key;
+        if (key < m->nrtris) {
+            render_corners_at(m, key, v);
+            return;
+        }
+        t = key - m->nrtris;
+    }
+    c = m->tris[t].v;
+    v[0] = c[0];
+    v[1] = c[1];
+    v[2] = c[2];
 }
 
 /* The tie key of triangle t: equal distances go to the lowest source
@@ -1064,6 +1088,8 @@ typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
     int32_t rlo[3], rhi[3]; /* the box's lattice box (next_leaf) */
     int32_t v[3][3];        /* the corners of the triangle under test (coords) */
+    mesh m;                 /* the room's arrays (out of the query's frame: the box
+                             * query's chain is at the micro:bit's stack bound) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -1164,7 +1190,6 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
                          rr_rmesh_list *out)
 {
     box_work *b;
-    mesh m;
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
@@ -1173,18 +1198,18 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
-    mesh_of(room, &m);
+    mesh_of(room, &b->m);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
-        b->rlo[k] = min[k] - m.origin[k];
-        b->rhi[k] = max[k] - m.origin[k];
+        b->rlo[k] = min[k] - b->m.origin[k];
+        b->rhi[k] = max[k] - b->m.origin[k];
     }
-    lattice_box(b->rlo, b->rhi, 0, m.shift, b->rlo, b->rhi);
+    lattice_box(b->rlo, b->rhi, 0, b->m.shift, b->rlo, b->rhi);
     while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi)) != 0)
-        if (!box_leaf(b, &m, nd, out))
+        if (!box_leaf(b, &b->m, nd, out))
             break;
     return RR_OK;
 }
