@@ -164,13 +164,23 @@ static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
     }
 }
 
-/* The same, out of line: the ray cast's and the sweep's triangle loops
- * call it, so that its registers do not burden their collision-only path
- * (inline, the sweep over a one-leaf collision-only blob was 1.6 % dearer
- * on the M3). */
-NOINLINE static void render_corners(const mesh *m, uint32_t key, uint32_t v[3])
+/* The corners of a full blob's triangle t (its TREF key: a render
+ * triangle or an explicit one), out of line: the ray cast's triangle loop
+ * calls it, so that the key path's registers do not burden the loop's
+ * collision-only path (inline, it made the rays over the one-leaf blob
+ * 6 % dearer on the M3 than this). */
+NOINLINE static void key_corners(const mesh *m, uint32_t t, uint32_t v[3])
 {
-    render_corners_at(m, key, v);
+    const uint16_t *c;
+    uint32_t key = m->tref[t].key;
+    if (key < m->nrtris) {
+        render_corners_at(m, key, v);
+        return;
+    }
+    c = m->tris[key - m->nrtris].v;
+    v[0] = c[0];
+    v[1] = c[1];
+    v[2] = c[2];
 }
 
 /* The collision vertex numbers of triangle t's corners, the one place that
@@ -184,12 +194,8 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 {
     const uint16_t *c;
     if (m->tref) {
-        uint32_t key = m->tref[t].key;
-        if (key < m->nrtris) {
-            render_corners(m, key, v);
-            return;
-        }
-        t = key - m->nrtris;
+        key_corners(m, t, v);
+        return;
     }
     c = m->tris[t].v;
     v[0] = c[0];
@@ -1582,18 +1588,42 @@ static int sweep_face(sweep_work *w, uint32_t ti)
     return 1;
 }
 
+/* Triangle ti's corners (collision vertex numbers v) into w->tp and its
+ * tie key into w->ckey, unless it lies outside the step's region (then 0). */
+static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
+{
+    if (tri_outside(&w->m, v, w->tlo, w->thi))
+        return 0;
+    w->ckey = (uint16_t)tri_key(&w->m, ti);
+    corners(&w->m, v, w->tp);
+    return 1;
+}
+
+/* sweep_corners for a full blob (TREF keys), out of line so that the
+ * collision-only path below stays as short as it was before schema 7 (on
+ * MIPS the key path's set-up otherwise lengthened it by 3 instructions a
+ * triangle). */
+NOINLINE static int sweep_corners_keyed(sweep_work *w, uint32_t ti)
+{
+    uint32_t v[3];
+    tri_verts_of(&w->m, ti, v);
+    return sweep_take(w, ti, v);
+}
+
 /* Triangle ti's corners into w->tp, unless it lies outside the step's
  * region (then 0). Out of sweep_tri's frame, which the contact tests run
  * under: the corner numbers are not needed after this. */
 NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
 {
     uint32_t v[3];
-    tri_verts(&w->m, ti, v);
-    if (tri_outside(&w->m, v, w->tlo, w->thi))
-        return 0;
-    w->ckey = (uint16_t)tri_key(&w->m, ti);
-    corners(&w->m, v, w->tp);
-    return 1;
+    const uint16_t *c;
+    if (w->m.tref)
+        return sweep_corners_keyed(w, ti);
+    c = w->m.tris[ti].v;   /* collision-only: TRIS holds the corners */
+    v[0] = c[0];
+    v[1] = c[1];
+    v[2] = c[2];
+    return sweep_take(w, ti, v);
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
