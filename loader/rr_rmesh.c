@@ -147,7 +147,7 @@ static uint32_t render_index(const mesh *m, uint32_t j)
 
 /* The corners of render triangle key (< nrtris): the collision vertices
  * its render vertices stand on (rr_open checked them). */
-static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
+static void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
 {
     if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
         const uint8_t *ix = &m->rix[3 * key];
@@ -204,24 +204,10 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 }
 
 /* The same, out of line: one copy for the callers outside the per-triangle
- * loops of the ray cast and the sweep (box query, answers, accessors), with
- * the render corners inline (one frame less on the box query's chain, which
- * is at the micro:bit's 512-byte stack bound). */
+ * loops of the ray cast (box query, sweep, answers, accessors). */
 NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
 {
-    const uint16_t *c;
-    if (m->tref) {
-        uint32_t key = m->tref[t].key;
-        if (key < m->nrtris) {
-            render_corners_at(m, key, v);
-            return;
-        }
-        t = key - m->nrtris;
-    }
-    c = m->tris[t].v;
-    v[0] = c[0];
-    v[1] = c[1];
-    v[2] = c[2];
+    tri_verts(m, t, v);
 }
 
 /* The tie key of triangle t: equal distances go to the lowest source
@@ -612,21 +598,17 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nlmuv,
                         "render lightmap UVs (one per render vertex)", nlmuv,
                         rr__count(room, RR_RMESH_S_rverts));
-    /* the indices' layout (rr_rmesh_rindex): whole triangles, and the
-     * section exactly as long as its layout says */
-    if (rh->nindices % 3u)
+    /* the indices' layout (rr_rmesh_rindex): whole triangles, at most
+     * 65,536 of them (a full blob's keys are 16-bit; this also bounds the
+     * products below), and the section exactly as long as its layout says */
+    if (rh->nindices % 3u || rh->nindices > 3u * 65536u)
         return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
-                        "render indices (whole triangles)", rh->nindices, 3);
+                        "render indices (whole triangles, at most 65,536)", rh->nindices,
+                        3u * 65536u);
     if (rh->ishift > RR_RMESH_ISHIFT_MAX && rh->ishift != RR_RMESH_ISHIFT_WIDE)
         return rr__fail(room, diag, RR_ERR_RANGE, &rh->ishift,
                         "render index layout (ishift: 8-bit blocks or 16-bit)", rh->ishift,
                         RR_RMESH_ISHIFT_MAX);
-    if (nbytes > 6u * 65536u)   /* more than 65,536 triangles of 16-bit indices */
-        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices, "render index bytes", nbytes,
-                        6u * 65536u);
-    if (rh->nindices > nbytes)   /* bounds the products below */
-        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
-                        "render indices (more than RINDEX bytes)", rh->nindices, nbytes);
     if (rh->ishift == RR_RMESH_ISHIFT_WIDE)
         want = 2u * rh->nindices;
     else

@@ -688,6 +688,11 @@ static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size
         RT_EXPECT_EQ("rmesh.tref.index_byte_ok", rr_open(b, (uint32_t)size, arena, sizeof arena, &rf),
                      RR_OK);
     }
+    /* rhead.nindices not whole triangles (one short) */
+    memcpy(b, good, size);
+    put32(b + rhoff + offsetof(rr_rmesh_rhead, nindices), nindex - 1);
+    expect_diag("rhead_nindices", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, 0,
+                rhoff + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
     /* ishift past RR_RMESH_ISHIFT_MAX (and not the 16-bit mark) */
     memcpy(b, good, size);
     b[rhoff + offsetof(rr_rmesh_rhead, ishift)] = RR_RMESH_ISHIFT_MAX + 1;
