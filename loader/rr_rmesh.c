@@ -147,7 +147,7 @@ static uint32_t render_index(const mesh *m, uint32_t j)
 
 /* The corners of render triangle key (< nrtris): the collision vertices
  * its render vertices stand on (rr_open checked them). */
-static void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
+static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
 {
     if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
         const uint8_t *ix = &m->rix[3 * key];
@@ -164,25 +164,6 @@ static void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
     }
 }
 
-/* The corners of a full blob's triangle t (its TREF key: a render
- * triangle or an explicit one), out of line: the ray cast's triangle loop
- * calls it, so that the key path's registers do not burden the loop's
- * collision-only path (inline, it made the rays over the one-leaf blob
- * 6 % dearer on the M3 than this). */
-NOINLINE static void key_corners(const mesh *m, uint32_t t, uint32_t v[3])
-{
-    const uint16_t *c;
-    uint32_t key = m->tref[t].key;
-    if (key < m->nrtris) {
-        render_corners_at(m, key, v);
-        return;
-    }
-    c = m->tris[key - m->nrtris].v;
-    v[0] = c[0];
-    v[1] = c[1];
-    v[2] = c[2];
-}
-
 /* The collision vertex numbers of triangle t's corners, the one place that
  * knows how a triangle is stored (rr_rmesh_tref). A collision-only blob
  * holds them (TRIS); in a full blob t's key names render triangle key,
@@ -194,8 +175,12 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 {
     const uint16_t *c;
     if (m->tref) {
-        key_corners(m, t, v);
-        return;
+        uint32_t key = m->tref[t].key;
+        if (key < m->nrtris) {
+            render_corners_at(m, key, v);
+            return;
+        }
+        t = key - m->nrtris;
     }
     c = m->tris[t].v;
     v[0] = c[0];
@@ -1588,7 +1573,7 @@ static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
 NOINLINE static int sweep_corners_keyed(sweep_work *w, uint32_t ti)
 {
     uint32_t v[3];
-    tri_verts_of(&w->m, ti, v);
+    tri_verts(&w->m, ti, v);
     return sweep_take(w, ti, v);
 }
 
