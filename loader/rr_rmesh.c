@@ -88,12 +88,23 @@ typedef struct mesh {
     const rr_rmesh_vert *verts;
     const rr_rmesh_tri *tris;      /* collision-only: every triangle; full: the explicit ones */
     const rr_rmesh_tref *tref;     /* full blob: each triangle's key; 0 in a collision-only one */
-    const rr_rmesh_rindex *rindex; /* full blob: the render triangles' corners */
+    const uint8_t *ribase;         /* full blob, 8-bit indices: the block bases (byte pairs,
+                                    * rr_rmesh_rindex); 0 with 16-bit indices */
+    const uint8_t *rix;            /* full blob: the render triangles' corners (one byte an
+                                    * index, or a byte pair when ribase is 0) */
     const rr_rmesh_rvert *rverts;  /* and their render vertices */
     uint32_t nrtris;               /* full blob: render triangles (keys below it) */
     int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
-    uint32_t shift;      /* head.vshift: the lattice step is 2^shift coords */
+    uint16_t shift;      /* head.vshift: the lattice step is 2^shift coords */
+    uint16_t ishift;     /* rhead.ishift: 8-bit indices in blocks of 2^ishift triangles */
 } mesh;
+
+/* Blocks of 2^ishift render triangles, each with a base (8-bit render
+ * indices, rr_rmesh_rindex). */
+static uint32_t render_blocks(uint32_t nrtris, uint32_t ishift)
+{
+    return (nrtris + ((1u << ishift) - 1u)) >> ishift;
+}
 
 /* A blob with render data is a full blob: its triangles are TREF keys. */
 NOINLINE static void mesh_of(const rr_room *room, mesh *m)
@@ -104,12 +115,53 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     m->verts = verts_of(room);
     m->tris = tris_of(room);
     m->tref = full ? tref_of(room) : 0;
-    m->rindex = rindex_of(room);
     m->rverts = rverts_of(room);
-    m->nrtris = rr__count(room, RR_RMESH_S_rindex) / 3;
+    m->rix = (const uint8_t *)rindex_of(room);
+    m->ribase = 0;
+    m->nrtris = 0;
+    m->ishift = 0;
+    if (full) {
+        const rr_rmesh_rhead *rh = rhead_of(room);
+        m->nrtris = rh->nindices / 3;
+        if (rh->ishift <= RR_RMESH_ISHIFT_MAX) {   /* 8-bit: the indices follow the bases */
+            m->ishift = rh->ishift;
+            m->ribase = m->rix;
+            m->rix += 2u * render_blocks(m->nrtris, rh->ishift);
+        }
+    }
     for (k = 0; k < 3; k++)
         m->origin[k] = h->origin[k];
-    m->shift = h->vshift;
+    m->shift = (uint16_t)h->vshift;
+}
+
+/* Render vertex number of render index j (rr_rmesh_rindex): its block's
+ * base plus its byte, or its byte pair. */
+static uint32_t render_index(const mesh *m, uint32_t j)
+{
+    if (m->ribase) {
+        const uint8_t *b = &m->ribase[2u * ((j / 3u) >> m->ishift)];
+        return (b[0] | (uint32_t)b[1] << 8) + m->rix[j];
+    }
+    return m->rix[2u * j] | (uint32_t)m->rix[2u * j + 1u] << 8;
+}
+
+/* The corners of render triangle key (< nrtris): the collision vertices
+ * its render vertices stand on (rr_open checked them). */
+static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
+{
+    if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
+        const uint8_t *ix = &m->rix[3 * key];
+        const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
+        const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
+        v[0] = rv[ix[0]].pos;
+        v[1] = rv[ix[1]].pos;
+        v[2] = rv[ix[2]].pos;
+    } else {           /* 16-bit: byte pairs, low byte first */
+        const uint8_t *w = &m->rix[6 * key];
+        v[0] = m->rverts[w[0] | (uint32_t)w[1] << 8].pos;
+        v[1] = m->rverts[w[2] | (uint32_t)w[3] << 8].pos;
+        v[2] = m->rverts[w[4] | (uint32_t)w[5] << 8].pos;
+    }
 }
 
 /* The collision vertex numbers of triangle t's corners, the one place that
@@ -125,10 +177,7 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
     if (m->tref) {
         uint32_t key = m->tref[t].key;
         if (key < m->nrtris) {
-            const rr_rmesh_rindex *ix = &m->rindex[3 * key];
-            v[0] = m->rverts[ix[0].i].pos;
-            v[1] = m->rverts[ix[1].i].pos;
-            v[2] = m->rverts[ix[2].i].pos;
+            render_corners_at(m, key, v);
             return;
         }
         t = key - m->nrtris;
@@ -140,7 +189,7 @@ static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 }
 
 /* The same, out of line: one copy for the callers outside the per-triangle
- * loops of the ray cast and the sweep (box query, answers, accessors). */
+ * loops of the ray cast (box query, sweep, answers, accessors). */
 NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
 {
     tri_verts(m, t, v);
@@ -509,12 +558,14 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
-    const rr_rmesh_rindex *ix = rindex_of(room);
+    const rr_rmesh_rhead *rh = rhead_of(room);
     const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
     uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
     uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
+    uint32_t nbytes = rr__count(room, RR_RMESH_S_rindex), want;
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
@@ -532,12 +583,35 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
         return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nlmuv,
                         "render lightmap UVs (one per render vertex)", nlmuv,
                         rr__count(room, RR_RMESH_S_rverts));
+    /* the indices' layout (rr_rmesh_rindex): whole triangles, at most
+     * 65,536 of them (a full blob's keys are 16-bit; this also bounds the
+     * products below), and the section exactly as long as its layout says */
+    if (rh->nindices % 3u || rh->nindices > 3u * 65536u)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
+                        "render indices (whole triangles, at most 65,536)", rh->nindices,
+                        3u * 65536u);
+    if (rh->ishift > RR_RMESH_ISHIFT_MAX && rh->ishift != RR_RMESH_ISHIFT_WIDE)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->ishift,
+                        "render index layout (ishift: 8-bit blocks or 16-bit)", rh->ishift,
+                        RR_RMESH_ISHIFT_MAX);
+    if (rh->ishift == RR_RMESH_ISHIFT_WIDE)
+        want = 2u * rh->nindices;
+    else
+        want = 2u * render_blocks(rh->nindices / 3u, rh->ishift) + rh->nindices;
+    if (nbytes != want)
+        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
+                        "render index bytes (the layout of nindices and ishift)", nbytes, want);
+    mesh_of(room, m);
     for (i = 0; i < n; i++, g++) {
         if (g->first_index != next)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->first_index,
                             "render group first index (the end of the one before)",
                             g->first_index, next);
-        next += g->nindices;   /* the schema's run check: within RINDEX */
+        if (g->nindices > rh->nindices - next)
+            return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
+                            "render group indices (past rhead.nindices)", g->nindices,
+                            rh->nindices - next);
+        next += g->nindices;
         if (g->nindices % 3u)
             return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
                             "render group indices (whole triangles)", g->nindices, 3);
@@ -546,16 +620,17 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
                             "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
         /* one of the group's vertices: first_vert <= i < first_vert + nverts
          * (below first_vert the unsigned difference wraps past nverts) */
-        for (j = g->first_index; j < g->first_index + g->nindices; j++)
-            if (ix[j].i - g->first_vert >= g->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, &ix[j],
-                                "render index (a vertex of its group)", ix[j].i,
+        for (j = g->first_index; j < g->first_index + g->nindices; j++) {
+            uint32_t vj = render_index(m, j);
+            if (vj - g->first_vert >= g->nverts)
+                return rr__fail(room, diag, RR_ERR_INDEX, m->ribase ? &m->rix[j] : &m->rix[2u * j],
+                                "render index (a vertex of its group)", vj,
                                 g->first_vert + g->nverts);
+        }
     }
-    if (next != rr__count(room, RR_RMESH_S_rindex))
-        return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nindices,
-                        "render indices (past the groups' runs)", next,
-                        rr__count(room, RR_RMESH_S_rindex));
+    if (next != rh->nindices)
+        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
+                        "render indices (past the groups' runs)", next, rh->nindices);
     /* every vertex, whether or not a group holds it */
     for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
         if (v[j].pos >= npoints)
@@ -1092,6 +1167,8 @@ typedef struct box_work {
     int32_t c2[3], e2[3];   /* doubled centre and half extents (< 2^20) */
     int32_t rlo[3], rhi[3]; /* the box's lattice box (next_leaf) */
     int32_t v[3][3];        /* the corners of the triangle under test (coords) */
+    mesh m;                 /* the room's arrays (out of the query's frame: the box
+                             * query's chain is at the micro:bit's stack bound) */
 } box_work;
 typedef char rr__box_area_fits[(sizeof(box_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 1 : -1];
 
@@ -1192,7 +1269,6 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
                          rr_rmesh_list *out)
 {
     box_work *b;
-    mesh m;
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
@@ -1201,18 +1277,18 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
-    mesh_of(room, &m);
+    mesh_of(room, &b->m);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
         b->c2[k] = min[k] + max[k];
         b->e2[k] = max[k] - min[k];
-        b->rlo[k] = min[k] - m.origin[k];
-        b->rhi[k] = max[k] - m.origin[k];
+        b->rlo[k] = min[k] - b->m.origin[k];
+        b->rhi[k] = max[k] - b->m.origin[k];
     }
-    lattice_box(b->rlo, b->rhi, 0, m.shift, b->rlo, b->rhi);
+    lattice_box(b->rlo, b->rhi, 0, b->m.shift, b->rlo, b->rhi);
     while ((nd = next_leaf(room, &sp, &node, b->rlo, b->rhi)) != 0)
-        if (!box_leaf(b, &m, nd, out))
+        if (!box_leaf(b, &b->m, nd, out))
             break;
     return RR_OK;
 }
@@ -1252,11 +1328,13 @@ typedef struct sweep_work {
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
                                      * (sweep_edge turns e into its unit vector) */
-    uint32_t bt, bd, bi, bkey;      /* earliest contact so far: bt / bd (bd == 0: none) of bi,
-                                     * tie key bkey (tri_key) */
+    uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of
+                                     * triangle bi, */
     int32_t n[3];                   /* its normal, Q16.16, facing the centre */
     int32_t cn[3];                  /* scratch: a candidate's normal */
-    uint32_t ckey;                  /* scratch: the tie key of the triangle tested */
+    uint16_t bkey;                  /* its tie key (tri_key: keys and source indices are
+                                     * 16-bit), */
+    uint16_t ckey;                  /* and the one of the triangle tested (scratch) */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
     int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
     int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
@@ -1597,18 +1675,42 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     return 1;
 }
 
+/* Triangle ti's corners (collision vertex numbers v) into w->tp and its
+ * tie key into w->ckey, unless it lies outside the step's region (then 0). */
+static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
+{
+    if (tri_outside(&w->m, v, w->tlo, w->thi))
+        return 0;
+    w->ckey = (uint16_t)tri_key(&w->m, ti);
+    corners(&w->m, v, w->tp);
+    return 1;
+}
+
+/* sweep_corners for a full blob (TREF keys), out of line so that the
+ * collision-only path below stays as short as it was before schema 7 (on
+ * MIPS the key path's set-up otherwise lengthened it by 3 instructions a
+ * triangle). */
+NOINLINE static int sweep_corners_keyed(sweep_work *w, uint32_t ti)
+{
+    uint32_t v[3];
+    tri_verts(&w->m, ti, v);
+    return sweep_take(w, ti, v);
+}
+
 /* Triangle ti's corners into w->tp, unless it lies outside the step's
  * region (then 0). Out of sweep_tri's frame, which the contact tests run
  * under: the corner numbers are not needed after this. */
 NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
 {
     uint32_t v[3];
-    tri_verts(&w->m, ti, v);
-    if (tri_outside(&w->m, v, w->tlo, w->thi))
-        return 0;
-    w->ckey = tri_key(&w->m, ti);
-    corners(&w->m, v, w->tp);
-    return 1;
+    const uint16_t *c;
+    if (w->m.tref)
+        return sweep_corners_keyed(w, ti);
+    c = w->m.tris[ti].v;   /* collision-only: TRIS holds the corners */
+    v[0] = c[0];
+    v[1] = c[1];
+    v[2] = c[2];
+    return sweep_take(w, ti, v);
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
@@ -1982,19 +2084,33 @@ rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
     return RR_OK;
 }
 
-rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
-                             const uint16_t **indices)
+rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group)
 {
-    const rr_rmesh_rgroup *g;
-    if (!is_rmesh(room) || !group || !indices)
+    if (!is_rmesh(room) || !group)
         return RR_ERR_ARG;
     if (!rr__count(room, RR_RMESH_S_rhead))
         return RR_ERR_MISSING;
     if (i >= rr__count(room, RR_RMESH_S_rgroups))
         return RR_ERR_RANGE;
-    *group = g = &rgroups_of(room)[i];
-    /* the index section is an array of u16 */
-    *indices = (const uint16_t *)rr__records(room, RR_RMESH_S_rindex) + g->first_index;
+    *group = &rgroups_of(room)[i];
+    return RR_OK;
+}
+
+rr_err rr_rmesh_render_triangle(const rr_room *room, uint32_t group, uint32_t t, uint32_t v[3])
+{
+    const rr_rmesh_rgroup *g;
+    mesh m;
+    uint32_t c;
+    rr_err e = rr_rmesh_render_group(room, group, &g);
+    if (e)
+        return e;
+    if (!v)
+        return RR_ERR_ARG;
+    if (t >= g->nindices / 3u)
+        return RR_ERR_RANGE;
+    mesh_of(room, &m);
+    for (c = 0; c < 3; c++)
+        v[c] = render_index(&m, g->first_index + 3u * t + c);
     return RR_OK;
 }
 
@@ -2007,13 +2123,12 @@ rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t vi,
                               rr_rmesh_vertex *out)
 {
     const rr_rmesh_rgroup *g;
-    const uint16_t *ix;
     const rr_rmesh_rvert *v;
     const uint8_t *rgb, *lm;
     uint32_t n[2];
     uint32_t ncoll, i;
     int k;
-    rr_err e = rr_rmesh_render_group(room, group, &g, &ix);
+    rr_err e = rr_rmesh_render_group(room, group, &g);
     if (e)
         return e;
     if (!out)

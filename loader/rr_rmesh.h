@@ -191,12 +191,16 @@ const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *k
 rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead);
 
 /* Render group i (< rhead->ngroups): one per visible or no-collision surface,
- * in file order; its triangle indices (group->nindices render vertex
- * numbers, each one of the group's vertices group->first_vert ..
- * group->first_vert + group->nverts - 1, all checked by rr_open). Read a
- * vertex, by the number an index gives, with rr_rmesh_render_vertex. */
-rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group,
-                             const uint16_t **indices);
+ * in file order, with group->nindices / 3 triangles (rr_rmesh_render_triangle)
+ * on the vertices group->first_vert .. group->first_vert + group->nverts - 1. */
+rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group);
+
+/* Triangle t (< group->nindices / 3) of render group `group`: its corners'
+ * render vertex numbers v[0..2], each one of the group's vertices (rr_open
+ * checked them). Read a vertex, by such a number, with
+ * rr_rmesh_render_vertex. The blob stores them in 8 or 16 bits
+ * (rr_rmesh_rindex); this is the one way to read them. */
+rr_err rr_rmesh_render_triangle(const rr_room *room, uint32_t group, uint32_t t, uint32_t v[3]);
 
 /* A render vertex, decoded. */
 typedef struct rr_rmesh_vertex {

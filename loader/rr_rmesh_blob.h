@@ -266,43 +266,47 @@ typedef rr_kv rr_rmesh_prop;
 #define RR_RMESH_RHEAD(F, T)                                                                   \
     F(T, center, I32, [3], COORD, RR_RMESH_COORD_MAX, "centre of the render positions (RPOS), "  \
       "coords")                                                                                 \
-    F(T, pos_shift, U32, , MAX, RR_RMESH_POS_SHIFT_MAX, "render position = center + p << "      \
+    F(T, pos_shift, U8, , MAX, RR_RMESH_POS_SHIFT_MAX, "render position = center + p << "       \
       "pos_shift")                                                                              \
-    F(T, uv_frac, U32, , MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac (diffuse UVs)")     \
+    F(T, uv_frac, U8, , MAX, RR_RMESH_UV_FRAC_MAX, "smallest group uv_frac (diffuse UVs)")      \
+    F(T, ishift, U8, , SEMANTIC, 0, "render indices (RINDEX): 8-bit in blocks of 2^ishift "     \
+      "triangles (ishift <= 8), or 16-bit (ishift 255)")                                       \
+    F(T, pad, U8, , ZERO, 0, "")                                                                \
     F(T, ngroups, U32, , COUNTOF, RR_RMESH_S_rgroups, "render groups")                          \
     F(T, nverts, U32, , COUNTOF, RR_RMESH_S_rverts, "render vertices")                          \
-    F(T, nindices, U32, , COUNTOF, RR_RMESH_S_rindex, "render triangle indices")                \
+    F(T, nindices, U32, , SEMANTIC, 0, "render triangle indices n (a multiple of 3; RINDEX "  \
+      "holds 2 n bytes when 16-bit, n bytes plus 2 a block when 8-bit)")                        \
     F(T, npos, U32, , COUNTOF, RR_RMESH_S_rpos, "render-only positions (head.nverts + npos "    \
       "<= 65536)")                                                                              \
     F(T, ncolors, U32, , COUNTOF, RR_RMESH_S_rcolors, "per-vertex colours")                     \
     F(T, nlmuv, U32, , COUNTOF, RR_RMESH_S_rlmuv, "lightmap UVs (= nverts: one per render "      \
       "vertex)")
-RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 44);
+RR_RECORD(rr_rmesh_rhead, RR_RMESH_RHEAD, 40);
 
 /* Group flags. */
 #define RR_RMESH_GROUP_ALPHA 1u    /* alpha-blended: draw after the opaque groups */
 #define RR_RMESH_GROUP_NOCOLL 2u   /* from the .HasNoColl block */
 
 #define RR_RMESH_RGROUP(F, T)                                                                  \
-    F(T, surface, U32, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
+    F(T, surface, U16, , INDEX, RR_RMESH_S_surfs, "its surface (texture names)")                \
+    F(T, flags, U8, , FLAGS, RR_RMESH_GROUP_ALPHA | RR_RMESH_GROUP_NOCOLL,                       \
+      "RR_RMESH_GROUP_ALPHA: alpha-blended, draw after the opaque groups; "                     \
+      "RR_RMESH_GROUP_NOCOLL: from the .HasNoColl block")                                       \
+    F(T, uv_frac, U8, , MAX, RR_RMESH_UV_FRAC_MAX, "this group's diffuse UV = uv0 / 2^uv_frac")  \
     F(T, first_vert, U32, , FIRST, RR_RMESH_S_rverts, "its vertices (RVERTS and RLMUV)")        \
     F(T, nverts, U32, , COUNT, RR_RMESH_S_rverts, "")                                           \
-    F(T, first_index, U32, , FIRST, RR_RMESH_S_rindex, "its triangles' indices: where the "      \
-      "previous group's end (0 for the first)")                                                 \
-    F(T, nindices, U32, , COUNT, RR_RMESH_S_rindex, "a multiple of 3; each index one of the "    \
-      "group's vertices")                                                                       \
+    F(T, first_index, U32, , SEMANTIC, 0, "its triangles' indices (rr_rmesh_rindex): where "      \
+      "the previous group's end (0 for the first)")                                             \
+    F(T, nindices, U32, , SEMANTIC, 0, "a multiple of 3, within rhead.nindices; each index one "  \
+      "of the group's vertices")                                                                \
     F(T, first_color, U32, , FIRST, RR_RMESH_S_rcolors, "its per-vertex colours")               \
     F(T, ncolors, U32, , COUNT, RR_RMESH_S_rcolors, "0 (every vertex has colour rgb) or nverts") \
     F(T, lm_min, I32, [2], ABS, RR_RMESH_LM_MIN_MAX, "lightmap UV box: UV = lm_min + n * "       \
       "lm_step, Q16.16, n the vertex's 12-bit number (RLMUV)")                                  \
     F(T, lm_step, U32, [2], MAX, RR_RMESH_LM_STEP_MAX, "")                                      \
-    F(T, flags, U16, , FLAGS, RR_RMESH_GROUP_ALPHA | RR_RMESH_GROUP_NOCOLL,                      \
-      "RR_RMESH_GROUP_ALPHA: alpha-blended, draw after the opaque groups; "                     \
-      "RR_RMESH_GROUP_NOCOLL: from the .HasNoColl block")                                       \
-    F(T, uv_frac, U8, , MAX, RR_RMESH_UV_FRAC_MAX, "this group's diffuse UV = uv0 / 2^uv_frac")  \
     F(T, rgb, U8, [3], DATA, 0, "colour of every vertex when ncolors is 0 (else 0)")            \
-    F(T, pad, U8, [2], ZERO, 0, "")
-RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 52);
+    F(T, pad, U8, , ZERO, 0, "")
+RR_RECORD(rr_rmesh_rgroup, RR_RMESH_RGROUP, 48);
 
 #define RR_RMESH_RVERT(F, T)                                                                   \
     F(T, pos, U16, , SEMANTIC, 0, "position: collision vertex VERTS[pos] when pos < "           \
@@ -316,15 +320,34 @@ RR_RECORD(rr_rmesh_rvert, RR_RMESH_RVERT, 6);
       ">> 4 | uv[2] << 4; UV = group.lm_min + n * group.lm_step (Q16.16)")
 RR_RECORD(rr_rmesh_rlmuv, RR_RMESH_RLMUV, 3);
 
-/* One 16-bit triangle index: a render vertex number (RVERTS), one of its
- * group's vertices (checked per group). Global numbers, so that a collision
- * triangle can read its corners from render triangle k (RINDEX[3k ..
- * 3k + 2], see rr_rmesh_tref) without finding k's group: a full blob holds
- * at most 65,536 render vertices (the baker refuses more). */
+/* The render triangle indices (RINDEX, schema 7): bytes, the same in
+ * either byte order, in one of two layouts (rhead.ishift says which). Index
+ * j names render vertex number vertex(j), one of its group's vertices
+ * (checked per group), and render triangle k's corners are indices 3k ..
+ * 3k + 2, found without finding k's group (a collision triangle reads its
+ * corners that way, see rr_rmesh_tref). A full blob holds at most 65,536
+ * render vertices (the baker refuses more). With n = rhead.nindices:
+ *   8-bit (ishift <= RR_RMESH_ISHIFT_MAX): the render triangles are cut
+ *        into blocks of 2^ishift (block b: triangles b << ishift ..), and
+ *        the section is the blocks' base vertices, nblocks = (n / 3 +
+ *        2^ishift - 1) >> ishift 16-bit numbers as byte pairs (low byte
+ *        first: base(b) = B[2b] | B[2b + 1] << 8), then n bytes:
+ *        vertex(j) = base((j / 3) >> ishift) + B[2 nblocks + j].
+ *        A room's triangles use nearby vertices (a group's vertices are
+ *        numbered in a run, its triangles follow in order), so the baker
+ *        picks the largest ishift for which every block's vertices lie
+ *        within 255 of its lowest one (the base);
+ *   16-bit (ishift = RR_RMESH_ISHIFT_WIDE), when no ishift fits (a
+ *        triangle whose corners are more than 255 vertices apart): 2n
+ *        bytes, vertex(j) = B[2j] | B[2j + 1] << 8 (schema 6's numbers).
+ * Corpus: every room 8-bit (ishift 5 to 8), 3 bytes a triangle instead
+ * of 6. */
+#define RR_RMESH_ISHIFT_MAX 8u
+#define RR_RMESH_ISHIFT_WIDE 255u
 #define RR_RMESH_RINDEX(F, T) \
-    F(T, i, U16, , SEMANTIC, 0, "render vertex (RVERTS), within the group's vertices "    \
-      "[first_vert, first_vert + nverts)")
-RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 2);
+    F(T, b, U8, , SEMANTIC, 0, "8-bit layout: block bases (byte pairs), then one byte an "      \
+      "index; 16-bit layout: a byte pair an index (see rhead.ishift)")
+RR_RECORD(rr_rmesh_rindex, RR_RMESH_RINDEX, 1);
 
 /* A render-only position (not a collision vertex). */
 #define RR_RMESH_RPOS(F, T) \
@@ -342,7 +365,8 @@ RR_RECORD(rr_rmesh_rcolor, RR_RMESH_RCOLOR, 3);
  * then the invisible meshes'), so a full blob reads their corners through
  * the render data instead of storing them twice. With nrtris = the render
  * triangles (rhead.nindices / 3):
- *   key <  nrtris: render triangle key, corners RVERTS[RINDEX[3 key + c]].pos
+ *   key <  nrtris: render triangle key, corners RVERTS[vertex(3 key + c)].pos
+ *        (vertex(j): the render vertex index j names, rr_rmesh_rindex)
  *        (each a collision vertex, < head.nverts); its source index is
  *        surfs[g.surface].first_src + key - g.first_index / 3 for the group
  *        g that holds it;
@@ -361,7 +385,7 @@ RR_RECORD(rr_rmesh_tref, RR_RMESH_TREF, 2);
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 6u
+#define RR_RMESH_SCHEMA_VERSION 7u
 
 #define RR_RMESH_SECTIONS(S, P)                                                    \
     S(P, head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)               \

@@ -572,16 +572,81 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_
  * collision records: the render vertex of each corner stands on the
  * collision vertex (the same rounding of the same float to the same
  * lattice). 0, or -1 with a message when the baker broke that. */
+static uint32_t index_blocks(uint32_t nrtris, uint32_t ishift)
+{
+    return (nrtris + (1u << ishift) - 1u) >> ishift;
+}
+
+/* Render index j of the RINDEX bytes b (rr_rmesh_rindex) as a render vertex
+ * number: its block's base plus its byte, or its byte pair. */
+static uint32_t index_vertex(const uint8_t *b, uint32_t nindices, uint32_t ishift, uint32_t j)
+{
+    if (ishift == RR_RMESH_ISHIFT_WIDE)
+        return b[2 * j] | (uint32_t)b[2 * j + 1] << 8;
+    return (b[2 * ((j / 3) >> ishift)] | (uint32_t)b[2 * ((j / 3) >> ishift) + 1] << 8) +
+           b[2 * index_blocks(nindices / 3, ishift) + j];
+}
+
+/* The RINDEX bytes of the render vertex numbers ix[0 .. ni) (rr_rmesh_rindex):
+ * 8-bit in blocks of 2^ishift triangles for the largest ishift <=
+ * RR_RMESH_ISHIFT_MAX whose blocks each use vertices within 255 of their
+ * lowest (the base), else 16-bit. Returns the bytes (*nbytes, *ishift). */
+static uint8_t *encode_indices(const uint16_t *ix, uint32_t ni, uint32_t *nbytes,
+                               uint32_t *ishift)
+{
+    uint32_t ntri = ni / 3, s, b, j, nb;
+    uint8_t *out;
+    for (s = RR_RMESH_ISHIFT_MAX + 1; s-- > 0;) {
+        int fits = 1;
+        for (b = 0; fits && b < index_blocks(ntri, s); b++) {
+            uint32_t lo = 65535, hi = 0;
+            for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++) {
+                lo = ix[j] < lo ? ix[j] : lo;
+                hi = ix[j] > hi ? ix[j] : hi;
+            }
+            fits = hi - lo <= 255 || lo > hi;
+        }
+        if (fits)
+            break;
+    }
+    if (s > RR_RMESH_ISHIFT_MAX) {   /* no block size fits: 16-bit byte pairs */
+        out = rrb_xcalloc(2 * ni + 1, 1);
+        for (j = 0; j < ni; j++) {
+            out[2 * j] = (uint8_t)(ix[j] & 255u);
+            out[2 * j + 1] = (uint8_t)(ix[j] >> 8);
+        }
+        *nbytes = 2 * ni;
+        *ishift = RR_RMESH_ISHIFT_WIDE;
+        return out;
+    }
+    nb = index_blocks(ntri, s);
+    out = rrb_xcalloc(2 * nb + ni + 1, 1);
+    for (b = 0; b < nb; b++) {   /* each block's base: its lowest vertex */
+        uint32_t lo = 65535;
+        for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++)
+            lo = ix[j] < lo ? ix[j] : lo;
+        out[2 * b] = (uint8_t)(lo & 255u);
+        out[2 * b + 1] = (uint8_t)(lo >> 8);
+        for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++)
+            out[2 * nb + j] = (uint8_t)(ix[j] - lo);
+    }
+    *nbytes = 2 * nb + ni;
+    *ishift = s;
+    return out;
+}
+
 static int check_render_corners(const rrb_blob *blob, const rr_rmesh_tri *all, uint32_t n,
                                 uint32_t nrtris, const char *path, char *err, size_t errcap)
 {
     uint32_t i, c, cnt;
     const rr_rmesh_tref *tref = rrb_blob_records(blob, RR_SEC_RMESH_TREF, &cnt);
-    const rr_rmesh_rindex *ix = rrb_blob_records(blob, RR_SEC_RMESH_RINDEX, &cnt);
+    const rr_rmesh_rhead *rh = rrb_blob_records(blob, RR_SEC_RMESH_RHEAD, &cnt);
+    const uint8_t *ix = rrb_blob_records(blob, RR_SEC_RMESH_RINDEX, &cnt);
     const rr_rmesh_rvert *rv = rrb_blob_records(blob, RR_SEC_RMESH_RVERTS, &cnt);
     for (i = 0; i < n; i++)
         for (c = 0; c < 3 && tref[i].key < nrtris; c++)
-            if (rv[ix[3 * tref[i].key + c].i].pos != all[i].v[c]) {
+            if (rv[index_vertex(ix, rh->nindices, rh->ishift, 3 * tref[i].key + c)].pos !=
+                all[i].v[c]) {
                 snprintf(err, errcap, "%s: internal error: render triangle %u (source triangle "
                          "%u) does not stand on its collision corners", path, tref[i].key,
                          all[i].src);
@@ -806,7 +871,7 @@ static void render_params(const rsrc *g, uint32_t ng, const uint32_t *point, dou
         if (lo[k] <= hi[k] && (int64_t)ceil(rh->center[k] - lo[k]) > maxoff)
             maxoff = (int64_t)ceil(rh->center[k] - lo[k]);
     }
-    rh->pos_shift = pick_shift(maxoff + 1);
+    rh->pos_shift = (uint8_t)pick_shift(maxoff + 1);
     rh->uv_frac = 15;
 }
 
@@ -954,6 +1019,8 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     rr_rmesh_rpos *rp;
     rr_rmesh_rcolor *rc;
     uint16_t *ix;
+    uint8_t *ixb;
+    uint32_t nixb, ishift;
     memset(&rh, 0, sizeof rh);
     for (i = 0; i < ng; i++) {
         g[i].s = i < m->nsurf ? &m->surf[i] : &m->nocoll[i - m->nsurf];
@@ -986,8 +1053,8 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     lm = rrb_xcalloc(nv + 1, sizeof *lm);
     for (i = 0, nv = 0, ni = 0; i < ng; i++) {
         const rrb_rm_surf *s = g[i].s;
-        gr[i].surface = g[i].surface;
-        gr[i].flags = (uint16_t)g[i].flags;
+        gr[i].surface = (uint16_t)g[i].surface;
+        gr[i].flags = (uint8_t)g[i].flags;
         group_uv(s, &gr[i], &rh);
         gr[i].first_vert = nv;
         gr[i].nverts = s->nverts;
@@ -1016,10 +1083,17 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     rh.npos = npos;
     rh.ncolors = nc;
     rh.nlmuv = nv;
+    ixb = encode_indices(ix, ni, &nixb, &ishift);
+    rh.ishift = (uint8_t)ishift;
+    for (v = 0; v < ni; v++)   /* the encoding gives back every number */
+        if (index_vertex(ixb, ni, ishift, v) != ix[v]) {
+            snprintf(err, errcap, "%s: internal error: render index %u encodes wrongly", path, v);
+            return -1;
+        }
     rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, NULL);
     rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ix, ni, sizeof *ix, NULL);
+    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ixb, nixb, 1, NULL);
     if (npos)
         rrb_blob_add(blob, RR_SEC_RMESH_RPOS, rp, npos, sizeof *rp, NULL);
     if (nc)
@@ -1033,6 +1107,7 @@ static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, doub
     free(rp);
     free(rc);
     free(ix);
+    free(ixb);
     return 0;
 }
 

@@ -274,11 +274,10 @@ static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhe
     char name[300];
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const uint16_t *ix;
         const rr_rmesh_surf *sf;
         const char *t0, *t1;
         uint32_t k, base = o->nv;
-        rr_rmesh_render_group(room, i, &g, &ix);
+        rr_rmesh_render_group(room, i, &g);
         rr_rmesh_surface(room, g->surface, &sf, &t0, &t1);
         for (k = 0; k < g->nverts; k++) {
             rr_rmesh_vertex v;
@@ -289,9 +288,12 @@ static void rmesh_render_obj(rrb_obj *o, const rr_room *room, const rr_rmesh_rhe
         }
         rrb_obj_mat_name(name, sizeof name, "", t1);
         rrb_obj_material(o, name, t1, rrb_obj_grey);
-        for (k = 0; k + 2 < g->nindices; k += 3) {   /* render vertex numbers: the group's from base */
-            uint32_t a = base + ix[k] - g->first_vert + 1u, b = base + ix[k + 1] - g->first_vert + 1u,
-                     c = base + ix[k + 2] - g->first_vert + 1u;
+        for (k = 0; k < g->nindices / 3; k++) {   /* render vertex numbers: the group's from base */
+            uint32_t ix[3], a, b, c;
+            rr_rmesh_render_triangle(room, i, k, ix);
+            a = base + ix[0] - g->first_vert + 1u;
+            b = base + ix[1] - g->first_vert + 1u;
+            c = base + ix[2] - g->first_vert + 1u;
             fprintf(o->f, "f %u/%u %u/%u %u/%u\n", c, c, b, b, a, a);
             o->nf++;
         }
@@ -498,10 +500,9 @@ static int name_index(const char ***list, size_t *n, size_t *cap, const char *na
 static void group_names(const rr_room *room, uint32_t gi, const char **tex, const char **lm)
 {
     const rr_rmesh_rgroup *g;
-    const uint16_t *ix;
     const rr_rmesh_surf *sf;
     *tex = *lm = "";
-    if (rr_rmesh_render_group(room, gi, &g, &ix) == RR_OK)
+    if (rr_rmesh_render_group(room, gi, &g) == RR_OK)
         rr_rmesh_surface(room, g->surface, &sf, lm, tex);
 }
 
@@ -518,17 +519,18 @@ static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhe
         base = 0;
         for (gi = 0; gi < rh->ngroups; gi++) {
             const rr_rmesh_rgroup *g;
-            const uint16_t *ix;
             const char *tex, *lm;
             group_names(room, gi, &tex, &lm);
             if (strcmp(tex, p->tex) || strcmp(lm, p->lm) ||
-                rr_rmesh_render_group(room, gi, &g, &ix) != RR_OK)
+                rr_rmesh_render_group(room, gi, &g) != RR_OK)
                 continue;
             if (set == 3) {         /* indices: a b c -> c b a (the z mirror) */
-                for (k = 0; k + 2 < g->nindices; k += 3) {   /* the group's vertices from base */
-                    rrb_buf_u32le(&gl->buf, base + ix[k + 2] - g->first_vert);
-                    rrb_buf_u32le(&gl->buf, base + ix[k + 1] - g->first_vert);
-                    rrb_buf_u32le(&gl->buf, base + ix[k] - g->first_vert);
+                for (k = 0; k < g->nindices / 3; k++) {   /* the group's vertices from base */
+                    uint32_t ix[3];
+                    rr_rmesh_render_triangle(room, gi, k, ix);
+                    rrb_buf_u32le(&gl->buf, base + ix[2] - g->first_vert);
+                    rrb_buf_u32le(&gl->buf, base + ix[1] - g->first_vert);
+                    rrb_buf_u32le(&gl->buf, base + ix[0] - g->first_vert);
                 }
                 ni += g->nindices / 3 * 3;
             }

@@ -85,7 +85,7 @@ static void rr_fuzz_rmesh(const rr_room *room, const uint8_t *d, size_t n)
     rr_rmesh_sweep_out so;
     rr_rmesh_list list;
     const rr_rmesh_rgroup *g;
-    const uint16_t *ix;
+    uint32_t tv[3];
     rr_rmesh_vertex vx;
     uint32_t items[16], idx = 0, k, src;
     int32_t lo[3], hi[3], corners[3][3];
@@ -111,7 +111,9 @@ static void rr_fuzz_rmesh(const rr_room *room, const uint8_t *d, size_t n)
     idx = 0;
     while (rr_rmesh_entity_next(room, RR_RMESH_NCLASSES, &idx) == RR_OK)
         idx++;
-    (void)rr_rmesh_render_group(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u, &g, &ix);
+    (void)rr_rmesh_render_group(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u, &g);
+    (void)rr_rmesh_render_triangle(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u,
+                                   (uint32_t)rr_fuzz_arg(d, n, 22) & 0xffffu, tv);
     (void)rr_rmesh_render_vertex(room, (uint32_t)rr_fuzz_arg(d, n, 21) & 63u,
                                  (uint32_t)rr_fuzz_arg(d, n, 22) & 0xffffu, &vx);
     /* a triangle's source index, corners and normal (a full blob's key path) */

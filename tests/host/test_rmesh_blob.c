@@ -117,7 +117,10 @@ static const evil cases[] = {
     {"head-nnodes", RR_SEC_RMESH_HEAD, 0, 8, 1, 0, RR_ERR_SECTION, 0},
     {"head-flags", RR_SEC_RMESH_HEAD, 0, 32, 2, 0, RR_ERR_RANGE, 0},
     {"head-variant", RR_SEC_RMESH_HEAD, 0, 36, 4, 0, RR_ERR_RANGE, 0},
-    {"render-index", RR_SEC_RMESH_RINDEX, 0, 0, 0xffffffffu, 0, RR_ERR_INDEX, 0},
+    /* rhead.ishift (byte 14) past RR_RMESH_ISHIFT_MAX; base and byte
+     * damage of RINDEX: check_tref */
+    {"render-ishift", RR_SEC_RMESH_RHEAD, 0, 12, (RR_RMESH_ISHIFT_MAX + 1) << 16, 0xff00ffffu,
+     RR_ERR_RANGE, 2},
     {"render-group-surface", RR_SEC_RMESH_RGROUPS, 0, 0, 0xffffffu, 0, RR_ERR_INDEX, 0},
     {"render-group-range", RR_SEC_RMESH_RGROUPS, 0, 8, 0x7fffffffu, 0, RR_ERR_INDEX, 0},
     {"render-group-triangles", RR_SEC_RMESH_RGROUPS, 0, 16, V_LESS1, 0, RR_ERR_RANGE, 0},
@@ -139,7 +142,7 @@ static uint32_t elem_size(uint32_t sec)
     case RR_SEC_RMESH_ENTS: return sizeof(rr_rmesh_ent);
     case RR_SEC_RMESH_SURFS: return sizeof(rr_rmesh_surf);
     case RR_SEC_RMESH_RGROUPS: return sizeof(rr_rmesh_rgroup);
-    case RR_SEC_RMESH_RINDEX: return 2;
+    case RR_SEC_RMESH_RINDEX: return 1;
     case RR_SEC_RMESH_RVERTS: return sizeof(rr_rmesh_rvert);
     case RR_SEC_RMESH_RHEAD: return sizeof(rr_rmesh_rhead);
     default: return sizeof(rr_rmesh_head);
@@ -551,6 +554,40 @@ static void expect_diag(const char *name, uint8_t *b, size_t size, rr_err want, 
         plat_printf("# %s: %d at %x/%u 0x%x: %s\n", id, e, d.section, d.record, d.offset, d.what);
 }
 
+/* The 8-bit render index layout of blob b (rr_rmesh_rindex, written out
+ * here from rr_rmesh_blob.h, not taken from the loader): index j's byte
+ * is at RINDEX offset 2 nblocks + j, its block's base the byte pair at
+ * 2 ((j / 3) >> ishift). */
+typedef struct ix_layout {
+    uint32_t off, nindices, ishift, nblocks;
+} ix_layout;
+
+static ix_layout ix_layout_of(const uint8_t *b)
+{
+    ix_layout l;
+    uint32_t rh = sec_off(b, RR_SEC_RMESH_RHEAD, 0);
+    l.off = sec_off(b, RR_SEC_RMESH_RINDEX, 0);
+    l.nindices = get32(b + rh + offsetof(rr_rmesh_rhead, nindices));
+    l.ishift = b[rh + offsetof(rr_rmesh_rhead, ishift)];
+    l.nblocks = (l.nindices / 3 + (1u << l.ishift) - 1) >> l.ishift;
+    return l;
+}
+
+static uint32_t ix_byte(const ix_layout *l, uint32_t j)
+{
+    return l->off + 2 * l->nblocks + j;
+}
+
+static uint32_t ix_base(const ix_layout *l, uint32_t j)
+{
+    return l->off + 2 * ((j / 3) >> l->ishift);
+}
+
+static uint32_t ix_vertex(const uint8_t *b, const ix_layout *l, uint32_t j)
+{
+    return get16(b + ix_base(l, j)) + b[ix_byte(l, j)];
+}
+
 /* A full blob's collision triangles by key (rr_rmesh_tref) and the render
  * index checks the keys rely on, each planted in a copy of the good full
  * blob `good` (the sample or 173_opt: both have render-only positions and
@@ -560,7 +597,11 @@ static void expect_diag(const char *name, uint8_t *b, size_t size, rr_err want, 
  *   collision vertex), and one with two corners on one point (no plane);
  * - the render groups' index runs: one that does not start where the group
  *   before ends, and runs that end before RINDEX does;
- * - a render index of another group's vertex (past the group's, and before it);
+ * - a render index of another group's vertex (past the group's, and before it),
+ *   by its block's base and by its byte;
+ * - the index layout (schema 7): ishift past RR_RMESH_ISHIFT_MAX, and
+ *   another block size or 16 bits for the same bytes (the section's length
+ *   then disagrees); a group whose run goes past rhead.nindices;
  * - TREF left as the only render section (its render head gone).
  * Also: the same room baked --collision-only has no TREF and all its
  * triangles in TRIS, and every triangle reads the same corners and source
@@ -570,7 +611,8 @@ static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size
     uint8_t *b = malloc(size);
     uint32_t ntref, ntris, nindex, nrverts, ngroups, nverts, key0 = 0, i, off, c, bad = 0;
     uint32_t toff = sec_off(good, RR_SEC_RMESH_TREF, &ntref);
-    uint32_t ioff = sec_off(good, RR_SEC_RMESH_RINDEX, &nindex);
+    ix_layout ix = ix_layout_of(good);
+    uint32_t rhoff = sec_off(good, RR_SEC_RMESH_RHEAD, 0);
     uint32_t voff = sec_off(good, RR_SEC_RMESH_RVERTS, &nrverts);
     uint32_t goff = sec_off(good, RR_SEC_RMESH_RGROUPS, &ngroups);
     uint32_t hoff = sec_off(good, RR_SEC_RMESH_HEAD, 0), corner[3];
@@ -580,6 +622,8 @@ static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size
     rr_room rf, rc;
     sec_off(good, RR_SEC_RMESH_TRIS, &ntris);
     nverts = get32(good + hoff + 4);
+    nindex = ix.nindices;
+    RT_EXPECT("rmesh.tref.8bit", ix.ishift <= RR_RMESH_ISHIFT_MAX);
     RT_EXPECT("rmesh.tref.present", toff != 0 && ntref == get32(good + hoff) && ntris < ntref &&
                                         ngroups >= 2 && nindex % 3 == 0);
     /* the first key that names a render triangle, and its corners' render vertices */
@@ -587,7 +631,7 @@ static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size
         ;
     RT_EXPECT("rmesh.tref.render_key", i == 0 && key0 < nindex / 3);
     for (c = 0; c < 3; c++)
-        corner[c] = get16(good + ioff + 2 * (3 * key0 + c));
+        corner[c] = ix_vertex(good, &ix, 3 * key0 + c);
     /* key past the render triangles and the explicit ones */
     memcpy(b, good, size);
     put16(b + toff, nindex / 3 + ntris);
@@ -620,20 +664,63 @@ static void check_tref(const uint8_t *good, size_t size, const uint8_t *co, size
     put32(b + off, get32(b + off) - 3);
     expect_diag("groups_end", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, 0,
                 sec_off(b, RR_SEC_RMESH_RHEAD, 0) + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
-    /* index 0 (group 0's) one past group 0's vertices: group 1's first */
+    /* the last group's run 3 indices past rhead.nindices */
+    memcpy(b, good, size);
+    off = goff + (ngroups - 1) * (uint32_t)sizeof(rr_rmesh_rgroup) +
+          (uint32_t)offsetof(rr_rmesh_rgroup, nindices);
+    put32(b + off, get32(b + off) + 3);
+    expect_diag("group_past", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RGROUPS, ngroups - 1, off);
+    /* index 0 (group 0's) one past group 0's vertices (group 1's first),
+     * by block 0's base */
     memcpy(b, good, size);
     off = goff + (uint32_t)offsetof(rr_rmesh_rgroup, nverts);
-    put16(b + ioff, get32(good + off - 4) + get32(good + off));
-    expect_diag("index_past", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, 0, ioff);
+    put16(b + ix_base(&ix, 0), get32(good + off - 4) + get32(good + off) - good[ix_byte(&ix, 0)]);
+    expect_diag("index_past", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, ix_byte(&ix, 0) - ix.off,
+                ix_byte(&ix, 0));
+    /* ... and by its byte, as far as a byte reaches (255 past the base) */
+    memcpy(b, good, size);
+    b[ix_byte(&ix, 0)] = 255;
+    if (get16(good + ix_base(&ix, 0)) + 255u >= get32(good + off - 4) + get32(good + off))
+        expect_diag("index_byte", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX,
+                    ix_byte(&ix, 0) - ix.off, ix_byte(&ix, 0));
+    else {   /* still group 0's vertex: a valid blob */
+        reseal(b, size);
+        RT_EXPECT_EQ("rmesh.tref.index_byte_ok", rr_open(b, (uint32_t)size, arena, sizeof arena, &rf),
+                     RR_OK);
+    }
+    /* rhead.nindices not whole triangles (one short) */
+    memcpy(b, good, size);
+    put32(b + rhoff + offsetof(rr_rmesh_rhead, nindices), nindex - 1);
+    expect_diag("rhead_nindices", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, 0,
+                rhoff + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
+    /* ishift past RR_RMESH_ISHIFT_MAX (and not the 16-bit mark) */
+    memcpy(b, good, size);
+    b[rhoff + offsetof(rr_rmesh_rhead, ishift)] = RR_RMESH_ISHIFT_MAX + 1;
+    expect_diag("ishift", b, size, RR_ERR_RANGE, RR_SEC_RMESH_RHEAD, 0,
+                rhoff + (uint32_t)offsetof(rr_rmesh_rhead, ishift));
+    /* another layout for the same bytes: blocks of one triangle (more
+     * bases), and 16 bits */
+    memcpy(b, good, size);
+    b[rhoff + offsetof(rr_rmesh_rhead, ishift)] = 0;
+    RT_EXPECT("rmesh.tref.several_triangles", ix.ishift > 0 && nindex / 3 > ix.nblocks);
+    expect_diag("ishift_one", b, size, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, 0,
+                rhoff + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
+    b[rhoff + offsetof(rr_rmesh_rhead, ishift)] = RR_RMESH_ISHIFT_WIDE;
+    expect_diag("ishift_wide", b, size, RR_ERR_SECTION, RR_SEC_RMESH_RHEAD, 0,
+                rhoff + (uint32_t)offsetof(rr_rmesh_rhead, nindices));
     /* the first index of the first group after group 0 with triangles, one before its vertices */
     memcpy(b, good, size);
     for (i = 1; i < ngroups && get32(good + goff + i * sizeof(rr_rmesh_rgroup) +
                                      offsetof(rr_rmesh_rgroup, nindices)) < 3; i++)
         ;
     off = get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, first_index));
-    put16(b + ioff + 2 * off,
-          get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, first_vert)) - 1);
-    expect_diag("index_before", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX, off, ioff + 2 * off);
+    c = get32(good + goff + i * sizeof(rr_rmesh_rgroup) + offsetof(rr_rmesh_rgroup, first_vert)) - 1;
+    if (get16(good + ix_base(&ix, off)) <= c)   /* its block starts in an earlier group: the byte */
+        b[ix_byte(&ix, off)] = (uint8_t)(c - get16(good + ix_base(&ix, off)));
+    else   /* its block starts with it (the groups before hold lower vertices): the base */
+        put16(b + ix_base(&ix, off), c - good[ix_byte(&ix, off)]);
+    expect_diag("index_before", b, size, RR_ERR_INDEX, RR_SEC_RMESH_RINDEX,
+                ix_byte(&ix, off) - ix.off, ix_byte(&ix, off));
     /* TREF the only render section left: it needs the render head too */
     memcpy(b, good, size);
     for (i = 0; i < sizeof render_secs / sizeof render_secs[0]; i++)
@@ -698,8 +785,7 @@ static void check_render_records(void)
     RT_EXPECT_EQ("rmesh.rrec.ncolors", rh->ncolors, nv1);
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const uint16_t *ix;
-        rr_rmesh_render_group(&r, i, &g, &ix);
+        rr_rmesh_render_group(&r, i, &g);
         bad += g->ncolors != (i == 1 ? nv1 : 0);
         for (v = 0; v < g->nverts; v++) {
             rr_rmesh_vertex x;
@@ -731,10 +817,9 @@ static void check_render_records(void)
     RT_EXPECT_EQ("rmesh.rrec.null", rr_rmesh_render_vertex(&r, 0, 0, NULL), RR_ERR_ARG);
     {
         const rr_rmesh_rgroup *g;
-        const uint16_t *ix;
         const uint8_t *lm;
         rr_rmesh_vertex x;
-        rr_rmesh_render_group(&r, 0, &g, &ix);
+        rr_rmesh_render_group(&r, 0, &g);
         RT_EXPECT("rmesh.rrec.lm_box", g->lm_min[0] == 0 && g->lm_min[1] == 0 &&
                                            g->lm_step[0] == 16 && g->lm_step[1] == 16);
         lm = blob + rec_off(blob, RR_SEC_RMESH_RLMUV, 3, g->first_vert + 2, 0);
@@ -792,6 +877,94 @@ static void check_render_records(void)
     RT_EXPECT("rmesh.rrec.colours_missing.diag", d.section == RR_SEC_RMESH_RHEAD);
     free(b);
     free(blob);
+    rrb_rmesh_free(&m);
+}
+
+/* The 16-bit layout of the render indices (rr_rmesh_rindex), which the
+ * baker writes when a triangle's corners are more than 255 render vertices
+ * apart: the sample's surface 0 given 300 more vertices, copies of its
+ * first triangle's third corner, and that corner moved to the last copy
+ * (the same point, so the room's geometry is the sample's). The blob holds
+ * byte pairs (2 bytes an index, ishift RR_RMESH_ISHIFT_WIDE), every render
+ * triangle reads back the source's corners, every collision triangle the
+ * corners, source index and normal of the same room baked
+ * --collision-only, and an index one past its group's vertices is refused
+ * at its byte pair. Big-endian: the same bytes (byte pairs are
+ * little-endian in either order). */
+static void check_wide_indices(void)
+{
+    rrb_rmesh m;
+    rrb_rm_surf *s;
+    rrb_opts co;
+    uint8_t *blob, *coblob, *be, *b;
+    size_t size, cosize, besize;
+    uint32_t i, t, c, n0, bad = 0, ioff, nb, off;
+    rr_room r, rc;
+    rr_diag d;
+    const rr_rmesh_rhead *rh;
+    const rr_rmesh_head *h;
+    static uint32_t arena2[512];
+    rrb_rmesh_sample_model(&m);
+    s = &m.surf[0];
+    n0 = s->nverts;
+    s->verts = realloc(s->verts, (n0 + 300) * sizeof *s->verts);
+    for (i = 0; i < 300; i++)
+        s->verts[n0 + i] = s->verts[s->idx[2]];
+    s->nverts = n0 + 300;
+    s->idx[2] = n0 + 299;
+    memset(&co, 0, sizeof co);
+    co.collision_only = 1;
+    RT_EXPECT_EQ("rmesh.wide.bake", bake(&m, NULL, 0, &blob, &size), 0);
+    RT_EXPECT_EQ("rmesh.wide.bake_co", bake(&m, &co, 0, &coblob, &cosize), 0);
+    RT_EXPECT_EQ("rmesh.wide.bake_be", bake(&m, NULL, 1, &be, &besize), 0);
+    RT_EXPECT_EQ("rmesh.wide.open", rr_open(blob, (uint32_t)size, arena, sizeof arena, &r), RR_OK);
+    RT_EXPECT_EQ("rmesh.wide.open_co", rr_open(coblob, (uint32_t)cosize, arena2, sizeof arena2, &rc),
+                 RR_OK);
+    rr_rmesh_render_head(&r, &rh);
+    RT_EXPECT_EQ("rmesh.wide.layout", rh->ishift, RR_RMESH_ISHIFT_WIDE);
+    ioff = sec_off(blob, RR_SEC_RMESH_RINDEX, &nb);
+    RT_EXPECT_EQ("rmesh.wide.bytes", nb, 2 * rh->nindices);
+    RT_EXPECT("rmesh.wide.be_same_bytes",
+              besize == size && memcmp(be + ioff, blob + ioff, nb) == 0);   /* same layout */
+    for (i = 0; i < rh->ngroups; i++) {
+        const rr_rmesh_rgroup *g;
+        const rrb_rm_surf *ss = &m.surf[i];
+        rr_rmesh_render_group(&r, i, &g);
+        for (t = 0; t < ss->ntris; t++) {
+            uint32_t v[3];
+            bad += rr_rmesh_render_triangle(&r, i, t, v) != RR_OK;
+            for (c = 0; c < 3; c++)
+                bad += v[c] != g->first_vert + ss->idx[3 * t + c];
+        }
+        bad += rr_rmesh_render_triangle(&r, i, ss->ntris, (uint32_t[3]){0, 0, 0}) != RR_ERR_RANGE;
+    }
+    RT_EXPECT_EQ("rmesh.wide.render_triangles", bad, 0);
+    rr_rmesh_head_get(&r, &h);
+    for (i = 0; i < h->ntris; i++) {
+        uint32_t sf, sc;
+        int32_t pf[3][3], pc[3][3];
+        rr_vec3 nf, nc;
+        rr_rmesh_triangle(&r, i, &sf, pf, &nf);
+        rr_rmesh_triangle(&rc, i, &sc, pc, &nc);
+        bad += sf != sc || memcmp(pf, pc, sizeof pf) != 0 || nf.x != nc.x || nf.y != nc.y ||
+               nf.z != nc.z;
+    }
+    RT_EXPECT_EQ("rmesh.wide.same_triangles", bad, 0);
+    /* index 0 (group 0's) one past group 0's vertices */
+    b = malloc(size);
+    memcpy(b, blob, size);
+    off = rec_off(b, RR_SEC_RMESH_RGROUPS, sizeof(rr_rmesh_rgroup), 0,
+                  (uint32_t)offsetof(rr_rmesh_rgroup, nverts));
+    put16(b + ioff, get32(b + off - 4) + get32(b + off));
+    reseal(b, size);
+    RT_EXPECT_EQ("rmesh.wide.index_past", rr_open_diag(b, (uint32_t)size, arena, sizeof arena, &r, &d),
+                 RR_ERR_INDEX);
+    RT_EXPECT("rmesh.wide.index_past.diag", d.section == RR_SEC_RMESH_RINDEX && d.record == 0 &&
+                                              d.offset == ioff);
+    free(b);
+    free(blob);
+    free(coblob);
+    free(be);
     rrb_rmesh_free(&m);
 }
 
@@ -996,6 +1169,7 @@ int main(int argc, char **argv)
     rrb_rmesh_free(&m);
     check_limits();
     check_render_records();
+    check_wide_indices();
     check_position_limit();
     check_no_surfaces();
     snprintf(path, sizeof path, "%s/scpcb-rmesh/173_opt.rmesh", c ? c : "../shared/corpus");

@@ -374,11 +374,10 @@ static void check_render(room *rm)
     pbound = ldexp(1.0, (int)rh->pos_shift - 1) * rm->unit + 1e-9;
     for (i = 0; i < rh->ngroups; i++) {
         const rr_rmesh_rgroup *g;
-        const uint16_t *ix;
         const rrb_rm_surf *s = i < rm->m.nsurf ? &rm->m.surf[i] : &rm->m.nocoll[i - rm->m.nsurf];
         double ub0, ub1[2], lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
         int ax;
-        rr_rmesh_render_group(&rm->r, i, &g, &ix);
+        rr_rmesh_render_group(&rm->r, i, &g);
         ub0 = ldexp(1.0, -(int)g->uv_frac - 1) + 1e-9;
         for (v = 0; v < s->nverts; v++)
             for (ax = 0; ax < 2; ax++) {
@@ -396,8 +395,11 @@ static void check_render(room *rm)
                ((g->flags & RR_RMESH_GROUP_ALPHA) != 0) != rrb_rmesh_surf_alpha(s);
         if (g->nverts != s->nverts || g->nindices != 3 * s->ntris)
             continue;
-        for (v = 0; v < g->nindices; v++)   /* render vertex numbers: the group's from first_vert */
-            bad += ix[v] != g->first_vert + s->idx[v];
+        for (v = 0; v < g->nindices; v++) {   /* render vertex numbers: the group's from first_vert */
+            uint32_t ix[3];
+            rr_rmesh_render_triangle(&rm->r, i, v / 3, ix);
+            bad += ix[v % 3] != g->first_vert + s->idx[v];
+        }
         for (v = 0; v < g->nverts; v++) {
             rr_rmesh_vertex d;
             int k, on_lattice = raw[g->first_vert + v].pos < h->nverts;
