@@ -1122,7 +1122,7 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
         nd[1].min[k] = r[k];
         nd[1].max[k] = r[3 + k];
     }
-    w.m.shift = shift;
+    w.m.shift = (uint16_t)shift;   /* a lattice step, 0..RR_RMESH_VSHIFT_MAX */
     set_end(&w, nt);
     *both = seg_box2(&w, &nd[0], &nd[1], shift);
     return seg_box(&w, &nd[0], shift);
