@@ -134,33 +134,45 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     m->shift = (uint16_t)h->vshift;
 }
 
+/* A 16-bit render vertex number stored as a byte pair, low byte first (the
+ * same bytes in either byte order: rr_rmesh_rindex). */
+static inline uint32_t pair16(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8;
+}
+
+/* 8-bit indices: the base vertex of the block that holds render triangle t. */
+static inline uint32_t block_base(const mesh *m, uint32_t t)
+{
+    return pair16(&m->ribase[2u * (t >> m->ishift)]);
+}
+
 /* Render vertex number of render index j (rr_rmesh_rindex): its block's
  * base plus its byte, or its byte pair. */
 static uint32_t render_index(const mesh *m, uint32_t j)
 {
-    if (m->ribase) {
-        const uint8_t *b = &m->ribase[2u * ((j / 3u) >> m->ishift)];
-        return (b[0] | (uint32_t)b[1] << 8) + m->rix[j];
-    }
-    return m->rix[2u * j] | (uint32_t)m->rix[2u * j + 1u] << 8;
+    if (m->ribase)
+        return block_base(m, j / 3u) + m->rix[j];
+    return pair16(&m->rix[2u * j]);
 }
 
 /* The corners of render triangle key (< nrtris): the collision vertices
- * its render vertices stand on (rr_open checked them). */
+ * its render vertices stand on (rr_open checked them). The three indices
+ * of render_index, with the block's base read once (the ray's and the
+ * sweep's per-triangle path). */
 static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
 {
     if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
         const uint8_t *ix = &m->rix[3 * key];
-        const uint8_t *b = &m->ribase[2u * (key >> m->ishift)];
-        const rr_rmesh_rvert *rv = &m->rverts[b[0] | (uint32_t)b[1] << 8];
+        const rr_rmesh_rvert *rv = &m->rverts[block_base(m, key)];
         v[0] = rv[ix[0]].pos;
         v[1] = rv[ix[1]].pos;
         v[2] = rv[ix[2]].pos;
-    } else {           /* 16-bit: byte pairs, low byte first */
+    } else {           /* 16-bit: byte pairs */
         const uint8_t *w = &m->rix[6 * key];
-        v[0] = m->rverts[w[0] | (uint32_t)w[1] << 8].pos;
-        v[1] = m->rverts[w[2] | (uint32_t)w[3] << 8].pos;
-        v[2] = m->rverts[w[4] | (uint32_t)w[5] << 8].pos;
+        v[0] = m->rverts[pair16(&w[0])].pos;
+        v[1] = m->rverts[pair16(&w[2])].pos;
+        v[2] = m->rverts[pair16(&w[4])].pos;
     }
 }
 
@@ -1877,17 +1889,28 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
     return RR_OK;
 }
 
+/* The checks every collision-triangle accessor makes (an RMesh room, its
+ * outputs given, ok: non-zero; triangle i of the room), then the room's
+ * arrays into m. */
+static rr_err triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m)
+{
+    if (!is_rmesh(room) || !ok)
+        return RR_ERR_ARG;
+    if (i >= head_of(room)->ntris)
+        return RR_ERR_RANGE;
+    mesh_of(room, m);
+    return RR_OK;
+}
+
 rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
                          rr_vec3 *normal)
 {
     static const int32_t no_direction[3] = {0, 0, 0};
     mesh m;
     uint32_t v[3];
-    if (!is_rmesh(room) || !src || !p || !normal)
-        return RR_ERR_ARG;
-    if (i >= head_of(room)->ntris)
-        return RR_ERR_RANGE;
-    mesh_of(room, &m);
+    rr_err e = triangle_args(room, src && p && normal, i, &m);
+    if (e)
+        return e;
     *src = tri_src(room, &m, i);
     tri_verts_of(&m, i, v);
     corners(&m, v, p);
@@ -1898,11 +1921,9 @@ rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t
 rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3])
 {
     mesh m;
-    if (!is_rmesh(room) || !v)
-        return RR_ERR_ARG;
-    if (i >= head_of(room)->ntris)
-        return RR_ERR_RANGE;
-    mesh_of(room, &m);
+    rr_err e = triangle_args(room, v != 0, i, &m);
+    if (e)
+        return e;
     tri_verts_of(&m, i, v);
     return RR_OK;
 }
@@ -1910,11 +1931,9 @@ rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3]
 rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
 {
     mesh m;
-    if (!is_rmesh(room) || !surface)
-        return RR_ERR_ARG;
-    if (i >= head_of(room)->ntris)
-        return RR_ERR_RANGE;
-    mesh_of(room, &m);
+    rr_err e = triangle_args(room, surface != 0, i, &m);
+    if (e)
+        return e;
     *surface = surface_of(room, tri_src(room, &m, i));
     return RR_OK;
 }
