@@ -568,10 +568,7 @@ static void add_geometry(rrb_blob *blob, bvh *b, size_t n, const lattice *l, rr_
     *all = tri;
 }
 
-/* A full blob's render-backed triangles must have the corners of their
- * collision records: the render vertex of each corner stands on the
- * collision vertex (the same rounding of the same float to the same
- * lattice). 0, or -1 with a message when the baker broke that. */
+/* Render triangle blocks of 2^ishift (8-bit render indices, rr_rmesh_rindex). */
 static uint32_t index_blocks(uint32_t nrtris, uint32_t ishift)
 {
     return (nrtris + (1u << ishift) - 1u) >> ishift;
@@ -587,6 +584,22 @@ static uint32_t index_vertex(const uint8_t *b, uint32_t nindices, uint32_t ishif
            b[2 * index_blocks(nindices / 3, ishift) + j];
 }
 
+/* The indices [*first, *end) of block b of 2^s triangles among ni indices,
+ * and the lowest and highest vertex numbers among them (lo > hi when the
+ * block is empty). */
+static void index_block(const uint16_t *ix, uint32_t ni, uint32_t s, uint32_t b, uint32_t *first,
+                        uint32_t *end, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t j;
+    *first = 3 * (b << s);
+    *end = 3 * ((b + 1) << s) < ni ? 3 * ((b + 1) << s) : ni;
+    *lo = 65535, *hi = 0;
+    for (j = *first; j < *end; j++) {
+        *lo = ix[j] < *lo ? ix[j] : *lo;
+        *hi = ix[j] > *hi ? ix[j] : *hi;
+    }
+}
+
 /* The RINDEX bytes of the render vertex numbers ix[0 .. ni) (rr_rmesh_rindex):
  * 8-bit in blocks of 2^ishift triangles for the largest ishift <=
  * RR_RMESH_ISHIFT_MAX whose blocks each use vertices within 255 of their
@@ -594,16 +607,12 @@ static uint32_t index_vertex(const uint8_t *b, uint32_t nindices, uint32_t ishif
 static uint8_t *encode_indices(const uint16_t *ix, uint32_t ni, uint32_t *nbytes,
                                uint32_t *ishift)
 {
-    uint32_t ntri = ni / 3, s, b, j, nb;
+    uint32_t ntri = ni / 3, s, b, j, nb, first, end, lo, hi;
     uint8_t *out;
     for (s = RR_RMESH_ISHIFT_MAX + 1; s-- > 0;) {
         int fits = 1;
         for (b = 0; fits && b < index_blocks(ntri, s); b++) {
-            uint32_t lo = 65535, hi = 0;
-            for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++) {
-                lo = ix[j] < lo ? ix[j] : lo;
-                hi = ix[j] > hi ? ix[j] : hi;
-            }
+            index_block(ix, ni, s, b, &first, &end, &lo, &hi);
             fits = hi - lo <= 255 || lo > hi;
         }
         if (fits)
@@ -622,12 +631,10 @@ static uint8_t *encode_indices(const uint16_t *ix, uint32_t ni, uint32_t *nbytes
     nb = index_blocks(ntri, s);
     out = rrb_xcalloc(2 * nb + ni + 1, 1);
     for (b = 0; b < nb; b++) {   /* each block's base: its lowest vertex */
-        uint32_t lo = 65535;
-        for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++)
-            lo = ix[j] < lo ? ix[j] : lo;
+        index_block(ix, ni, s, b, &first, &end, &lo, &hi);
         out[2 * b] = (uint8_t)(lo & 255u);
         out[2 * b + 1] = (uint8_t)(lo >> 8);
-        for (j = 3 * (b << s); j < ni && j < 3 * ((b + 1) << s); j++)
+        for (j = first; j < end; j++)
             out[2 * nb + j] = (uint8_t)(ix[j] - lo);
     }
     *nbytes = 2 * nb + ni;
@@ -635,6 +642,10 @@ static uint8_t *encode_indices(const uint16_t *ix, uint32_t ni, uint32_t *nbytes
     return out;
 }
 
+/* A full blob's render-backed triangles must have the corners of their
+ * collision records: the render vertex of each corner stands on the
+ * collision vertex (the same rounding of the same float to the same
+ * lattice). 0, or -1 with a message when the baker broke that. */
 static int check_render_corners(const rrb_blob *blob, const rr_rmesh_tri *all, uint32_t n,
                                 uint32_t nrtris, const char *path, char *err, size_t errcap)
 {
