@@ -1,15 +1,16 @@
-/* rr_rmesh.c - RMesh runtime: blob validation and the queries of rr_rmesh.h.
+/* rr_rmesh.c - RMesh runtime: reading the mesh, and the queries of rr_rmesh.h
+ * (ray cast, box query, ellipsoid sweep). rr_open's checks and the
+ * accessors are in rr_rmesh_open.c, what both share in rr_rmesh_int.h.
  *
  * Data: collision vertices (16-bit points of the head's lattice: coords =
  * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers
  * and source index in a collision-only blob; in a full blob a key that
  * names a render triangle or an explicit one, see tri_verts; plane normals
- * and surfaces are worked out, see plane_normal and surface_of), a BVH in pre-order (left child = parent + 1, right child >
- * left child, bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open checks record by record. The
- * validator here adds what a single field cannot say: it walks the tree
- * once in index order with an explicit stack, which proves that every node
- * is reached exactly once (no cycle, no sharing) and that the depth is
- * within the declared bound.
+ * and surfaces are worked out, see plane_normal and rr__rmesh_surface_of),
+ * a BVH in pre-order (left child = parent + 1, right child > left child,
+ * bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open
+ * checks record by record (and rr_rmesh_open.c what a single field cannot
+ * say).
  *
  * Overflow budget (why int64 is enough, and where int32 is): collision
  * vertices and node bounds are any 16-bit lattice points, origin + q <<
@@ -34,80 +35,14 @@
  * discriminants below 2^61.
  */
 #define RR_INTERNAL
-#include "rr_int.h"
-#include "rr_rmesh.h"
-
-#define ORIGIN_MAX (1 << 18)
-#define DIST_MAX (1 << 20)
-
-/* Keep the big helpers out of their callers: merged frames add up, separate
- * ones are reused along the call chain (see the stack bound in rr.h). */
-#define NOINLINE __attribute__((noinline))
-
-/* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
-RR_FORMAT_SCHEMA(rmesh_schema, RR_RMESH);
+#include "rr_rmesh_int.h"
 
 /* ------------------------------------------------------------------ */
-/* The sections of an open room                                        */
+/* Reading the mesh                                                    */
 /* ------------------------------------------------------------------ */
-
-/* rr_open checked every record and built the view: each section is one
- * lookup away (verts_of(room), ...), its record count
- * rr__count(room, RR_RMESH_S_<name>) (equal to the head's count of it). */
-RR_SECTION_ACCESSORS(RR_RMESH)
-
-/* The first check of every query and accessor: an rr_open()ed RMesh room
- * (RR_ERR_ARG otherwise). One out-of-line copy for its callers. */
-NOINLINE static int is_rmesh(const rr_room *room)
-{
-    return room && room->format == RR_FMT_RMESH && room->view;
-}
-
-/* The work area of a ray cast, box query or sweep (rr_open checked the
- * arena; queries share it, see rr_rmesh.h): after the query stack (4 bytes a
- * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers each work struct plus
- * the padding (checked where each is defined). Keeping them out of the C
- * stack keeps the deepest frames small. */
-static void *work_area(const rr_room *room)
-{
-    uintptr_t p = (uintptr_t)(room->arena + 4 * (room->max_depth + 2));
-    return (void *)((p + 7u) & ~(uintptr_t)7u);
-}
-
-/* The query stack of the tree walks: 4 bytes a level at the start of the
- * arena, before the work area. */
-static uint32_t *query_stack(const rr_room *room)
-{
-    return (uint32_t *)(void *)room->arena;
-}
-
-/* The arrays the per-triangle tests read (ray, box, sweep), taken from the
- * view once per query (once per step in the sweep), not at every triangle.
- * The tree walks take the nodes from the view once per call. */
-typedef struct mesh {
-    const rr_rmesh_vert *verts;
-    const rr_rmesh_tri *tris;      /* collision-only: every triangle; full: the explicit ones */
-    const rr_rmesh_tref *tref;     /* full blob: each triangle's key; 0 in a collision-only one */
-    const uint8_t *ribase;         /* full blob, 8-bit indices: the block bases (byte pairs,
-                                    * rr_rmesh_rindex); 0 with 16-bit indices */
-    const uint8_t *rix;            /* full blob: the render triangles' corners (one byte an
-                                    * index, or a byte pair when ribase is 0) */
-    const rr_rmesh_rvert *rverts;  /* and their render vertices */
-    uint32_t nrtris;               /* full blob: render triangles (keys below it) */
-    int32_t origin[3];   /* the vertex lattice: coords = origin + q << shift */
-    uint16_t shift;      /* head.vshift: the lattice step is 2^shift coords */
-    uint16_t ishift;     /* rhead.ishift: 8-bit indices in blocks of 2^ishift triangles */
-} mesh;
-
-/* Blocks of 2^ishift render triangles, each with a base (8-bit render
- * indices, rr_rmesh_rindex). */
-static uint32_t render_blocks(uint32_t nrtris, uint32_t ishift)
-{
-    return (nrtris + ((1u << ishift) - 1u)) >> ishift;
-}
 
 /* A blob with render data is a full blob: its triangles are TREF keys. */
-NOINLINE static void mesh_of(const rr_room *room, mesh *m)
+NOINLINE void rr__rmesh_mesh(const rr_room *room, mesh *m)
 {
     const rr_rmesh_head *h = head_of(room);
     int full = rr__count(room, RR_RMESH_S_rhead) != 0;
@@ -134,149 +69,17 @@ NOINLINE static void mesh_of(const rr_room *room, mesh *m)
     m->shift = (uint16_t)h->vshift;
 }
 
-/* A 16-bit render vertex number stored as a byte pair, low byte first (the
- * same bytes in either byte order: rr_rmesh_rindex). */
-static inline uint32_t pair16(const uint8_t *p)
-{
-    return p[0] | (uint32_t)p[1] << 8;
-}
-
-/* 8-bit indices: the base vertex of the block that holds render triangle t. */
-static inline uint32_t block_base(const mesh *m, uint32_t t)
-{
-    return pair16(&m->ribase[2u * (t >> m->ishift)]);
-}
-
-/* Render vertex number of render index j (rr_rmesh_rindex): its block's
- * base plus its byte, or its byte pair. */
-static uint32_t render_index(const mesh *m, uint32_t j)
-{
-    if (m->ribase)
-        return block_base(m, j / 3u) + m->rix[j];
-    return pair16(&m->rix[2u * j]);
-}
-
-/* The corners of render triangle key (< nrtris): the collision vertices
- * its render vertices stand on (rr_open checked them). The three indices
- * of render_index, with the block's base read once (the ray's and the
- * sweep's per-triangle path). */
-static inline void render_corners_at(const mesh *m, uint32_t key, uint32_t v[3])
-{
-    if (m->ribase) {   /* 8-bit: its block's base plus a byte (every corpus room) */
-        const uint8_t *ix = &m->rix[3 * key];
-        const rr_rmesh_rvert *rv = &m->rverts[block_base(m, key)];
-        v[0] = rv[ix[0]].pos;
-        v[1] = rv[ix[1]].pos;
-        v[2] = rv[ix[2]].pos;
-    } else {           /* 16-bit: byte pairs */
-        const uint8_t *w = &m->rix[6 * key];
-        v[0] = m->rverts[pair16(&w[0])].pos;
-        v[1] = m->rverts[pair16(&w[2])].pos;
-        v[2] = m->rverts[pair16(&w[4])].pos;
-    }
-}
-
-/* The collision vertex numbers of triangle t's corners, the one place that
- * knows how a triangle is stored (rr_rmesh_tref). A collision-only blob
- * holds them (TRIS); in a full blob t's key names render triangle key,
- * whose render vertices stand on collision vertices, or, from nrtris on,
- * the explicit triangle TRIS[key - nrtris]. rr_open checked every key and
- * every corner it reaches. The branch on the blob kind goes the same way
- * for every triangle of a query. */
-static inline void tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
-{
-    const uint16_t *c;
-    if (m->tref) {
-        uint32_t key = m->tref[t].key;
-        if (key < m->nrtris) {
-            render_corners_at(m, key, v);
-            return;
-        }
-        t = key - m->nrtris;
-    }
-    c = m->tris[t].v;
-    v[0] = c[0];
-    v[1] = c[1];
-    v[2] = c[2];
-}
 
 /* The same, out of line: one copy for the callers outside the per-triangle
  * loops of the ray cast (box query, sweep, answers, accessors). */
-NOINLINE static void tri_verts_of(const mesh *m, uint32_t t, uint32_t v[3])
+NOINLINE void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 {
     tri_verts(m, t, v);
 }
 
-/* The tie key of triangle t: equal distances go to the lowest source
- * index, and keys are in source order (the key of a full blob, the source
- * index of a collision-only one; see rr_rmesh_tref), so comparing keys is
- * comparing source indices without working them out per triangle. */
-static inline uint32_t tri_key(const mesh *m, uint32_t t)
-{
-    return m->tref ? m->tref[t].key : m->tris[t].src;
-}
-
-/* Of n records whose runs start at the 32-bit field first[k * stride]
- * (stride in words: the record size / 4), from 0 and never going back, the
- * last one whose run starts at or before key: the run that holds key. A
- * binary search (surfaces and render groups number up to 65,535); 0 when
- * n is 0. */
-NOINLINE static uint32_t last_run_at(const uint32_t *first, uint32_t stride, uint32_t n,
-                                     uint32_t key)
-{
-    uint32_t lo = 0, hi = n;
-    while (hi - lo > 1) {   /* run lo starts at or before key, run hi after it */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (first[mid * stride] <= key)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The surface of a triangle with source index src: the last surface whose
- * run of source triangles starts at or before src (rr_open checked that the
- * runs start at 0 and never go back, and that a room with triangles has a
- * surface). */
-NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
-{
-    return last_run_at(&surfs_of(room)->first_src, sizeof(rr_rmesh_surf) / 4,
-                       rr__count(room, RR_RMESH_S_surfs), src);
-}
-
-/* The source index of triangle t, once per answer: stored in TRIS, or for
- * a render triangle its place in its group's surface's run of source
- * triangles (the group's triangles are the surface's, in source order).
- * The groups tile the render indices in order (rr_open), so the group that
- * holds render triangle key is the last one that starts at or before it. */
-NOINLINE static uint32_t tri_src(const rr_room *room, const mesh *m, uint32_t t)
-{
-    const rr_rmesh_rgroup *g = rgroups_of(room);
-    uint32_t key;
-    if (!m->tref)
-        return m->tris[t].src;
-    key = m->tref[t].key;
-    if (key >= m->nrtris)
-        return m->tris[key - m->nrtris].src;
-    /* the group whose index run holds the key's first index 3 key (runs
-     * of whole triangles from 0, so each starts at a multiple of 3) */
-    g += last_run_at(&g->first_index, sizeof(rr_rmesh_rgroup) / 4,
-                     rr__count(room, RR_RMESH_S_rgroups), 3 * key);
-    return surfs_of(room)[g->surface].first_src + key - g->first_index / 3;
-}
-
-/* Collision vertex v in coords: origin + q << shift (q << shift < 2^18). */
-static void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
-{
-    const uint16_t *q = m->verts[v].q;
-    int k;
-    for (k = 0; k < 3; k++)
-        p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
-}
 
 /* The three corners v (collision vertex numbers) of a triangle, in coords. */
-NOINLINE static void corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
+NOINLINE void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
 {
     int i;
     for (i = 0; i < 3; i++)
@@ -324,7 +127,7 @@ NOINLINE static uint32_t len3(const int32_t v[3])
 
 /* The edges v1 - v0 and v2 - v0 of the triangle with corners v in lattice
  * steps (|e| < 2^16). */
-NOINLINE static void lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
+NOINLINE void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
                                    int32_t e2[3])
 {
     const uint16_t *q0 = m->verts[v[0]].q, *q1 = m->verts[v[1]].q, *q2 = m->verts[v[2]].q;
@@ -378,322 +181,6 @@ NOINLINE static void unit_normal(const int32_t n[3], int32_t sign, int32_t out[3
         int32_t u = len ? (int32_t)((a * 65536u + len / 2) / len) : 0;
         out[k] = (n[k] < 0 ? -sign : sign) * u;
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* Validation                                                          */
-/* ------------------------------------------------------------------ */
-
-/* rr_open's checks below run once per blob, not per query: they are
- * compiled for size (the issue 18 budget of 8 KB per runtime at -O2 allows
- * that for run-once validation), the queries for speed. */
-#define RUN_ONCE __attribute__((optimize("Os")))
-
-/* The schema has checked every field that a kind describes: counts, index
- * and string fields, coordinate ranges, normal components, flags, enums and
- * quantization limits. What follows judges what no single field shows;
- * each failure names the field it judged. */
-
-/* Do the corners lie on one line, e1 x e2 = 0 (plane_normal is zero exactly
- * then)? Lattice edges are below 2^16 a component; when every component is
- * below 2^15, as for nearly every triangle (its edges span a small part of
- * the room), each product is below 2^30 and the test needs only 32-bit
- * multiplies, which the Cortex-M0 has as one instruction (a 64-bit product
- * is a libgcc call there). */
-static int on_one_line(const int32_t e1[3], const int32_t e2[3])
-{
-    int32_t big = 0;
-    int64_t c[3];
-    int k;
-    for (k = 0; k < 3; k++)
-        big |= (e1[k] < 0 ? -e1[k] : e1[k]) | (e2[k] < 0 ? -e2[k] : e2[k]);
-    if (big < 32768)
-        return e1[1] * e2[2] == e1[2] * e2[1] && e1[2] * e2[0] == e1[0] * e2[2] &&
-               e1[0] * e2[1] == e1[1] * e2[0];
-    cross3(c, e1, e2);
-    return !c[0] && !c[1] && !c[2];
-}
-
-/* Does the triangle with corners v have a plane (rr_open's check_tris)? */
-static int has_plane(const mesh *m, const uint32_t v[3])
-{
-    int32_t e1[3], e2[3];
-    lattice_edges(m, v, e1, e2);
-    return !on_one_line(e1, e2);
-}
-
-/* The collision triangles (runs after check_render, whose checks the keys
- * rely on). head.ntris counts them: the TREF records of a full blob, the
- * TRIS records of a collision-only one. Every triangle has a plane: its
- * corners do not lie on one line (the baker drops such triangles), so its
- * plane normal is not zero. In a full blob each key names a render
- * triangle or a TRIS record, and a render triangle's corners are render
- * vertices that stand on collision vertices (rr_rmesh_tref). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr_diag *diag)
-{
-    static const char no_plane[] = "triangle plane normal (zero: its corners lie on one line)";
-    const rr_rmesh_head *h = head_of(room);
-    const rr_rmesh_tri *t = tris_of(room);
-    uint32_t i, c, v[3], n = rr__count(room, RR_RMESH_S_tris);
-    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
-    mesh_of(room, m);
-    i = m->tref ? rr__count(room, RR_RMESH_S_tref) : n;
-    if (h->ntris != i)
-        return rr__fail(room, diag, RR_ERR_SECTION, &h->ntris,
-                        "head ntris (TREF records with render data, else TRIS)", h->ntris, i);
-    for (i = 0; i < n; i++, t++) {
-        for (c = 0; c < 3; c++)
-            v[c] = t->v[c];
-        if (!has_plane(m, v))
-            return rr__fail(room, diag, RR_ERR_RANGE, t->v, no_plane, 0, 1);
-    }
-    for (i = 0; m->tref && i < h->ntris; i++) {
-        const rr_rmesh_tref *r = &m->tref[i];
-        if (r->key >= m->nrtris + n)
-            return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key (render + TRIS triangles)",
-                            r->key, m->nrtris + n);
-        if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
-            continue;
-        /* its corners as every query reads them: check_render proved each
-         * index a render vertex, so only their positions are left to check */
-        tri_verts_of(m, i, v);
-        for (c = 0; c < 3; c++)
-            if (v[c] >= h->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, r, "triangle key corner (collision vertex)",
-                                v[c], h->nverts);
-        if (!has_plane(m, v))
-            return rr__fail(room, diag, RR_ERR_RANGE, r, no_plane, 0, 1);
-    }
-    return RR_OK;
-}
-
-/* The surfaces' runs of source triangles (rr_rmesh_surf.first_src, which
- * gives a triangle its surface): the first starts at 0 and none starts
- * before the one ahead of it. A room with triangles has a surface. */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, rr_diag *diag)
-{
-    const rr_rmesh_surf *s = surfs_of(room);
-    uint32_t i, n = rr__count(room, RR_RMESH_S_surfs);
-    if (n == 0) {
-        if (rr__count(room, RR_RMESH_S_tris))
-            return rr__fail(room, diag, RR_ERR_INDEX, &head_of(room)->nsurfs,
-                            "surfaces (triangles without one)", 0, 1);
-        return RR_OK;
-    }
-    if (s[0].first_src != 0)
-        return rr__fail(room, diag, RR_ERR_RANGE, &s[0].first_src,
-                        "surface first_src (the first run starts at 0)", s[0].first_src, 0);
-    for (i = 1; i < n; i++)
-        if (s[i].first_src < s[i - 1].first_src)
-            return rr__fail(room, diag, RR_ERR_RANGE, &s[i].first_src,
-                            "surface first_src (below the one before)", s[i].first_src,
-                            s[i - 1].first_src);
-    return RR_OK;
-}
-
-/* The BVH, walked once in index order, which must be the tree's pre-order:
- * an inner node's left child is the next node, and its right child the node
- * that follows the last leaf of the left subtree. The stack (in the arena)
- * holds one pair per pending right child: the parent that names it and the
- * child's depth. It never holds more entries than the current depth, which
- * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
- * formula, checked before: the queries' stack and work area, which no
- * query uses before rr_open returns, hold it; see rr__tree_stack_fits).
- * Each node's bounds have min <= max and a leaf's triangles are a run of
- * the triangle array. */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
-{
-    const rr_rmesh_head *h = head_of(room);
-    const rr_rmesh_node *nodes = nodes_of(room);
-    uint32_t *stack = (uint32_t *)(void *)room->arena;
-    uint32_t n = h->nnodes, sp = 0, depth = 1, i, parent;
-    int k;
-    if (n == 0 && h->ntris)
-        return rr__fail(room, diag, RR_ERR_INDEX, &h->nnodes, "tree (triangles without nodes)",
-                        0, 1);
-    for (i = 0; i < n; i++) {
-        const rr_rmesh_node *nd = &nodes[i];
-        uint32_t ntris;
-        if (depth > room->max_depth)
-            return rr__fail(room, diag, RR_ERR_DEPTH, nd, "node depth", depth, room->max_depth);
-        for (k = 0; k < 3; k++)
-            if (nd->min[k] > nd->max[k])
-                return rr__fail(room, diag, RR_ERR_RANGE, &nd->max[k], "node bounds (max < min)",
-                                (uint32_t)nd->max[k], (uint32_t)nd->min[k]);
-        if (!(nd->count & RR_RMESH_LEAF)) {
-            /* inner node: the left child comes next, the right one waits */
-            if (nd->first != i + 1)
-                return rr__fail(room, diag, RR_ERR_CYCLE, &nd->first, "left child (the next node)",
-                                nd->first, i + 1);
-            if (nd->count <= i + 1 || nd->count >= n)
-                return rr__fail(room, diag, RR_ERR_CYCLE, &nd->count,
-                                "right child (after the left one, below nnodes)", nd->count, n);
-            depth++;
-            stack[2 * sp] = i;
-            stack[2 * sp + 1] = depth;
-            sp++;
-            continue;
-        }
-        ntris = nd->count & ~RR_RMESH_LEAF;
-        /* 16-bit first and count: their sum cannot wrap */
-        if (nd->first + ntris > h->ntris)
-            return rr__fail(room, diag, RR_ERR_INDEX, &nd->count,
-                            "leaf triangle run (first + count)", nd->first + ntris, h->ntris);
-        if (sp == 0) {   /* the root's subtree is complete: no node may follow */
-            if (i + 1 < n)
-                return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[i + 1], "node outside the tree",
-                                i + 1, n);
-            return RR_OK;
-        }
-        /* after a leaf: the right child of the nearest pending parent */
-        sp--;
-        parent = stack[2 * sp];
-        depth = stack[2 * sp + 1];
-        if (nodes[parent].count != i + 1)
-            return rr__fail(room, diag, RR_ERR_CYCLE, &nodes[parent].count,
-                            "right child (the node after the left subtree)", nodes[parent].count,
-                            i + 1);
-    }
-    return RR_OK;   /* no nodes and no triangles */
-}
-
-/* Render data. The render head comes at most once, and whenever any other
- * render section (TREF included) is present (the schema checked its counts
- * of them, and each group's surface, vertex, index and colour runs and UV
- * fractions). The groups' index runs follow each other from 0 to the end
- * of RINDEX (so every render triangle has one group, the one tri_src
- * finds), each group's indices make whole triangles, each index is one of
- * the group's vertices, a group has no colours of its own (ncolors 0) or
- * one per vertex, each vertex's position number is a collision vertex or a
- * render position, and every vertex has its lightmap UV (RLMUV, numbered
- * as RVERTS). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
-{
-    const rr_rmesh_rgroup *g = rgroups_of(room);
-    const rr_rmesh_rhead *rh = rhead_of(room);
-    const rr_rmesh_rvert *v = rverts_of(room);
-    uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
-    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
-    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
-    uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
-    uint32_t nbytes = rr__count(room, RR_RMESH_S_rindex), want;
-    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
-    if (nrhead > 1)
-        return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
-                        nrhead, 1);
-    if (nrhead == 0) {
-        /* a section is present when the view has an offset for it */
-        if (room->view[RR_RMESH_S_rgroups].offset || room->view[RR_RMESH_S_rverts].offset ||
-            room->view[RR_RMESH_S_rindex].offset || room->view[RR_RMESH_S_rpos].offset ||
-            room->view[RR_RMESH_S_rcolors].offset || room->view[RR_RMESH_S_rlmuv].offset ||
-            room->view[RR_RMESH_S_tref].offset)
-            return rr__fail_in(diag, RR_ERR_MISSING, RR_SEC_RMESH_RHEAD, 0,
-                               "render head (other render sections are present)", 0, 0);
-        return RR_OK;
-    }
-    if (nlmuv != rr__count(room, RR_RMESH_S_rverts))
-        return rr__fail(room, diag, RR_ERR_RANGE, &rhead_of(room)->nlmuv,
-                        "render lightmap UVs (one per render vertex)", nlmuv,
-                        rr__count(room, RR_RMESH_S_rverts));
-    /* the indices' layout (rr_rmesh_rindex): whole triangles, at most
-     * 65,536 of them (a full blob's keys are 16-bit; this also bounds the
-     * products below), and the section exactly as long as its layout says */
-    if (rh->nindices % 3u || rh->nindices > 3u * 65536u)
-        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
-                        "render indices (whole triangles, at most 65,536)", rh->nindices,
-                        3u * 65536u);
-    if (rh->ishift > RR_RMESH_ISHIFT_MAX && rh->ishift != RR_RMESH_ISHIFT_WIDE)
-        return rr__fail(room, diag, RR_ERR_RANGE, &rh->ishift,
-                        "render index layout (ishift: 8-bit blocks or 16-bit)", rh->ishift,
-                        RR_RMESH_ISHIFT_MAX);
-    if (rh->ishift == RR_RMESH_ISHIFT_WIDE)
-        want = 2u * rh->nindices;
-    else
-        want = 2u * render_blocks(rh->nindices / 3u, rh->ishift) + rh->nindices;
-    if (nbytes != want)
-        return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
-                        "render index bytes (the layout of nindices and ishift)", nbytes, want);
-    mesh_of(room, m);
-    for (i = 0; i < n; i++, g++) {
-        if (g->first_index != next)
-            return rr__fail(room, diag, RR_ERR_RANGE, &g->first_index,
-                            "render group first index (the end of the one before)",
-                            g->first_index, next);
-        if (g->nindices > rh->nindices - next)
-            return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
-                            "render group indices (past rhead.nindices)", g->nindices,
-                            rh->nindices - next);
-        next += g->nindices;
-        if (g->nindices % 3u)
-            return rr__fail(room, diag, RR_ERR_RANGE, &g->nindices,
-                            "render group indices (whole triangles)", g->nindices, 3);
-        if (g->ncolors != 0 && g->ncolors != g->nverts)
-            return rr__fail(room, diag, RR_ERR_RANGE, &g->ncolors,
-                            "render group colours (0 or one per vertex)", g->ncolors, g->nverts);
-        /* one of the group's vertices: first_vert <= i < first_vert + nverts
-         * (below first_vert the unsigned difference wraps past nverts) */
-        for (j = g->first_index; j < g->first_index + g->nindices; j++) {
-            uint32_t vj = render_index(m, j);
-            if (vj - g->first_vert >= g->nverts)
-                return rr__fail(room, diag, RR_ERR_INDEX, m->ribase ? &m->rix[j] : &m->rix[2u * j],
-                                "render index (a vertex of its group)", vj,
-                                g->first_vert + g->nverts);
-        }
-    }
-    if (next != rh->nindices)
-        return rr__fail(room, diag, RR_ERR_RANGE, &rh->nindices,
-                        "render indices (past the groups' runs)", next, rh->nindices);
-    /* every vertex, whether or not a group holds it */
-    for (j = 0; j < rr__count(room, RR_RMESH_S_rverts); j++)
-        if (v[j].pos >= npoints)
-            return rr__fail(room, diag, RR_ERR_INDEX, &v[j].pos,
-                            "render vertex position (collision vertices + render positions)",
-                            v[j].pos, npoints);
-    return RR_OK;
-}
-
-/* A custom entity's properties are a run of the props section (the schema
- * checked each key and value string). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_custom(const rr_room *room, rr_diag *diag)
-{
-    const rr_rmesh_ent *t = ents_of(room);
-    uint32_t i, n = rr__count(room, RR_RMESH_S_ents), np = rr__count(room, RR_RMESH_S_props);
-    for (i = 0; i < n; i++, t++) {
-        uint32_t first = (uint32_t)t->ival[0], count = (uint32_t)t->ival[1];
-        if (t->cls != RR_RMESH_CUSTOM)
-            continue;
-        if (first > np)
-            return rr__fail(room, diag, RR_ERR_INDEX, &t->ival[0], "custom entity first property",
-                            first, np);
-        if (count > np - first)
-            return rr__fail(room, diag, RR_ERR_INDEX, &t->ival[1], "custom entity property count",
-                            count, np - first);
-    }
-    return RR_OK;
-}
-
-RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
-{
-    const rr_blob_header *bh = (const rr_blob_header *)(const void *)room->blob;
-    rr_err e = rr__schema_open(room, &rmesh_schema, diag);
-    if (e)
-        return e;
-    /* The arena after the view: the validator's tree stack, the queries'
-     * stack and work area (RR_RMESH_ARENA). */
-    if (room->arena_need < RR_RMESH_ARENA(room->max_depth))
-        return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
-                        bh->arena,
-                        RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_render(room, diag);
-    if (!e)
-        e = check_tris(room, diag);
-    if (!e)
-        e = check_surfs(room, diag);
-    if (!e)
-        e = check_tree(room, diag);
-    if (!e)
-        e = check_custom(room, diag);
-    return e;
 }
 
 /* The lattice points within the box [lo, hi] (coords relative to the
@@ -1018,13 +505,13 @@ static int32_t round_div(int64_t num, uint64_t den)
  * as its corners turn when d is zero): a ray hit's faces the ray's origin.
  * Out of line: its edges stay out of the cast's frame, which the deepest
  * chain (the walk, the leaf and the triangle test) runs under. */
-NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3],
+NOINLINE void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d[3],
                                    rr_vec3 *normal)
 {
     int32_t e1[3], e2[3], n[3];
     uint32_t v[3];
-    tri_verts_of(m, t, v);
-    lattice_edges(m, v, e1, e2);
+    rr__rmesh_tri_verts(m, t, v);
+    rr__rmesh_lattice_edges(m, v, e1, e2);
     plane_normal(e1, e2, n);
     unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
     normal->x = n[0];
@@ -1058,7 +545,7 @@ static int32_t frac_of(int32_t m, uint32_t nt, uint32_t nd, uint32_t f)
 
 static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
 {
-    uint32_t src = tri_src(room, &w->m, w->b.i);
+    uint32_t src = rr__rmesh_tri_src(room, &w->m, w->b.i);
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
@@ -1071,12 +558,12 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = src;
-    hit->surface = surface_of(room, src);
+    hit->surface = rr__rmesh_surface_of(room, src);
     hit->frac = r[0];
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    facing_normal(&w->m, w->b.i, w->d, &hit->normal);
+    rr__rmesh_facing_normal(&w->m, w->b.i, w->d, &hit->normal);
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -1157,10 +644,10 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
         return RR_ERR_ARG;
     hit->hit = 0;
     hit->frac = RR_FIX_ONE;
-    if (!is_rmesh(room))
+    if (!rr__rmesh_is(room))
         return RR_ERR_ARG;
     w = work_area(room);
-    mesh_of(room, &w->m);
+    rr__rmesh_mesh(room, &w->m);
     e = ray_setup(ray, &w->m, w, &max_dist);
     if (e)
         return e;
@@ -1214,8 +701,8 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
     int64_t l[3];
     uint32_t tv[3];
     int i, a, k;
-    tri_verts_of(m, ti, tv);
-    corners(m, tv, b->v);
+    rr__rmesh_tri_verts(m, ti, tv);
+    rr__rmesh_corners(m, tv, b->v);
     for (i = 0; i < 3; i++) {
         const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
         for (k = 0; k < 3; k++) {
@@ -1284,12 +771,12 @@ rr_err rr_rmesh_box_tris(const rr_room *room, const int32_t min[3], const int32_
     const rr_rmesh_node *nd;
     uint32_t sp = 0, node = 0;
     int k;
-    if (!is_rmesh(room) || !min || !max || !out || (out->cap && !out->items))
+    if (!rr__rmesh_is(room) || !min || !max || !out || (out->cap && !out->items))
         return RR_ERR_ARG;
     out->count = 0;
     out->truncated = 0;
     b = work_area(room);
-    mesh_of(room, &b->m);
+    rr__rmesh_mesh(room, &b->m);
     for (k = 0; k < 3; k++) {
         if (min[k] > max[k] || min[k] < -ORIGIN_MAX || max[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
@@ -1694,7 +1181,7 @@ static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
     if (tri_outside(&w->m, v, w->tlo, w->thi))
         return 0;
     w->ckey = (uint16_t)tri_key(&w->m, ti);
-    corners(&w->m, v, w->tp);
+    rr__rmesh_corners(&w->m, v, w->tp);
     return 1;
 }
 
@@ -1831,13 +1318,13 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     int32_t rem[3], step;
     uint32_t budget, k;
     rr_err e;
-    if (!is_rmesh(room) || !in || !out)
+    if (!rr__rmesh_is(room) || !in || !out)
         return RR_ERR_ARG;
     e = sweep_check(in);
     if (e)
         return e;
     w = work_area(room);
-    mesh_of(room, &w->m);
+    rr__rmesh_mesh(room, &w->m);
     step = in->radius[0];
     for (k = 0; k < 3; k++) {
         step = in->radius[k] < step ? in->radius[k] : step;   /* the smallest radius */
@@ -1870,314 +1357,5 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     }
     for (k = 0; k < 3; k++)
         out->pos[k] = w->pos[k];
-    return RR_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Triggers, surfaces, entities                                        */
-/* ------------------------------------------------------------------ */
-
-/* The accessors check, in this order: an open RMesh room and non-NULL
- * outputs (RR_ERR_ARG), render data present (RR_ERR_MISSING, render
- * accessors only), the record number (RR_ERR_RANGE). */
-
-rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
-{
-    if (!is_rmesh(room) || !head)
-        return RR_ERR_ARG;
-    *head = head_of(room);
-    return RR_OK;
-}
-
-/* The checks every collision-triangle accessor makes (an RMesh room, its
- * outputs given, ok: non-zero; triangle i of the room), then the room's
- * arrays into m. */
-static rr_err triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m)
-{
-    if (!is_rmesh(room) || !ok)
-        return RR_ERR_ARG;
-    if (i >= head_of(room)->ntris)
-        return RR_ERR_RANGE;
-    mesh_of(room, m);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
-                         rr_vec3 *normal)
-{
-    static const int32_t no_direction[3] = {0, 0, 0};
-    mesh m;
-    uint32_t v[3];
-    rr_err e = triangle_args(room, src && p && normal, i, &m);
-    if (e)
-        return e;
-    *src = tri_src(room, &m, i);
-    tri_verts_of(&m, i, v);
-    corners(&m, v, p);
-    facing_normal(&m, i, no_direction, normal);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3])
-{
-    mesh m;
-    rr_err e = triangle_args(room, v != 0, i, &m);
-    if (e)
-        return e;
-    tri_verts_of(&m, i, v);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
-{
-    mesh m;
-    rr_err e = triangle_args(room, surface != 0, i, &m);
-    if (e)
-        return e;
-    *surface = surface_of(room, tri_src(room, &m, i));
-    return RR_OK;
-}
-
-/* Strictly inside on every axis, as the game's CheckTriggers. */
-rr_err rr_rmesh_trigger_at(const rr_room *room, const int32_t p[3], uint32_t *index)
-{
-    const rr_rmesh_trigger *t;
-    uint32_t i, n;
-    int k;
-    if (!is_rmesh(room) || !p || !index)
-        return RR_ERR_ARG;
-    t = triggers_of(room);
-    n = rr__count(room, RR_RMESH_S_triggers);
-    for (i = 0; i < n; i++, t++) {
-        for (k = 0; k < 3 && p[k] > t->min[k] && p[k] < t->max[k]; k++)
-            ;
-        if (k == 3) {
-            *index = i;
-            return RR_OK;
-        }
-    }
-    return RR_ERR_NOTFOUND;
-}
-
-rr_err rr_rmesh_trigger_get(const rr_room *room, uint32_t i, const rr_rmesh_trigger **box,
-                            const char **name)
-{
-    if (!is_rmesh(room) || !box || !name)
-        return RR_ERR_ARG;
-    if (i >= rr__count(room, RR_RMESH_S_triggers))
-        return RR_ERR_RANGE;
-    *box = &triggers_of(room)[i];
-    *name = rr_string(room, (*box)->name);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_surface(const rr_room *room, uint32_t s, const rr_rmesh_surf **surf,
-                        const char **tex0, const char **tex1)
-{
-    if (!is_rmesh(room) || !surf || !tex0 || !tex1)
-        return RR_ERR_ARG;
-    if (s >= rr__count(room, RR_RMESH_S_surfs))
-        return RR_ERR_RANGE;
-    *surf = &surfs_of(room)[s];
-    *tex0 = rr_string(room, (*surf)->tex[0]);
-    *tex1 = rr_string(room, (*surf)->tex[1]);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_entity(const rr_room *room, uint32_t i, const rr_rmesh_ent **ent)
-{
-    if (!is_rmesh(room) || !ent)
-        return RR_ERR_ARG;
-    if (i >= rr__count(room, RR_RMESH_S_ents))
-        return RR_ERR_RANGE;
-    *ent = &ents_of(room)[i];
-    return RR_OK;
-}
-
-/* Is entity t of class cls (RR_RMESH_NCLASSES = any), and when name is not
- * NULL a custom entity of that class name? */
-NOINLINE static int entity_is(const rr_room *room, const rr_rmesh_ent *t, uint32_t cls,
-                              const char *name)
-{
-    if (name)
-        return t->cls == RR_RMESH_CUSTOM && rr__str_eq(rr_string(room, t->str), name);
-    return cls == RR_RMESH_NCLASSES || t->cls == cls;
-}
-
-/* The next entity at or after *i that entity_is(cls, name), for the two
- * public iterators. */
-NOINLINE static rr_err next_entity(const rr_room *room, uint32_t cls, const char *name,
-                                   uint32_t *i)
-{
-    const rr_rmesh_ent *t;
-    uint32_t k, n;
-    if (!is_rmesh(room) || !i || cls > RR_RMESH_NCLASSES)
-        return RR_ERR_ARG;
-    t = ents_of(room);
-    n = rr__count(room, RR_RMESH_S_ents);
-    for (k = *i; k < n; k++)
-        if (entity_is(room, &t[k], cls, name)) {
-            *i = k;
-            return RR_OK;
-        }
-    return RR_ERR_NOTFOUND;
-}
-
-rr_err rr_rmesh_entity_next(const rr_room *room, uint32_t cls, uint32_t *i)
-{
-    return next_entity(room, cls, 0, i);
-}
-
-rr_err rr_rmesh_custom_next(const rr_room *room, const char *cls, uint32_t *i)
-{
-    return next_entity(room, RR_RMESH_CUSTOM, cls, i);
-}
-
-/* The nearest entity that entity_is(cls, name), for the two public forms. */
-static rr_err nearest(const rr_room *room, uint32_t cls, const char *name, const int32_t p[3],
-                      uint32_t *index)
-{
-    const rr_rmesh_ent *t;
-    uint64_t best = ~(uint64_t)0;   /* no distance reaches it: d2 < 2^40 */
-    uint32_t k, n;
-    int j;
-    if (!is_rmesh(room) || !p || !index || cls > RR_RMESH_NCLASSES)
-        return RR_ERR_ARG;
-    for (j = 0; j < 3; j++)
-        if (p[j] < -ORIGIN_MAX || p[j] > ORIGIN_MAX)
-            return RR_ERR_RANGE;
-    t = ents_of(room);
-    n = rr__count(room, RR_RMESH_S_ents);
-    for (k = 0; k < n; k++) {
-        int32_t d[3];
-        uint64_t d2;
-        if (!entity_is(room, &t[k], cls, name) || (t[k].flags & RR_RMESH_ENT_IGNORED))
-            continue;
-        sub3(d, t[k].pos, p);   /* |pos| <= 2^17, |p| <= 2^18 */
-        d2 = (uint64_t)dot64(d, d);
-        if (d2 < best) {
-            best = d2;
-            *index = k;
-        }
-    }
-    return best != ~(uint64_t)0 ? RR_OK : RR_ERR_NOTFOUND;
-}
-
-rr_err rr_rmesh_entity_nearest(const rr_room *room, uint32_t cls, const int32_t p[3],
-                               uint32_t *index)
-{
-    return nearest(room, cls, 0, p, index);
-}
-
-rr_err rr_rmesh_custom_nearest(const rr_room *room, const char *cls, const int32_t p[3],
-                               uint32_t *index)
-{
-    if (!cls)
-        return RR_ERR_ARG;
-    return nearest(room, RR_RMESH_CUSTOM, cls, p, index);
-}
-
-const char *rr_rmesh_entity_value(const rr_room *room, uint32_t i, const char *key)
-{
-    const rr_rmesh_ent *t;
-    if (!is_rmesh(room) || !key || i >= rr__count(room, RR_RMESH_S_ents))
-        return 0;
-    t = &ents_of(room)[i];
-    if (t->cls != RR_RMESH_CUSTOM)
-        return 0;
-    /* a run of props (rr_open checked it) */
-    return rr__kv_value(room, props_of(room) + t->ival[0], (uint32_t)t->ival[1], key);
-}
-
-/* Render data is there when the blob has its render head (rr_open checked
- * that the other render sections come with it). */
-rr_err rr_rmesh_render_head(const rr_room *room, const rr_rmesh_rhead **rhead)
-{
-    if (!is_rmesh(room) || !rhead)
-        return RR_ERR_ARG;
-    if (!rr__count(room, RR_RMESH_S_rhead)) {
-        *rhead = 0;
-        return RR_ERR_MISSING;
-    }
-    *rhead = rhead_of(room);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_render_group(const rr_room *room, uint32_t i, const rr_rmesh_rgroup **group)
-{
-    if (!is_rmesh(room) || !group)
-        return RR_ERR_ARG;
-    if (!rr__count(room, RR_RMESH_S_rhead))
-        return RR_ERR_MISSING;
-    if (i >= rr__count(room, RR_RMESH_S_rgroups))
-        return RR_ERR_RANGE;
-    *group = &rgroups_of(room)[i];
-    return RR_OK;
-}
-
-rr_err rr_rmesh_render_triangle(const rr_room *room, uint32_t group, uint32_t t, uint32_t v[3])
-{
-    const rr_rmesh_rgroup *g;
-    mesh m;
-    uint32_t c;
-    rr_err e = rr_rmesh_render_group(room, group, &g);
-    if (e)
-        return e;
-    if (!v)
-        return RR_ERR_ARG;
-    if (t >= g->nindices / 3u)
-        return RR_ERR_RANGE;
-    mesh_of(room, &m);
-    for (c = 0; c < 3; c++)
-        v[c] = render_index(&m, g->first_index + 3u * t + c);
-    return RR_OK;
-}
-
-/* Render vertex v of render group `group`, decoded (the layout is in
- * rr_rmesh_blob.h). Every number fits: positions are within 2^17 + 2^18
- * coords (a lattice point) or 2^17 + 32768 << 4 (a render position), a
- * diffuse UV |uv0| <= 32768 times 2^(16 - uv_frac) <= 2^16 is within int32,
- * a lightmap UV |lm_min| + 4095 * lm_step <= 2^30 + 4095 * 2^18 too. */
-rr_err rr_rmesh_render_vertex(const rr_room *room, uint32_t group, uint32_t vi,
-                              rr_rmesh_vertex *out)
-{
-    const rr_rmesh_rgroup *g;
-    const rr_rmesh_rvert *v;
-    const uint8_t *rgb, *lm;
-    uint32_t n[2];
-    uint32_t ncoll, i;
-    int k;
-    rr_err e = rr_rmesh_render_group(room, group, &g);
-    if (e)
-        return e;
-    if (!out)
-        return RR_ERR_ARG;
-    if (vi - g->first_vert >= g->nverts)   /* below first_vert it wraps past nverts */
-        return RR_ERR_RANGE;
-    i = vi - g->first_vert;   /* its place in the group (colours) */
-    v = &rverts_of(room)[vi];
-    ncoll = rr__count(room, RR_RMESH_S_verts);
-    if (v->pos < ncoll) {   /* a collision vertex */
-        mesh m;
-        mesh_of(room, &m);
-        vertex_coords(&m, v->pos, out->pos);
-    } else {                /* a render position: center + p * 2^pos_shift */
-        const rr_rmesh_rhead *rh = rhead_of(room);
-        const int16_t *p = rpos_of(room)[v->pos - ncoll].p;
-        for (k = 0; k < 3; k++)
-            out->pos[k] = rh->center[k] + p[k] * ((int32_t)1 << rh->pos_shift);
-    }
-    /* the lightmap UV's two 12-bit numbers on the group's box */
-    lm = rlmuv_of(room)[vi].uv;
-    n[0] = lm[0] | (uint32_t)(lm[1] & 15u) << 8;
-    n[1] = (uint32_t)lm[1] >> 4 | (uint32_t)lm[2] << 4;
-    for (k = 0; k < 2; k++) {   /* both as Q16.16 */
-        out->uv0[k] = v->uv0[k] * ((int32_t)1 << (16 - g->uv_frac));
-        out->uv1[k] = g->lm_min[k] + (int32_t)(n[k] * g->lm_step[k]);
-    }
-    /* the group's colour, or the vertex's when the group's colours vary */
-    rgb = g->ncolors ? rcolors_of(room)[g->first_color + i].rgb : g->rgb;
-    for (k = 0; k < 3; k++)
-        out->rgb[k] = rgb[k];
     return RR_OK;
 }

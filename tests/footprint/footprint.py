@@ -184,9 +184,12 @@ def main(argv):
             sizes, nfun = link(b, name, build)
             small, _ = link(b, name, build, oslib, "_Os")
             code = lambda o, z=sizes: z.get(o, {}).get("code", 0)
-            rt = sum(code("rr_" + f) for f in FORMATS)
+            # a runtime is rr_<fmt>.o and its other files rr_<fmt>_*.o
+            fmt_code = lambda f, z=sizes: sum(v["code"] for k, v in z.items()
+                                              if k == "rr_" + f or k.startswith("rr_%s_" % f))
+            rt = sum(fmt_code(f) for f in FORMATS)
             core = code("rr_open") + code("rr_schema") + code("rr_fix")
-            rt_os = sum(code("rr_" + f, small) for f in FORMATS)
+            rt_os = sum(fmt_code(f, small) for f in FORMATS)
             core_os = code("rr_open", small) + code("rr_schema", small) + code("rr_fix", small)
             data = sum(v["data"] for k, v in sizes.items() if k.startswith("rr_"))
             bss = sum(v["bss"] for k, v in sizes.items() if k.startswith("rr_"))
@@ -206,7 +209,7 @@ def main(argv):
     with open(os.path.join(build, "footprint", "size.csv"), "w") as fh:
         fh.write("\n".join(rows) + "\n")
     print("code: .text + .rodata of the objects as linked (--gc-sections); "
-          "runtime = rr_<fmt>.o, core = rr_open.o + rr_schema.o + rr_fix.o; csv: %s/footprint/size.csv" % build)
+          "runtime = rr_<fmt>.o + rr_<fmt>_*.o, core = rr_open.o + rr_schema.o + rr_fix.o; csv: %s/footprint/size.csv" % build)
     return 0
 
 
