@@ -78,6 +78,56 @@ NOINLINE void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 }
 
 
+/* Of n records whose runs start at the 32-bit field first[k * stride]
+ * (stride in words: the record size / 4), from 0 and never going back, the
+ * last one whose run starts at or before key: the run that holds key. A
+ * binary search (surfaces and render groups number up to 65,535); 0 when
+ * n is 0. */
+NOINLINE static uint32_t last_run_at(const uint32_t *first, uint32_t stride, uint32_t n,
+                                     uint32_t key)
+{
+    uint32_t lo = 0, hi = n;
+    while (hi - lo > 1) {   /* run lo starts at or before key, run hi after it */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (first[mid * stride] <= key)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The surface of a triangle with source index src: the last surface whose
+ * run of source triangles starts at or before src (rr_open checked that the
+ * runs start at 0 and never go back, and that a room with triangles has a
+ * surface). */
+NOINLINE uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src)
+{
+    return last_run_at(&surfs_of(room)->first_src, sizeof(rr_rmesh_surf) / 4,
+                       rr__count(room, RR_RMESH_S_surfs), src);
+}
+
+/* The source index of triangle t, once per answer: stored in TRIS, or for
+ * a render triangle its place in its group's surface's run of source
+ * triangles (the group's triangles are the surface's, in source order).
+ * The groups tile the render indices in order (rr_open), so the group that
+ * holds render triangle key is the last one that starts at or before it. */
+NOINLINE uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t)
+{
+    const rr_rmesh_rgroup *g = rgroups_of(room);
+    uint32_t key;
+    if (!m->tref)
+        return m->tris[t].src;
+    key = m->tref[t].key;
+    if (key >= m->nrtris)
+        return m->tris[key - m->nrtris].src;
+    /* the group whose index run holds the key's first index 3 key (runs
+     * of whole triangles from 0, so each starts at a multiple of 3) */
+    g += last_run_at(&g->first_index, sizeof(rr_rmesh_rgroup) / 4,
+                     rr__count(room, RR_RMESH_S_rgroups), 3 * key);
+    return surfs_of(room)[g->surface].first_src + key - g->first_index / 3;
+}
+
 /* The three corners v (collision vertex numbers) of a triangle, in coords. */
 NOINLINE void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
 {

@@ -157,13 +157,6 @@ static inline void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
         p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
 }
 
-/* ---- out of line, in rr_rmesh_open.c ------------------------------------ */
-
-/* The surface of a triangle with source index src. */
-uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src);
-/* The source index of triangle t (once per answer). */
-uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t);
-
 /* ---- out of line, in rr_rmesh.c ----------------------------------------- */
 
 /* The arrays of an open room that the per-triangle code reads. */
@@ -174,6 +167,10 @@ void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3]);
 void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3]);
 /* The edges v1 - v0 and v2 - v0 in lattice steps. */
 void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3], int32_t e2[3]);
+/* The surface of a triangle with source index src. */
+uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src);
+/* The source index of triangle t (once per answer). */
+uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t);
 /* Triangle t's unit normal in Q16.16, turned against direction d. */
 void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d[3], rr_vec3 *normal);
 
