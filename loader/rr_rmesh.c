@@ -879,11 +879,14 @@ typedef struct sweep_work {
                                      * (sweep_edge turns e into its unit vector) */
     uint32_t bt, bd, bi;            /* earliest contact so far: bt / bd (bd == 0: none) of
                                      * triangle bi, */
-    int32_t n[3];                   /* its normal, Q16.16, facing the centre */
-    int32_t cn[3];                  /* scratch: a candidate's normal */
+    int32_t n[3];                   /* its normal, Q16.16, facing the centre (written
+                                     * once earlier() has said a contact is taken) */
     uint16_t bkey;                  /* its tie key (tri_key: keys and source indices are
                                      * 16-bit), */
     uint16_t ckey;                  /* and the one of the triangle tested (scratch) */
+    int16_t q0[3], qj[3];           /* the e-space offsets of the triangle's corner 0 and
+                                     * of the corner whose vertex and edge are tested
+                                     * (|q_k| <= 8704; q_0 = OUTSIDE: not in the region) */
     int32_t tp[3][3], tn[3];        /* the triangle tested: corners (coords), normal (Q16) */
     int32_t rlo[3], rhi[3];         /* the region's lattice box (next_leaf) */
     int32_t tlo[3], thi[3];         /* and grown by REACH (tri_outside) */
@@ -904,19 +907,17 @@ NOINLINE static int earlier(const sweep_work *w, uint32_t t, uint32_t d)
     return !w->bd || a < b || (a == b && w->ckey < w->bkey);
 }
 
-/* Take the contact t / d (earlier() said so) of triangle ti. */
+/* Take the contact t / d (earlier() said so) of triangle ti; its normal
+ * goes into w->n (the callers). */
 NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
 {
     w->bt = t;
     w->bd = d;
     w->bi = ti;
     w->bkey = w->ckey;
-    w->n[0] = w->cn[0];
-    w->n[1] = w->cn[1];
-    w->n[2] = w->cn[2];
 }
 
-/* World unit normal (Q16) of an e-space direction g (any scale), into w->cn. */
+/* World unit normal (Q16) of an e-space direction g (any scale), into w->n. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
     /* the bit length of the largest |g_k|, which is all the halving loop needs */
@@ -935,7 +936,7 @@ NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
     }
     len = len3(h);
     for (k = 0; k < 3; k++)
-        w->cn[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
+        w->n[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
 }
 
 /* A contact at num / den whose direction (centre minus feature point, any
@@ -1168,7 +1169,7 @@ NOINLINE static int beyond_root(int64_t x, uint64_t rr)
 }
 
 /* Face contact: 1 when the triangle is done (a face contact, offered with
- * its unit normal in w->cn, or the plane is not reached in this step or no
+ * its unit normal in w->n, or the plane is not reached in this step or no
  * earlier than the earliest contact so far), 0
  * when edges and vertices must be tried; then *pt / *pd is the time the
  * plane is reached (*pd == 0 when the ellipsoid already cuts it). The plane normal w->tn is the
@@ -1193,8 +1194,6 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     /* |n| <= 2^15 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
     vn = sg * dot3i(n, w->vel);
     for (k = 0; k < 3; k++)
-        w->cn[k] = sg * n[k];
-    for (k = 0; k < 3; k++)
         p[k] = n[k] * w->r[k];   /* |n_k| <= 2^15, r <= 2^14 */
     /* The support radius along n, times |n|, is rn = floor(sqrt(rr)) (>= 2^14
      * r >= 2^18). Both tests below compare a whole number with rn, which
@@ -1218,13 +1217,13 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
         return 1;
     for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
         p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * w->cn[k]) / rn);
+               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * (sg * n[k])) / rn);
     if (!inside(w, p)) {
         *pt = (uint32_t)num;
         *pd = (uint32_t)-vn;
         return 0;
     }
-    unit_normal(n, sg, w->cn);   /* earlier, as asked above */
+    unit_normal(n, sg, w->n);   /* earlier, as asked above */
     offer(w, (uint32_t)num, (uint32_t)-vn, ti);
     return 1;
 }
@@ -1285,23 +1284,28 @@ NOINLINE static int espace_corner(const sweep_work *w, const int32_t p[3], int32
     return 1;
 }
 
-/* The e-space start w->bv and vector w->e of edge a-b (b == a: the vertex a)
- * clipped to the step's region, as clip() gives them; 0 if nothing is
- * left. */
-NOINLINE static int sweep_segment(sweep_work *w, const int32_t a[3], const int32_t b[3])
+#define OUTSIDE INT16_MIN
+
+/* Corner p's e-space offset into q (espace_corner), q_0 = OUTSIDE when p is
+ * not in the step's region. */
+NOINLINE static void corner_q(const sweep_work *w, const int32_t p[3], int16_t q[3])
 {
+    int32_t t[3];
     int k;
-    if (!espace_corner(w, a, w->bv))
-        return a == b ? 0 : clip(w, a, b);   /* a vertex outside has nothing in it */
-    if (a == b) {
-        w->e[0] = w->e[1] = w->e[2] = 0;
-        return 1;
+    if (!espace_corner(w, p, t)) {
+        q[0] = OUTSIDE;
+        return;
     }
-    if (!espace_corner(w, b, w->e))
-        return clip(w, a, b);
     for (k = 0; k < 3; k++)
-        w->e[k] -= w->bv[k];
-    return 1;
+        q[k] = (int16_t)t[k];
+}
+
+/* The edge tests' start w->bv from a corner's offset q (in the region). */
+static void start_at(sweep_work *w, const int16_t q[3])
+{
+    w->bv[0] = q[0];
+    w->bv[1] = q[1];
+    w->bv[2] = q[2];
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
@@ -1314,7 +1318,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
 {
     int64_t g[3];
     uint32_t num, den, pt, pd;
-    int i;
+    int j, k;
     if (!sweep_corners(w, ti))
         return;
     /* the edges in the edge tests' scratch (they have not started) */
@@ -1323,11 +1327,37 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     plane_normal(w->bv, w->e, w->tn);
     if (sweep_face(w, ti, &pt, &pd))
         return;
-    for (i = 0; i < 6; i++) {   /* vertex i / 2, then the edge from it */
-        int j = i >> 1;
+    /* Each corner goes into e-space once (corner_q): corner 0 is kept for
+     * the last edge, corner j is the one tested; an edge whose ends are both
+     * in the region is kept whole (see espace_corner), one that leaves it is
+     * clipped by clip() */
+    corner_q(w, w->tp[0], w->q0);
+    for (k = 0; k < 3; k++)
+        w->qj[k] = w->q0[k];
+    for (j = 0; j < 3; j++) {   /* vertex j, then the edge from it */
         const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
-        /* a vertex is the segment a-a */
-        if (sweep_segment(w, a, i & 1 ? b : a) && sweep_edge(w, g, &num, &den, i & 1))
+        int a_in = w->qj[0] != OUTSIDE, edge;
+        if (a_in) {   /* the vertex: w->bv with e = 0, which sweep_edge keeps */
+            start_at(w, w->qj);
+            w->e[0] = w->e[1] = w->e[2] = 0;
+            if (sweep_edge(w, g, &num, &den, 0))
+                contact(w, g, num, den, ti, pt, pd);
+        }
+        /* the edge's end b becomes the corner tested next; w->bv still holds a */
+        if (j < 2) {
+            corner_q(w, b, w->qj);
+        } else {
+            for (k = 0; k < 3; k++)
+                w->qj[k] = w->q0[k];
+        }
+        if (a_in && w->qj[0] != OUTSIDE) {
+            for (k = 0; k < 3; k++)
+                w->e[k] = w->qj[k] - w->bv[k];
+            edge = 1;
+        } else {
+            edge = clip(w, a, b);
+        }
+        if (edge && sweep_edge(w, g, &num, &den, 1))
             contact(w, g, num, den, ti, pt, pd);
     }
 }
@@ -1336,7 +1366,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
 static void sweep_step(const rr_room *room, sweep_work *w)
 {
     const rr_rmesh_node *nd;
-    uint32_t sp = 0, node = 0, i;
+    uint32_t sp = 0, node = 0, i, end;
     int k;
     for (k = 0; k < 3; k++) {
         int32_t a = w->pos[k], b = w->pos[k] + w->vel[k];
@@ -1349,9 +1379,14 @@ static void sweep_step(const rr_room *room, sweep_work *w)
     lattice_box(w->rlo, w->rhi, REACH, w->m.shift, w->tlo, w->thi);
     lattice_box(w->rlo, w->rhi, 0, w->m.shift, w->rlo, w->rhi);
     w->bd = 0;
-    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi)) != 0)
-        for (i = nd->first; i < (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF); i++)
+    while ((nd = next_leaf(room, &sp, &node, w->rlo, w->rhi)) != 0) {
+        /* the leaf's end read once: the tests' 16-bit stores into w could
+         * alias nd's fields for the compiler, which then read them again
+         * for every triangle (the one-leaf blob's whole cost) */
+        end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
+        for (i = nd->first; i < end; i++)
             sweep_tri(w, i);
+    }
 }
 
 /* End the step: without a contact, make the whole step (tq = 1.0 moves by
