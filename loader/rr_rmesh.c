@@ -1168,6 +1168,36 @@ NOINLINE static int beyond_root(int64_t x, uint64_t rr)
     return x > 0 && (x >= ((int64_t)1 << 30) || (uint64_t)(uint32_t)x * (uint32_t)x > rr);
 }
 
+/* x / d truncated towards zero, as C divides, for 0 < d < 2^31 and a
+ * quotient below 2^16 (|x| < 2^16 d): the touching point's two divisions,
+ * whose quotients are at most a radius (< 2^15). Exact, with one 32-bit
+ * division instead of a 64-bit one (a libgcc loop on every board). With
+ * |x| = a:
+ * - d < 2^16: a < 2^32, so the division is a 32-bit one;
+ * - else d is cut to its top 16 bits, dh = floor(d / 2^s) in [2^15, 2^16),
+ *   and a likewise, ah = floor(a / 2^s) < 2^16 (dh + 1) <= 2^32. Then
+ *   q = floor(ah / (dh + 1)) is at most a / d (dh + 1 > d / 2^s) and short
+ *   of it by less than a / d / (dh + 1) + 1 < 2^16 / 2^15 + 1 = 3, so at
+ *   most three steps of q + 1 (while the remainder a - q d >= d) end at
+ *   floor(a / d). q d < 2^47: one 32 x 32-bit product. */
+NOINLINE static int32_t quot16(int64_t x, uint32_t d)
+{
+    uint64_t a = (uint64_t)(x < 0 ? -x : x), left;
+    int s = rr__top_bit64(d) - 15;
+    uint32_t q;
+    if (s <= 0) {
+        q = (uint32_t)a / d;
+    } else {
+        q = (uint32_t)(a >> s) / ((d >> s) + 1u);
+        left = a - (uint64_t)q * d;
+        while (left >= d) {
+            left -= d;
+            q++;
+        }
+    }
+    return x < 0 ? -(int32_t)q : (int32_t)q;
+}
+
 /* Face contact: 1 when the triangle is done (a face contact, offered with
  * its unit normal in w->n, or the plane is not reached in this step or no
  * earlier than the earliest contact so far), 0
@@ -1215,9 +1245,11 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
      * of the planes a step reaches, on the bench's rooms). */
     if (!earlier(w, (uint32_t)num, (uint32_t)-vn))   /* num <= -vn < 2^31 */
         return 1;
-    for (k = 0; k < 3; k++)   /* touching point: centre at t, minus r^2 n / rn */
-        p[k] = w->pos[k] + (int32_t)(((int64_t)w->vel[k] * num) / -vn) -
-               (int32_t)(((int64_t)(w->r[k] * w->r[k]) * (sg * n[k])) / rn);
+    /* touching point: centre at t, minus r^2 n / rn; the quotients are at
+     * most |vel_k| (num <= -vn) and r_k (rn >= r_k |n_k|), both <= 2^14 */
+    for (k = 0; k < 3; k++)
+        p[k] = w->pos[k] + quot16((int64_t)w->vel[k] * num, (uint32_t)-vn) -
+               quot16((int64_t)(w->r[k] * w->r[k]) * (sg * n[k]), (uint32_t)rn);
     if (!inside(w, p)) {
         *pt = (uint32_t)num;
         *pd = (uint32_t)-vn;
