@@ -1081,16 +1081,15 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     return 1;
 }
 
-/* The clipped edge (w->bv, w->e) of an edge, or the vertex w->bv (clipped
- * as a point, e = 0): 1 with the contact num / den and its direction g.
- * |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit edge has |e_k|
- * <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the coefficients a = ev^2 -
- * v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv + ebv^2 and every partial sum
- * stay below 1.2e9. For a vertex (e = ev = ebv = f = 0) this is the
- * sphere-point test: lowest_root's normalisation gives the roots of v.v t^2
- * - 2 v.bv t + bv.bv - K^2, and g = v num - bv den. */
-NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den,
-                               int edge)
+/* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
+ * direction g. |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit
+ * edge has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the
+ * coefficients a = ev^2 - v.v, b = 2 v.bv - 2 ev ebv, c = K^2 - bv.bv +
+ * ebv^2 and every partial sum stay below 1.2e9. With e = ev = ebv = f = 0
+ * this would be the sphere-point test of a vertex, which sweep_vertex
+ * (below) runs: lowest_root's normalisation gives the roots of v.v t^2 -
+ * 2 v.bv t + bv.bv - K^2, and g = v num - bv den. */
+NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den)
 {
     const int32_t *v = w->ve, *bv = w->bv;
     int32_t *e = w->e;   /* the clipped edge, made its unit vector in place */
@@ -1098,12 +1097,8 @@ NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint3
     uint32_t ee = (uint32_t)dot3i(e, e);   /* < 1.5e9 */
     int64_t f;
     int k, s = 0;
-    if (ee == 0) {
-        /* an edge clipped to one point has no contact; a vertex has e = 0,
-         * which len 1 keeps so, and f = 0 passes the test below */
-        if (edge)
-            return 0;
-        len = 1;
+    if (ee == 0) {   /* an edge clipped to one point has no contact */
+        return 0;
     } else {
         /* The unit edge must be a unit vector to within the rounding of its
          * components: the quadratic below takes |e| = K, and an e that is
@@ -1133,6 +1128,23 @@ NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint3
         return 0;
     for (k = 0; k < 3; k++)   /* centre at contact minus the edge point, times den */
         g[k] = (int64_t)v[k] * n - (int64_t)bv[k] * d - ((e[k] * (f >> 8)) >> (K_SHIFT - 8));
+    return 1;
+}
+
+/* The vertex w->bv (e-space): sweep_edge's test for e = 0, written out
+ * (ev = ebv = f = 0 there): 1 with the contact num / den and its direction
+ * g = v num - bv den. */
+NOINLINE static int sweep_vertex(sweep_work *w, int64_t g[3], uint32_t *num, uint32_t *den)
+{
+    const int32_t *v = w->ve, *bv = w->bv;
+    int32_t n, d;
+    int k;
+    if (!lowest_root(w, -dot3i(v, v), 2 * dot3i(v, bv), KK * KK - dot3i(bv, bv), num, den))
+        return 0;
+    n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
+    d = (int32_t)*den;
+    for (k = 0; k < 3; k++)
+        g[k] = (int64_t)v[k] * n - (int64_t)bv[k] * d;
     return 1;
 }
 
@@ -1369,10 +1381,9 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
     for (j = 0; j < 3; j++) {   /* vertex j, then the edge from it */
         const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
         int a_in = w->qj[0] != OUTSIDE, edge;
-        if (a_in) {   /* the vertex: w->bv with e = 0, which sweep_edge keeps */
+        if (a_in) {   /* the vertex */
             start_at(w, w->qj);
-            w->e[0] = w->e[1] = w->e[2] = 0;
-            if (sweep_edge(w, g, &num, &den, 0))
+            if (sweep_vertex(w, g, &num, &den))
                 contact(w, g, num, den, ti, pt, pd);
         }
         /* the edge's end b becomes the corner tested next; w->bv still holds a */
@@ -1389,7 +1400,7 @@ static void sweep_tri(sweep_work *w, uint32_t ti)
         } else {
             edge = clip(w, a, b);
         }
-        if (edge && sweep_edge(w, g, &num, &den, 1))
+        if (edge && sweep_edge(w, g, &num, &den))
             contact(w, g, num, den, ti, pt, pd);
     }
 }
