@@ -121,6 +121,11 @@ int32_t rr_muldiv(int32_t a, int32_t b, int32_t c)
  * board. */
 #if defined(__ARM_FEATURE_IDIV) || defined(__mips__) || defined(__x86_64__) || \
     defined(__aarch64__)
+#define HW_DIVIDE 1   /* a 32-bit division is one instruction (rr_isqrt64 too) */
+#else
+#define HW_DIVIDE 0
+#endif
+#if HW_DIVIDE
 __attribute__((noinline)) uint32_t rr__isqrt32(uint32_t v)
 {
     uint32_t x, next;
@@ -173,6 +178,19 @@ uint32_t rr_isqrt64(uint64_t v)
     /* v - r^2, with r^2 = top^2 * 4^h: a 32-bit product (no 64-bit multiply,
      * a libgcc call on the Cortex-M0 that the stack bound charges) */
     left = v - ((uint64_t)(top * top) << (2 * h));
+    if (HW_DIVIDE && h < 16) {
+        /* The h low bits d at once, with one 32-bit division: r = top 2^h
+         * (top in [2^15, 2^16)) and d < 2^h satisfy 2 r d + d^2 <= left <
+         * 2 r (d + 1) + (d + 1)^2, and (d + 1)^2 <= 4^h <= 2r 2^(h-16) < 2r
+         * for h <= 15 (v < 2^62), so floor(left / 2r) is d or d + 1. It is
+         * floor(floor(left / 2^h) / 2 top), and left / 2^h < (2 top + 1) 2^h
+         * < 2^32. One square, r + d < 2^31, tells which. */
+        uint32_t d = (uint32_t)(left >> h) / (2 * top);
+        r += d;
+        if ((uint64_t)r * r > v)
+            r--;
+        return r;
+    }
     for (b = h; b-- > 0;) {
         /* (r + 2^b)^2 - r^2 = r * 2^(b+1) + 4^b */
         uint64_t grow = ((uint64_t)r << (b + 1)) + ((uint32_t)1 << (2 * b));
