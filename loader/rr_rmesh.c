@@ -1529,3 +1529,14 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
         out->pos[k] = w->pos[k];
     return RR_OK;
 }
+
+#ifdef RR_DEBUG
+/* Test hook (host builds with RR_DEBUG only; tests/host/test_rmesh_sweep.c
+ * declares it): the touching point's exact division, on inputs a test
+ * chooses, against C's division. */
+int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d);
+int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d)
+{
+    return quot16(x, d);
+}
+#endif

@@ -19,6 +19,9 @@
  *    triangle named by its source index (the skips in the sweep and the
  *    ray's segment shortening must not depend on the order).
  *
+ * D. The face test's exact division (quot16, through its RR_DEBUG hook)
+ *    against C's 64-bit division, on the edges of its range and at random.
+ *
  * DELTA = 0.01 + 4 coords / smallest radius (quantization of the blob).
  * usage: test_rmesh_sweep [CORPUS]
  */
@@ -535,6 +538,60 @@ static void order_check(room *rm, const char *name)
     rng = keep;
 }
 
+/* D. quot16(x, d) = x / d (truncated towards zero, as C divides) for 0 < d
+ * < 2^31 and |x| < 2^16 d: every divisor at the edges of its two paths
+ * (below 2^16: one 32-bit division; from 2^16: the cut divisor and up to
+ * three corrections) with the largest and smallest quotients and
+ * remainders, then random divisors of every bit length. */
+int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d);
+static void check_quot16(void)
+{
+    static const uint32_t ds[] = {1u, 2u, 3u, 32767u, 32768u, 65535u, 65536u, 65537u,
+                                  98303u, 131071u, 131072u, 0x7fffffffu, 0x7ffffffeu,
+                                  0x40000000u, 0x40000001u, 0x3fffffffu};
+    static const uint32_t qs[] = {0u, 1u, 2u, 32767u, 32768u, 65534u, 65535u};
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    long n = 0, bad = 0;
+    size_t i, j;
+    int k;
+    for (i = 0; i < sizeof ds / sizeof ds[0] + 2000000; i++) {
+        uint32_t d;
+        if (i < sizeof ds / sizeof ds[0]) {
+            d = ds[i];
+        } else {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            d = (uint32_t)(s >> 33) >> (s % 31);   /* every bit length below 2^31 */
+            if (!d)
+                d = 1;
+        }
+        for (j = 0; j < sizeof qs / sizeof qs[0] + 1; j++)
+            for (k = 0; k < 4; k++) {
+                /* x = q d + r: r = 0, 1, d - 1, or random below d */
+                uint64_t q = j < sizeof qs / sizeof qs[0] ? qs[j] : (s >> 7) % 65536u;
+                uint64_t r = k == 0 ? 0 : k == 1 ? (d > 1) : k == 2 ? d - 1u : (s >> 3) % d;
+                int64_t x = (int64_t)(q * d + r), want;
+                int32_t got;
+                if (i >= sizeof ds / sizeof ds[0] && j < sizeof qs / sizeof qs[0] && k < 3)
+                    continue;   /* random divisors: random quotients and remainders only */
+                if ((s >> 1) & 1)
+                    x = -x;
+                want = x / (int64_t)d;
+                got = rr__rmesh_probe_quot16(x, d);
+                n++;
+                if (got != want && bad++ < 5)
+                    printf("FAIL quot16(%lld, %u) = %d, want %lld\n", (long long)x, d, got,
+                           (long long)want);
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+            }
+    }
+    printf("# quot16: %ld divisions, %ld wrong\n", n, bad);
+    RT_EXPECT("rmesh.quot16", bad == 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -543,6 +600,7 @@ int main(int argc, char **argv)
     int n;
     if (getenv("RT_SEED"))   /* explore other random sets; the default is fixed */
         rng ^= (uint64_t)strtoull(getenv("RT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
+    check_quot16();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
         tally ty;
