@@ -761,6 +761,9 @@ typedef struct ray_work {
     /* and its box grown by 2 coords, as lattice numbers (lattice_box): the
      * first test of a node (box_meets) and of a triangle (tri_outside) */
     int32_t blo[3], bhi[3];
+    /* and the origin's box grown by 2 coords, as lattice numbers: a node
+     * whose box holds the origin meets the segment (box_meets) */
+    int32_t olo[3], ohi[3];
     earliest b;             /* nearest hit so far */
     uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
@@ -901,6 +904,21 @@ static inline __attribute__((always_inline)) int box_meets(const ray_work *w,
 {
     const int32_t *h = w->h, *ah = w->ah;
     int32_t cx, cy, cz, ex, ey, ez;
+    /* The origin in the box (grown by 2 coords, on the lattice as below):
+     * then the segment, which starts there, meets it, and every axis below
+     * would pass. Near the root this holds for most nodes the walk tests
+     * (about 60 % of the boxes that pass the box axes on 173_opt), and it
+     * is six halfword compares against the three cross axes' 64-bit
+     * products. The origin stays the segment's start when a hit shortens
+     * the segment, so its box is set once per ray (ray_setup). */
+    if (nd->min[0] <= w->ohi[0] && nd->max[0] >= w->olo[0] &&
+        nd->min[1] <= w->ohi[1] && nd->max[1] >= w->olo[1] &&
+        nd->min[2] <= w->ohi[2] && nd->max[2] >= w->olo[2]) {
+        c[0] = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift);
+        c[1] = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift);
+        c[2] = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift);
+        return 1;
+    }
     if (nd->min[0] > w->bhi[0] || nd->max[0] < w->blo[0] ||
         nd->min[1] > w->bhi[1] || nd->max[1] < w->blo[1] ||
         nd->min[2] > w->bhi[2] || nd->max[2] < w->blo[2])
@@ -1103,6 +1121,7 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
         w->ol[k] = w->o[k] - msh->origin[k];
     }
     set_end(w, 1 << 30);   /* the whole segment */
+    lattice_box(w->ol, w->ol, 2, msh->shift, w->olo, w->ohi);
     w->b.t = w->b.d = 0;   /* no hit yet (i is compared only when d != 0) */
     w->hits = 0;
     return RR_OK;
@@ -1136,6 +1155,7 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
     }
     w.m.shift = (uint16_t)shift;   /* a lattice step, 0..RR_RMESH_VSHIFT_MAX */
     set_end(&w, nt);
+    lattice_box(w.ol, w.ol, 2, shift, w.olo, w.ohi);   /* as ray_setup */
     *both = seg_box2(&w, &nd[0], &nd[1], shift);
     return seg_box(&w, &nd[0], shift);
 }
