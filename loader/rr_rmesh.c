@@ -1026,12 +1026,6 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
     }
 }
 
-/* n / d rounded half away from zero (rr_fix.c's rule): the hit's values. */
-static int32_t round_div(int64_t num, uint64_t den)
-{
-    return (int32_t)rr__div_round64(num, (int64_t)den);
-}
-
 /* The unit normal of triangle t, facing against direction d (d . n <= 0;
  * as its corners turn when d is zero): a ray hit's faces the ray's origin.
  * Out of line: its edges stay out of the cast's frame, which the deepest
@@ -1051,14 +1045,14 @@ NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3]
 }
 
 /* m nt / nd rounded half away from zero, for |m| <= 2^20 and nt <= nd <
- * 2^32, nd > 0 (a narrowed hit fraction): the same value as round_div(m
- * nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
+ * 2^32, nd > 0 (a narrowed hit fraction): the same value as
+ * rr__div_round64(m nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
  * (the one 64-bit division) instead of a 64-bit division per value.
  * With a = |m| and x = a nt / nd, q = floor(a f / 2^31) is floor(x) or
  * floor(x) - 1: f is below nt 2^31 / nd by less than 1, so a f / 2^31 is
  * below x by less than a / 2^31 <= 2^-11. The remainder r = a nt - q nd
  * (< 2^53, exact) then says which: r >= nd means q + 1. Last, the rounding
- * of rr__div_round64: up when 2r >= nd. Checked against round_div on
+ * of rr__div_round64: up when 2r >= nd. Checked against long division on
  * random and edge values by test_rmesh_query. */
 static int32_t frac_of(int32_t m, uint32_t nt, uint32_t nd, uint32_t f)
 {
@@ -1097,15 +1091,41 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     facing_normal(&w->m, w->b.i, w->d, &hit->normal);
 }
 
+/* v m / len rounded half away from zero (rr__div_round64's value), for |v| <=
+ * len < 2^32 and 0 <= m <= 2^20, with g = floor(m 2^32 / len) worked out
+ * once for the three components of the segment vector (one 64-bit division
+ * a ray instead of three). As frac_of: with a = |v| and x = a m / len, the
+ * product a g < m 2^32 <= 2^52 fits, and q = floor(a g / 2^32) is floor(x)
+ * or floor(x) - 1, because g is below m 2^32 / len by less than 1, so a g /
+ * 2^32 is below x by less than a / 2^32 < 1. The remainder r = a m - q len
+ * (0 <= r < 2 len < 2^33, exact) then says which, and last the rounding:
+ * up when 2r >= len. Checked against long division on random and edge
+ * values by test_rmesh_query. */
+static int32_t scale_round(int32_t v, uint32_t m, uint32_t len, uint64_t g)
+{
+    uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    uint32_t q = (uint32_t)(((uint64_t)a * g) >> 32);
+    uint64_t r = (uint64_t)a * m - (uint64_t)q * len;
+    if (r >= len) {
+        q++;
+        r -= len;
+    }
+    if (r >= len - r)
+        q++;
+    return v < 0 ? -(int32_t)q : (int32_t)q;
+}
+
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
  * origin also relative to the lattice origin. */
 static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
                         int32_t *max_dist)
 {
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
-    /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range */
-    uint64_t len = rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) +
+    /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range; len
+     * < 2^32 (sqrt(3) 2^31), and |v_k| <= len */
+    uint32_t len = rr_isqrt64((uint64_t)((int64_t)v[0] * v[0]) +
                               (uint64_t)((int64_t)v[1] * v[1]) + (uint64_t)((int64_t)v[2] * v[2]));
+    uint64_t g;
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
@@ -1115,8 +1135,9 @@ static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
     if (m > DIST_MAX)
         m = DIST_MAX;
     *max_dist = m;
+    g = ((uint64_t)m << 32) / len;
     for (k = 0; k < 3; k++) {
-        w->d[k] = round_div((int64_t)v[k] * m, len);   /* |v| <= 2^31, m <= 2^20 */
+        w->d[k] = scale_round(v[k], (uint32_t)m, len, g);   /* v m / len, rounded */
         w->o[k] = ray->origin[k];
         w->ol[k] = w->o[k] - msh->origin[k];
     }
@@ -1165,6 +1186,14 @@ int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
 int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd)
 {
     return frac_of(m, nt, nd, (uint32_t)(((uint64_t)nt << 31) / nd));
+}
+
+/* ray_setup's segment vector component v m / len (scale_round with its g;
+ * |v| <= len, 0 <= m <= 2^20). */
+int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len);
+int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len)
+{
+    return scale_round(v, m, len, ((uint64_t)m << 32) / len);
 }
 #endif
 

@@ -878,6 +878,7 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
                             uint32_t shift, const uint16_t l[6], const uint16_t r[6],
                             int *both);
 int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
+int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len);
 
 /* a/b <= c/d for b, d > 0 (|a|, |c| < 2^40, b, d < 2^22) */
 static int frac_le(int64_t a, int64_t b, int64_t c, int64_t d)
@@ -1034,6 +1035,64 @@ static void check_hit_rounding(void)
     RT_EXPECT("rmesh.hit_rounding", bad == 0);
 }
 
+/* The segment vector's components v m / len (|v| <= len < 2^32, 0 <= m <=
+ * 2^20), rounded half away from zero, against plain long division of the
+ * 52-bit product: edge values (v at 0, +-1, +-len, len - 1, INT32_MIN; len 1
+ * to 2^32 - 1; m 0 to 2^20) and random ones. */
+static void check_dir_scale(void)
+{
+    static const uint32_t lens[] = {1u, 2u, 3u, 65536u, 0x7fffffffu, 0x80000000u,
+                                    0xdddb3d74u, 0xfffffffeu, 0xffffffffu};
+    static const uint32_t ms[] = {0u, 1u, 2u, 3u, 1000u, 65536u, (1u << 20) - 1u, 1u << 20};
+    long bad = 0, n = 0;
+    int i;
+    rt_seed = 4242u;
+    for (i = 0; i < 300000; i++) {
+        uint32_t len, m, a;
+        int32_t v, got;
+        uint64_t num, q, rem;
+        int64_t want;
+        if (i < 9 * 8 * 6) {   /* every pair of edge values, each v kind */
+            len = lens[i % 9];
+            m = ms[(i / 9) % 8];
+            switch (i / 72) {
+            case 0: a = 0; break;
+            case 1: a = 1; break;
+            case 2: a = len; break;
+            case 3: a = len - 1; break;
+            case 4: a = len / 2; break;
+            default: a = len / 3; break;
+            }
+        } else {
+            len = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
+            a = (uint32_t)(((uint64_t)rt_rand() * len) >> 32);
+            if (rt_rand() % 8 == 0)
+                a = len;
+            m = (uint32_t)rnd_in(0, 1 << 20);
+        }
+        if (a > 0x80000000u)   /* |v| of an int32 */
+            a = 0x80000000u;
+        v = (int32_t)(i % 2 ? 0u - a : a);
+        if (i % 2 && a == 0x80000000u)
+            v = INT32_MIN;
+        else if (a == 0x80000000u)
+            v = INT32_MAX, a = 0x7fffffffu;
+        num = (uint64_t)a * m;
+        q = num / len;
+        rem = num % len;
+        if (2 * rem >= len)
+            q++;
+        want = v < 0 ? -(int64_t)q : (int64_t)q;
+        got = rr__rmesh_probe_scale(v, m, len);
+        n++;
+        if (got != want && bad++ < 5)
+            printf("FAIL dir scale: %d * %u / %u: got %d, want %lld\n", v, m, len, got,
+                   (long long)want);
+    }
+    printf("# segment vector rounding: %ld values, %ld wrong\n", n, bad);
+    RT_EXPECT("rmesh.dir_scale", bad == 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1044,6 +1103,7 @@ int main(int argc, char **argv)
     check_ties();
     check_node_test();
     check_hit_rounding();
+    check_dir_scale();
     run_room(c, "sample", 3000);
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
         if (!only || strstr(rooms[i], only))
