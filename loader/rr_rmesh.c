@@ -779,12 +779,15 @@ typedef char rr__ray_area_fits[(sizeof(ray_work) + 4 <= RR_RMESH_SWEEP_BYTES) ? 
  * answer does not depend on the order
  * in which the tree visits the leaves, that is on how it was built. The
  * fractions are compared exactly, as the 128-bit products t d_b and t_b d
- * (all values < 2^62, d > 0). */
+ * (all values < 2^62, d > 0); the first hit of a ray is taken without
+ * them. */
 NOINLINE static int take(earliest *b, uint64_t t, uint64_t d, uint32_t i, uint32_t key)
 {
-    uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
-    if (b->d && (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && key >= b->key)))))
-        return 0;
+    if (b->d) {
+        uint64_t l1, l2, h1 = rr__mul128(t, b->d, &l1), h2 = rr__mul128(b->t, d, &l2);
+        if (h1 > h2 || (h1 == h2 && (l1 > l2 || (l1 == l2 && key >= b->key))))
+            return 0;
+    }
     b->t = t;
     b->d = d;
     b->i = i;
