@@ -870,8 +870,10 @@ NOINLINE static void set_end(ray_work *w, int32_t nt)
         w->ah[k] = h < 0 ? -h : h;
         lo[k] = h < 0 ? w->ol[k] + h : w->ol[k];
         hi[k] = h < 0 ? w->ol[k] : w->ol[k] + h;
+        /* lattice_box's rule, in line (once per hit) */
+        w->bhi[k] = (hi[k] + 2) >> w->m.shift;
+        w->blo[k] = -((2 - lo[k]) >> w->m.shift);
     }
-    lattice_box(lo, hi, 2, w->m.shift, w->blo, w->bhi);
 }
 
 /* |c| > r: one test of box_meets' cross axes, in line (it runs for every
