@@ -940,7 +940,7 @@ static int32_t rnd_in(int32_t lo, int32_t hi)   /* [lo, hi] */
  * bounds). */
 static void check_node_test(void)
 {
-    long met = 0, missed = 0, bad = 0, bad2 = 0;
+    long met = 0, missed = 0, bad = 0, bad2 = 0, oin = 0, oedge = 0;
     int i;
     rt_seed = 12345u;
     for (i = 0; i < 400000; i++) {
@@ -950,7 +950,7 @@ static void check_node_test(void)
         int32_t ol[3], d[3], nt;
         int64_t h[3];
         uint16_t b[2][6];
-        int k, j, got, both, want_l, want_r, lf, want2;
+        int k, j, got, both, want_l, want_r, lf, want2, inside = 0;
         int64_t s = 0;
         for (k = 0; k < 3; k++) {
             ol[k] = big ? rnd_in(-(1 << 19) + 1, (1 << 19) - 1) : rnd_in(-8, span + 8);
@@ -960,6 +960,25 @@ static void check_node_test(void)
                 b[j][k] = (uint16_t)lo;
                 b[j][3 + k] = (uint16_t)(hi > 65535 ? 65535 : hi);
             }
+        }
+        if (i % 3 == 1) {   /* the origin in l's box grown by 2, on its faces or just out */
+            int edge = 0;
+            for (k = 0; k < 3; k++) {
+                int32_t lo = ((int32_t)b[0][k] << shift) - 2, hi = ((int32_t)b[0][3 + k] << shift) + 2;
+                switch (rt_rand() % 6) {
+                case 0: ol[k] = lo; edge = 1; break;
+                case 1: ol[k] = hi; edge = 1; break;
+                case 2: ol[k] = lo - 1; break;
+                case 3: ol[k] = hi + 1; break;
+                default: ol[k] = rnd_in(lo, hi); break;
+                }
+            }
+            inside = 1;
+            for (k = 0; k < 3; k++)
+                if (ol[k] < ((int32_t)b[0][k] << shift) - 2 || ol[k] > ((int32_t)b[0][3 + k] << shift) + 2)
+                    inside = 0;
+            oin += inside;
+            oedge += inside && edge;
         }
         if (i % 2)   /* aimed through near l's centre at about t = 1/2: many touch or just miss */
             for (k = 0; k < 3; k++)
@@ -986,11 +1005,15 @@ static void check_node_test(void)
         if (both != want2 && bad2++ < 5)
             printf("FAIL seg_box2: got %d, want %d\n", both, want2);
     }
-    printf("# node test: %ld segment-box pairs met, %ld missed; %ld differ from the exact "
-           "reference, %ld pair answers differ\n", met, missed, bad, bad2);
+    printf("# node test: %ld segment-box pairs met, %ld missed (origin in the box %ld times, "
+           "%ld on its faces); %ld differ from the exact reference, %ld pair answers differ\n",
+           met, missed, oin, oedge, bad, bad2);
     RT_EXPECT("rmesh.segbox.exact", bad == 0);
     RT_EXPECT("rmesh.segbox2.exact", bad2 == 0);
     RT_EXPECT("rmesh.segbox.both_kinds", met > 10000 && missed > 10000);
+    /* the shortcut for a box that holds the origin (box_meets), on its
+     * faces too */
+    RT_EXPECT("rmesh.segbox.origin_inside", oin > 10000 && oedge > 5000);
 }
 
 /* The hit's values m nt / nd (|m| <= 2^20, nt <= nd < 2^32), rounded half
