@@ -765,7 +765,6 @@ typedef struct ray_work {
      * whose box holds the origin meets the segment (box_meets) */
     int32_t olo[3], ohi[3];
     earliest b;             /* nearest hit so far */
-    uint32_t bf;            /* and its fraction, narrowed (narrow), as floor(t 2^31 / d) */
     uint32_t hits;          /* how many times a hit shortened the segment (< 2^16) */
     int32_t r[5];           /* ray_result's values, out of the cast's frame */
     uint32_t tv[3];         /* the corners (vertex numbers) of the triangle under test,
@@ -985,14 +984,11 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
             !take(&w->b, t, det, i, tri_key(m, i)))
             continue;
         /* the hit is kept (take); t / det, narrowed in place, now ends the
-         * segment. f = floor(t 2^31 / det) (<= 2^31, t <= det), kept for
-         * ray_result, gives it in Q30 as f / 2 + 2 >= ceil(t 2^30 / det) +
-         * 1, the ceiling plus one step, so the box test stays conservative;
-         * at most 2^30 + 1, the whole segment plus a step. */
+         * segment: ceil(t / det) in Q30, plus one step, so the box test stays
+         * conservative (t <= det, so the end is <= 2^30 + 1) */
         narrow(&t, &det);
-        w->bf = (uint32_t)((t << 31) / det);
-        t = (w->bf >> 1) + 2;
-        set_end(w, t > (1u << 30) + 1 ? (1 << 30) + 1 : (int32_t)t);
+        t = (((t << 30) + det - 1) / det) + 1;
+        set_end(w, (int32_t)t);
         w->hits++;
     }
 }
@@ -1056,8 +1052,7 @@ NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3]
 /* m nt / nd rounded half away from zero, for |m| <= 2^20 and nt <= nd <
  * 2^32, nd > 0 (a narrowed hit fraction): the same value as
  * rr__div_round64(m nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
- * (the one 64-bit division, in ray_leaf, which also ends the segment with
- * it) instead of a 64-bit division per value.
+ * (the one 64-bit division) instead of a 64-bit division per value.
  * With a = |m| and x = a nt / nd, q = floor(a f / 2^31) is floor(x) or
  * floor(x) - 1: f is below nt 2^31 / nd by less than 1, so a f / 2^31 is
  * below x by less than a / 2^31 <= 2^-11. The remainder r = a nt - q nd
@@ -1085,8 +1080,9 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
-    uint32_t f = w->bf;   /* floor(nt 2^31 / nd) of the narrowed fraction (ray_leaf) */
+    uint32_t f;
     narrow(&nt, &nd);
+    f = (uint32_t)((nt << 31) / nd);   /* nt <= nd < 2^32: f <= 2^31 */
     for (k = 0; k < 5; k++)   /* |m| <= 2^20 */
         r[k] = frac_of(m[k], (uint32_t)nt, (uint32_t)nd, f);
     hit->hit = 1;
