@@ -902,7 +902,8 @@ static inline int apart64(int64_t c, int64_t r)
  *   integers (budget at the top of the file).
  *
  * c receives the doubled centre distance when the box axes pass (seg_box2
- * orders the children by it). In line: each call site is its own copy. */
+ * orders the children by it). Returns 0 (missed), 1 (met) or 2 (met, and
+ * the box holds the origin). In line: each call site is its own copy. */
 static inline __attribute__((always_inline)) int box_meets(const ray_work *w,
                                                            const rr_rmesh_node *nd,
                                                            uint32_t shift, int32_t c[3])
@@ -922,7 +923,7 @@ static inline __attribute__((always_inline)) int box_meets(const ray_work *w,
         c[0] = w->sum[0] - (((int32_t)nd->min[0] + nd->max[0]) << shift);
         c[1] = w->sum[1] - (((int32_t)nd->min[1] + nd->max[1]) << shift);
         c[2] = w->sum[2] - (((int32_t)nd->min[2] + nd->max[2]) << shift);
-        return 1;
+        return 2;
     }
     if (nd->min[0] > w->bhi[0] || nd->max[0] < w->blo[0] ||
         nd->min[1] > w->bhi[1] || nd->max[1] < w->blo[1] ||
@@ -946,13 +947,15 @@ static inline __attribute__((always_inline)) int box_meets(const ray_work *w,
 NOINLINE static int seg_box(const ray_work *w, const rr_rmesh_node *nd, uint32_t shift)
 {
     int32_t c[3];
-    return box_meets(w, nd, shift, c);
+    return box_meets(w, nd, shift, c) != 0;
 }
 
 /* Both children l and r of a node, in one call (the walk's step): bit 0 set
  * when the segment meets l, bit 1 when it meets r, and when it meets both,
- * bit 2 when l goes first. The child whose centre lies less far along the
- * ray goes first: (C_l - C_r) . d <= 0 with doubled centres C, and C_l -
+ * bit 2 when l goes first. When just one of them holds the origin, it goes
+ * first: the ray is in it from the start, in the other only later (front to
+ * back; on the M3 173_opt's rays -1.3 %, exit1_opt's +1.2 %). Otherwise the
+ * child whose centre lies less far along the ray goes first: (C_l - C_r) . d <= 0 with doubled centres C, and C_l -
  * C_r = c_r - c_l with box_meets' doubled distances c = sum - C (|c| <
  * 2^22, |d| <= 2^20: the products fit int64). */
 /* cl is read only when box_meets(l) returned 1, which wrote it; GCC cannot
@@ -964,11 +967,13 @@ NOINLINE static int seg_box2(const ray_work *w, const rr_rmesh_node *l, const rr
                              uint32_t shift)
 {
     int32_t cl[3], cr[3];
-    int hit = box_meets(w, l, shift, cl);
-    if (!box_meets(w, r, shift, cr))
-        return hit;
+    int hit = box_meets(w, l, shift, cl), hr = box_meets(w, r, shift, cr);
+    if (!hr)
+        return hit != 0;
     if (!hit)
         return 2;
+    if (hit != hr)   /* the one that holds the origin first */
+        return 3 | (hit == 2) << 2;
     return 3 | ((int64_t)(cr[0] - cl[0]) * w->d[0] + (int64_t)(cr[1] - cl[1]) * w->d[1] +
                     (int64_t)(cr[2] - cl[2]) * w->d[2] <= 0) << 2;
 }

@@ -936,8 +936,9 @@ static int32_t rnd_in(int32_t lo, int32_t hi)   /* [lo, hi] */
  * 2-coord margin) and at the overflow budget's limits: seg_box must equal
  * the exact reference (it is exact, so never rejects a box the segment
  * meets), seg_box2 must give both children's answers and, when both are
- * met, the nearer-centre-first order ((c_l - c_r) . d <= 0 on the lattice
- * bounds). */
+ * met, the order: the child that holds the origin first when just one
+ * does, else the nearer-centre-first order ((c_l - c_r) . d <= 0 on the
+ * lattice bounds). */
 static void check_node_test(void)
 {
     long met = 0, missed = 0, bad = 0, bad2 = 0, oin = 0, oedge = 0;
@@ -995,6 +996,16 @@ static void check_node_test(void)
         for (k = 0; k < 3; k++)
             s += ((int64_t)b[0][k] + b[0][3 + k] - b[1][k] - b[1][3 + k]) * d[k];
         lf = s <= 0;
+        {   /* which of l and r hold the origin (their boxes grown by 2 coords) */
+            int in[2] = {1, 1};
+            for (j = 0; j < 2; j++)
+                for (k = 0; k < 3; k++)
+                    if (ol[k] < ((int32_t)b[j][k] << shift) - 2 ||
+                        ol[k] > ((int32_t)b[j][3 + k] << shift) + 2)
+                        in[j] = 0;
+            if (in[0] != in[1])
+                lf = in[0];
+        }
         want2 = want_l | want_r << 1 | (want_l && want_r && lf) << 2;
         met += want_l;
         missed += !want_l;
