@@ -1126,9 +1126,11 @@ static int32_t scale_round(int32_t v, uint32_t m, uint32_t len, uint64_t g)
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
- * origin also relative to the lattice origin. */
-static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
-                        int32_t *max_dist)
+ * origin also relative to the lattice origin. Out of line: its 64-bit
+ * temporaries stay out of the cast's frame, which the deepest chain (the
+ * walk, the leaf, the triangle test) runs under (micro:bit: 512 bytes). */
+NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
+                                 int32_t *max_dist)
 {
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
     /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range; len
