@@ -878,6 +878,7 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
                             uint32_t shift, const uint16_t l[6], const uint16_t r[6],
                             int *both);
 int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
+int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len);
 
 /* a/b <= c/d for b, d > 0 (|a|, |c| < 2^40, b, d < 2^22) */
 static int frac_le(int64_t a, int64_t b, int64_t c, int64_t d)
@@ -935,11 +936,12 @@ static int32_t rnd_in(int32_t lo, int32_t hi)   /* [lo, hi] */
  * 2-coord margin) and at the overflow budget's limits: seg_box must equal
  * the exact reference (it is exact, so never rejects a box the segment
  * meets), seg_box2 must give both children's answers and, when both are
- * met, the nearer-centre-first order ((c_l - c_r) . d <= 0 on the lattice
- * bounds). */
+ * met, the order: the child that holds the origin first when just one
+ * does, else the nearer-centre-first order ((c_l - c_r) . d <= 0 on the
+ * lattice bounds). */
 static void check_node_test(void)
 {
-    long met = 0, missed = 0, bad = 0, bad2 = 0;
+    long met = 0, missed = 0, bad = 0, bad2 = 0, oin = 0, oedge = 0;
     int i;
     rt_seed = 12345u;
     for (i = 0; i < 400000; i++) {
@@ -949,7 +951,7 @@ static void check_node_test(void)
         int32_t ol[3], d[3], nt;
         int64_t h[3];
         uint16_t b[2][6];
-        int k, j, got, both, want_l, want_r, lf, want2;
+        int k, j, got, both, want_l, want_r, lf, want2, inside = 0;
         int64_t s = 0;
         for (k = 0; k < 3; k++) {
             ol[k] = big ? rnd_in(-(1 << 19) + 1, (1 << 19) - 1) : rnd_in(-8, span + 8);
@@ -959,6 +961,25 @@ static void check_node_test(void)
                 b[j][k] = (uint16_t)lo;
                 b[j][3 + k] = (uint16_t)(hi > 65535 ? 65535 : hi);
             }
+        }
+        if (i % 3 == 1) {   /* the origin in l's box grown by 2, on its faces or just out */
+            int edge = 0;
+            for (k = 0; k < 3; k++) {
+                int32_t lo = ((int32_t)b[0][k] << shift) - 2, hi = ((int32_t)b[0][3 + k] << shift) + 2;
+                switch (rt_rand() % 6) {
+                case 0: ol[k] = lo; edge = 1; break;
+                case 1: ol[k] = hi; edge = 1; break;
+                case 2: ol[k] = lo - 1; break;
+                case 3: ol[k] = hi + 1; break;
+                default: ol[k] = rnd_in(lo, hi); break;
+                }
+            }
+            inside = 1;
+            for (k = 0; k < 3; k++)
+                if (ol[k] < ((int32_t)b[0][k] << shift) - 2 || ol[k] > ((int32_t)b[0][3 + k] << shift) + 2)
+                    inside = 0;
+            oin += inside;
+            oedge += inside && edge;
         }
         if (i % 2)   /* aimed through near l's centre at about t = 1/2: many touch or just miss */
             for (k = 0; k < 3; k++)
@@ -975,6 +996,16 @@ static void check_node_test(void)
         for (k = 0; k < 3; k++)
             s += ((int64_t)b[0][k] + b[0][3 + k] - b[1][k] - b[1][3 + k]) * d[k];
         lf = s <= 0;
+        {   /* which of l and r hold the origin (their boxes grown by 2 coords) */
+            int in[2] = {1, 1};
+            for (j = 0; j < 2; j++)
+                for (k = 0; k < 3; k++)
+                    if (ol[k] < ((int32_t)b[j][k] << shift) - 2 ||
+                        ol[k] > ((int32_t)b[j][3 + k] << shift) + 2)
+                        in[j] = 0;
+            if (in[0] != in[1])
+                lf = in[0];
+        }
         want2 = want_l | want_r << 1 | (want_l && want_r && lf) << 2;
         met += want_l;
         missed += !want_l;
@@ -985,11 +1016,15 @@ static void check_node_test(void)
         if (both != want2 && bad2++ < 5)
             printf("FAIL seg_box2: got %d, want %d\n", both, want2);
     }
-    printf("# node test: %ld segment-box pairs met, %ld missed; %ld differ from the exact "
-           "reference, %ld pair answers differ\n", met, missed, bad, bad2);
+    printf("# node test: %ld segment-box pairs met, %ld missed (origin in the box %ld times, "
+           "%ld on its faces); %ld differ from the exact reference, %ld pair answers differ\n",
+           met, missed, oin, oedge, bad, bad2);
     RT_EXPECT("rmesh.segbox.exact", bad == 0);
     RT_EXPECT("rmesh.segbox2.exact", bad2 == 0);
     RT_EXPECT("rmesh.segbox.both_kinds", met > 10000 && missed > 10000);
+    /* the shortcut for a box that holds the origin (box_meets), on its
+     * faces too */
+    RT_EXPECT("rmesh.segbox.origin_inside", oin > 10000 && oedge > 5000);
 }
 
 /* The hit's values m nt / nd (|m| <= 2^20, nt <= nd < 2^32), rounded half
@@ -1034,6 +1069,64 @@ static void check_hit_rounding(void)
     RT_EXPECT("rmesh.hit_rounding", bad == 0);
 }
 
+/* The segment vector's components v m / len (|v| <= len < 2^32, 0 <= m <=
+ * 2^20), rounded half away from zero, against plain long division of the
+ * 52-bit product: edge values (v at 0, +-1, +-len, len - 1, INT32_MIN; len 1
+ * to 2^32 - 1; m 0 to 2^20) and random ones. */
+static void check_dir_scale(void)
+{
+    static const uint32_t lens[] = {1u, 2u, 3u, 65536u, 0x7fffffffu, 0x80000000u,
+                                    0xdddb3d74u, 0xfffffffeu, 0xffffffffu};
+    static const uint32_t ms[] = {0u, 1u, 2u, 3u, 1000u, 65536u, (1u << 20) - 1u, 1u << 20};
+    long bad = 0, n = 0;
+    int i;
+    rt_seed = 4242u;
+    for (i = 0; i < 300000; i++) {
+        uint32_t len, m, a;
+        int32_t v, got;
+        uint64_t num, q, rem;
+        int64_t want;
+        if (i < 9 * 8 * 6) {   /* every pair of edge values, each v kind */
+            len = lens[i % 9];
+            m = ms[(i / 9) % 8];
+            switch (i / 72) {
+            case 0: a = 0; break;
+            case 1: a = 1; break;
+            case 2: a = len; break;
+            case 3: a = len - 1; break;
+            case 4: a = len / 2; break;
+            default: a = len / 3; break;
+            }
+        } else {
+            len = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
+            a = (uint32_t)(((uint64_t)rt_rand() * len) >> 32);
+            if (rt_rand() % 8 == 0)
+                a = len;
+            m = (uint32_t)rnd_in(0, 1 << 20);
+        }
+        if (a > 0x80000000u)   /* |v| of an int32 */
+            a = 0x80000000u;
+        v = (int32_t)(i % 2 ? 0u - a : a);
+        if (i % 2 && a == 0x80000000u)
+            v = INT32_MIN;
+        else if (a == 0x80000000u)
+            v = INT32_MAX, a = 0x7fffffffu;
+        num = (uint64_t)a * m;
+        q = num / len;
+        rem = num % len;
+        if (2 * rem >= len)
+            q++;
+        want = v < 0 ? -(int64_t)q : (int64_t)q;
+        got = rr__rmesh_probe_scale(v, m, len);
+        n++;
+        if (got != want && bad++ < 5)
+            printf("FAIL dir scale: %d * %u / %u: got %d, want %lld\n", v, m, len, got,
+                   (long long)want);
+    }
+    printf("# segment vector rounding: %ld values, %ld wrong\n", n, bad);
+    RT_EXPECT("rmesh.dir_scale", bad == 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -1044,6 +1137,7 @@ int main(int argc, char **argv)
     check_ties();
     check_node_test();
     check_hit_rounding();
+    check_dir_scale();
     run_room(c, "sample", 3000);
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++)
         if (!only || strstr(rooms[i], only))
