@@ -1150,11 +1150,14 @@ NOINLINE static int sweep_vertex(sweep_work *w, int64_t g[3], uint32_t *num, uin
 
 /* Is p (coords) inside triangle t, edges included? The edge and offset
  * vectors go in w's edge scratch (bv, e; the edge tests have not started),
- * which keeps this frame, under the sweep's, small. */
+ * which keeps this frame, under the sweep's, small. p is outside as soon
+ * as two edges see it on opposite sides, so the loop stops there (most
+ * touching points the sweep asks about lie outside: the third edge's
+ * products are then not needed; the answer is the same). */
 static int inside(sweep_work *w, const int32_t p[3])
 {
     int i, pos = 0, neg = 0;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 3 && !(pos && neg); i++) {
         const int32_t *a = w->tp[i], *b = w->tp[i == 2 ? 0 : i + 1];
         int64_t x[3], s;
         int k;
