@@ -781,21 +781,29 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
-    while (*node < n) {
-        const rr_rmesh_node *nd = &nodes[*node];
-        int k, in = 1;
+    uint32_t at = *node, top = *sp;   /* in registers for the walk, stored on return */
+    const rr_rmesh_node *nd = 0;
+    while (at < n) {
+        int k;
+        nd = &nodes[at];
+        /* the first axis on which the node's bounds miss the box decides:
+         * most nodes the walk reaches are missed, on one axis */
         for (k = 0; k < 3; k++)
-            in &= nd->min[k] <= qhi[k] && nd->max[k] >= qlo[k];
-        if (in && !(nd->count & RR_RMESH_LEAF)) {
-            stack[(*sp)++] = nd->count;
-            *node = nd->first;
+            if (nd->min[k] > qhi[k] || nd->max[k] < qlo[k])
+                break;
+        if (k == 3 && !(nd->count & RR_RMESH_LEAF)) {
+            stack[top++] = nd->count;
+            at = nd->first;
             continue;
         }
-        *node = *sp ? stack[--*sp] : n;
-        if (in)
-            return nd;
+        at = top ? stack[--top] : n;
+        if (k == 3)
+            break;
+        nd = 0;
     }
-    return 0;
+    *node = at;
+    *sp = top;
+    return nd;
 }
 
 /* Returns 0 when the output is full. */
