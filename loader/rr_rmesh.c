@@ -1283,6 +1283,25 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     return 1;
 }
 
+/* The corners v (collision vertex numbers) into w->tp, in coords: origin
+ * + q << shift, as vertex_coords (rr__rmesh_corners), with the three axes
+ * written out (the loops cost about 40 instructions a triangle on the M3,
+ * for each of the triangles the sweep decodes). Out of line, so that the
+ * reject path before it (sweep_corners, every triangle of a leaf) keeps
+ * its short frame. */
+NOINLINE static void sweep_decode(sweep_work *w, const uint32_t v[3])
+{
+    const int32_t *o = w->m.origin;
+    uint32_t sh = w->m.shift;
+    int i;
+    for (i = 0; i < 3; i++) {
+        const uint16_t *q = w->m.verts[v[i]].q;
+        w->tp[i][0] = o[0] + ((int32_t)q[0] << sh);
+        w->tp[i][1] = o[1] + ((int32_t)q[1] << sh);
+        w->tp[i][2] = o[2] + ((int32_t)q[2] << sh);
+    }
+}
+
 /* Triangle ti's corners (collision vertex numbers v) into w->tp and its
  * tie key into w->ckey, unless it lies outside the step's region (then 0). */
 static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
@@ -1290,7 +1309,7 @@ static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
     if (tri_outside(&w->m, v, w->tlo, w->thi))
         return 0;
     w->ckey = (uint16_t)tri_key(&w->m, ti);
-    rr__rmesh_corners(&w->m, v, w->tp);
+    sweep_decode(w, v);
     return 1;
 }
 
