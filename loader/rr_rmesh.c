@@ -1382,23 +1382,46 @@ static void start_at(sweep_work *w, const int16_t q[3])
     w->bv[2] = q[2];
 }
 
+/* The plane normal of the triangle in w->tp into w->tn: plane_normal of
+ * its edges tp1 - tp0 and tp2 - tp0 (each component below 2^18, see the
+ * budget), here with the edges and their cross product written out (the
+ * vector helpers are out of line for the stack bound, and four calls for
+ * each triangle the sweep decodes cost more than the arithmetic). The
+ * same rounding: the cross product's largest component brought to [2^14,
+ * 2^15] by a power of two, rounded half up. */
+NOINLINE static void sweep_plane(sweep_work *w)
+{
+    const int32_t *p0 = w->tp[0], *p1 = w->tp[1], *p2 = w->tp[2];
+    int32_t a0 = p1[0] - p0[0], a1 = p1[1] - p0[1], a2 = p1[2] - p0[2];
+    int32_t b0 = p2[0] - p0[0], b1 = p2[1] - p0[1], b2 = p2[2] - p0[2];
+    int64_t c[3];
+    uint64_t big = 0;
+    int k, s;
+    c[0] = (int64_t)a1 * b2 - (int64_t)a2 * b1;
+    c[1] = (int64_t)a2 * b0 - (int64_t)a0 * b2;
+    c[2] = (int64_t)a0 * b1 - (int64_t)a1 * b0;
+    for (k = 0; k < 3; k++)
+        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
+    s = big ? rr__top_bit64(big) - 14 : 0;
+    for (k = 0; k < 3; k++)
+        w->tn[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
  * into the work area (w->tp, w->tn) for all of them. The edges and
  * vertices of a triangle whose plane is reached no earlier than the
  * earliest contact so far are not tried: their contacts come no earlier
- * than the plane's (contact), so none of them could be taken. */
-static void sweep_tri(sweep_work *w, uint32_t ti)
+ * than the plane's (contact), so none of them could be taken. Called for
+ * the triangles that sweep_corners decoded (in the step's region); out of
+ * line, so that the leaf loop, which mostly rejects, keeps its few values
+ * in registers. */
+NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
 {
     int64_t g[3];
     uint32_t num, den, pt, pd;
     int j, k;
-    if (!sweep_corners(w, ti))
-        return;
-    /* the edges in the edge tests' scratch (they have not started) */
-    sub3(w->bv, w->tp[1], w->tp[0]);
-    sub3(w->e, w->tp[2], w->tp[0]);
-    plane_normal(w->bv, w->e, w->tn);
+    sweep_plane(w);
     if (sweep_face(w, ti, &pt, &pd))
         return;
     /* Each corner goes into e-space once (corner_q): corner 0 is kept for
@@ -1458,7 +1481,8 @@ static void sweep_step(const rr_room *room, sweep_work *w)
          * for every triangle (the one-leaf blob's whole cost) */
         end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
         for (i = nd->first; i < end; i++)
-            sweep_tri(w, i);
+            if (sweep_corners(w, i))
+                sweep_tri(w, i);
     }
 }
 
