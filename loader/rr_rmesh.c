@@ -1340,38 +1340,25 @@ NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
     return sweep_take(w, ti, v);
 }
 
-/* Is corner p (coords) in the step's region [lo, hi]? Then its e-space
- * offset from pos into q (|q_k| <= 8704, see the ranges above) and 1. For a
- * point in the region clip() keeps all of it and works out the same q (an
- * edge whose ends are both in the region is kept whole: its e-space start
- * and end are those of its corners), so the vertex and edge tests below
- * take this short way for them, and clip() only for edges that leave the
- * region. */
-NOINLINE static int espace_corner(const sweep_work *w, const int32_t p[3], int32_t q[3])
-{
-    int k;
-    for (k = 0; k < 3; k++)
-        if (p[k] < w->lo[k] || p[k] > w->hi[k])
-            return 0;
-    for (k = 0; k < 3; k++)
-        q[k] = ((p[k] - w->pos[k]) * KK) / w->r[k];   /* |p - pos| <= 2 r_k + 2 */
-    return 1;
-}
-
 #define OUTSIDE INT16_MIN
 
-/* Corner p's e-space offset into q (espace_corner), q_0 = OUTSIDE when p is
- * not in the step's region. */
+/* Corner p (coords): when it is in the step's region [lo, hi], its e-space
+ * offset from pos into q (|q_k| <= 8704, see the ranges above), else q_0 =
+ * OUTSIDE. For a point in the region clip() keeps all of it and works out
+ * the same q (an edge whose ends are both in the region is kept whole: its
+ * e-space start and end are those of its corners), so the vertex and edge
+ * tests below take this short way for them, and clip() only for edges
+ * that leave the region. */
 NOINLINE static void corner_q(const sweep_work *w, const int32_t p[3], int16_t q[3])
 {
-    int32_t t[3];
     int k;
-    if (!espace_corner(w, p, t)) {
-        q[0] = OUTSIDE;
-        return;
-    }
     for (k = 0; k < 3; k++)
-        q[k] = (int16_t)t[k];
+        if (p[k] < w->lo[k] || p[k] > w->hi[k]) {
+            q[0] = OUTSIDE;
+            return;
+        }
+    for (k = 0; k < 3; k++)   /* |p - pos| <= 2 r_k + 2 */
+        q[k] = (int16_t)(((p[k] - w->pos[k]) * KK) / w->r[k]);
 }
 
 /* The edge tests' start w->bv from a corner's offset q (in the region). */
@@ -1426,7 +1413,7 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
         return;
     /* Each corner goes into e-space once (corner_q): corner 0 is kept for
      * the last edge, corner j is the one tested; an edge whose ends are both
-     * in the region is kept whole (see espace_corner), one that leaves it is
+     * in the region is kept whole (see corner_q), one that leaves it is
      * clipped by clip() */
     corner_q(w, w->tp[0], w->q0);
     for (k = 0; k < 3; k++)
