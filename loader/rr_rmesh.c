@@ -1156,25 +1156,28 @@ NOINLINE static int sweep_vertex(sweep_work *w, int64_t g[3], uint32_t *num, uin
     return 1;
 }
 
-/* Is p (coords) inside triangle t, edges included? The edge and offset
- * vectors go in w's edge scratch (bv, e; the edge tests have not started),
- * which keeps this frame, under the sweep's, small. p is outside as soon
- * as two edges see it on opposite sides, so the loop stops there (most
- * touching points the sweep asks about lie outside: the third edge's
- * products are then not needed; the answer is the same). */
-static int inside(sweep_work *w, const int32_t p[3])
+/* Is p (coords) inside triangle t, edges included? For each edge a-b the
+ * sign of ((b - a) x (p - a)) . n, each component of the cross product
+ * shifted down by 8 bits first (|b - a|, |p - a| < 2^19: the products
+ * below 2^38, and with |n_k| <= 2^15 the sum stays below 2^48; the same
+ * arithmetic as cross3 and dot3 gave it before), written
+ * out rather than with the vector helpers (their calls cost more than the
+ * arithmetic). p is outside as soon as two edges see it on opposite sides,
+ * so the loop stops there (most touching points the sweep asks about lie
+ * outside: the third edge's products are then not needed; the answer is
+ * the same). Out of line: its 64-bit temporaries stay out of the sweep's
+ * frame. */
+NOINLINE static int inside(const sweep_work *w, const int32_t p[3])
 {
+    const int32_t *n = w->tn;
     int i, pos = 0, neg = 0;
     for (i = 0; i < 3 && !(pos && neg); i++) {
         const int32_t *a = w->tp[i], *b = w->tp[i == 2 ? 0 : i + 1];
-        int64_t x[3], s;
-        int k;
-        sub3(w->bv, b, a);
-        sub3(w->e, p, a);
-        cross3(x, w->bv, w->e);
-        for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
-            x[k] >>= 8;
-        s = dot3(x, w->tn);
+        int32_t u0 = b[0] - a[0], u1 = b[1] - a[1], u2 = b[2] - a[2];
+        int32_t q0 = p[0] - a[0], q1 = p[1] - a[1], q2 = p[2] - a[2];
+        int64_t s = (((int64_t)u1 * q2 - (int64_t)u2 * q1) >> 8) * n[0] +
+                    (((int64_t)u2 * q0 - (int64_t)u0 * q2) >> 8) * n[1] +
+                    (((int64_t)u0 * q1 - (int64_t)u1 * q0) >> 8) * n[2];
         pos |= s > 0;
         neg |= s < 0;
     }
