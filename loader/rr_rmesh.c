@@ -144,13 +144,6 @@ NOINLINE static int64_t abs64(int64_t a)
 
 /* Small vectors: int32 inputs (differences of coords fit, see the budget),
  * int64 products. */
-NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = a[0] - b[0];
-    r[1] = a[1] - b[1];
-    r[2] = a[2] - b[2];
-}
-
 NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
@@ -1243,8 +1236,9 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     uint64_t rr;
     int32_t p[3], vn, num, sg;
     int k;
-    sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
-    d0 = dot64(n, p);
+    for (k = 0; k < 3; k++)
+        p[k] = w->pos[k] - v0[k];   /* |pos| < 2^24, see the budget */
+    d0 = (int64_t)n[0] * p[0] + (int64_t)n[1] * p[1] + (int64_t)n[2] * p[2];
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
     /* |n| <= 2^15 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
@@ -1255,7 +1249,7 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
      * r >= 2^18). Both tests below compare a whole number with rn, which
      * beyond_root decides from rr alone: the square root is taken only
      * when the step reaches the plane. */
-    rr = (uint64_t)dot64(p, p);
+    rr = (uint64_t)((int64_t)p[0] * p[0] + (int64_t)p[1] * p[1] + (int64_t)p[2] * p[2]);
     *pd = 0;
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return beyond_root(d0 + 1, rr);   /* d0 >= rn: straddling it and only edges
