@@ -144,13 +144,6 @@ NOINLINE static int64_t abs64(int64_t a)
 
 /* Small vectors: int32 inputs (differences of coords fit, see the budget),
  * int64 products. */
-NOINLINE static void sub3(int32_t r[3], const int32_t a[3], const int32_t b[3])
-{
-    r[0] = a[0] - b[0];
-    r[1] = a[1] - b[1];
-    r[2] = a[2] - b[2];
-}
-
 NOINLINE static void cross3(int64_t r[3], const int32_t a[3], const int32_t b[3])
 {
     r[0] = (int64_t)a[1] * b[2] - (int64_t)a[2] * b[1];
@@ -842,21 +835,29 @@ NOINLINE static const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
-    while (*node < n) {
-        const rr_rmesh_node *nd = &nodes[*node];
-        int k, in = 1;
+    uint32_t at = *node, top = *sp;   /* in registers for the walk, stored on return */
+    const rr_rmesh_node *nd = 0;
+    while (at < n) {
+        int k;
+        nd = &nodes[at];
+        /* the first axis on which the node's bounds miss the box decides:
+         * most nodes the walk reaches are missed, on one axis */
         for (k = 0; k < 3; k++)
-            in &= nd->min[k] <= qhi[k] && nd->max[k] >= qlo[k];
-        if (in && !(nd->count & RR_RMESH_LEAF)) {
-            stack[(*sp)++] = nd->count;
-            *node = nd->first;
+            if (nd->min[k] > qhi[k] || nd->max[k] < qlo[k])
+                break;
+        if (k == 3 && !(nd->count & RR_RMESH_LEAF)) {
+            stack[top++] = nd->count;
+            at = nd->first;
             continue;
         }
-        *node = *sp ? stack[--*sp] : n;
-        if (in)
-            return nd;
+        at = top ? stack[--top] : n;
+        if (k == 3)
+            break;
+        nd = 0;
     }
-    return 0;
+    *node = at;
+    *sp = top;
+    return nd;
 }
 
 /* Returns 0 when the output is full. */
@@ -1209,22 +1210,28 @@ NOINLINE static int sweep_vertex(sweep_work *w, int64_t g[3], uint32_t *num, uin
     return 1;
 }
 
-/* Is p (coords) inside triangle t, edges included? The edge and offset
- * vectors go in w's edge scratch (bv, e; the edge tests have not started),
- * which keeps this frame, under the sweep's, small. */
-static int inside(sweep_work *w, const int32_t p[3])
+/* Is p (coords) inside triangle t, edges included? For each edge a-b the
+ * sign of ((b - a) x (p - a)) . n, each component of the cross product
+ * shifted down by 8 bits first (|b - a|, |p - a| < 2^19: the products
+ * below 2^38, and with |n_k| <= 2^15 the sum stays below 2^48; the same
+ * arithmetic as cross3 and dot3 gave it before), written
+ * out rather than with the vector helpers (their calls cost more than the
+ * arithmetic). p is outside as soon as two edges see it on opposite sides,
+ * so the loop stops there (most touching points the sweep asks about lie
+ * outside: the third edge's products are then not needed; the answer is
+ * the same). Out of line: its 64-bit temporaries stay out of the sweep's
+ * frame. */
+NOINLINE static int inside(const sweep_work *w, const int32_t p[3])
 {
+    const int32_t *n = w->tn;
     int i, pos = 0, neg = 0;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 3 && !(pos && neg); i++) {
         const int32_t *a = w->tp[i], *b = w->tp[i == 2 ? 0 : i + 1];
-        int64_t x[3], s;
-        int k;
-        sub3(w->bv, b, a);
-        sub3(w->e, p, a);
-        cross3(x, w->bv, w->e);
-        for (k = 0; k < 3; k++)   /* (e x q) . n, each component >> 8 */
-            x[k] >>= 8;
-        s = dot3(x, w->tn);
+        int32_t u0 = b[0] - a[0], u1 = b[1] - a[1], u2 = b[2] - a[2];
+        int32_t q0 = p[0] - a[0], q1 = p[1] - a[1], q2 = p[2] - a[2];
+        int64_t s = (((int64_t)u1 * q2 - (int64_t)u2 * q1) >> 8) * n[0] +
+                    (((int64_t)u2 * q0 - (int64_t)u0 * q2) >> 8) * n[1] +
+                    (((int64_t)u0 * q1 - (int64_t)u1 * q0) >> 8) * n[2];
         pos |= s > 0;
         neg |= s < 0;
     }
@@ -1290,8 +1297,9 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     uint64_t rr;
     int32_t p[3], vn, num, sg;
     int k;
-    sub3(p, w->pos, v0);            /* |pos| < 2^24, see the budget */
-    d0 = dot64(n, p);
+    for (k = 0; k < 3; k++)
+        p[k] = w->pos[k] - v0[k];   /* |pos| < 2^24, see the budget */
+    d0 = (int64_t)n[0] * p[0] + (int64_t)n[1] * p[1] + (int64_t)n[2] * p[2];
     sg = d0 < 0 ? -1 : 1;           /* the side of the centre */
     d0 *= sg;
     /* |n| <= 2^15 sqrt(3), |vel| <= 2^14 (the step): |vn| < 2^31 */
@@ -1302,7 +1310,7 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
      * r >= 2^18). Both tests below compare a whole number with rn, which
      * beyond_root decides from rr alone: the square root is taken only
      * when the step reaches the plane. */
-    rr = (uint64_t)dot64(p, p);
+    rr = (uint64_t)((int64_t)p[0] * p[0] + (int64_t)p[1] * p[1] + (int64_t)p[2] * p[2]);
     *pd = 0;
     if (vn >= 0)   /* moving away: the plane is not reached, or the centre is */
         return beyond_root(d0 + 1, rr);   /* d0 >= rn: straddling it and only edges
@@ -1333,6 +1341,25 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
     return 1;
 }
 
+/* The corners v (collision vertex numbers) into w->tp, in coords: origin
+ * + q << shift, as vertex_coords (rr__rmesh_corners), with the three axes
+ * written out (the loops cost about 40 instructions a triangle on the M3,
+ * for each of the triangles the sweep decodes). Out of line, so that the
+ * reject path before it (sweep_corners, every triangle of a leaf) keeps
+ * its short frame. */
+NOINLINE static void sweep_decode(sweep_work *w, const uint32_t v[3])
+{
+    const int32_t *o = w->m.origin;
+    uint32_t sh = w->m.shift;
+    int i;
+    for (i = 0; i < 3; i++) {
+        const uint16_t *q = w->m.verts[v[i]].q;
+        w->tp[i][0] = o[0] + ((int32_t)q[0] << sh);
+        w->tp[i][1] = o[1] + ((int32_t)q[1] << sh);
+        w->tp[i][2] = o[2] + ((int32_t)q[2] << sh);
+    }
+}
+
 /* Triangle ti's corners (collision vertex numbers v) into w->tp and its
  * tie key into w->ckey, unless it lies outside the step's region (then 0). */
 static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
@@ -1340,7 +1367,7 @@ static inline int sweep_take(sweep_work *w, uint32_t ti, const uint32_t v[3])
     if (tri_outside(&w->m, v, w->tlo, w->thi))
         return 0;
     w->ckey = (uint16_t)tri_key(&w->m, ti);
-    rr__rmesh_corners(&w->m, v, w->tp);
+    sweep_decode(w, v);
     return 1;
 }
 
@@ -1371,38 +1398,25 @@ NOINLINE static int sweep_corners(sweep_work *w, uint32_t ti)
     return sweep_take(w, ti, v);
 }
 
-/* Is corner p (coords) in the step's region [lo, hi]? Then its e-space
- * offset from pos into q (|q_k| <= 8704, see the ranges above) and 1. For a
- * point in the region clip() keeps all of it and works out the same q (an
- * edge whose ends are both in the region is kept whole: its e-space start
- * and end are those of its corners), so the vertex and edge tests below
- * take this short way for them, and clip() only for edges that leave the
- * region. */
-NOINLINE static int espace_corner(const sweep_work *w, const int32_t p[3], int32_t q[3])
-{
-    int k;
-    for (k = 0; k < 3; k++)
-        if (p[k] < w->lo[k] || p[k] > w->hi[k])
-            return 0;
-    for (k = 0; k < 3; k++)
-        q[k] = ((p[k] - w->pos[k]) * KK) / w->r[k];   /* |p - pos| <= 2 r_k + 2 */
-    return 1;
-}
-
 #define OUTSIDE INT16_MIN
 
-/* Corner p's e-space offset into q (espace_corner), q_0 = OUTSIDE when p is
- * not in the step's region. */
+/* Corner p (coords): when it is in the step's region [lo, hi], its e-space
+ * offset from pos into q (|q_k| <= 8704, see the ranges above), else q_0 =
+ * OUTSIDE. For a point in the region clip() keeps all of it and works out
+ * the same q (an edge whose ends are both in the region is kept whole: its
+ * e-space start and end are those of its corners), so the vertex and edge
+ * tests below take this short way for them, and clip() only for edges
+ * that leave the region. */
 NOINLINE static void corner_q(const sweep_work *w, const int32_t p[3], int16_t q[3])
 {
-    int32_t t[3];
     int k;
-    if (!espace_corner(w, p, t)) {
-        q[0] = OUTSIDE;
-        return;
-    }
     for (k = 0; k < 3; k++)
-        q[k] = (int16_t)t[k];
+        if (p[k] < w->lo[k] || p[k] > w->hi[k]) {
+            q[0] = OUTSIDE;
+            return;
+        }
+    for (k = 0; k < 3; k++)   /* |p - pos| <= 2 r_k + 2 */
+        q[k] = (int16_t)(((p[k] - w->pos[k]) * KK) / w->r[k]);
 }
 
 /* The edge tests' start w->bv from a corner's offset q (in the region). */
@@ -1413,28 +1427,51 @@ static void start_at(sweep_work *w, const int16_t q[3])
     w->bv[2] = q[2];
 }
 
+/* The plane normal of the triangle in w->tp into w->tn: plane_normal of
+ * its edges tp1 - tp0 and tp2 - tp0 (each component below 2^18, see the
+ * budget), here with the edges and their cross product written out (the
+ * vector helpers are out of line for the stack bound, and four calls for
+ * each triangle the sweep decodes cost more than the arithmetic). The
+ * same rounding: the cross product's largest component brought to [2^14,
+ * 2^15] by a power of two, rounded half up. */
+NOINLINE static void sweep_plane(sweep_work *w)
+{
+    const int32_t *p0 = w->tp[0], *p1 = w->tp[1], *p2 = w->tp[2];
+    int32_t a0 = p1[0] - p0[0], a1 = p1[1] - p0[1], a2 = p1[2] - p0[2];
+    int32_t b0 = p2[0] - p0[0], b1 = p2[1] - p0[1], b2 = p2[2] - p0[2];
+    int64_t c[3];
+    uint64_t big = 0;
+    int k, s;
+    c[0] = (int64_t)a1 * b2 - (int64_t)a2 * b1;
+    c[1] = (int64_t)a2 * b0 - (int64_t)a0 * b2;
+    c[2] = (int64_t)a0 * b1 - (int64_t)a1 * b0;
+    for (k = 0; k < 3; k++)
+        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
+    s = big ? rr__top_bit64(big) - 14 : 0;
+    for (k = 0; k < 3; k++)
+        w->tn[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
 /* Face, then each vertex and edge, in this order (a tie between two
  * contacts of one triangle keeps the first). The triangle is decoded once
  * into the work area (w->tp, w->tn) for all of them. The edges and
  * vertices of a triangle whose plane is reached no earlier than the
  * earliest contact so far are not tried: their contacts come no earlier
- * than the plane's (contact), so none of them could be taken. */
-static void sweep_tri(sweep_work *w, uint32_t ti)
+ * than the plane's (contact), so none of them could be taken. Called for
+ * the triangles that sweep_corners decoded (in the step's region); out of
+ * line, so that the leaf loop, which mostly rejects, keeps its few values
+ * in registers. */
+NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
 {
     int64_t g[3];
     uint32_t num, den, pt, pd;
     int j, k;
-    if (!sweep_corners(w, ti))
-        return;
-    /* the edges in the edge tests' scratch (they have not started) */
-    sub3(w->bv, w->tp[1], w->tp[0]);
-    sub3(w->e, w->tp[2], w->tp[0]);
-    plane_normal(w->bv, w->e, w->tn);
+    sweep_plane(w);
     if (sweep_face(w, ti, &pt, &pd))
         return;
     /* Each corner goes into e-space once (corner_q): corner 0 is kept for
      * the last edge, corner j is the one tested; an edge whose ends are both
-     * in the region is kept whole (see espace_corner), one that leaves it is
+     * in the region is kept whole (see corner_q), one that leaves it is
      * clipped by clip() */
     corner_q(w, w->tp[0], w->q0);
     for (k = 0; k < 3; k++)
@@ -1489,7 +1526,8 @@ static void sweep_step(const rr_room *room, sweep_work *w)
          * for every triangle (the one-leaf blob's whole cost) */
         end = (uint32_t)nd->first + (nd->count & ~RR_RMESH_LEAF);
         for (i = nd->first; i < end; i++)
-            sweep_tri(w, i);
+            if (sweep_corners(w, i))
+                sweep_tri(w, i);
     }
 }
 
