@@ -188,19 +188,25 @@ NOINLINE void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_
  * the same for any positive multiple of it, and the scale keeps the
  * sweep's arithmetic in int32; its direction is within sqrt(3) / 2^15 of
  * the exact one. Zero only for a zero cross product (corners on one line),
- * which rr_open refuses. */
-NOINLINE static void plane_normal(const int32_t e1[3], const int32_t e2[3], int32_t n[3])
+ * which rr_open refuses. scale_normal is the scaling, shared with the
+ * sweep's own plane normal (sweep_plane). */
+static inline void scale_normal(const int64_t c[3], int32_t n[3])
 {
-    int64_t c[3];
     uint64_t big = 0;
     int k, s;
-    cross3(c, e1, e2);
     for (k = 0; k < 3; k++)
         big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
     /* the shift that brings the highest set bit of big to bit 14 */
     s = big ? rr__top_bit64(big) - 14 : 0;
     for (k = 0; k < 3; k++)
         n[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
+NOINLINE static void plane_normal(const int32_t e1[3], const int32_t e2[3], int32_t n[3])
+{
+    int64_t c[3];
+    cross3(c, e1, e2);
+    scale_normal(c, n);
 }
 
 /* The unit normal in Q16.16 of a plane normal n of plane_normal, turned by
@@ -1429,27 +1435,20 @@ static void start_at(sweep_work *w, const int16_t q[3])
 
 /* The plane normal of the triangle in w->tp into w->tn: plane_normal of
  * its edges tp1 - tp0 and tp2 - tp0 (each component below 2^18, see the
- * budget), here with the edges and their cross product written out (the
- * vector helpers are out of line for the stack bound, and four calls for
- * each triangle the sweep decodes cost more than the arithmetic). The
- * same rounding: the cross product's largest component brought to [2^14,
- * 2^15] by a power of two, rounded half up. */
+ * budget), the same value, with the edges and their cross product written
+ * out (the vector helpers are out of line for the stack bound, and four
+ * calls for each triangle the sweep decodes cost more than the
+ * arithmetic). */
 NOINLINE static void sweep_plane(sweep_work *w)
 {
     const int32_t *p0 = w->tp[0], *p1 = w->tp[1], *p2 = w->tp[2];
     int32_t a0 = p1[0] - p0[0], a1 = p1[1] - p0[1], a2 = p1[2] - p0[2];
     int32_t b0 = p2[0] - p0[0], b1 = p2[1] - p0[1], b2 = p2[2] - p0[2];
     int64_t c[3];
-    uint64_t big = 0;
-    int k, s;
     c[0] = (int64_t)a1 * b2 - (int64_t)a2 * b1;
     c[1] = (int64_t)a2 * b0 - (int64_t)a0 * b2;
     c[2] = (int64_t)a0 * b1 - (int64_t)a1 * b0;
-    for (k = 0; k < 3; k++)
-        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
-    s = big ? rr__top_bit64(big) - 14 : 0;
-    for (k = 0; k < 3; k++)
-        w->tn[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+    scale_normal(c, w->tn);
 }
 
 /* Face, then each vertex and edge, in this order (a tie between two
