@@ -590,28 +590,32 @@ NOINLINE void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d
     normal->z = n[2];
 }
 
-/* m nt / nd rounded half away from zero, for |m| <= 2^20 and nt <= nd <
- * 2^32, nd > 0 (a narrowed hit fraction): the same value as
- * rr__div_round64(m nt, nd), with f = floor(nt 2^31 / nd) <= 2^31 worked out once per hit
- * (the one 64-bit division) instead of a 64-bit division per value.
- * With a = |m| and x = a nt / nd, q = floor(a f / 2^31) is floor(x) or
- * floor(x) - 1: f is below nt 2^31 / nd by less than 1, so a f / 2^31 is
- * below x by less than a / 2^31 <= 2^-11. The remainder r = a nt - q nd
- * (< 2^53, exact) then says which: r >= nd means q + 1. Last, the rounding
- * of rr__div_round64: up when 2r >= nd. Checked against long division on
- * random and edge values by test_rmesh_query. */
-static int32_t frac_of(int32_t m, uint32_t nt, uint32_t nd, uint32_t f)
+/* v b / den rounded half away from zero (rr__div_round64's value) for den
+ * > 0, given recip = floor(b 2^s / den) worked out once for several v (one
+ * 64-bit division instead of one per value), when a = |v| <= 2^s, a b <
+ * 2^63 and a recip < 2^64. With x = a b / den, q = floor(a recip / 2^s) is
+ * floor(x) or floor(x) - 1: recip is below b 2^s / den by less than 1, so
+ * a recip / 2^s is below x by less than a / 2^s <= 1. The remainder r = a b
+ * - q den (0 <= r < 2 den, exact) then says which: r >= den means q + 1.
+ * Last the rounding: up when 2r >= den. Its two uses:
+ * - ray_result: v = m (|m| <= 2^20), b / den = nt / nd (a narrowed hit
+ *   fraction, nt <= nd < 2^32), s = 31: recip <= 2^31;
+ * - ray_setup: v = a direction component, b = max_dist <= 2^20, den = its
+ *   length (|v| <= den < 2^32), s = 32: a recip < b 2^32 <= 2^52.
+ * Both are checked against long division on random and edge values by
+ * test_rmesh_query. */
+static int32_t mul_div_round(int32_t v, uint32_t b, uint32_t den, uint64_t recip, unsigned s)
 {
-    uint32_t a = (uint32_t)(m < 0 ? -m : m);
-    uint32_t q = (uint32_t)(((uint64_t)a * f) >> 31);
-    uint64_t r = (uint64_t)a * nt - (uint64_t)q * nd;
-    if (r >= nd) {
+    uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    uint32_t q = (uint32_t)((a * recip) >> s);
+    uint64_t r = (uint64_t)a * b - (uint64_t)q * den;
+    if (r >= den) {
         q++;
-        r -= nd;
+        r -= den;
     }
-    if (r >= nd - r)
+    if (r >= den - r)
         q++;
-    return m < 0 ? -(int32_t)q : (int32_t)q;
+    return v < 0 ? -(int32_t)q : (int32_t)q;
 }
 
 static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
@@ -621,11 +625,11 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
     int k;
-    uint32_t f;
+    uint64_t f;
     narrow(&nt, &nd);
-    f = (uint32_t)((nt << 31) / nd);   /* nt <= nd < 2^32: f <= 2^31 */
+    f = (nt << 31) / nd;   /* nt <= nd < 2^32: f <= 2^31 */
     for (k = 0; k < 5; k++)   /* |m| <= 2^20 */
-        r[k] = frac_of(m[k], (uint32_t)nt, (uint32_t)nd, f);
+        r[k] = mul_div_round(m[k], (uint32_t)nt, (uint32_t)nd, f, 31);
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = src;
@@ -635,30 +639,6 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
     rr__rmesh_facing_normal(&w->m, w->b.i, w->d, &hit->normal);
-}
-
-/* v m / len rounded half away from zero (rr__div_round64's value), for |v| <=
- * len < 2^32 and 0 <= m <= 2^20, with g = floor(m 2^32 / len) worked out
- * once for the three components of the segment vector (one 64-bit division
- * a ray instead of three). As frac_of: with a = |v| and x = a m / len, the
- * product a g < m 2^32 <= 2^52 fits, and q = floor(a g / 2^32) is floor(x)
- * or floor(x) - 1, because g is below m 2^32 / len by less than 1, so a g /
- * 2^32 is below x by less than a / 2^32 < 1. The remainder r = a m - q len
- * (0 <= r < 2 len < 2^33, exact) then says which, and last the rounding:
- * up when 2r >= len. Checked against long division on random and edge
- * values by test_rmesh_query. */
-static int32_t scale_round(int32_t v, uint32_t m, uint32_t len, uint64_t g)
-{
-    uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-    uint32_t q = (uint32_t)(((uint64_t)a * g) >> 32);
-    uint64_t r = (uint64_t)a * m - (uint64_t)q * len;
-    if (r >= len) {
-        q++;
-        r -= len;
-    }
-    if (r >= len - r)
-        q++;
-    return v < 0 ? -(int32_t)q : (int32_t)q;
 }
 
 /* Segment vector: dir scaled to length max_dist (coords), rounded; the
@@ -685,7 +665,7 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_w
     *max_dist = m;
     g = ((uint64_t)m << 32) / len;
     for (k = 0; k < 3; k++) {
-        w->d[k] = scale_round(v[k], (uint32_t)m, len, g);   /* v m / len, rounded */
+        w->d[k] = mul_div_round(v[k], (uint32_t)m, len, g, 32);   /* v m / len, rounded */
         w->o[k] = ray->origin[k];
         w->ol[k] = w->o[k] - msh->origin[k];
     }
@@ -729,19 +709,19 @@ int rr__rmesh_probe_seg_box(const int32_t ol[3], const int32_t d[3], int32_t nt,
     return seg_box(&w, &nd[0], shift);
 }
 
-/* ray_result's m nt / nd (frac_of with its f). */
+/* ray_result's m nt / nd (mul_div_round with its recip). */
 int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd);
 int32_t rr__rmesh_probe_frac(int32_t m, uint32_t nt, uint32_t nd)
 {
-    return frac_of(m, nt, nd, (uint32_t)(((uint64_t)nt << 31) / nd));
+    return mul_div_round(m, nt, nd, ((uint64_t)nt << 31) / nd, 31);
 }
 
-/* ray_setup's segment vector component v m / len (scale_round with its g;
+/* ray_setup's segment vector component v m / len (mul_div_round with its recip;
  * |v| <= len, 0 <= m <= 2^20). */
 int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len);
 int32_t rr__rmesh_probe_scale(int32_t v, uint32_t m, uint32_t len)
 {
-    return scale_round(v, m, len, ((uint64_t)m << 32) / len);
+    return mul_div_round(v, m, len, ((uint64_t)m << 32) / len, 32);
 }
 #endif
 
