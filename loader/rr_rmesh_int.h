@@ -32,13 +32,6 @@
  * rr__count(room, RR_RMESH_S_<name>) (equal to the head's count of it). */
 RR_SECTION_ACCESSORS(RR_RMESH)
 
-/* The first check of every query and accessor: an rr_open()ed RMesh room
- * (RR_ERR_ARG otherwise). */
-static inline int rr__rmesh_is(const rr_room *room)
-{
-    return room && room->format == RR_FMT_RMESH && room->view;
-}
-
 /* The work area of a ray cast, box query or sweep (rr_open checked the
  * arena; queries share it, see rr_rmesh.h): after the query stack (4 bytes a
  * level), 8-byte aligned; RR_RMESH_SWEEP_BYTES covers each work struct plus
@@ -156,6 +149,16 @@ static inline void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
     for (k = 0; k < 3; k++)
         p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
 }
+
+/* ---- out of line, in rr_rmesh_open.c ------------------------------------ */
+
+/* The first check of every query and accessor: an rr_open()ed RMesh room
+ * (RR_ERR_ARG otherwise). It sits beside the validator on purpose: rr_open
+ * reaches rr__rmesh_validate through a weak reference (rr_open.c), which
+ * does not take rr_rmesh_open.o out of librr.a, so a program that calls
+ * only queries of rr_rmesh.c links the validator through this function;
+ * without it rr_open would refuse every RMesh blob there (RR_ERR_FORMAT). */
+int rr__rmesh_is(const rr_room *room);
 
 /* ---- out of line, in rr_rmesh.c ----------------------------------------- */
 

@@ -15,6 +15,11 @@
 /* The loader's tables of the RMesh schema (rr_rmesh_blob.h). */
 RR_FORMAT_SCHEMA(rmesh_schema, RR_RMESH);
 
+NOINLINE int rr__rmesh_is(const rr_room *room)
+{
+    return room && room->format == RR_FMT_RMESH && room->view;
+}
+
 /* Render vertex number of render index j (rr_rmesh_rindex): its block's
  * base plus its byte, or its byte pair. */
 static uint32_t render_index(const mesh *m, uint32_t j)

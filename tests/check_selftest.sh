@@ -2,7 +2,8 @@
 # check_selftest.sh - the build checks must catch what they claim to catch:
 # build tests/bad/bad_loader.c for the Cortex-M3 (soft-float) and expect the
 # symbol check to report malloc and a float helper, and the stack check to
-# report recursion and an oversized frame.
+# report recursion and an oversized frame; a runtime's query object that does
+# not lead to its validator; hard-float code.
 d=build/check-selftest
 mkdir -p "$d"
 rm -f "$d"/*.ci
@@ -19,6 +20,16 @@ done
 for want in "recursion: rr_bad_recursive" "rr_bad_big_frame needs"; do
     if echo "$stk" | grep -q "$want"; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL check-selftest: stack check missed: $want"; fi
 done
+# a runtime whose query object does not lead to its validator (rr_open finds
+# validators through weak references, which do not pull archive members)
+echo 'int rr_bad_query(int x) { return x + 1; }' > "$d/rr_bad.c"
+echo 'int rr__bad_validate(int x) { return x - 1; }' > "$d/rr_bad_open.c"
+for o in rr_bad rr_bad_open; do
+    arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -c "$d/$o.c" -o "$d/$o.o"
+done
+( cd "$d" && rm -f runtime.a && arm-none-eabi-ar rcs runtime.a rr_bad.o rr_bad_open.o )
+if python3 tests/check_symbols.py arm-none-eabi-nm "$d/runtime.a" | grep -q "rr_bad.o: a program that calls only its functions links without rr__bad_validate"; then
+    p=$((p + 1)); else f=$((f + 1)); echo "FAIL check-selftest: symbol check missed a runtime object cut off from its validator"; fi
 # the FPU check must see hard-float code (ARM VFP and MIPS FPU)
 echo 'float mul(float a, float b) { return a * b + 1.0f; }' > "$d/fpu.c"
 arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -c "$d/fpu.c" -o "$d/fpu-arm.o"
