@@ -37,6 +37,9 @@
 #define RR_INTERNAL
 #include "rr_rmesh_int.h"
 
+/* The longest ray segment, in coords (max_dist is clamped to it). */
+#define DIST_MAX (1 << 20)
+
 /* ------------------------------------------------------------------ */
 /* Reading the mesh                                                    */
 /* ------------------------------------------------------------------ */
@@ -69,9 +72,9 @@ NOINLINE void rr__rmesh_mesh(const rr_room *room, mesh *m)
     m->shift = (uint16_t)h->vshift;
 }
 
-
-/* The same, out of line: one copy for the callers outside the per-triangle
- * loops of the ray cast (box query, sweep, answers, accessors). */
+/* tri_verts (rr_rmesh_int.h) out of line: one copy for the callers outside
+ * the per-triangle loops of the ray cast and the sweep (box query, answers,
+ * accessors, rr_open's triangle check). */
 NOINLINE void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
 {
     tri_verts(m, t, v);

@@ -16,8 +16,9 @@
 #include "rr_int.h"
 #include "rr_rmesh.h"
 
+/* Query points (ray origins, box corners, sweep ends, entity searches)
+ * lie within +-ORIGIN_MAX coords (RR_ERR_RANGE otherwise). */
 #define ORIGIN_MAX (1 << 18)
-#define DIST_MAX (1 << 20)
 
 /* Keep the big helpers out of their callers: merged frames add up, separate
  * ones are reused along the call chain (see the stack bound in rr.h). */
