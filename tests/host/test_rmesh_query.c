@@ -1027,6 +1027,17 @@ static void check_node_test(void)
     RT_EXPECT("rmesh.segbox.origin_inside", oin > 10000 && oedge > 5000);
 }
 
+/* The reference of both rounding checks below: a b / den by plain 64-bit
+ * long division (a b < 2^53, den < 2^32), rounded half away from zero,
+ * negated when neg (the loader's rule, rr__div_round64). */
+static int64_t ref_round(uint64_t a, uint64_t b, uint64_t den, int neg)
+{
+    uint64_t num = a * b, q = num / den, rem = num % den;
+    if (2 * rem >= den)
+        q++;
+    return neg ? -(int64_t)q : (int64_t)q;
+}
+
 /* The hit's values m nt / nd (|m| <= 2^20, nt <= nd < 2^32), rounded half
  * away from zero, against plain long division. */
 static void check_hit_rounding(void)
@@ -1040,7 +1051,6 @@ static void check_hit_rounding(void)
     for (i = 0; i < 300000; i++) {
         uint32_t nd, nt;
         int32_t m, got;
-        uint64_t num, q, rem;
         int64_t want;
         if (i < 9 * 10 * 4) {   /* every pair of edge values, nt 0, nd, nd / 2 and nd - 1 */
             nd = nds[i % 9];
@@ -1053,12 +1063,7 @@ static void check_hit_rounding(void)
                 nt = nd;
             m = rnd_in(-(1 << 20), 1 << 20);
         }
-        num = (uint64_t)(m < 0 ? -(int64_t)m : m) * nt;
-        q = num / nd;
-        rem = num % nd;
-        if (2 * rem >= nd)
-            q++;
-        want = m < 0 ? -(int64_t)q : (int64_t)q;
+        want = ref_round((uint64_t)(m < 0 ? -(int64_t)m : m), nt, nd, m < 0);
         got = rr__rmesh_probe_frac(m, nt, nd);
         n++;
         if (got != want && bad++ < 5)
@@ -1084,7 +1089,6 @@ static void check_dir_scale(void)
     for (i = 0; i < 300000; i++) {
         uint32_t len, m, a;
         int32_t v, got;
-        uint64_t num, q, rem;
         int64_t want;
         if (i < 9 * 8 * 6) {   /* every pair of edge values, each v kind */
             len = lens[i % 9];
@@ -1111,12 +1115,7 @@ static void check_dir_scale(void)
             v = INT32_MIN;
         else if (a == 0x80000000u)
             v = INT32_MAX, a = 0x7fffffffu;
-        num = (uint64_t)a * m;
-        q = num / len;
-        rem = num % len;
-        if (2 * rem >= len)
-            q++;
-        want = v < 0 ? -(int64_t)q : (int64_t)q;
+        want = ref_round(a, m, len, v < 0);
         got = rr__rmesh_probe_scale(v, m, len);
         n++;
         if (got != want && bad++ < 5)

@@ -573,8 +573,10 @@ static void check_quot16(void)
                 uint64_t r = k == 0 ? 0 : k == 1 ? (d > 1) : k == 2 ? d - 1u : (s >> 3) % d;
                 int64_t x = (int64_t)(q * d + r), want;
                 int32_t got;
+                /* random divisors: each fixed quotient with a random remainder,
+                 * and a random quotient with every kind of remainder */
                 if (i >= sizeof ds / sizeof ds[0] && j < sizeof qs / sizeof qs[0] && k < 3)
-                    continue;   /* random divisors: random quotients and remainders only */
+                    continue;
                 if ((s >> 1) & 1)
                     x = -x;
                 want = x / (int64_t)d;
