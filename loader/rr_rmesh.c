@@ -1,12 +1,15 @@
-/* rr_rmesh.c - RMesh runtime: reading the mesh, and the queries of rr_rmesh.h
- * (ray cast, box query, ellipsoid sweep). rr_open's checks and the
- * accessors are in rr_rmesh_open.c, what both share in rr_rmesh_int.h.
+/* rr_rmesh.c - RMesh runtime: the queries of rr_rmesh.h (ray cast, box
+ * query, ellipsoid sweep), what their answers are worked out with (plane
+ * normals, source indices, surfaces) and the two accessors of one
+ * triangle's answers that read them. rr_open's checks, reading the mesh and
+ * the other accessors are in rr_rmesh_open.c, what both share in
+ * rr_rmesh_int.h.
  *
  * Data: collision vertices (16-bit points of the head's lattice: coords =
  * origin + q << vshift), triangles in BVH leaf order (16-bit vertex numbers
  * and source index in a collision-only blob; in a full blob a key that
  * names a render triangle or an explicit one, see tri_verts; plane normals
- * and surfaces are worked out, see plane_normal and rr__rmesh_surface_of),
+ * and surfaces are worked out, see plane_normal and surface_of),
  * a BVH in pre-order (left child = parent + 1, right child > left child,
  * bounds on the same lattice), see rr_rmesh_blob.h, whose schema rr_open
  * checks record by record (and rr_rmesh_open.c what a single field cannot
@@ -41,45 +44,8 @@
 #define DIST_MAX (1 << 20)
 
 /* ------------------------------------------------------------------ */
-/* Reading the mesh                                                    */
+/* Source indices, surfaces, corners (what the answers are made of)   */
 /* ------------------------------------------------------------------ */
-
-/* A blob with render data is a full blob: its triangles are TREF keys. */
-NOINLINE void rr__rmesh_mesh(const rr_room *room, mesh *m)
-{
-    const rr_rmesh_head *h = head_of(room);
-    int full = rr__count(room, RR_RMESH_S_rhead) != 0;
-    int k;
-    m->verts = verts_of(room);
-    m->tris = tris_of(room);
-    m->tref = full ? tref_of(room) : 0;
-    m->rverts = rverts_of(room);
-    m->rix = (const uint8_t *)rindex_of(room);
-    m->ribase = 0;
-    m->nrtris = 0;
-    m->ishift = 0;
-    if (full) {
-        const rr_rmesh_rhead *rh = rhead_of(room);
-        m->nrtris = rh->nindices / 3;
-        if (rh->ishift <= RR_RMESH_ISHIFT_MAX) {   /* 8-bit: the indices follow the bases */
-            m->ishift = rh->ishift;
-            m->ribase = m->rix;
-            m->rix += 2u * render_blocks(m->nrtris, rh->ishift);
-        }
-    }
-    for (k = 0; k < 3; k++)
-        m->origin[k] = h->origin[k];
-    m->shift = (uint16_t)h->vshift;
-}
-
-/* tri_verts (rr_rmesh_int.h) out of line: one copy for the callers outside
- * the per-triangle loops of the ray cast and the sweep (box query, answers,
- * accessors, rr_open's triangle check). */
-NOINLINE void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
-{
-    tri_verts(m, t, v);
-}
-
 
 /* Of n records whose runs start at the 32-bit field first[k * stride]
  * (stride in words: the record size / 4), from 0 and never going back, the
@@ -104,7 +70,7 @@ NOINLINE static uint32_t last_run_at(const uint32_t *first, uint32_t stride, uin
  * run of source triangles starts at or before src (rr_open checked that the
  * runs start at 0 and never go back, and that a room with triangles has a
  * surface). */
-NOINLINE uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src)
+NOINLINE static uint32_t surface_of(const rr_room *room, uint32_t src)
 {
     return last_run_at(&surfs_of(room)->first_src, sizeof(rr_rmesh_surf) / 4,
                        rr__count(room, RR_RMESH_S_surfs), src);
@@ -115,7 +81,7 @@ NOINLINE uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src)
  * triangles (the group's triangles are the surface's, in source order).
  * The groups tile the render indices in order (rr_open), so the group that
  * holds render triangle key is the last one that starts at or before it. */
-NOINLINE uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t)
+NOINLINE static uint32_t tri_src(const rr_room *room, const mesh *m, uint32_t t)
 {
     const rr_rmesh_rgroup *g = rgroups_of(room);
     uint32_t key;
@@ -132,13 +98,12 @@ NOINLINE uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t
 }
 
 /* The three corners v (collision vertex numbers) of a triangle, in coords. */
-NOINLINE void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
+NOINLINE static void corners(const mesh *m, const uint32_t v[3], int32_t p[3][3])
 {
     int i;
     for (i = 0; i < 3; i++)
         vertex_coords(m, v[i], p[i]);
 }
-
 
 NOINLINE static int64_t abs64(int64_t a)
 {
@@ -169,19 +134,6 @@ NOINLINE static int64_t dot64(const int32_t a[3], const int32_t b[3])
 NOINLINE static uint32_t len3(const int32_t v[3])
 {
     return rr_isqrt64((uint64_t)dot64(v, v));
-}
-
-/* The edges v1 - v0 and v2 - v0 of the triangle with corners v in lattice
- * steps (|e| < 2^16). */
-NOINLINE void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
-                                   int32_t e2[3])
-{
-    const uint16_t *q0 = m->verts[v[0]].q, *q1 = m->verts[v[1]].q, *q2 = m->verts[v[2]].q;
-    int k;
-    for (k = 0; k < 3; k++) {
-        e1[k] = q1[k] - q0[k];
-        e2[k] = q2[k] - q0[k];
-    }
 }
 
 /* The plane normal of a triangle with edges e1, e2 (|e| < 2^18, in coords
@@ -541,8 +493,12 @@ NOINLINE static void ray_leaf(ray_work *w, const mesh *m, const rr_rmesh_node *n
  * when the walk reaches it: one that the segment misses is never pushed,
  * and the order is worked out only when both are hit. A pushed node is
  * tested again when it is popped only if a hit has shortened the segment
- * since (the stack holds the hit count of its push in the high half). */
-static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
+ * since (the stack holds the hit count of its push in the high half).
+ * Out of line, as is ray_result: the cast's frame then stays small (the
+ * micro:bit's chain through the walk is 480 bytes of 512, 504 with both
+ * merged into the cast), and the walk's loop keeps its registers whatever
+ * the cast calls before and after it. */
+NOINLINE static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
 {
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = query_stack(room), sp = 0, node = 0, e;
@@ -579,18 +535,46 @@ static void ray_walk(const rr_room *room, const mesh *m, ray_work *w)
  * as its corners turn when d is zero): a ray hit's faces the ray's origin.
  * Out of line: its edges stay out of the cast's frame, which the deepest
  * chain (the walk, the leaf and the triangle test) runs under. */
-NOINLINE void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d[3],
+NOINLINE static void facing_normal(const mesh *m, uint32_t t, const int32_t d[3],
                                    rr_vec3 *normal)
 {
     int32_t e1[3], e2[3], n[3];
     uint32_t v[3];
-    rr__rmesh_tri_verts(m, t, v);
-    rr__rmesh_lattice_edges(m, v, e1, e2);
+    tri_verts(m, t, v);
+    lattice_edges(m, v, e1, e2);
     plane_normal(e1, e2, n);
     unit_normal(n, dot64(n, d) > 0 ? -1 : 1, n);
     normal->x = n[0];
     normal->y = n[1];
     normal->z = n[2];
+}
+
+/* The accessors of one triangle's answers (rr_rmesh.h): they read what a
+ * ray hit reads, its source index, surface and facing normal. */
+rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
+                         rr_vec3 *normal)
+{
+    static const int32_t no_direction[3] = {0, 0, 0};
+    mesh m;
+    uint32_t v[3];
+    rr_err e = rr__rmesh_triangle_args(room, src && p && normal, i, &m);
+    if (e)
+        return e;
+    *src = tri_src(room, &m, i);
+    rr__rmesh_tri_verts(&m, i, v);
+    corners(&m, v, p);
+    facing_normal(&m, i, no_direction, normal);
+    return RR_OK;
+}
+
+rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
+{
+    mesh m;
+    rr_err e = rr__rmesh_triangle_args(room, surface != 0, i, &m);
+    if (e)
+        return e;
+    *surface = surface_of(room, tri_src(room, &m, i));
+    return RR_OK;
 }
 
 /* v b / den rounded half away from zero (rr__div_round64's value) for den
@@ -621,9 +605,11 @@ static int32_t mul_div_round(int32_t v, uint32_t b, uint32_t den, uint64_t recip
     return v < 0 ? -(int32_t)q : (int32_t)q;
 }
 
-static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rmesh_hit *hit)
+/* The hit's answers, once per ray (out of line: see ray_walk). */
+NOINLINE static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist,
+                                rr_rmesh_hit *hit)
 {
-    uint32_t src = rr__rmesh_tri_src(room, &w->m, w->b.i);
+    uint32_t src = tri_src(room, &w->m, w->b.i);
     uint64_t nt = w->b.t, nd = w->b.d;
     /* fraction (Q16), distance, the point o + d t: each a multiple of t */
     int32_t m[5] = {65536, max_dist, w->d[0], w->d[1], w->d[2]}, *r = w->r;
@@ -636,21 +622,23 @@ static void ray_result(const rr_room *room, ray_work *w, int32_t max_dist, rr_rm
     hit->hit = 1;
     hit->tri = w->b.i;
     hit->src = src;
-    hit->surface = rr__rmesh_surface_of(room, src);
+    hit->surface = surface_of(room, src);
     hit->frac = r[0];
     hit->dist = r[1];
     for (k = 0; k < 3; k++)
         hit->point[k] = w->o[k] + r[2 + k];
-    rr__rmesh_facing_normal(&w->m, w->b.i, w->d, &hit->normal);
+    facing_normal(&w->m, w->b.i, w->d, &hit->normal);
 }
 
-/* Segment vector: dir scaled to length max_dist (coords), rounded; the
- * origin also relative to the lattice origin. Out of line: its 64-bit
+/* The room's arrays into w->m, then the segment vector: dir scaled to
+ * length max_dist (coords), rounded; the origin also relative to the
+ * lattice origin. Out of line: its 64-bit
  * temporaries stay out of the cast's frame, which the deepest chain (the
  * walk, the leaf, the triangle test) runs under (micro:bit: 512 bytes). */
-NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_work *w,
+NOINLINE static rr_err ray_setup(const rr_room *room, const rr_rmesh_ray *ray, ray_work *w,
                                  int32_t *max_dist)
 {
+    const mesh *msh = &w->m;
     int32_t v[3] = {ray->dir.x, ray->dir.y, ray->dir.z}, m = ray->max_dist;
     /* |v_k|^2 <= 2^62 each: the sum of three needs the unsigned range; len
      * < 2^32 (sqrt(3) 2^31), and |v_k| <= len */
@@ -660,6 +648,7 @@ NOINLINE static rr_err ray_setup(const rr_rmesh_ray *ray, const mesh *msh, ray_w
     int k;
     if (len == 0 || m < 0)
         return RR_ERR_ARG;
+    rr__rmesh_mesh(room, &w->m);
     for (k = 0; k < 3; k++)
         if (ray->origin[k] < -ORIGIN_MAX || ray->origin[k] > ORIGIN_MAX)
             return RR_ERR_RANGE;
@@ -740,8 +729,7 @@ rr_err rr_rmesh_raycast(const rr_room *room, const rr_rmesh_ray *ray, rr_rmesh_h
     if (!rr__rmesh_is(room))
         return RR_ERR_ARG;
     w = work_area(room);
-    rr__rmesh_mesh(room, &w->m);
-    e = ray_setup(ray, &w->m, w, &max_dist);
+    e = ray_setup(room, ray, w, &max_dist);
     if (e)
         return e;
     hit->dist = max_dist;
@@ -795,7 +783,7 @@ NOINLINE static int tri_box(box_work *b, const mesh *m, uint32_t ti)
     uint32_t tv[3];
     int i, a, k;
     rr__rmesh_tri_verts(m, ti, tv);
-    rr__rmesh_corners(m, tv, b->v);
+    corners(m, tv, b->v);
     for (i = 0; i < 3; i++) {
         const int32_t *v = b->v[i], *w = b->v[i == 2 ? 0 : i + 1];
         for (k = 0; k < 3; k++) {
@@ -1331,7 +1319,7 @@ static int sweep_face(sweep_work *w, uint32_t ti, uint32_t *pt, uint32_t *pd)
 }
 
 /* The corners v (collision vertex numbers) into w->tp, in coords: origin
- * + q << shift, as vertex_coords (rr__rmesh_corners), with the three axes
+ * + q << shift, as vertex_coords (corners), with the three axes
  * written out (the loops cost about 40 instructions a triangle on the M3,
  * for each of the triangles the sweep decodes). Out of line, so that the
  * reject path before it (sweep_corners, every triangle of a leaf) keeps

@@ -1,15 +1,17 @@
 /* rr_rmesh_int.h - what the two halves of the RMesh runtime share (internal:
  * included only by rr_rmesh.c and rr_rmesh_open.c, not part of the API).
  *
- *   rr_rmesh.c       reading the mesh (collision vertices on the lattice,
- *                    triangles, plane normals) and the queries: ray cast,
- *                    box query, ellipsoid sweep;
- *   rr_rmesh_open.c  rr_open's checks of an RMesh blob and the accessors
- *                    (triangles, triggers, surfaces, entities, render data).
+ *   rr_rmesh_open.c  the blob: rr_open's checks, reading the mesh (the
+ *                    out-of-line decoders declared at the end) and the
+ *                    accessors (triggers, surfaces, entities, render data,
+ *                    a triangle's corner numbers);
+ *   rr_rmesh.c       the queries (ray cast, box query, ellipsoid sweep), the
+ *                    plane normals, source indices and surfaces their answers
+ *                    are made of, and the accessors of one triangle's answers.
  *
- * The per-triangle decoders are inline here, so that both halves read a
- * triangle the one way the blob stores it (rr_rmesh_blob.h); the larger
- * helpers are defined once, in the file named at each. */
+ * rr_rmesh.c uses rr_rmesh_open.c, never the other way round. The
+ * per-triangle decoders are inline here, so that both halves read a
+ * triangle the one way the blob stores it (rr_rmesh_blob.h). */
 #ifndef RR_RMESH_INT_H
 #define RR_RMESH_INT_H
 
@@ -151,6 +153,19 @@ static inline void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
         p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
 }
 
+/* The edges v1 - v0 and v2 - v0 of the triangle with corners v in lattice
+ * steps (|e| < 2^16). */
+static inline void lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
+                                 int32_t e2[3])
+{
+    const uint16_t *q0 = m->verts[v[0]].q, *q1 = m->verts[v[1]].q, *q2 = m->verts[v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
+    }
+}
+
 /* ---- out of line, in rr_rmesh_open.c ------------------------------------ */
 
 /* The first check of every query and accessor: an rr_open()ed RMesh room
@@ -160,22 +175,13 @@ static inline void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
  * only queries of rr_rmesh.c links the validator through this function;
  * without it rr_open would refuse every RMesh blob there (RR_ERR_FORMAT). */
 int rr__rmesh_is(const rr_room *room);
-
-/* ---- out of line, in rr_rmesh.c ----------------------------------------- */
-
 /* The arrays of an open room that the per-triangle code reads. */
 void rr__rmesh_mesh(const rr_room *room, mesh *m);
 /* tri_verts out of line (the callers outside the per-triangle loops). */
 void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3]);
-/* The three corners v of a triangle, in coords. */
-void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3]);
-/* The edges v1 - v0 and v2 - v0 in lattice steps. */
-void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3], int32_t e2[3]);
-/* The surface of a triangle with source index src. */
-uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src);
-/* The source index of triangle t (once per answer). */
-uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t);
-/* Triangle t's unit normal in Q16.16, turned against direction d. */
-void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d[3], rr_vec3 *normal);
+/* The checks every collision-triangle accessor makes (an RMesh room, its
+ * outputs given: ok non-zero; triangle i of the room), then the room's
+ * arrays into m. */
+rr_err rr__rmesh_triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m);
 
 #endif
