@@ -114,7 +114,7 @@ static int has_plane(const mesh *m, const uint32_t v[3])
     return !on_one_line(e1, e2);
 }
 
-/* The collision triangles (runs after check_render, whose checks the keys
+/* The collision triangles (runs after check_render_groups, whose checks the keys
  * rely on). head.ntris counts them: the TREF records of a full blob, the
  * TRIS records of a collision-only one. Every triangle has a plane: its
  * corners do not lie on one line (the baker drops such triangles), so its
@@ -146,7 +146,7 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
                             r->key, m->nrtris + n);
         if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
             continue;
-        /* its corners as every query reads them: check_render proved each
+        /* its corners as every query reads them: check_render_groups proved each
          * index a render vertex, so only their positions are left to check */
         rr__rmesh_tri_verts(m, i, v);
         for (c = 0; c < 3; c++)
@@ -249,7 +249,7 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
     return RR_OK;   /* no nodes and no triangles */
 }
 
-/* Render data. The render head comes at most once, and whenever any other
+/* Render data, in two steps. The render head comes at most once, and whenever any other
  * render section (TREF included) is present (the schema checked its counts
  * of them, and each group's surface, vertex, index and colour runs and UV
  * fractions). The groups' index runs follow each other from 0 to the end
@@ -259,17 +259,13 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
  * one per vertex, each vertex's position number is a collision vertex or a
  * render position, and every vertex has its lightmap UV (RLMUV, numbered
  * as RVERTS). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render_head(const rr_room *room,
+                                                                rr_diag *diag)
 {
-    const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rhead *rh = rhead_of(room);
-    const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
-    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
-    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
     uint32_t nbytes = rr__count(room, RR_RMESH_S_rindex), want;
-    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
@@ -305,6 +301,21 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
     if (nbytes != want)
         return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
                         "render index bytes (the layout of nindices and ishift)", nbytes, want);
+    return RR_OK;
+}
+
+/* The render groups and vertices, once check_render_head has passed. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render_groups(const rr_room *room,
+                                                                  rr_diag *diag)
+{
+    const rr_rmesh_rgroup *g = rgroups_of(room);
+    const rr_rmesh_rhead *rh = rhead_of(room);
+    const rr_rmesh_rvert *v = rverts_of(room);
+    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
+    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
+    if (!rr__count(room, RR_RMESH_S_rhead))
+        return RR_OK;   /* no render data (check_render_head: then no render section) */
     rr__rmesh_mesh(room, m);
     for (i = 0; i < n; i++, g++) {
         if (g->first_index != next)
@@ -376,7 +387,9 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_render(room, diag);
+    e = check_render_head(room, diag);
+    if (!e)
+        e = check_render_groups(room, diag);
     if (!e)
         e = check_tris(room, diag);
     if (!e)
