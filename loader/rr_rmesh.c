@@ -1132,6 +1132,54 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     return 1;
 }
 
+/* clip() for an edge with one end in the region: END_A, a is (its e-space
+ * offset, from corner_q, is in w->bv); END_B, b is (offset in w->qj).
+ * clip() keeps such an edge from that end on, and only the crossings at
+ * the other end's side are worked out here. When a is in the region, each
+ * slab's entering crossing lies at or before a (the boundary behind a is
+ * at to = lo - a <= 0 for d > 0, hi - a >= 0 for d < 0: a quotient <= 0,
+ * widened to <= -1, below s0 = 0) and each leaving one after it (a
+ * quotient >= 0, widened to >= 1): clip() ends with s0 = 0 <= s1, the
+ * kept part starts at a, and its offset (a + 0 - pos) K / r_k is
+ * corner_q's. When b is in it, each leaving crossing lies at or beyond b
+ * (|to| >= |d| with the sign of d: a quotient >= 2^16, widened to >= 2^16
+ * + 1) and each entering one before it: s1 = 2^16 >= s0, and the kept part
+ * ends at b (a + d - pos). So w->bv and w->e get clip()'s values. */
+#define END_A 1
+#define END_B 2
+NOINLINE static void clip_end(sweep_work *w, const int32_t a[3], const int32_t b[3], int ends)
+{
+    int64_t s = ends == END_A ? 65536 : 0;   /* clip()'s s1 (END_A) or s0 (END_B) */
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t d = b[k] - a[k], out = ends == END_A ? b[k] : a[k], to;
+        int64_t x;
+        /* an axis along which the edge does not move, or whose slab holds the
+         * other end too (then both ends): no crossing, as in clip() */
+        if (d == 0 || (out >= w->lo[k] && out <= w->hi[k]))
+            continue;
+        /* where a-b leaves the slab (END_A) or enters it (END_B): clip()'s
+         * quotient, widened by one step */
+        to = ((ends == END_A) ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k];
+        x = to > -32768 && to < 32768 ? (to * 65536) / d : ((int64_t)to * 65536) / d;
+        if (ends == END_A) {
+            x += 1;
+            s = x < s ? x : s;
+        } else {
+            x -= 1;
+            s = x > s ? x : s;
+        }
+    }
+    for (k = 0; k < 3; k++) {   /* 0 <= s <= 2^16: a 32 x 32-bit product */
+        int32_t d = b[k] - a[k], in = ends == END_A ? w->bv[k] : w->qj[k], q = in;
+        if (d != 0)   /* clip()'s point a + d s / 2^16 */
+            q = ((int32_t)(a[k] + ((int64_t)d * (int32_t)s) / 65536 - w->pos[k]) * KK) /
+                w->r[k];
+        w->bv[k] = ends == END_A ? in : q;
+        w->e[k] = ends == END_A ? q - in : in - q;
+    }
+}
+
 /* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
  * direction g. |e_k| <= 22016, so e.e < 1.5e9 and len < 38200; the unit
  * edge has |e_k| <= K, so |ev| <= 3K, |ebv| <= 3 * 11008, and the
@@ -1460,8 +1508,8 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
         w->qj[k] = w->q0[k];
     for (j = 0; j < 3; j++) {   /* vertex j, then the edge from it */
         const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
-        int a_in = w->qj[0] != OUTSIDE, edge;
-        if (a_in) {   /* the vertex */
+        int ends = w->qj[0] != OUTSIDE ? END_A : 0, edge = 1;   /* the ends in the region */
+        if (ends) {   /* the vertex */
             start_at(w, w->qj);
             if (sweep_vertex(w, g, &num, &den))
                 contact(w, g, num, den, ti, pt, pd);
@@ -1473,10 +1521,13 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
             for (k = 0; k < 3; k++)
                 w->qj[k] = w->q0[k];
         }
-        if (a_in && w->qj[0] != OUTSIDE) {
+        if (w->qj[0] != OUTSIDE)
+            ends |= END_B;
+        if (ends == (END_A | END_B)) {
             for (k = 0; k < 3; k++)
                 w->e[k] = w->qj[k] - w->bv[k];
-            edge = 1;
+        } else if (ends) {
+            clip_end(w, a, b, ends);
         } else {
             edge = clip(w, a, b);
         }
