@@ -968,26 +968,37 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
     w->bkey = w->ckey;
 }
 
-/* World unit normal (Q16) of an e-space direction g (any scale), into w->n. */
+static int32_t quot16(int64_t x, uint32_t d);
+
+/* World unit normal (Q16) of an e-space direction g (any scale), into w->n.
+ * g is first halved, truncating towards zero, until its largest |g_k| is
+ * below 2^15: that is n = (bit length of the largest |g_k|) - 15 halvings,
+ * done as one truncated division by 2^n (the same value as n truncated
+ * halvings). The unit vector's components h_k 2^16 / |h| are at most 2^16
+ * (len = floor(|h|) >= |h_k|), exactly 2^16 only when |h_k| = len; the
+ * others are quotients below 2^16, which quot16 gives exactly without a
+ * 64-bit division. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
-    /* the bit length of the largest |g_k|, which is all the halving loop needs */
-    int64_t m = abs64(g[0]) | abs64(g[1]) | abs64(g[2]);
+    uint64_t m = (uint64_t)(abs64(g[0]) | abs64(g[1]) | abs64(g[2]));
     int32_t h[3];   /* |h| < 2^15 * 2^14 / 16 = 2^25 */
-    uint64_t len;
-    int k;
+    uint32_t len;
+    int k, n = m >> 15 ? rr__top_bit64(m) - 14 : 0;
     for (k = 0; k < 3; k++) {
-        int64_t v = g[k];
-        int64_t s = m;
-        while (s >= ((int64_t)1 << 15)) {
-            s >>= 1;
-            v /= 2;
-        }
-        h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
+        /* |g_k| / 2^n < 2^15 */
+        int32_t v = (int32_t)((uint64_t)(g[k] < 0 ? -g[k] : g[k]) >> n);
+        h[k] = ((g[k] < 0 ? -v : v) * 16384) / w->r[k];   /* e-space -> world gradient */
     }
     len = len3(h);
-    for (k = 0; k < 3; k++)
-        w->n[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
+    for (k = 0; k < 3; k++) {
+        uint32_t a = (uint32_t)(h[k] < 0 ? -h[k] : h[k]);
+        if (!len)
+            w->n[k] = 0;
+        else if (a == len)
+            w->n[k] = h[k] < 0 ? -65536 : 65536;
+        else
+            w->n[k] = quot16((int64_t)h[k] * 65536, len);
+    }
 }
 
 /* A contact at num / den whose direction (centre minus feature point, any
