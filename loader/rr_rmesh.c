@@ -1587,8 +1587,9 @@ NOINLINE static int slide(sweep_work *w, int32_t rem[3])
     int k;
     if (w->bd) {
         l = len3(w->vel);
-        /* a contact fraction is at most 1: tq <= 2^16 */
-        tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
+        /* a contact fraction is at most 1: tq <= 2^16, below it a quotient
+         * quot16 gives exactly (bt < bd < 2^31) */
+        tq = w->bt < w->bd ? quot16((int64_t)w->bt << 16, w->bd) : 65536;
         back = (int32_t)(((uint32_t)SKIN << 16) / l);   /* l >= 1: a step moves */
         tq = tq > back ? tq - back : 0;
     }
@@ -1654,9 +1655,10 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     budget = (in->max_slides + 1) * (2 * (len3(rem) / (uint32_t)step) + 4);
     while (budget-- && (rem[0] || rem[1] || rem[2])) {
         uint32_t l = len3(rem);
-        for (k = 0; k < 3; k++)   /* this step: at most one radius long */
-            w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
-                                           : rem[k];
+        /* this step: at most one radius long; |rem_k| step < 2^16 l (step <=
+         * 2^14), l < 2^31: quot16 gives the truncated quotient exactly */
+        for (k = 0; k < 3; k++)
+            w->vel[k] = l > (uint32_t)step ? quot16((int64_t)rem[k] * step, l) : rem[k];
         sweep_step(room, w);
         if (!slide(w, rem))
             continue;
