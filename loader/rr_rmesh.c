@@ -1684,4 +1684,43 @@ int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d)
 {
     return quot16(x, d);
 }
+
+/* Test hook: the edge a-b of a step from pos by vel (|vel_k| <= the
+ * smallest radius) with radii r, clipped by clip() and, when exactly one
+ * end is in the step's region, by clip_end() with that end's offset from
+ * corner_q, as sweep_tri does. Returns -1 when no end or both ends are in
+ * the region (clip_end is not asked), 1 when clip() keeps a part and both
+ * give the same start w->bv and vector w->e, 0 otherwise. */
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3])
+{
+    sweep_work w1, w2;
+    int16_t qa[3];
+    int k, ends;
+    for (k = 0; k < 3; k++) {   /* the region, as sweep_step sets it */
+        int32_t e = pos[k] + vel[k];
+        w1.pos[k] = pos[k];
+        w1.r[k] = r[k];
+        w1.lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
+        w1.hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
+    }
+    w2 = w1;
+    corner_q(&w1, a, qa);
+    corner_q(&w1, b, w2.qj);
+    ends = (qa[0] != OUTSIDE ? END_A : 0) | (w2.qj[0] != OUTSIDE ? END_B : 0);
+    if (ends == 0 || ends == (END_A | END_B))
+        return -1;
+    if (!clip(&w1, a, b))
+        return 0;
+    if (ends == END_A)
+        for (k = 0; k < 3; k++)
+            w2.bv[k] = qa[k];
+    clip_end(&w2, a, b, ends);
+    for (k = 0; k < 3; k++)
+        if (w1.bv[k] != w2.bv[k] || w1.e[k] != w2.e[k])
+            return 0;
+    return 1;
+}
 #endif
