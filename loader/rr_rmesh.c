@@ -956,26 +956,37 @@ NOINLINE static void offer(sweep_work *w, uint32_t t, uint32_t d, uint32_t ti)
     w->bkey = w->ckey;
 }
 
-/* World unit normal (Q16) of an e-space direction g (any scale), into w->n. */
+static int32_t quot16(int64_t x, uint32_t d);
+
+/* World unit normal (Q16) of an e-space direction g (any scale), into w->n.
+ * g is first halved, truncating towards zero, until its largest |g_k| is
+ * below 2^15: that is n = (bit length of the largest |g_k|) - 15 halvings,
+ * done as one truncated division by 2^n (the same value as n truncated
+ * halvings). The unit vector's components h_k 2^16 / |h| are at most 2^16
+ * (len = floor(|h|) >= |h_k|), exactly 2^16 only when |h_k| = len; the
+ * others are quotients below 2^16, which quot16 gives exactly without a
+ * 64-bit division. */
 NOINLINE static void world_normal(sweep_work *w, const int64_t g[3])
 {
-    /* the bit length of the largest |g_k|, which is all the halving loop needs */
-    int64_t m = abs64(g[0]) | abs64(g[1]) | abs64(g[2]);
+    uint64_t m = (uint64_t)(abs64(g[0]) | abs64(g[1]) | abs64(g[2]));
     int32_t h[3];   /* |h| < 2^15 * 2^14 / 16 = 2^25 */
-    uint64_t len;
-    int k;
+    uint32_t len;
+    int k, n = m >> 15 ? rr__top_bit64(m) - 14 : 0;
     for (k = 0; k < 3; k++) {
-        int64_t v = g[k];
-        int64_t s = m;
-        while (s >= ((int64_t)1 << 15)) {
-            s >>= 1;
-            v /= 2;
-        }
-        h[k] = ((int32_t)v * 16384) / w->r[k];   /* e-space -> world gradient, |v| < 2^15 */
+        /* |g_k| / 2^n < 2^15 */
+        int32_t v = (int32_t)((uint64_t)(g[k] < 0 ? -g[k] : g[k]) >> n);
+        h[k] = ((g[k] < 0 ? -v : v) * 16384) / w->r[k];   /* e-space -> world gradient */
     }
     len = len3(h);
-    for (k = 0; k < 3; k++)
-        w->n[k] = len ? (int32_t)(((int64_t)h[k] * 65536) / (int64_t)len) : 0;
+    for (k = 0; k < 3; k++) {
+        uint32_t a = (uint32_t)(h[k] < 0 ? -h[k] : h[k]);
+        if (!len)
+            w->n[k] = 0;
+        else if (a == len)
+            w->n[k] = h[k] < 0 ? -65536 : 65536;
+        else
+            w->n[k] = quot16((int64_t)h[k] * 65536, len);
+    }
 }
 
 /* A contact at num / den whose direction (centre minus feature point, any
@@ -1118,6 +1129,54 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         w->e[k] = q[1] - q[0];
     }
     return 1;
+}
+
+/* clip() for an edge with one end in the region: END_A, a is (its e-space
+ * offset, from corner_q, is in w->bv); END_B, b is (offset in w->qj).
+ * clip() keeps such an edge from that end on, and only the crossings at
+ * the other end's side are worked out here. When a is in the region, each
+ * slab's entering crossing lies at or before a (the boundary behind a is
+ * at to = lo - a <= 0 for d > 0, hi - a >= 0 for d < 0: a quotient <= 0,
+ * widened to <= -1, below s0 = 0) and each leaving one after it (a
+ * quotient >= 0, widened to >= 1): clip() ends with s0 = 0 <= s1, the
+ * kept part starts at a, and its offset (a + 0 - pos) K / r_k is
+ * corner_q's. When b is in it, each leaving crossing lies at or beyond b
+ * (|to| >= |d| with the sign of d: a quotient >= 2^16, widened to >= 2^16
+ * + 1) and each entering one before it: s1 = 2^16 >= s0, and the kept part
+ * ends at b (a + d - pos). So w->bv and w->e get clip()'s values. */
+#define END_A 1
+#define END_B 2
+NOINLINE static void clip_end(sweep_work *w, const int32_t a[3], const int32_t b[3], int ends)
+{
+    int64_t s = ends == END_A ? 65536 : 0;   /* clip()'s s1 (END_A) or s0 (END_B) */
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t d = b[k] - a[k], out = ends == END_A ? b[k] : a[k], to;
+        int64_t x;
+        /* an axis along which the edge does not move, or whose slab holds the
+         * other end too (then both ends): no crossing, as in clip() */
+        if (d == 0 || (out >= w->lo[k] && out <= w->hi[k]))
+            continue;
+        /* where a-b leaves the slab (END_A) or enters it (END_B): clip()'s
+         * quotient, widened by one step */
+        to = ((ends == END_A) ^ (d < 0) ? w->hi[k] : w->lo[k]) - a[k];
+        x = to > -32768 && to < 32768 ? (to * 65536) / d : ((int64_t)to * 65536) / d;
+        if (ends == END_A) {
+            x += 1;
+            s = x < s ? x : s;
+        } else {
+            x -= 1;
+            s = x > s ? x : s;
+        }
+    }
+    for (k = 0; k < 3; k++) {   /* 0 <= s <= 2^16: a 32 x 32-bit product */
+        int32_t d = b[k] - a[k], in = ends == END_A ? w->bv[k] : w->qj[k], q = in;
+        if (d != 0)   /* clip()'s point a + d s / 2^16 */
+            q = ((int32_t)(a[k] + ((int64_t)d * (int32_t)s) / 65536 - w->pos[k]) * KK) /
+                w->r[k];
+        w->bv[k] = ends == END_A ? in : q;
+        w->e[k] = ends == END_A ? q - in : in - q;
+    }
 }
 
 /* The clipped edge (w->bv, w->e): 1 with the contact num / den and its
@@ -1448,8 +1507,8 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
         w->qj[k] = w->q0[k];
     for (j = 0; j < 3; j++) {   /* vertex j, then the edge from it */
         const int32_t *a = w->tp[j], *b = w->tp[j == 2 ? 0 : j + 1];
-        int a_in = w->qj[0] != OUTSIDE, edge;
-        if (a_in) {   /* the vertex */
+        int ends = w->qj[0] != OUTSIDE ? END_A : 0, edge = 1;   /* the ends in the region */
+        if (ends) {   /* the vertex */
             start_at(w, w->qj);
             if (sweep_vertex(w, g, &num, &den))
                 contact(w, g, num, den, ti, pt, pd);
@@ -1461,10 +1520,13 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
             for (k = 0; k < 3; k++)
                 w->qj[k] = w->q0[k];
         }
-        if (a_in && w->qj[0] != OUTSIDE) {
+        if (w->qj[0] != OUTSIDE)
+            ends |= END_B;
+        if (ends == (END_A | END_B)) {
             for (k = 0; k < 3; k++)
                 w->e[k] = w->qj[k] - w->bv[k];
-            edge = 1;
+        } else if (ends) {
+            clip_end(w, a, b, ends);
         } else {
             edge = clip(w, a, b);
         }
@@ -1513,8 +1575,9 @@ NOINLINE static int slide(sweep_work *w, int32_t rem[3])
     int k;
     if (w->bd) {
         l = len3(w->vel);
-        /* a contact fraction is at most 1: tq <= 2^16 */
-        tq = (int32_t)(((uint64_t)w->bt << 16) / w->bd);
+        /* a contact fraction is at most 1: tq <= 2^16, below it a quotient
+         * quot16 gives exactly (bt < bd < 2^31) */
+        tq = w->bt < w->bd ? quot16((int64_t)w->bt << 16, w->bd) : 65536;
         back = (int32_t)(((uint32_t)SKIN << 16) / l);   /* l >= 1: a step moves */
         tq = tq > back ? tq - back : 0;
     }
@@ -1580,9 +1643,10 @@ rr_err rr_rmesh_sweep_move(const rr_room *room, const rr_rmesh_sweep *in,
     budget = (in->max_slides + 1) * (2 * (len3(rem) / (uint32_t)step) + 4);
     while (budget-- && (rem[0] || rem[1] || rem[2])) {
         uint32_t l = len3(rem);
-        for (k = 0; k < 3; k++)   /* this step: at most one radius long */
-            w->vel[k] = l > (uint32_t)step ? (int32_t)(((int64_t)rem[k] * step) / (int64_t)l)
-                                           : rem[k];
+        /* this step: at most one radius long; |rem_k| step < 2^16 l (step <=
+         * 2^14), l < 2^31: quot16 gives the truncated quotient exactly */
+        for (k = 0; k < 3; k++)
+            w->vel[k] = l > (uint32_t)step ? quot16((int64_t)rem[k] * step, l) : rem[k];
         sweep_step(room, w);
         if (!slide(w, rem))
             continue;
@@ -1607,5 +1671,44 @@ int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d);
 int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d)
 {
     return quot16(x, d);
+}
+
+/* Test hook: the edge a-b of a step from pos by vel (|vel_k| <= the
+ * smallest radius) with radii r, clipped by clip() and, when exactly one
+ * end is in the step's region, by clip_end() with that end's offset from
+ * corner_q, as sweep_tri does. Returns -1 when no end or both ends are in
+ * the region (clip_end is not asked), 1 when clip() keeps a part and both
+ * give the same start w->bv and vector w->e, 0 otherwise. */
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3])
+{
+    sweep_work w1, w2;
+    int16_t qa[3];
+    int k, ends;
+    for (k = 0; k < 3; k++) {   /* the region, as sweep_step sets it */
+        int32_t e = pos[k] + vel[k];
+        w1.pos[k] = pos[k];
+        w1.r[k] = r[k];
+        w1.lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
+        w1.hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
+    }
+    w2 = w1;
+    corner_q(&w1, a, qa);
+    corner_q(&w1, b, w2.qj);
+    ends = (qa[0] != OUTSIDE ? END_A : 0) | (w2.qj[0] != OUTSIDE ? END_B : 0);
+    if (ends == 0 || ends == (END_A | END_B))
+        return -1;
+    if (!clip(&w1, a, b))
+        return 0;
+    if (ends == END_A)
+        for (k = 0; k < 3; k++)
+            w2.bv[k] = qa[k];
+    clip_end(&w2, a, b, ends);
+    for (k = 0; k < 3; k++)
+        if (w1.bv[k] != w2.bv[k] || w1.e[k] != w2.e[k])
+            return 0;
+    return 1;
 }
 #endif

@@ -594,6 +594,87 @@ static void check_quot16(void)
     RT_EXPECT("rmesh.quot16", bad == 0);
 }
 
+/* E. clip_end (an edge with one end in the step's region) gives clip()'s
+ * start and vector: steps of every radius (16..2^14, as sweep_check
+ * allows) and motion up to the smallest radius, one end anywhere in the
+ * region (often on its faces: lo or hi on some axes), the other outside
+ * it: just beyond a face (1..9 coords, where the widened crossings and
+ * CLIP_OUT's margin sit), anywhere nearby, or far (edges up to 2^18 long,
+ * the 64-bit crossings), with some axes along which the edge does not
+ * move. */
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+static int32_t pick(uint64_t *s, int32_t lo, int32_t hi)   /* lo..hi, the ends often */
+{
+    uint32_t u;
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    u = (uint32_t)(*s >> 32);
+    if (u % 8 == 0)
+        return lo;
+    if (u % 8 == 1)
+        return hi;
+    return lo + (int32_t)((u >> 3) % ((uint32_t)(hi - lo) + 1u));
+}
+
+static void check_clip_end(void)
+{
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    long n = 0, bad = 0, i;
+    for (i = 0; i < 3000000; i++) {
+        int32_t pos[3], vel[3], r[3], lo[3], hi[3], in[3], out[3], step;
+        int k, got, far = pick(&s, 0, 3);
+        for (k = 0; k < 3; k++) {
+            int bits = pick(&s, 4, 14);
+            r[k] = pick(&s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
+        }
+        step = r[0] < r[1] ? r[0] : r[1];
+        step = step < r[2] ? step : r[2];
+        for (k = 0; k < 3; k++) {
+            int32_t e;
+            pos[k] = pick(&s, -(1 << 18), 1 << 18);
+            vel[k] = pick(&s, 0, 7) ? pick(&s, -step / 2, step / 2) : 0;   /* |vel| < step */
+            e = pos[k] + vel[k];
+            lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - 2;
+            hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + 2;
+            in[k] = pick(&s, lo[k], hi[k]);
+        }
+        for (k = 0; k < 3; k++) {   /* the outer end; some axes keep the inner one's value */
+            int32_t reach = far == 0 ? 9 : far == 1 ? 2 * r[k] + 64 : (1 << 18) - 1;
+            int32_t o = in[k];
+            switch (pick(&s, 0, 3)) {
+            case 0:
+                break;
+            case 1:
+                o = hi[k] + pick(&s, 1, reach);
+                break;
+            case 2:
+                o = lo[k] - pick(&s, 1, reach);
+                break;
+            default:
+                o = in[k] + pick(&s, -reach, reach);
+            }
+            if (o - in[k] >= (1 << 18))   /* edges shorter than 2^18 */
+                o = in[k] + (1 << 18) - 1;
+            if (in[k] - o >= (1 << 18))
+                o = in[k] - (1 << 18) + 1;
+            out[k] = o;
+        }
+        got = pick(&s, 0, 1) ? rr__rmesh_probe_clip_end(pos, vel, r, in, out)
+                             : rr__rmesh_probe_clip_end(pos, vel, r, out, in);
+        if (got < 0)
+            continue;
+        n++;
+        if (!got && bad++ < 5)
+            printf("FAIL clip_end: pos %d %d %d vel %d %d %d r %d %d %d in %d %d %d out %d %d %d\n",
+                   pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], in[0], in[1],
+                   in[2], out[0], out[1], out[2]);
+    }
+    printf("# clip_end: %ld edges with one end in the region, %ld differ from clip()\n", n, bad);
+    RT_EXPECT("rmesh.clip_end", bad == 0 && n > 1000000);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -603,6 +684,7 @@ int main(int argc, char **argv)
     if (getenv("RT_SEED"))   /* explore other random sets; the default is fixed */
         rng ^= (uint64_t)strtoull(getenv("RT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
     check_quot16();
+    check_clip_end();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
         tally ty;
