@@ -384,24 +384,13 @@ static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
     }
 }
 
-static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+/* The floors (triangles facing up, |ny| > 0.4), filled by height, lowest
+ * first; then the walls (the rest, but ceilings) as white outlines. */
+static void rmesh_svg_tris(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h, double f)
 {
-    const rr_room *room = &r->room;
-    const rr_rmesh_head *h;
-    ftri *ft;
+    ftri *ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     uint32_t i, nf = 0, k;
-    double f = ldexp(1.0, -(int)room->coord_frac);
-    char col[64], text[256];
-    (void)err, (void)cap;
-    rr_rmesh_head_get(room, &h);
-    s->x0 = h->bmin[0] * f, s->x1 = h->bmax[0] * f;
-    s->y0 = -h->bmax[2] * f, s->y1 = -h->bmin[2] * f;
-    s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
-    snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
-             h->ntris, h->ntriggers, h->nents);
-    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
-    rrb_svg_head(s, text);
-    ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
+    char col[64];
     for (i = 0; i < h->ntris; i++) {
         uint32_t src;
         int32_t v[3][3];
@@ -437,26 +426,50 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 "points=\"%.4f,%.4f %.4f,%.4f %.4f,%.4f\"/>\n", s->sw * 0.8, v[0][0] * f,
                 -v[0][2] * f, v[1][0] * f, -v[1][2] * f, v[2][0] * f, -v[2][2] * f);
     }
-    rmesh_marks(s, room, h);
-    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+}
+
+/* The plan's key: the height ramp, walls, triggers, one entry per entity
+ * class the room has. */
+static void rmesh_svg_key(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
+{
+    uint32_t count[RR_RMESH_NCLASSES] = {0}, c, i;
+    char text[256];
     snprintf(text, sizeof text, "floor height (y) %.6g .. %.6g", s->zmin, s->zmax);
     rrb_svg_key(s, RRB_KEY_RAMP, "", text);
     rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "wall");
     if (h->ntriggers)
         rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger box");
-    {   /* one entry per entity class the room has */
-        uint32_t count[RR_RMESH_NCLASSES] = {0}, c;
-        for (i = 0; i < h->nents; i++) {
-            const rr_rmesh_ent *e;
-            if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
-                count[e->cls]++;
-        }
-        for (c = 0; c < RR_RMESH_NCLASSES; c++)
-            if (count[c]) {
-                snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
-                rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
-            }
+    for (i = 0; i < h->nents; i++) {
+        const rr_rmesh_ent *e;
+        if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
+            count[e->cls]++;
     }
+    for (c = 0; c < RR_RMESH_NCLASSES; c++)
+        if (count[c]) {
+            snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
+            rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
+        }
+}
+
+static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_head *h;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    char text[256];
+    (void)err, (void)cap;
+    rr_rmesh_head_get(room, &h);
+    s->x0 = h->bmin[0] * f, s->x1 = h->bmax[0] * f;
+    s->y0 = -h->bmax[2] * f, s->y1 = -h->bmin[2] * f;
+    s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
+    snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
+             h->ntris, h->ntriggers, h->nents);
+    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
+    rrb_svg_head(s, text);
+    rmesh_svg_tris(s, room, h, f);
+    rmesh_marks(s, room, h);
+    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+    rmesh_svg_key(s, room, h);
     return 0;
 }
 
