@@ -147,6 +147,36 @@ typedef struct tree_counts {
     uint32_t nodes, lines, leaves, root;
 } tree_counts;
 
+/* Child references (rr_roo_blob.h) of the file's nodes into ref[1..]:
+ * internal nodes and leaves are each numbered in file order; *ni and *nl
+ * their counts. */
+static void child_refs(const rrb_roo *r, uint16_t *ref, uint32_t *ni, uint32_t *nl)
+{
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ref[i + 1] = r->nodes[i].type == RRB_ROO_NODE_INTERNAL
+                         ? (uint16_t)(++*ni)
+                         : (uint16_t)(RR_ROO_CHILD_LEAF | (*nl)++);
+}
+
+/* The leaf polygons' corners: each names its point among the vertices the
+ * walls' points start (VERTS), in 16 bits. */
+static int bake_corners(const rrb_roo *r, int f, const wall_tables *wt, rr_roo_corner_rec *corners,
+                        rr_roo_vert_rec *verts, uint32_t *nverts, const char *path, char *err,
+                        size_t errcap)
+{
+    for (uint32_t i = 0; i < r->npoints; i++) {
+        uint32_t v = vert_index(wt->points, wt->npoints, verts, nverts,
+                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
+        if (v > 0xffffu) { /* a corner names its point in 16 bits */
+            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
+                     "corners together, found more", path, (unsigned)r->offsets[0]);
+            return -1;
+        }
+        corners[i].vert = (uint16_t)v;
+    }
+    return 0;
+}
+
 static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_tables *wt,
                       rrb_blob *bl, tree_counts *tc, const char *path, char *err,
                       size_t errcap)
@@ -161,11 +191,7 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_ta
     uint16_t *ref = rrb_xcalloc(r->nnodes + 2, sizeof *ref); /* file node -> child reference */
     uint32_t ni = 0, nl = 0, nlines = 0, nverts = 0;
     int rc = 0;
-    /* child references first: internal nodes and leaves each in file order */
-    for (uint32_t i = 0; i < r->nnodes; i++)
-        ref[i + 1] = r->nodes[i].type == RRB_ROO_NODE_INTERNAL
-                         ? (uint16_t)(++ni)
-                         : (uint16_t)(RR_ROO_CHILD_LEAF | nl++);
+    child_refs(r, ref, &ni, &nl);
     if (ni > RR_ROO_MAX_TREE || nl > RR_ROO_MAX_TREE ||
         (!collision_only && r->npoints > 0xffffu)) {
         snprintf(err, errcap, "%s:0x%x: expected at most %u internal nodes, %u leaves and "
@@ -193,16 +219,8 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_ta
         o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
         o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
     }
-    for (uint32_t i = 0; i < r->npoints && !rc && !collision_only; i++) {
-        uint32_t v = vert_index(wt->points, wt->npoints, verts, &nverts,
-                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
-        if (v > 0xffffu) { /* a corner names its point in 16 bits */
-            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
-                     "corners together, found more", path, (unsigned)r->offsets[0]);
-            rc = -1;
-        }
-        corners[i].vert = (uint16_t)v;
-    }
+    if (!rc && !collision_only)
+        rc = bake_corners(r, f, wt, corners, verts, &nverts, path, err, errcap);
     tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
         rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
