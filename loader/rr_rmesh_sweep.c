@@ -202,8 +202,10 @@ static int32_t dot3i(const int32_t a[3], const int32_t b[3])
  * coords of the region: its offset from pos is at most 2 r_k + 11 < 2^15,
  * times K below 2^28. */
 /* An edge whose ends both lie more than CLIP_OUT coords beyond the same
- * side of the region on one axis has nothing in it. clip() rejects it
- * without its divisions, with the answer they would give: say both ends lie
+ * side of the region on one axis has nothing in it. sweep_tri rejects it
+ * before clip() (clip_out, the three axes at once, which spares half of
+ * the edges clip() was called for its call and set-up), with the answer
+ * clip()'s divisions would give: say both ends lie
  * above hi, at least 9 coords. If the edge runs upwards (d > 0) it leaves
  * the slab at (hi - a) 2^16 / d, at most -2 steps after truncation towards
  * zero as a - hi >= 9 > 2 |d| / 2^16 (|d| <= 2^18), so s1 <= -1 < 0 <= s0;
@@ -217,11 +219,6 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
     for (k = 0; k < 3; k++) {
         int32_t d = b[k] - a[k];   /* |d| <= 2^18, |lo|, |hi| < 2^25 */
         int inside_a = a[k] >= w->lo[k] && a[k] <= w->hi[k];
-        /* both ends more than CLIP_OUT beyond one side of the slab: the
-         * divisions below would end with s0 > s1 (see CLIP_OUT), so skip them */
-        if ((a[k] > w->hi[k] + CLIP_OUT && b[k] > w->hi[k] + CLIP_OUT) ||
-            (a[k] < w->lo[k] - CLIP_OUT && b[k] < w->lo[k] - CLIP_OUT))
-            return 0;
         if (d == 0) {
             if (!inside_a)
                 return 0;
@@ -258,6 +255,18 @@ NOINLINE static int clip(sweep_work *w, const int32_t a[3], const int32_t b[3])
         w->e[k] = q[1] - q[0];
     }
     return 1;
+}
+
+/* Both ends of a-b more than CLIP_OUT beyond one side of the region on
+ * some axis: clip() would keep nothing (see CLIP_OUT). */
+static inline int clip_out(const sweep_work *w, const int32_t a[3], const int32_t b[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if ((a[k] > w->hi[k] + CLIP_OUT && b[k] > w->hi[k] + CLIP_OUT) ||
+            (a[k] < w->lo[k] - CLIP_OUT && b[k] < w->lo[k] - CLIP_OUT))
+            return 1;
+    return 0;
 }
 
 /* clip() for an edge with one end in the region: END_A, a is (its e-space
@@ -657,7 +666,7 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
         } else if (ends) {
             clip_end(w, a, b, ends);
         } else {
-            edge = clip(w, a, b);
+            edge = !clip_out(w, a, b) && clip(w, a, b);
         }
         if (edge && sweep_edge(w, g, &num, &den))
             contact(w, g, num, den, ti, pt, pd);
@@ -800,6 +809,29 @@ int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d);
 int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d)
 {
     return quot16(x, d);
+}
+
+/* Test hook: the edge a-b of a step from pos by vel (|vel_k| <= the
+ * smallest radius) with radii r: -1 when clip_out() keeps it for clip(),
+ * else 1 when clip() (whose divisions alone decide) keeps nothing of it
+ * either, 0 when clip() keeps a part that clip_out() dropped. */
+int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3])
+{
+    sweep_work w;
+    int k;
+    for (k = 0; k < 3; k++) {   /* the region, as sweep_step sets it */
+        int32_t e = pos[k] + vel[k];
+        w.pos[k] = pos[k];
+        w.r[k] = r[k];
+        w.lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
+        w.hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
+    }
+    if (!clip_out(&w, a, b))
+        return -1;
+    return !clip(&w, a, b);
 }
 
 /* Test hook: the edge a-b of a step from pos by vel (|vel_k| <= the

@@ -675,6 +675,64 @@ static void check_clip_end(void)
     RT_EXPECT("rmesh.clip_end", bad == 0 && n > 1000000);
 }
 
+/* F. clip_out (both ends of an edge more than CLIP_OUT coords beyond one
+ * side of the region on some axis, asked before clip()) drops only edges
+ * of which clip()'s divisions keep nothing: both ends beyond a face of
+ * the region on one axis, one of them 1..24 coords (where CLIP_OUT's
+ * proof needs more than 2 |d| / 2^16 <= 8 coords for edges up to 2^18
+ * long, d along that axis), the other near it or up to 2^18 away,
+ * anywhere on the other axes. With CLIP_OUT 6 this test fails (3,082
+ * edges, ends 7 coords beyond and |d| near 2^18); 7 is the least that
+ * holds, CLIP_OUT's proof takes 8. */
+int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+static void check_clip_out(void)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    long n = 0, bad = 0, i;
+    for (i = 0; i < 3000000; i++) {
+        int32_t pos[3], vel[3], r[3], lo[3], hi[3], a[3], b[3], step;
+        int k, got, ax = pick(&s, 0, 2), up = pick(&s, 0, 1);
+        int32_t far, len = pick(&s, 0, 3) ? (1 << 18) - 1 : pick(&s, 1, (1 << 18) - 1);
+        for (k = 0; k < 3; k++) {
+            int bits = pick(&s, 4, 14);
+            r[k] = pick(&s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
+        }
+        step = r[0] < r[1] ? r[0] : r[1];
+        step = step < r[2] ? step : r[2];
+        for (k = 0; k < 3; k++) {
+            int32_t e, span;
+            pos[k] = pick(&s, -(1 << 18), 1 << 18);
+            vel[k] = pick(&s, 0, 7) ? pick(&s, -step / 2, step / 2) : 0;   /* |vel| < step */
+            e = pos[k] + vel[k];
+            lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - 2;
+            hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + 2;
+            span = len < hi[k] - lo[k] + 64 ? len : hi[k] - lo[k] + 64;
+            a[k] = pick(&s, lo[k] - 32, hi[k] + 32);
+            b[k] = a[k] + pick(&s, -span, span);
+        }
+        /* on axis ax both ends beyond one face, one of them just beyond it
+         * (1..24 coords) and the other as well or up to len away: the
+         * crossing then lies within 2 |d| / 2^16 steps of that end */
+        far = pick(&s, 1, pick(&s, 0, 1) ? 24 : len);
+        a[ax] = up ? hi[ax] + pick(&s, 1, 24) : lo[ax] - pick(&s, 1, 24);
+        b[ax] = up ? a[ax] + far - 1 : a[ax] - far + 1;
+        if (b[ax] - a[ax] >= len || a[ax] - b[ax] >= len)
+            b[ax] = a[ax];
+        got = pick(&s, 0, 1) ? rr__rmesh_probe_clip_out(pos, vel, r, a, b)
+                             : rr__rmesh_probe_clip_out(pos, vel, r, b, a);
+        if (got < 0)
+            continue;
+        n++;
+        if (!got && bad++ < 5)
+            printf("FAIL clip_out: pos %d %d %d vel %d %d %d r %d %d %d a %d %d %d b %d %d %d\n",
+                   pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], a[0], a[1],
+                   a[2], b[0], b[1], b[2]);
+    }
+    printf("# clip_out: %ld edges dropped before clip(), %ld that clip() keeps part of\n", n, bad);
+    RT_EXPECT("rmesh.clip_out", bad == 0 && n > 1000000);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -685,6 +743,7 @@ int main(int argc, char **argv)
         rng ^= (uint64_t)strtoull(getenv("RT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
     check_quot16();
     check_clip_end();
+    check_clip_out();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
         tally ty;
