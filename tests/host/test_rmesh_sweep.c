@@ -675,15 +675,13 @@ static void check_clip_end(void)
     RT_EXPECT("rmesh.clip_end", bad == 0 && n > 1000000);
 }
 
-/* F. clip_out (both ends of an edge more than CLIP_OUT coords beyond one
- * side of the region on some axis, asked before clip()) drops only edges
- * of which clip()'s divisions keep nothing: both ends beyond a face of
- * the region on one axis, one of them 1..24 coords (where CLIP_OUT's
- * proof needs more than 2 |d| / 2^16 <= 8 coords for edges up to 2^18
- * long, d along that axis), the other near it or up to 2^18 away,
- * anywhere on the other axes. With CLIP_OUT 6 this test fails (3,082
- * edges, ends 7 coords beyond and |d| near 2^18); 7 is the least that
- * holds, CLIP_OUT's proof takes 8. */
+/* F. clip_out (both ends of an edge beyond one side of the region on some
+ * axis, the nearer m coords beyond it with m 2^15 >= |d|, asked before
+ * clip()) drops only edges of which clip()'s divisions keep nothing: both
+ * ends beyond a face of the region on one axis, one of them 1..24 coords
+ * (where the bound is tight: m 2^15 against |d| up to 2^18), the other
+ * near it or up to 2^18 away, anywhere on the other axes. With 2^16 in
+ * place of 2^15 this test fails (39,246 edges). */
 int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
                              const int32_t a[3], const int32_t b[3]);
 static void check_clip_out(void)
