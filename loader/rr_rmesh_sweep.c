@@ -823,6 +823,21 @@ int32_t rr__rmesh_probe_quot16(int64_t x, uint32_t d)
     return quot16(x, d);
 }
 
+/* The test hooks' step from pos by vel with radii r: its region as
+ * sweep_step sets it (the swept box grown by r_k + SKIN). */
+static void probe_region(sweep_work *w, const int32_t pos[3], const int32_t vel[3],
+                         const int32_t r[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        int32_t e = pos[k] + vel[k];
+        w->pos[k] = pos[k];
+        w->r[k] = r[k];
+        w->lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
+        w->hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
+    }
+}
+
 /* Test hook: the edge a-b of a step from pos by vel (|vel_k| <= the
  * smallest radius) with radii r: -1 when clip_out() keeps it for clip(),
  * else 1 when clip() (whose divisions alone decide) keeps nothing of it
@@ -833,14 +848,7 @@ int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const i
                              const int32_t a[3], const int32_t b[3])
 {
     sweep_work w;
-    int k;
-    for (k = 0; k < 3; k++) {   /* the region, as sweep_step sets it */
-        int32_t e = pos[k] + vel[k];
-        w.pos[k] = pos[k];
-        w.r[k] = r[k];
-        w.lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
-        w.hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
-    }
+    probe_region(&w, pos, vel, r);
     if (!clip_out(&w, a, b))
         return -1;
     return !clip(&w, a, b);
@@ -860,13 +868,7 @@ int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const i
     sweep_work w1, w2;
     int16_t qa[3];
     int k, ends;
-    for (k = 0; k < 3; k++) {   /* the region, as sweep_step sets it */
-        int32_t e = pos[k] + vel[k];
-        w1.pos[k] = pos[k];
-        w1.r[k] = r[k];
-        w1.lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - SKIN;
-        w1.hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + SKIN;
-    }
+    probe_region(&w1, pos, vel, r);
     w2 = w1;
     corner_q(&w1, a, qa);
     corner_q(&w1, b, w2.qj);

@@ -618,13 +618,36 @@ static int32_t pick(uint64_t *s, int32_t lo, int32_t hi)   /* lo..hi, the ends o
     return lo + (int32_t)((u >> 3) % ((uint32_t)(hi - lo) + 1u));
 }
 
+/* The clip checks below: a test hook on the edge a-b of a step from pos
+ * by vel with radii r; -1 when the edge is not its case, 1 when it
+ * agrees, 0 when not. */
+typedef int (*edge_probe)(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                          const int32_t a[3], const int32_t b[3]);
+
+/* Ask probe about the edge, from a or from b at random; count it in *n
+ * when it is the probe's case, in *bad when the probe disagrees (the first
+ * five printed). */
+static void try_edge(edge_probe probe, const char *what, uint64_t *s, const int32_t pos[3],
+                     const int32_t vel[3], const int32_t r[3], const int32_t a[3],
+                     const int32_t b[3], long *n, long *bad)
+{
+    int got = pick(s, 0, 1) ? probe(pos, vel, r, a, b) : probe(pos, vel, r, b, a);
+    if (got < 0)
+        return;
+    (*n)++;
+    if (!got && (*bad)++ < 5)
+        printf("FAIL %s: pos %d %d %d vel %d %d %d r %d %d %d a %d %d %d b %d %d %d\n", what,
+               pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], a[0], a[1],
+               a[2], b[0], b[1], b[2]);
+}
+
 static void check_clip_end(void)
 {
     uint64_t s = 0x2545f4914f6cdd1dull;
     long n = 0, bad = 0, i;
     for (i = 0; i < 3000000; i++) {
         int32_t pos[3], vel[3], r[3], lo[3], hi[3], in[3], out[3], step;
-        int k, got, far = pick(&s, 0, 3);
+        int k, far = pick(&s, 0, 3);
         for (k = 0; k < 3; k++) {
             int bits = pick(&s, 4, 14);
             r[k] = pick(&s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
@@ -661,15 +684,7 @@ static void check_clip_end(void)
                 o = in[k] - (1 << 18) + 1;
             out[k] = o;
         }
-        got = pick(&s, 0, 1) ? rr__rmesh_probe_clip_end(pos, vel, r, in, out)
-                             : rr__rmesh_probe_clip_end(pos, vel, r, out, in);
-        if (got < 0)
-            continue;
-        n++;
-        if (!got && bad++ < 5)
-            printf("FAIL clip_end: pos %d %d %d vel %d %d %d r %d %d %d in %d %d %d out %d %d %d\n",
-                   pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], in[0], in[1],
-                   in[2], out[0], out[1], out[2]);
+        try_edge(rr__rmesh_probe_clip_end, "clip_end", &s, pos, vel, r, in, out, &n, &bad);
     }
     printf("# clip_end: %ld edges with one end in the region, %ld differ from clip()\n", n, bad);
     RT_EXPECT("rmesh.clip_end", bad == 0 && n > 1000000);
@@ -690,7 +705,7 @@ static void check_clip_out(void)
     long n = 0, bad = 0, i;
     for (i = 0; i < 3000000; i++) {
         int32_t pos[3], vel[3], r[3], lo[3], hi[3], a[3], b[3], step;
-        int k, got, ax = pick(&s, 0, 2), up = pick(&s, 0, 1);
+        int k, ax = pick(&s, 0, 2), up = pick(&s, 0, 1);
         int32_t far, len = pick(&s, 0, 3) ? (1 << 18) - 1 : pick(&s, 1, (1 << 18) - 1);
         for (k = 0; k < 3; k++) {
             int bits = pick(&s, 4, 14);
@@ -717,15 +732,7 @@ static void check_clip_out(void)
         b[ax] = up ? a[ax] + far - 1 : a[ax] - far + 1;
         if (b[ax] - a[ax] >= len || a[ax] - b[ax] >= len)
             b[ax] = a[ax];
-        got = pick(&s, 0, 1) ? rr__rmesh_probe_clip_out(pos, vel, r, a, b)
-                             : rr__rmesh_probe_clip_out(pos, vel, r, b, a);
-        if (got < 0)
-            continue;
-        n++;
-        if (!got && bad++ < 5)
-            printf("FAIL clip_out: pos %d %d %d vel %d %d %d r %d %d %d a %d %d %d b %d %d %d\n",
-                   pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], a[0], a[1],
-                   a[2], b[0], b[1], b[2]);
+        try_edge(rr__rmesh_probe_clip_out, "clip_out", &s, pos, vel, r, a, b, &n, &bad);
     }
     printf("# clip_out: %ld edges dropped before clip(), %ld that clip() keeps part of\n", n, bad);
     RT_EXPECT("rmesh.clip_out", bad == 0 && n > 1000000);
