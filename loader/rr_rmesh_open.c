@@ -3,8 +3,8 @@
  * the accessors of rr_rmesh.h (triangles, triggers, surfaces, entities,
  * render data) but the two that need a query's arithmetic
  * (rr_rmesh_triangle, rr_rmesh_triangle_surface). The queries are in
- * rr_rmesh.c, which uses this file (never the other way round), what both
- * share in rr_rmesh_int.h.
+ * rr_rmesh.c and rr_rmesh_sweep.c, which use this file (never the other
+ * way round), what they share in rr_rmesh_int.h.
  *
  * rr_open checks the blob against the schema of rr_rmesh_blob.h record by
  * record; rr__rmesh_validate adds what a single field cannot say. It walks
@@ -24,7 +24,7 @@ NOINLINE int rr__rmesh_is(const rr_room *room)
 }
 
 /* ------------------------------------------------------------------ */
-/* Reading the mesh (the queries of rr_rmesh.c use these too)         */
+/* Reading the mesh (the query files use these too)                   */
 /* ------------------------------------------------------------------ */
 
 /* A blob with render data is a full blob: its triangles are TREF keys. */
