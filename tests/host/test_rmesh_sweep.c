@@ -618,6 +618,18 @@ static int32_t pick(uint64_t *s, int32_t lo, int32_t hi)   /* lo..hi, the ends o
     return lo + (int32_t)((u >> 3) % ((uint32_t)(hi - lo) + 1u));
 }
 
+/* The clip checks' radii r_k, each of a random bit length from 4 to 14
+ * (any value the sweep allows); returns the smallest, the step's longest. */
+static int32_t clip_radii(uint64_t *s, int32_t r[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        int bits = pick(s, 4, 14);
+        r[k] = pick(s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
+    }
+    return r[0] < r[1] ? (r[0] < r[2] ? r[0] : r[2]) : (r[1] < r[2] ? r[1] : r[2]);
+}
+
 /* The clip checks below: a test hook on the edge a-b of a step from pos
  * by vel with radii r; -1 when the edge is not its case, 1 when it
  * agrees, 0 when not. */
@@ -648,12 +660,7 @@ static void check_clip_end(void)
     for (i = 0; i < 3000000; i++) {
         int32_t pos[3], vel[3], r[3], lo[3], hi[3], in[3], out[3], step;
         int k, far = pick(&s, 0, 3);
-        for (k = 0; k < 3; k++) {
-            int bits = pick(&s, 4, 14);
-            r[k] = pick(&s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
-        }
-        step = r[0] < r[1] ? r[0] : r[1];
-        step = step < r[2] ? step : r[2];
+        step = clip_radii(&s, r);
         for (k = 0; k < 3; k++) {
             int32_t e;
             pos[k] = pick(&s, -(1 << 18), 1 << 18);
@@ -707,12 +714,7 @@ static void check_clip_out(void)
         int32_t pos[3], vel[3], r[3], lo[3], hi[3], a[3], b[3], step;
         int k, ax = pick(&s, 0, 2), up = pick(&s, 0, 1);
         int32_t far, len = pick(&s, 0, 3) ? (1 << 18) - 1 : pick(&s, 1, (1 << 18) - 1);
-        for (k = 0; k < 3; k++) {
-            int bits = pick(&s, 4, 14);
-            r[k] = pick(&s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
-        }
-        step = r[0] < r[1] ? r[0] : r[1];
-        step = step < r[2] ? step : r[2];
+        step = clip_radii(&s, r);
         for (k = 0; k < 3; k++) {
             int32_t e, span;
             pos[k] = pick(&s, -(1 << 18), 1 << 18);
