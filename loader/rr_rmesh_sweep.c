@@ -649,9 +649,10 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
     if (sweep_face(w, ti, &pt, &pd))
         return;
     /* Each corner goes into e-space once (corner_q): corner 0 is kept for
-     * the last edge, corner j is the one tested; an edge whose ends are both
-     * in the region is kept whole (see corner_q), one that leaves it is
-     * clipped by clip() */
+     * the last edge, corner j is the one tested. An edge whose ends are both
+     * in the region is kept whole (see corner_q), one with one end in it is
+     * clipped from that end (clip_end), one with neither is dropped by
+     * clip_out when it lies beyond one side, else clipped by clip() */
     corner_q(w, w->tp[0], w->q0);
     for (k = 0; k < 3; k++)
         w->qj[k] = w->q0[k];
