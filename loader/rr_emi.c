@@ -352,6 +352,40 @@ static rr_err check_vertices(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
+/* Runs (rr_emi_blob.h): every vertex's run is at least 1 and ends within
+ * VERTS, and when it is above 1 the next vertex continues it: its run is one
+ * less, and the same joints move it (the same count, the same joints in the
+ * same order, its influences right after this vertex's). By induction every
+ * vertex of a run has the run's joints, so the skinning kernels read the
+ * joints from its first vertex only and walk the run's influences in step. */
+static rr_err check_runs(const rr_room *room, rr_diag *diag)
+{
+    const rr_emi_vert *verts = verts_of(room);
+    const rr_emi_infl *infl = infl_of(room);
+    uint32_t i, k, n = figure_of(room)->nverts;
+    for (i = 0; i < n; i++) {
+        const rr_emi_vert *v = &verts[i], *next = &verts[i + 1];
+        if (v->run == 0 || v->run > n - i)
+            return rr__fail(room, diag, RR_ERR_INDEX, &v->run, "vertex run (1..vertices left)",
+                            v->run, n - i);
+        if (v->run == 1)
+            continue;
+        if (next->run != v->run - 1u)
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->run, "vertex run (next vertex's + 1)",
+                            v->run, next->run + 1u);
+        if (next->infl_count != v->infl_count || next->infl_first != v->infl_first + v->infl_count)
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
+                            "vertex run (next vertex's influences follow, as many)",
+                            next->infl_first, v->infl_first + v->infl_count);
+        for (k = 0; k < v->infl_count; k++)
+            if (infl[next->infl_first + k].joint != infl[v->infl_first + k].joint)
+                return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
+                                "vertex run (next vertex's joints the same)",
+                                infl[next->infl_first + k].joint, infl[v->infl_first + k].joint);
+    }
+    return RR_OK;
+}
+
 /* Time of key i of track tr: in PKEYS or RKEYS by its op. */
 static const rr_fix *key_time(const rr_room *room, const rr_emi_track *tr, uint32_t i)
 {
@@ -450,6 +484,8 @@ static RR_VALIDATION NOINLINE rr_err check_semantics(const rr_room *room, rr_dia
         e = check_joints(room, diag);
     if (!e)
         e = check_vertices(room, diag);
+    if (!e)
+        e = check_runs(room, diag);
     if (!e)
         e = check_tracks(room, diag);
     if (!e)
@@ -941,17 +977,25 @@ static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
     normal_unit_inline(n->x, n->y, n->z, 0, out);
 }
 
+/* The position of vertex v that the matrices m0 and m1 move, the second
+ * with weight w1 (at most half: rr_open checked it). */
+static ALWAYS_INLINE void skin_two_at(const rr_emi_xform *m0, const rr_emi_xform *m1,
+                                      uint32_t w1, const rr_emi_vert *v, unsigned shift,
+                                      rr_vec3 *pos)
+{
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], W = blend_weight(w1);
+    pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), W);
+    pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), W);
+    pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), W);
+}
+
 /* A vertex with two influences (the common blend): its position, and
  * apart (each out of line with only its own registers) its normal, blended
  * and renormalized. */
 static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
-    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
-    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], W = blend_weight(in[1].weight);
-    pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), W);
-    pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), W);
-    pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), W);
+    skin_two_at(&skin[in[0].joint], &skin[in[1].joint], in[1].weight, v, shift, pos);
 }
 
 static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *skin,
@@ -1028,6 +1072,17 @@ static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_x
 #define SKIN_PAIRS 1
 #endif
 
+/* The position of vertex v that the matrix m alone moves. */
+static ALWAYS_INLINE void skin_one(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+                                   rr_vec3 *pos)
+{
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
+    pos->x = skin_coord(m, 0, x, y, z, shift);
+    pos->y = skin_coord(m, 1, x, y, z, shift);
+    pos->z = skin_coord(m, 2, x, y, z, shift);
+}
+
+#if SKIN_PAIRS
 /* Positions of two consecutive vertices v[0], v[1] that the same joint
  * alone moves (matrix m): each word of the matrix is loaded once for both.
  * The whole matrix does not fit the registers with a vertex, but a row of
@@ -1047,40 +1102,75 @@ static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsi
     pos[0].z = a, pos[1].z = b;
 }
 
-/* Positions of vertices v .. end. A vertex that one joint alone moves
- * (most vertices) is that joint's matrix applied: together with the next
- * vertex when the same joint alone moves it too (meshes list the vertices
- * of a joint together), else alone, in the loop. Blends are out of line,
- * one vertex each. */
+/* Positions of two consecutive vertices v[0], v[1] that the same two joints
+ * move, their influences in[0..3] (rr_open checked that a run's influences
+ * follow one another and name the same joints): each word of both matrices
+ * is loaded once for the two. */
+static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *skin,
+                                   const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
+{
+    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    int32_t x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
+    int32_t x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
+    int32_t W0 = blend_weight(in[1].weight), W1 = blend_weight(in[3].weight);
+    int32_t a, b;   /* both before either is stored: else m is read again after the store */
+    a = blend_two(skin_coord(m0, 0, x0, y0, z0, shift), skin_coord(m1, 0, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 0, x1, y1, z1, shift), skin_coord(m1, 0, x1, y1, z1, shift), W1);
+    pos[0].x = a, pos[1].x = b;
+    a = blend_two(skin_coord(m0, 1, x0, y0, z0, shift), skin_coord(m1, 1, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 1, x1, y1, z1, shift), skin_coord(m1, 1, x1, y1, z1, shift), W1);
+    pos[0].y = a, pos[1].y = b;
+    a = blend_two(skin_coord(m0, 2, x0, y0, z0, shift), skin_coord(m1, 2, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 2, x1, y1, z1, shift), skin_coord(m1, 2, x1, y1, z1, shift), W1);
+    pos[0].z = a, pos[1].z = b;
+}
+#endif
+
+/* Positions of vertices v .. end. Off Thumb-1, run by run (rr_emi_blob.h):
+ * a run that one joint alone moves (most vertices), or the same two joints,
+ * is done two vertices at a time (skin_pair, skin_two_pair), then its odd
+ * vertex; a run may pass the end of the job (the job ends inside it: only
+ * its vertices up to end are done). Other blends are out of line, one
+ * vertex each. */
 static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
                                     unsigned shift, rr_vec3 *pos)
 {
-    uint32_t n;   /* vertices done in one pass of the loop */
-    for (; v < end; v += n, pos += n) {
+#if SKIN_PAIRS
+    while (v < end) {
+        const rr_emi_vert *vn = v + v->run;   /* within VERTS: rr_open checked the run */
         int32_t single = v->single;
-        n = 1;
+        if (vn > end)
+            vn = end;
         if (single >= 0) {   /* one influence, of joint single */
             const rr_emi_xform *m = &skin[single];
-            int32_t x, y, z;
-            if (SKIN_PAIRS && v + 1 < end && v[1].single == single) {
-                do {   /* the run of joint single, two vertices at a time */
-                    skin_pair(m, v, shift, pos);
-                    v += 2, pos += 2;
-                } while (v + 1 < end && v[0].single == single && v[1].single == single);
-                n = 0;   /* v and pos have moved past the pairs */
-                continue;
-            }
-            x = v->pos[0], y = v->pos[1], z = v->pos[2];
-            pos->x = skin_coord(m, 0, x, y, z, shift);
-            pos->y = skin_coord(m, 1, x, y, z, shift);
-            pos->z = skin_coord(m, 2, x, y, z, shift);
+            for (; v + 1 < vn; v += 2, pos += 2)
+                skin_pair(m, v, shift, pos);
+            if (v < vn)
+                skin_one(m, v, shift, pos++);
         } else if (v->infl_count == 2) {
-            skin_two(infl + v->infl_first, skin, v, shift, pos);
+            const rr_emi_infl *in = infl + v->infl_first;
+            for (; v + 1 < vn; v += 2, in += 4, pos += 2)
+                skin_two_pair(in, skin, v, shift, pos);
+            if (v < vn)
+                skin_two(in, skin, v, shift, pos++);
         } else {
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
+            vn = v + 1;
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos++, 0);
         }
+        v = vn;
     }
+#else
+    for (; v < end; v++, pos++) {
+        int32_t single = v->single;
+        if (single >= 0)   /* one influence, of joint single */
+            skin_one(&skin[single], v, shift, pos);
+        else if (v->infl_count == 2)
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+        else
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
+    }
+#endif
 }
 
 /* Positions and normals of vertices v .. end. A vertex with one influence
