@@ -889,6 +889,53 @@ static void evil_two_weights(const baked *bk, void *arena, uint32_t arena_size)
     }
 }
 
+/* A run extended over the next vertices, each of its vertices' runs raised
+ * so that the chain holds up to the last one (rr_open then judges only the
+ * last vertex's step, or the first past the end): past the end of VERTS, onto a vertex with another
+ * influence count, onto one with another joint. On the sample figure:
+ * vertices 0-1 are a run of joint 0 and 2-3 one of two influences, 16-23 a
+ * run of one joint and 24-25 one of another, 112-119 the last run. */
+static void evil_runs(const baked *bk, void *arena, uint32_t arena_size)
+{
+    static const struct {
+        const char *name;
+        uint32_t first, last;   /* the run's vertices, their runs raised */
+        rr_err want;
+        uint32_t at;   /* the vertex whose run the diagnostic names */
+    } cases[] = {
+        /* every raised run passes the end: the first is refused */
+        {"run_past_end", 112, 119, RR_ERR_INDEX, 112},
+        {"run_other_count", 0, 1, RR_ERR_RANGE, 1},
+        {"run_other_joint", 16, 23, RR_ERR_RANGE, 23},
+    };
+    const rr_emi_vert *vs;
+    uint32_t nv, i, k, crc;
+    rr_section(&bk->room, RR_SEC_EMI_VERTS, (const void **)&vs, &nv);
+    RT_EXPECT_EQ(ID("evil.runs.nverts"), nv, 120);
+    if (nv != 120)
+        return;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t *b = malloc(bk->size);
+        rr_emi_vert *bv;
+        uint32_t last = cases[i].last, after = last + 1 < nv ? vs[last + 1].run : 1u; /* past the end: as if one more vertex */
+        rr_room r;
+        rr_diag d;
+        memcpy(b, bk->bytes, bk->size);
+        bv = (rr_emi_vert *)(b + ((const uint8_t *)vs - bk->bytes));
+        RT_EXPECT_EQ(ID("evil.%s.last", cases[i].name), vs[last].run, 1);
+        for (k = cases[i].first; k <= last; k++)
+            bv[k].run = (uint8_t)(after + 1 + last - k);
+        crc = rr_crc32(0, b + 24, (uint32_t)bk->size - 24);
+        memcpy(b + 20, &crc, 4);
+        RT_EXPECT_EQ(ID("evil.%s", cases[i].name),
+                     rr_open_diag(b, (uint32_t)bk->size, arena, arena_size, &r, &d),
+                     cases[i].want);
+        RT_EXPECT_EQ(ID("evil.%s.diag_offset", cases[i].name), d.offset,
+                     (uint32_t)((const uint8_t *)&bv[cases[i].at].run - b));
+        free(b);
+    }
+}
+
 static void evil_blobs(const baked *bk)
 {
     static uint32_t arena[RR_EMI_ARENA_BYTES / 4];
@@ -905,12 +952,20 @@ static void evil_blobs(const baked *bk)
         {"infl_weight", RR_SEC_EMI_INFL, 2, 2, 30000, RR_ERR_RANGE, RR_SEC_EMI_VERTS, 12},
         {"infl_weight_over", RR_SEC_EMI_INFL, 2, 2, 32769, RR_ERR_RANGE, 0, 0},
         {"infl_weight_zero", RR_SEC_EMI_INFL, 2, 2, 0, RR_ERR_RANGE, 0, 0},
-        {"infl_run", RR_SEC_EMI_VERTS, 16, 2, 5, RR_ERR_INDEX, 0, 0},
+        {"infl_run", RR_SEC_EMI_VERTS, 16, 1, 5, RR_ERR_INDEX, 0, 0},
         {"infl_first", RR_SEC_EMI_VERTS, 12, 4, 1000000, RR_ERR_INDEX, 0, 0},
         /* single: vertex 0 (a hips corner) has one influence, of joint 0 */
         {"vert_single_other", RR_SEC_EMI_VERTS, 18, 2, 3, RR_ERR_RANGE, 0, 0},
         {"vert_single_none", RR_SEC_EMI_VERTS, 18, 2, -1, RR_ERR_RANGE, 0, 0},
         {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_RANGE, 0, 0},
+        /* runs (schema 4; byte 17 of a vertex, 20 bytes each): the figure's
+         * vertices 0-1 are a run of joint 0 (more in evil_runs) */
+        {"run_zero", RR_SEC_EMI_VERTS, 17, 1, 0, RR_ERR_INDEX, 0, 0},
+        {"run_next_not_one_less", RR_SEC_EMI_VERTS, 17, 1, 3, RR_ERR_RANGE, 0, 0},
+        /* vertex 1 reads vertex 0's influence (the same joint and weight, so
+         * its own checks pass): vertex 0's run no longer walks INFL in step */
+        {"run_infl_not_following", RR_SEC_EMI_VERTS, 20 + 12, 4, 0, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 17},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
@@ -964,6 +1019,7 @@ static void evil_blobs(const baked *bk)
         free(b);
     }
     evil_two_weights(bk, arena, sizeof arena);
+    evil_runs(bk, arena, sizeof arena);
 }
 
 /* Random corruption with a fixed-up checksum: rr_open refuses it, or every job
