@@ -1071,6 +1071,18 @@ static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_x
 #else
 #define SKIN_PAIRS 1
 #endif
+/* Two vertices of a run of two joints (skin_two_pair) are done row by row,
+ * each word of both matrices loaded once for the two, where the registers
+ * hold it (Thumb-2, MIPS: make bench, M3 figure 7,078 -> 6,556). On ARM
+ * code for ARMv5 (ARM926) a multiply's destination must differ from its
+ * first operand and GCC copies registers to obey, so the row-wise pair costs
+ * 182 where two vertices one after the other cost 158: there the pair is
+ * two vertices, each with both matrices (figure 6,962 -> 6,608). */
+#if defined(__arm__) && !defined(__thumb__)
+#define SKIN_TWO_ROWS 0
+#else
+#define SKIN_TWO_ROWS 1
+#endif
 
 /* The position of vertex v that the matrix m alone moves. */
 static ALWAYS_INLINE void skin_one(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
@@ -1102,6 +1114,14 @@ static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsi
     pos[0].z = a, pos[1].z = b;
 }
 
+/* The position of vertex v that the matrix m alone moves: the odd vertex
+ * of a run, out of line so that the run loop keeps its registers. */
+static NOINLINE void skin_single(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+                                 rr_vec3 *pos)
+{
+    skin_one(m, v, shift, pos);
+}
+
 /* Positions of two consecutive vertices v[0], v[1] that the same two joints
  * move, their influences in[0..3] (rr_open checked that a run's influences
  * follow one another and name the same joints): each word of both matrices
@@ -1110,6 +1130,10 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
                                    const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    if (!SKIN_TWO_ROWS) {
+        skin_two_at(m0, m1, in[1].weight, v, shift, pos);
+        skin_two_at(m0, m1, in[3].weight, v + 1, shift, pos + 1);
+    } else {
     int32_t x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
     int32_t x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
     int32_t W0 = blend_weight(in[1].weight), W1 = blend_weight(in[3].weight);
@@ -1123,6 +1147,7 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
     a = blend_two(skin_coord(m0, 2, x0, y0, z0, shift), skin_coord(m1, 2, x0, y0, z0, shift), W0);
     b = blend_two(skin_coord(m0, 2, x1, y1, z1, shift), skin_coord(m1, 2, x1, y1, z1, shift), W1);
     pos[0].z = a, pos[1].z = b;
+    }
 }
 #endif
 
@@ -1138,27 +1163,29 @@ static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end
 {
 #if SKIN_PAIRS
     while (v < end) {
-        const rr_emi_vert *vn = v + v->run;   /* within VERTS: rr_open checked the run */
         int32_t single = v->single;
-        if (vn > end)
-            vn = end;
-        if (single >= 0) {   /* one influence, of joint single */
+        if (single >= 0) {   /* a run of joint single */
             const rr_emi_xform *m = &skin[single];
+            const rr_emi_vert *vn = v + v->run;   /* within VERTS: rr_open checked the run */
+            if (vn > end)
+                vn = end;
             for (; v + 1 < vn; v += 2, pos += 2)
                 skin_pair(m, v, shift, pos);
             if (v < vn)
-                skin_one(m, v, shift, pos++);
-        } else if (v->infl_count == 2) {
+                skin_single(m, v++, shift, pos++);
+        } else if (v->infl_count == 2) {   /* a run of two joints */
             const rr_emi_infl *in = infl + v->infl_first;
+            const rr_emi_vert *vn = v + v->run;
+            if (vn > end)
+                vn = end;
             for (; v + 1 < vn; v += 2, in += 4, pos += 2)
                 skin_two_pair(in, skin, v, shift, pos);
             if (v < vn)
-                skin_two(in, skin, v, shift, pos++);
-        } else {
-            vn = v + 1;
+                skin_two(in, skin, v++, shift, pos++);
+        } else {   /* three or four influences, or none: one vertex */
             skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos++, 0);
+            v++;
         }
-        v = vn;
     }
 #else
     for (; v < end; v++, pos++) {
