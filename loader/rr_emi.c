@@ -1060,12 +1060,12 @@ static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_x
     }
 }
 
-/* Pairs pay where the registers hold a row of the matrix and both vertices
- * (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches only 8
- * registers with most instructions; there the pair spills and costs more
- * than two single vertices (make bench: micro:bit skin_pos 106 -> 116 per
- * influence on the sample figure), so it skins one vertex at a time. The
- * results are the same bits either way. */
+/* Pairs and runs pay where the registers hold a row of the matrix and both
+ * vertices (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches
+ * only 8 registers with most instructions; there the pair spills and costs
+ * more than two single vertices (make bench: micro:bit skin_pos 106 -> 116
+ * per influence on the sample figure), so it skins one vertex at a time and
+ * does not read the runs. The results are the same bits either way. */
 #if defined(__thumb__) && !defined(__thumb2__)
 #define SKIN_PAIRS 0
 #else

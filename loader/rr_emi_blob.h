@@ -23,7 +23,7 @@
  *   FIGURE  1 x rr_emi_figure: the counts of every other section
  *   JOINTS  parent-before-child order: parent < index (or -1), depth checked
  *   VERTS   bind-pose positions (vpos) and normals (snorm16), each with a run
- *           of influences
+ *           of influences, and the run of vertices the same joints move
  *   INFL    per vertex: joints sorted by weight (desc, ties by joint), weights
  *           > 0 summing to exactly RR_EMI_WEIGHT_ONE, at most RR_EMI_MAX_INFL
  *   ANIMS   each a run of TRACKS
