@@ -44,12 +44,14 @@ static void rr_fuzz_emi(const rr_room *room, const uint8_t *d, size_t n)
         rr_emi_model_job m = {room, b, x, RR_EMI_MAX_JOINTS};
         rr_emi_skin_matrices_job k = {room, x, x, RR_EMI_MAX_JOINTS};
         rr_emi_skin_job v = {room, x, 0, info.nverts < 64 ? info.nverts : 64, p, nr};
+        rr_emi_skin_job vp = {room, x, 0, info.nverts < 64 ? info.nverts : 64, p, 0};
         (void)rr_emi_bind_pose(room, b, RR_EMI_MAX_JOINTS);
         (void)rr_emi_sample_job_run(&s);
         (void)rr_emi_blend_job_run(&bl);
         (void)rr_emi_model_job_run(&m);
         (void)rr_emi_skin_matrices_job_run(&k);
         (void)rr_emi_skin_job_run(&v);
+        (void)rr_emi_skin_job_run(&vp);   /* positions only: the run kernels */
         (void)rr_emi_joint_find(room, "hips", &j);
     }
 }

@@ -1055,9 +1055,11 @@ static void random_blobs(const baked *bk)
                 rr_emi_model_job mj = {&room, loc, x, RR_EMI_MAX_JOINTS};
                 rr_emi_skin_matrices_job kj = {&room, x, x, RR_EMI_MAX_JOINTS};
                 rr_emi_skin_job vj = {&room, x, 0, info.nverts < 256 ? info.nverts : 256, pos, nrm};
+                rr_emi_skin_job pj = vj;   /* positions only: the run kernels */
+                pj.nrm_out = NULL;
                 ran += rr_emi_sample_job_run(&sj) == RR_OK && rr_emi_model_job_run(&mj) == RR_OK &&
                        rr_emi_skin_matrices_job_run(&kj) == RR_OK &&
-                       rr_emi_skin_job_run(&vj) == RR_OK;
+                       rr_emi_skin_job_run(&vj) == RR_OK && rr_emi_skin_job_run(&pj) == RR_OK;
             }
         }
         free(b);
