@@ -1130,14 +1130,16 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
                                    const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    int32_t x0, y0, z0, x1, y1, z1, W0, W1, a, b;
     if (!SKIN_TWO_ROWS) {
         skin_two_at(m0, m1, in[1].weight, v, shift, pos);
         skin_two_at(m0, m1, in[3].weight, v + 1, shift, pos + 1);
-    } else {
-    int32_t x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
-    int32_t x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
-    int32_t W0 = blend_weight(in[1].weight), W1 = blend_weight(in[3].weight);
-    int32_t a, b;   /* both before either is stored: else m is read again after the store */
+        return;
+    }
+    x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
+    x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
+    W0 = blend_weight(in[1].weight), W1 = blend_weight(in[3].weight);
+    /* both before either is stored: else m is read again after the store */
     a = blend_two(skin_coord(m0, 0, x0, y0, z0, shift), skin_coord(m1, 0, x0, y0, z0, shift), W0);
     b = blend_two(skin_coord(m0, 0, x1, y1, z1, shift), skin_coord(m1, 0, x1, y1, z1, shift), W1);
     pos[0].x = a, pos[1].x = b;
@@ -1147,7 +1149,6 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
     a = blend_two(skin_coord(m0, 2, x0, y0, z0, shift), skin_coord(m1, 2, x0, y0, z0, shift), W0);
     b = blend_two(skin_coord(m0, 2, x1, y1, z1, shift), skin_coord(m1, 2, x1, y1, z1, shift), W1);
     pos[0].z = a, pos[1].z = b;
-    }
 }
 #endif
 
