@@ -206,6 +206,7 @@ typedef struct stats {
     unsigned joints, verts, nrms, figures, times;
     unsigned blended;   /* vertices with several influences checked by check_blend_rounding */
     unsigned in_runs;   /* one-influence vertices next to one of the same joint, positions only */
+    uint32_t two_runs;  /* two-influence vertices in runs of two joints, positions only */
 } stats;
 
 static uint32_t depth_of(const rrb_emi_skel *s, int j)
@@ -378,14 +379,17 @@ static int32_t one_influence(const rr_emi_vert *v, const rr_emi_xform *m, uint32
 }
 
 /* Positions-only skinning (the job without normals, which skins the
- * vertices of a run of one joint two at a time): every one-influence vertex
- * equals the documented transform bit for bit, every vertex equals what the
- * job with normals gave (pos), and jobs over pieces of 1..7 vertices, which
- * start and end inside runs, give the same bits as the whole job. Returns
- * the number of one-influence vertices checked whose neighbour has the same
- * joint (those that can be skinned in pairs). */
+ * vertices of a run of one joint or of two joints two at a time): every
+ * one-influence vertex equals the documented transform bit for bit, every
+ * vertex equals what the job with normals gave (pos: one vertex at a time),
+ * and jobs over pieces of 1..7 vertices, which start and end inside runs,
+ * give the same bits as the whole job. Returns the number of one-influence
+ * vertices checked whose neighbour has the same joint (those that can be
+ * skinned in pairs), and adds to *two_runs the two-influence vertices in
+ * runs of two or more. */
 static uint32_t check_positions_only(const char *what, uint32_t seed, const rr_room *room,
-                                     const rr_emi_xform *skin, const rr_vec3 *pos)
+                                     const rr_emi_xform *skin, const rr_vec3 *pos,
+                                     uint32_t *two_runs)
 {
     const rr_emi_vert *vs;
     rr_emi_info info;
@@ -400,6 +404,7 @@ static uint32_t check_positions_only(const char *what, uint32_t seed, const rr_r
     }
     for (v = 0; v < nv; v++) {
         bad_same += memcmp(&all[v], &pos[v], sizeof all[v]) != 0;
+        *two_runs += vs[v].infl_count == 2 && (vs[v].run > 1 || (v > 0 && vs[v - 1].run > 1));
         if (vs[v].infl_count != 1)
             continue;
         for (c = 0; c < 3; c++)
@@ -448,7 +453,7 @@ static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, cons
     check_joints(seed, s, mod, rm, D, bk->room.coord_frac, st);
     check_verts(seed, s, m, pos, nrm, rm, bind, D, bk->room.coord_frac, st);
     st->blended += check_blend_rounding(seed, bk, skin, pos);
-    st->in_runs += check_positions_only("run", seed, &bk->room, skin, pos);
+    st->in_runs += check_positions_only("run", seed, &bk->room, skin, pos, &st->two_runs);
     st->times++;
     free(loc), free(mod), free(skin), free(pos), free(nrm), free(rp), free(rm);
 }
@@ -1123,13 +1128,14 @@ static void sample_bind_pose(const rr_room *room, const rr_emi_info *info)
 
 /* The walking figure at five times of its walk: positions-only skinning
  * checked as check_positions_only says. Its 84 one-influence vertices
- * (docs/emi.md) all lie in runs of one joint, of 2 and 8 vertices. */
+ * (docs/emi.md) all lie in runs of one joint, of 2 and 8 vertices, and its
+ * 36 two-influence vertices in runs of two joints, of 2. */
 static void sample_positions_only(const rr_room *room)
 {
     rr_emi_local loc[15];
     rr_emi_xform mod[15], skin[15];
     rr_vec3 pos[120], nrm[120];
-    uint32_t i;
+    uint32_t i, two_runs;
     for (i = 0; i < 5; i++) {
         rr_emi_sample_job sj = {room, 0, (rr_fix)(i * 19661), RR_EMI_LOOP, loc, 15, NULL};
         rr_emi_model_job mj = {room, loc, mod, 15};
@@ -1139,8 +1145,10 @@ static void sample_positions_only(const rr_room *room)
                      rr_emi_sample_job_run(&sj) | rr_emi_model_job_run(&mj) |
                          rr_emi_skin_matrices_job_run(&kj) | rr_emi_skin_job_run(&vj),
                      RR_OK);
+        two_runs = 0;
         RT_EXPECT_EQ(ID("sample.%u.pos_only.in_runs", i),
-                     check_positions_only("sample", i, room, skin, pos), 84);
+                     check_positions_only("sample", i, room, skin, pos, &two_runs), 84);
+        RT_EXPECT_EQ(ID("sample.%u.pos_only.two_runs", i), two_runs, 36);
     }
 }
 
@@ -1207,8 +1215,9 @@ static void print_stats(const stats *st)
     printf("# max error / figure size D: joint %.3g, vertex %.3g; normal length %.3g\n",
            st->joint_rel, st->vert_rel, st->nrm_len);
     printf("# blend rounding: %u blended vertex positions checked bit for bit\n", st->blended);
-    printf("# positions only: %u one-influence vertices next to one of the same joint checked "
-           "bit for bit\n", st->in_runs);
+    printf("# positions only: %u one-influence vertices next to one of the same joint and %u "
+           "two-influence vertices in runs of two joints checked bit for bit\n", st->in_runs,
+           st->two_runs);
 }
 
 int main(int argc, char **argv)
