@@ -20,7 +20,7 @@
 
 static rr_emi_local loc[MAXJ], loc2[MAXJ];
 static rr_emi_xform model[MAXJ];   /* model matrices, then skinning matrices in place */
-static rr_vec3 pos[CHUNK], nrm[CHUNK];
+static rr_vec3 pos[CHUNK], nrm[CHUNK], pos2[CHUNK];
 static uint32_t mask[RR_EMI_MASK_WORDS(MAXJ)];
 static uint32_t ram[4096 / 4];
 static uint32_t arena[RR_EMI_ARENA_BYTES / 4];   /* the open room's section view */
@@ -157,6 +157,49 @@ void q_emi_room(const rr_test_blob *tb)
         pipeline(&room, tb->name, &info, (rr_fix)((int32_t)k * (dur / 5) - dur / 4), k & 1u);
     pipeline(&room, tb->name, &info, dur, RR_EMI_CLAMP);
     blend(&room, tb->name, &info, dur);
+}
+
+/* Positions-only skinning (off Thumb-1: run by run, rr_emi.c) against the
+ * job with normals (one vertex at a time) at five times, in jobs of 7 and of
+ * 16 vertices, which start and end inside runs: the same bits on every
+ * board. t_emi only (the goldens print the job with normals). */
+void q_emi_positions_only(const rr_test_blob *tb)
+{
+    rr_room room;
+    rr_emi_info info;
+    rr_emi_skin_job v;
+    rr_fix dur = 0;
+    uint32_t t, first, k, size, checked = 0, bad = 0;
+    if (rr_open(tb->data, tb->size, arena, sizeof arena, &room) != RR_OK ||
+        rr_emi_get_info(&room, &info) != RR_OK || info.njoints > MAXJ || info.nanims == 0)
+        return;
+    rr_emi_anim_get(&room, 0, 0, &dur);
+    v.room = &room, v.skin = model;
+    for (t = 0; t < 5; t++) {
+        rr_emi_sample_job s;
+        rr_emi_model_job m;
+        rr_emi_skin_matrices_job sk;
+        s.room = &room, s.anim = 0, s.time = (rr_fix)((int32_t)t * (dur / 5)), s.mode = RR_EMI_LOOP;
+        s.out = loc, s.out_count = MAXJ, s.mask = 0;
+        m.room = &room, m.local = loc, m.out = model, m.count = MAXJ;
+        sk.room = &room, sk.model = model, sk.out = model, sk.count = MAXJ;
+        rr_emi_sample_job_run(&s);
+        rr_emi_model_job_run(&m);
+        rr_emi_skin_matrices_job_run(&sk);
+        for (size = 7; size <= CHUNK; size += CHUNK - 7)
+            for (first = 0; first < info.nverts; first += size) {
+                v.first = first, v.count = info.nverts - first < size ? info.nverts - first : size;
+                v.pos_out = pos2, v.nrm_out = nrm;
+                rr_emi_skin_job_run(&v);
+                v.pos_out = pos, v.nrm_out = 0;
+                RT_EXPECT_EQ("emi.pos_only", rr_emi_skin_job_run(&v), RR_OK);
+                for (k = 0; k < v.count; k++, checked++)
+                    bad += pos[k].x != pos2[k].x || pos[k].y != pos2[k].y || pos[k].z != pos2[k].z;
+            }
+    }
+    plat_printf("emi %s: positions only: %lu vertices, %lu differ from the job with normals\n",
+                tb->name, (unsigned long)checked, (unsigned long)bad);
+    RT_EXPECT_EQ("emi.pos_only.same", bad, 0);
 }
 
 /* Corrupt a RAM copy of a blob at (section, byte offset) and re-checksum. */

@@ -30,6 +30,7 @@ int q_rmf_done(const char *suite);
 /* q_emi_evil: corrupted RAM copies of a blob of at most 4 KB, refused with
  * exact codes; returns 0 (and does nothing) for a larger blob, else 1. */
 void q_emi_room(const rr_test_blob *b);
+void q_emi_positions_only(const rr_test_blob *b);
 int q_emi_evil(const rr_test_blob *b);
 int q_emi_done(const char *suite);
 

@@ -3,7 +3,9 @@
  * and skinning matrices, skin the mesh, and print joint positions, skinned
  * vertices and hashes. The runner compares the output byte for byte with the
  * host's; tests/host/test_emi_runtime.c checks the same pipeline against a
- * double reference. Ends with corrupted RAM copies refused with exact codes.
+ * double reference. Then positions-only skinning against the job with
+ * normals (q_emi_positions_only); ends with corrupted RAM copies refused
+ * with exact codes.
  * The per-figure part is tests/target/q_emi.c (shared with the goldens).
  */
 #include "rr_plat.h"
@@ -16,6 +18,8 @@ int main(void)
     plat_init();
     for (i = 0; i < rr_test_nblobs; i++)
         q_emi_room(&rr_test_blobs[i]);
+    for (i = 0; i < rr_test_nblobs; i++)
+        q_emi_positions_only(&rr_test_blobs[i]);
     for (i = 0; i < rr_test_nblobs; i++)   /* the first blob that fits in RAM */
         if (q_emi_evil(&rr_test_blobs[i]))
             break;
