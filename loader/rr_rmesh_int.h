@@ -1,15 +1,19 @@
-/* rr_rmesh_int.h - what the two halves of the RMesh runtime share (internal:
- * included only by rr_rmesh.c and rr_rmesh_open.c, not part of the API).
+/* rr_rmesh_int.h - what the files of the RMesh runtime share (internal:
+ * included only by them, not part of the API).
  *
- *   rr_rmesh.c       reading the mesh (collision vertices on the lattice,
- *                    triangles, plane normals) and the queries: ray cast,
- *                    box query, ellipsoid sweep;
- *   rr_rmesh_open.c  rr_open's checks of an RMesh blob and the accessors
- *                    (triangles, triggers, surfaces, entities, render data).
+ *   rr_rmesh_open.c   the blob: rr_open's checks, reading the mesh (the
+ *                     out-of-line decoders declared at the end) and the
+ *                     accessors (triggers, surfaces, entities, render data,
+ *                     a triangle's corner numbers);
+ *   rr_rmesh.c        the ray cast and the box query, the plane normals,
+ *                     source indices and surfaces their answers are made of,
+ *                     and the accessors of one triangle's answers;
+ *   rr_rmesh_sweep.c  the ellipsoid sweep.
  *
- * The per-triangle decoders are inline here, so that both halves read a
- * triangle the one way the blob stores it (rr_rmesh_blob.h); the larger
- * helpers are defined once, in the file named at each. */
+ * The query files use rr_rmesh_open.c, never the other way round, and not
+ * each other: what they share is here. The per-triangle decoders are
+ * inline, so that every file reads a triangle the one way the blob stores
+ * it (rr_rmesh_blob.h). */
 #ifndef RR_RMESH_INT_H
 #define RR_RMESH_INT_H
 
@@ -151,31 +155,179 @@ static inline void vertex_coords(const mesh *m, uint32_t v, int32_t p[3])
         p[k] = m->origin[k] + ((int32_t)q[k] << m->shift);
 }
 
+/* The edges v1 - v0 and v2 - v0 of the triangle with corners v in lattice
+ * steps (|e| < 2^16). */
+static inline void lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3],
+                                 int32_t e2[3])
+{
+    const uint16_t *q0 = m->verts[v[0]].q, *q1 = m->verts[v[1]].q, *q2 = m->verts[v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++) {
+        e1[k] = q1[k] - q0[k];
+        e2[k] = q2[k] - q0[k];
+    }
+}
+
+/* ---- query helpers, in every query file -------------------------------- */
+
+/* What the ray cast and box query (rr_rmesh.c) and the sweep
+ * (rr_rmesh_sweep.c) share. Each is out of line (its frame is not added to
+ * its caller's) but static: every query file that calls one has its own
+ * copy, so the per-triangle and per-node calls stay calls within the file,
+ * which the compiler fits to the caller's registers. */
+#define QUERY_HELPER static __attribute__((noinline, unused))
+
+/* |a| */
+QUERY_HELPER int64_t abs64(int64_t a)
+{
+    return a < 0 ? -a : a;
+}
+
+/* a . b of two int32 vectors (each product below 2^62 in every use). */
+QUERY_HELPER int64_t dot64(const int32_t a[3], const int32_t b[3])
+{
+    return (int64_t)a[0] * b[0] + (int64_t)a[1] * b[1] + (int64_t)a[2] * b[2];
+}
+
+/* Length of an int32 vector (|v|^2 < 2^63 in every use), rounded down. */
+QUERY_HELPER uint32_t len3(const int32_t v[3])
+{
+    return rr_isqrt64((uint64_t)dot64(v, v));
+}
+
+/* plane_normal's scaling (rr_rmesh.c), shared with the sweep's own plane
+ * normal (sweep_plane): e1 x e2 scaled by a power of two and rounded so
+ * that its largest component lies in [2^14, 2^15]. */
+static inline void scale_normal(const int64_t c[3], int32_t n[3])
+{
+    uint64_t big = 0;
+    int k, s;
+    for (k = 0; k < 3; k++)
+        big |= (uint64_t)(c[k] < 0 ? -c[k] : c[k]);
+    /* the shift that brings the highest set bit of big to bit 14 */
+    s = big ? rr__top_bit64(big) - 14 : 0;
+    for (k = 0; k < 3; k++)
+        n[k] = (int32_t)(s > 0 ? (c[k] + ((int64_t)1 << (s - 1))) >> s : c[k] * ((int64_t)1 << -s));
+}
+
+/* The unit normal in Q16.16 of a plane normal n of plane_normal, turned by
+ * sign (+1 or -1), for the answers (ray hit, sweep face contact,
+ * rr_rmesh_triangle): n / |n|, with |n| (>= 2^14) rounded to the nearest
+ * integer and each component rounded. Each component is within 2^-13 of the
+ * exact unit normal of the triangle's corners (docs/rmesh.md): n's rounding
+ * turns it by at most sqrt(3) / 2^15, |n|'s changes its length by at most
+ * 2^-15, and the last rounding adds 2^-17. */
+QUERY_HELPER void unit_normal(const int32_t n[3], int32_t sign, int32_t out[3])
+{
+    /* each n_k^2 <= 2^30: the sum fits 32 bits unsigned */
+    uint32_t v = (uint32_t)(n[0] * n[0]) + (uint32_t)(n[1] * n[1]) + (uint32_t)(n[2] * n[2]);
+    uint32_t len = rr__isqrt32(v);
+    int k;
+    if (v - len * len > len)   /* v >= len^2 + len + 1 > (len + 1/2)^2: round up */
+        len++;
+    for (k = 0; k < 3; k++) {
+        /* |n_k| * 2^16 + len / 2 < 2^32 */
+        uint32_t a = (uint32_t)(n[k] < 0 ? -n[k] : n[k]);
+        int32_t u = len ? (int32_t)((a * 65536u + len / 2) / len) : 0;
+        out[k] = (n[k] < 0 ? -sign : sign) * u;
+    }
+}
+
+/* The lattice points within the box [lo, hi] (coords relative to the
+ * lattice origin, |lo|, |hi| < 2^25) grown by `grow` coords: q from qlo to
+ * qhi on each axis, where qhi is the largest q with q << shift <= hi +
+ * grow and qlo the smallest with q << shift >= lo - grow (floor and
+ * ceiling, by arithmetic shifts). Comparing a lattice number q with them
+ * is the same as comparing q << shift with the box, one shift per query
+ * instead of two per node or triangle. */
+QUERY_HELPER void lattice_box(const int32_t lo[3], const int32_t hi[3], int32_t grow,
+                              uint32_t shift, int32_t qlo[3], int32_t qhi[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        qhi[k] = (hi[k] + grow) >> shift;
+        qlo[k] = -((grow - lo[k]) >> shift);
+    }
+}
+
+/* Does triangle t lie wholly outside a box [lo, hi] (coords relative to
+ * the lattice origin) grown by some coords, given as its lattice box qlo,
+ * qhi (lattice_box)? Decided on the 16-bit lattice points before the
+ * triangle is decoded. The ray cast asks it for the box of the
+ * still-interesting part of its segment grown by 2 coords (a hit lies on
+ * the segment, within a coord of that box: see set_end), the sweep for the
+ * region of its step grown by REACH coords: every contact
+ * point lies in the region (the swept ellipsoid's box grown by SKIN); the
+ * face test's touching point is rounded by less than 2 coords and lies
+ * within rounding of the plane, so REACH leaves a margin. Most triangles of
+ * a leaf that the walk reaches are rejected here. */
+#define REACH 8
+QUERY_HELPER int tri_outside(const mesh *m, const uint32_t v[3], const int32_t qlo[3],
+                             const int32_t qhi[3])
+{
+    const uint16_t *a = m->verts[v[0]].q, *b = m->verts[v[1]].q, *c = m->verts[v[2]].q;
+    int k;
+    for (k = 0; k < 3; k++)   /* all three corners above the box, or all below */
+        if ((a[k] > qhi[k] && b[k] > qhi[k] && c[k] > qhi[k]) ||
+            (a[k] < qlo[k] && b[k] < qlo[k] && c[k] < qlo[k]))
+            return 1;
+    return 0;
+}
+
+/* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
+ * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), given as
+ * its lattice box qlo, qhi (lattice_box, grown by 0; the node bounds are
+ * lattice numbers), in pre-order, one per call (box query and sweep): start
+ * with *sp = *node = 0; returns 0 when the walk is done. The stack is the
+ * arena's (4 bytes a level). */
+QUERY_HELPER const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
+                                            uint32_t *node, const int32_t qlo[3],
+                                            const int32_t qhi[3])
+{
+    const rr_rmesh_node *nodes = nodes_of(room);
+    uint32_t *stack = query_stack(room), n = rr__count(room, RR_RMESH_S_nodes);
+    uint32_t at = *node, top = *sp;   /* in registers for the walk, stored on return */
+    const rr_rmesh_node *nd = 0;
+    while (at < n) {
+        int k;
+        nd = &nodes[at];
+        /* the first axis on which the node's bounds miss the box decides:
+         * most nodes the walk reaches are missed, on one axis */
+        for (k = 0; k < 3; k++)
+            if (nd->min[k] > qhi[k] || nd->max[k] < qlo[k])
+                break;
+        if (k == 3 && !(nd->count & RR_RMESH_LEAF)) {
+            stack[top++] = nd->count;
+            at = nd->first;
+            continue;
+        }
+        at = top ? stack[--top] : n;
+        if (k == 3)
+            break;
+        nd = 0;
+    }
+    *node = at;
+    *sp = top;
+    return nd;
+}
+
 /* ---- out of line, in rr_rmesh_open.c ------------------------------------ */
 
 /* The first check of every query and accessor: an rr_open()ed RMesh room
  * (RR_ERR_ARG otherwise). It sits beside the validator on purpose: rr_open
  * reaches rr__rmesh_validate through a weak reference (rr_open.c), which
  * does not take rr_rmesh_open.o out of librr.a, so a program that calls
- * only queries of rr_rmesh.c links the validator through this function;
+ * only queries (rr_rmesh.c, rr_rmesh_sweep.c) links the validator through
+ * this function;
  * without it rr_open would refuse every RMesh blob there (RR_ERR_FORMAT). */
 int rr__rmesh_is(const rr_room *room);
-
-/* ---- out of line, in rr_rmesh.c ----------------------------------------- */
-
 /* The arrays of an open room that the per-triangle code reads. */
 void rr__rmesh_mesh(const rr_room *room, mesh *m);
 /* tri_verts out of line (the callers outside the per-triangle loops). */
 void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3]);
-/* The three corners v of a triangle, in coords. */
-void rr__rmesh_corners(const mesh *m, const uint32_t v[3], int32_t p[3][3]);
-/* The edges v1 - v0 and v2 - v0 in lattice steps. */
-void rr__rmesh_lattice_edges(const mesh *m, const uint32_t v[3], int32_t e1[3], int32_t e2[3]);
-/* The surface of a triangle with source index src. */
-uint32_t rr__rmesh_surface_of(const rr_room *room, uint32_t src);
-/* The source index of triangle t (once per answer). */
-uint32_t rr__rmesh_tri_src(const rr_room *room, const mesh *m, uint32_t t);
-/* Triangle t's unit normal in Q16.16, turned against direction d. */
-void rr__rmesh_facing_normal(const mesh *m, uint32_t t, const int32_t d[3], rr_vec3 *normal);
+/* The checks every collision-triangle accessor makes (an RMesh room, its
+ * outputs given: ok non-zero; triangle i of the room), then the room's
+ * arrays into m. */
+rr_err rr__rmesh_triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m);
 
 #endif

@@ -1,7 +1,10 @@
-/* rr_rmesh_open.c - RMesh runtime: rr_open's checks of an RMesh blob, and
+/* rr_rmesh_open.c - RMesh runtime: the blob. rr_open's checks of an RMesh
+ * blob, reading the mesh (the decoders the queries use out of line), and
  * the accessors of rr_rmesh.h (triangles, triggers, surfaces, entities,
- * render data). The queries are in rr_rmesh.c, what both share in
- * rr_rmesh_int.h.
+ * render data) but the two that need a query's arithmetic
+ * (rr_rmesh_triangle, rr_rmesh_triangle_surface). The queries are in
+ * rr_rmesh.c and rr_rmesh_sweep.c, which use this file (never the other
+ * way round), what they share in rr_rmesh_int.h.
  *
  * rr_open checks the blob against the schema of rr_rmesh_blob.h record by
  * record; rr__rmesh_validate adds what a single field cannot say. It walks
@@ -18,6 +21,46 @@ RR_FORMAT_SCHEMA(rmesh_schema, RR_RMESH);
 NOINLINE int rr__rmesh_is(const rr_room *room)
 {
     return room && room->format == RR_FMT_RMESH && room->view;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the mesh (the query files use these too)                   */
+/* ------------------------------------------------------------------ */
+
+/* A blob with render data is a full blob: its triangles are TREF keys. */
+NOINLINE void rr__rmesh_mesh(const rr_room *room, mesh *m)
+{
+    const rr_rmesh_head *h = head_of(room);
+    int full = rr__count(room, RR_RMESH_S_rhead) != 0;
+    int k;
+    m->verts = verts_of(room);
+    m->tris = tris_of(room);
+    m->tref = full ? tref_of(room) : 0;
+    m->rverts = rverts_of(room);
+    m->rix = (const uint8_t *)rindex_of(room);
+    m->ribase = 0;
+    m->nrtris = 0;
+    m->ishift = 0;
+    if (full) {
+        const rr_rmesh_rhead *rh = rhead_of(room);
+        m->nrtris = rh->nindices / 3;
+        if (rh->ishift <= RR_RMESH_ISHIFT_MAX) {   /* 8-bit: the indices follow the bases */
+            m->ishift = rh->ishift;
+            m->ribase = m->rix;
+            m->rix += 2u * render_blocks(m->nrtris, rh->ishift);
+        }
+    }
+    for (k = 0; k < 3; k++)
+        m->origin[k] = h->origin[k];
+    m->shift = (uint16_t)h->vshift;
+}
+
+/* tri_verts (rr_rmesh_int.h) out of line: one copy for the callers outside
+ * the per-triangle loops of the ray cast and the sweep (box query, answers,
+ * accessors, rr_open's triangle check). */
+NOINLINE void rr__rmesh_tri_verts(const mesh *m, uint32_t t, uint32_t v[3])
+{
+    tri_verts(m, t, v);
 }
 
 /* Render vertex number of render index j (rr_rmesh_rindex): its block's
@@ -67,11 +110,11 @@ static int on_one_line(const int32_t e1[3], const int32_t e2[3])
 static int has_plane(const mesh *m, const uint32_t v[3])
 {
     int32_t e1[3], e2[3];
-    rr__rmesh_lattice_edges(m, v, e1, e2);
+    lattice_edges(m, v, e1, e2);
     return !on_one_line(e1, e2);
 }
 
-/* The collision triangles (runs after check_render, whose checks the keys
+/* The collision triangles (runs after check_render_groups, whose checks the keys
  * rely on). head.ntris counts them: the TREF records of a full blob, the
  * TRIS records of a collision-only one. Every triangle has a plane: its
  * corners do not lie on one line (the baker drops such triangles), so its
@@ -103,7 +146,7 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tris(const rr_room *room, rr
                             r->key, m->nrtris + n);
         if (r->key >= m->nrtris)   /* an explicit triangle, checked above */
             continue;
-        /* its corners as every query reads them: check_render proved each
+        /* its corners as every query reads them: check_render_groups proved each
          * index a render vertex, so only their positions are left to check */
         rr__rmesh_tri_verts(m, i, v);
         for (c = 0; c < 3; c++)
@@ -206,27 +249,23 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
     return RR_OK;   /* no nodes and no triangles */
 }
 
-/* Render data. The render head comes at most once, and whenever any other
+/* Render data, in two steps. The render head comes at most once, and whenever any other
  * render section (TREF included) is present (the schema checked its counts
  * of them, and each group's surface, vertex, index and colour runs and UV
  * fractions). The groups' index runs follow each other from 0 to the end
- * of RINDEX (so every render triangle has one group, the one rr__rmesh_tri_src
+ * of RINDEX (so every render triangle has one group, the one tri_src (rr_rmesh.c)
  * finds), each group's indices make whole triangles, each index is one of
  * the group's vertices, a group has no colours of its own (ncolors 0) or
  * one per vertex, each vertex's position number is a collision vertex or a
  * render position, and every vertex has its lightmap UV (RLMUV, numbered
  * as RVERTS). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, rr_diag *diag)
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render_head(const rr_room *room,
+                                                                rr_diag *diag)
 {
-    const rr_rmesh_rgroup *g = rgroups_of(room);
     const rr_rmesh_rhead *rh = rhead_of(room);
-    const rr_rmesh_rvert *v = rverts_of(room);
     uint32_t nrhead = rr__count(room, RR_RMESH_S_rhead);
-    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
-    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
     uint32_t nlmuv = rr__count(room, RR_RMESH_S_rlmuv);
     uint32_t nbytes = rr__count(room, RR_RMESH_S_rindex), want;
-    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
     if (nrhead > 1)
         return rr__fail(room, diag, RR_ERR_SECTION, rhead_of(room) + 1, "render head count",
                         nrhead, 1);
@@ -262,6 +301,21 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render(const rr_room *room, 
     if (nbytes != want)
         return rr__fail(room, diag, RR_ERR_SECTION, &rh->nindices,
                         "render index bytes (the layout of nindices and ishift)", nbytes, want);
+    return RR_OK;
+}
+
+/* The render groups and vertices, once check_render_head has passed. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_render_groups(const rr_room *room,
+                                                                  rr_diag *diag)
+{
+    const rr_rmesh_rgroup *g = rgroups_of(room);
+    const rr_rmesh_rhead *rh = rhead_of(room);
+    const rr_rmesh_rvert *v = rverts_of(room);
+    uint32_t n = rr__count(room, RR_RMESH_S_rgroups), i, j, next = 0;
+    uint32_t npoints = rr__count(room, RR_RMESH_S_verts) + rr__count(room, RR_RMESH_S_rpos);
+    mesh *m = work_area(room);   /* in the arena: no query runs yet, and the frame stays small */
+    if (!rr__count(room, RR_RMESH_S_rhead))
+        return RR_OK;   /* no render data (check_render_head: then no render section) */
     rr__rmesh_mesh(room, m);
     for (i = 0; i < n; i++, g++) {
         if (g->first_index != next)
@@ -333,7 +387,9 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         return rr__fail(room, diag, RR_ERR_ARENA, &bh->arena, "arena for the tree stack and sweep",
                         bh->arena,
                         RR_RMESH_ARENA(room->max_depth) + RR_VIEW_BYTES(RR_RMESH_S_COUNT));
-    e = check_render(room, diag);
+    e = check_render_head(room, diag);
+    if (!e)
+        e = check_render_groups(room, diag);
     if (!e)
         e = check_tris(room, diag);
     if (!e)
@@ -344,7 +400,6 @@ RR_VALIDATION RUN_ONCE rr_err rr__rmesh_validate(rr_room *room, rr_diag *diag)
         e = check_custom(room, diag);
     return e;
 }
-
 
 /* ------------------------------------------------------------------ */
 /* Triggers, surfaces, entities                                        */
@@ -362,10 +417,8 @@ rr_err rr_rmesh_head_get(const rr_room *room, const rr_rmesh_head **head)
     return RR_OK;
 }
 
-/* The checks every collision-triangle accessor makes (an RMesh room, its
- * outputs given, ok: non-zero; triangle i of the room), then the room's
- * arrays into m. */
-static rr_err triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m)
+/* rr_rmesh_int.h; its two other callers are in rr_rmesh.c. */
+NOINLINE rr_err rr__rmesh_triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m)
 {
     if (!rr__rmesh_is(room) || !ok)
         return RR_ERR_ARG;
@@ -375,39 +428,13 @@ static rr_err triangle_args(const rr_room *room, int ok, uint32_t i, mesh *m)
     return RR_OK;
 }
 
-rr_err rr_rmesh_triangle(const rr_room *room, uint32_t i, uint32_t *src, int32_t p[3][3],
-                         rr_vec3 *normal)
-{
-    static const int32_t no_direction[3] = {0, 0, 0};
-    mesh m;
-    uint32_t v[3];
-    rr_err e = triangle_args(room, src && p && normal, i, &m);
-    if (e)
-        return e;
-    *src = rr__rmesh_tri_src(room, &m, i);
-    rr__rmesh_tri_verts(&m, i, v);
-    rr__rmesh_corners(&m, v, p);
-    rr__rmesh_facing_normal(&m, i, no_direction, normal);
-    return RR_OK;
-}
-
 rr_err rr_rmesh_triangle_vertices(const rr_room *room, uint32_t i, uint32_t v[3])
 {
     mesh m;
-    rr_err e = triangle_args(room, v != 0, i, &m);
+    rr_err e = rr__rmesh_triangle_args(room, v != 0, i, &m);
     if (e)
         return e;
     rr__rmesh_tri_verts(&m, i, v);
-    return RR_OK;
-}
-
-rr_err rr_rmesh_triangle_surface(const rr_room *room, uint32_t i, uint32_t *surface)
-{
-    mesh m;
-    rr_err e = triangle_args(room, surface != 0, i, &m);
-    if (e)
-        return e;
-    *surface = rr__rmesh_surface_of(room, rr__rmesh_tri_src(room, &m, i));
     return RR_OK;
 }
 

@@ -159,6 +159,27 @@ static void emit(uint8_t *dst, const section *s, uint32_t fmt, int be)
         }
 }
 
+/* The header of a blob of n sections and total bytes, in host order (the
+ * checksum 0: it is set once the bytes are final). */
+static void blob_header(const rrb_blob *b, size_t n, size_t total, int be, rr_blob_header *h)
+{
+    h->magic[0] = RR_MAGIC0, h->magic[1] = RR_MAGIC1, h->magic[2] = RR_MAGIC2;
+    h->magic[3] = RR_MAGIC3;
+    h->endian = RR_ENDIAN_PROBE;
+    h->version = RR_BLOB_VERSION;
+    h->fixed = RR_FIXED_PROBE(b->coord_frac);
+    h->total_size = (uint32_t)total;
+    h->checksum = 0;
+    h->format = b->format;
+    /* The loader builds the view of the format's sections at the start of
+     * the arena; the queries' own need follows it. */
+    h->arena = b->arena + rrb_schema_view_bytes(b->format);
+    h->max_depth = b->depth;
+    h->nsections = (uint32_t)n;
+    h->flags = be ? RR_FLAG_BIG_ENDIAN : 0;
+    h->schema = rrb_schema_of(b->format) ? rrb_schema_of(b->format)->version : 0;
+}
+
 int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
 {
     const uint16_t probe = 1;
@@ -187,20 +208,7 @@ int rrb_blob_finish(rrb_blob *b, int be, uint8_t **out, size_t *size)
         return -1;
     }
     p = rrb_xcalloc(1, total);
-    h.magic[0] = RR_MAGIC0, h.magic[1] = RR_MAGIC1, h.magic[2] = RR_MAGIC2, h.magic[3] = RR_MAGIC3;
-    h.endian = RR_ENDIAN_PROBE;
-    h.version = RR_BLOB_VERSION;
-    h.fixed = RR_FIXED_PROBE(b->coord_frac);
-    h.total_size = (uint32_t)total;
-    h.checksum = 0;  /* below, once the bytes are final */
-    h.format = b->format;
-    /* The loader builds the view of the format's sections at the start of
-     * the arena; the queries' own need follows it. */
-    h.arena = b->arena + rrb_schema_view_bytes(b->format);
-    h.max_depth = b->depth;
-    h.nsections = (uint32_t)n;
-    h.flags = be ? RR_FLAG_BIG_ENDIAN : 0;
-    h.schema = rrb_schema_of(b->format) ? rrb_schema_of(b->format)->version : 0;
+    blob_header(b, n, total, be, &h);
     memcpy(p, &h, sizeof h);
     if (be)
         rrb_swap_records(&rrb_header_record, p, 1);

@@ -440,19 +440,13 @@ typedef struct packed_room {
     uint32_t format;
 } packed_room;
 
-static int write_pack(const char *cpath, const char *hpath, const char *prefix,
-                      const packed_room *rooms, size_t n, const bake_cfg *cfg)
+/* The pack's header: the room record, the table, the lookup and one
+ * extern per blob. */
+static void write_pack_header(FILE *h, const char *hbase, const char *prefix,
+                              const packed_room *rooms, size_t n, const bake_cfg *cfg)
 {
-    FILE *c = fopen(cpath, "w"), *h = c ? fopen(hpath, "w") : NULL;
-    const char *hbase = strrchr(hpath, '/') ? strrchr(hpath, '/') + 1 : hpath;
     size_t i, k, total = 0;
     char guard[300];
-    if (!c || !h) {
-        fprintf(stderr, "%s: cannot create: %s\n", c ? hpath : cpath, strerror(errno));
-        if (c)
-            fclose(c);
-        return 1;
-    }
     for (i = 0; i < n; i++)
         total += rooms[i].size;
     c_ident(guard, sizeof guard, "", prefix);
@@ -477,6 +471,13 @@ static int write_pack(const char *cpath, const char *hpath, const char *prefix,
         fprintf(h, "extern const unsigned char %s[%zu];   /* %s */\n", rooms[i].sym,
                 rooms[i].size, rooms[i].name);
     fprintf(h, "\n#endif\n");
+}
+
+/* The pack's C source: each blob as a byte array, the table and the lookup. */
+static void write_pack_source(FILE *c, const char *hbase, const char *prefix,
+                              const packed_room *rooms, size_t n)
+{
+    size_t i, k;
     fprintf(c, "/* %zu romroom blobs made by rrbake pack (see %s). */\n#include \"%s\"\n\n",
             n, hbase, hbase);
     for (i = 0; i < n; i++) {
@@ -502,8 +503,72 @@ static int write_pack(const char *cpath, const char *hpath, const char *prefix,
                "            return &%s_table[i];\n"
                "    }\n"
                "    return 0;\n}\n", prefix, prefix, prefix, prefix, prefix, prefix);
-    k = (size_t)(fclose(h) != 0) + (size_t)(fclose(c) != 0);
-    return k ? 1 : 0;
+}
+
+static int write_pack(const char *cpath, const char *hpath, const char *prefix,
+                      const packed_room *rooms, size_t n, const bake_cfg *cfg)
+{
+    FILE *c = fopen(cpath, "w"), *h = c ? fopen(hpath, "w") : NULL;
+    const char *hbase = strrchr(hpath, '/') ? strrchr(hpath, '/') + 1 : hpath;
+    size_t bad;
+    if (!c || !h) {
+        fprintf(stderr, "%s: cannot create: %s\n", c ? hpath : cpath, strerror(errno));
+        if (c)
+            fclose(c);
+        return 1;
+    }
+    write_pack_header(h, hbase, prefix, rooms, n, cfg);
+    write_pack_source(c, hbase, prefix, rooms, n);
+    bad = (size_t)(fclose(h) != 0) + (size_t)(fclose(c) != 0);
+    return bad ? 1 : 0;
+}
+
+/* The pack's identifier prefix: --prefix, or the output's file name, made
+ * a C identifier (one that would start with a digit, or be empty, gets a
+ * leading '_'). */
+static void pack_prefix(char *prefix, size_t cap, const char *out, const char *prefix_arg)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
+    base[strlen(base) - 2] = 0;
+    c_ident(prefix, cap, "", prefix_arg ? prefix_arg : base);
+    if (isdigit((unsigned char)prefix[0]) || !prefix[0]) {
+        memmove(prefix + 1, prefix, strlen(prefix) + 1);
+        prefix[0] = '_';
+    }
+}
+
+/* Name and bake every input into rooms (progress on stderr); returns the
+ * rooms that failed (a bake error, or two inputs with one name). */
+static int pack_rooms(const rrb_inputs *in, const bake_cfg *cfg, const char *prefix,
+                      packed_room *rooms, size_t *total)
+{
+    size_t i, j;
+    int failed = 0;
+    for (i = 0; i < in->n; i++) {
+        packed_room *r = &rooms[i];
+        room_name(r->name, sizeof r->name, &in->v[i]);
+        c_ident(r->sym, sizeof r->sym, "", prefix);
+        c_ident(r->sym + strlen(r->sym), sizeof r->sym - strlen(r->sym), "_", r->name);
+        for (j = 0; j < i; j++)   /* two names, one identifier ("a-b", "a_b"): number it */
+            if (!strcmp(rooms[j].sym, r->sym) || !strcmp(rooms[j].name, r->name)) {
+                if (!strcmp(rooms[j].name, r->name)) {
+                    fprintf(stderr, "rrbake pack: %s and %s would both be named \"%s\" (rename "
+                            "one or --exclude one)\n", in->v[j].path, in->v[i].path, r->name);
+                    failed++;
+                }
+                snprintf(r->sym + strlen(r->sym), sizeof r->sym - strlen(r->sym), "_%zu", i);
+            }
+        if (!cfg->quiet && in->n > 1)
+            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, in->n, in->v[i].path);
+        if (bake_bytes(in->v[i].path, cfg, &r->blob, &r->size)) {
+            failed++;
+            continue;
+        }
+        r->format = rrb_rd32(r->blob + offsetof(rr_blob_header, format), cfg->opts.big_endian);
+        *total += r->size;
+    }
+    return failed;
 }
 
 int rrb_cli_pack(int argc, char **argv)
@@ -512,9 +577,9 @@ int rrb_cli_pack(int argc, char **argv)
     const char *out = NULL, *prefix_arg = NULL;
     rrb_inputs in = {0};
     packed_room *rooms;
-    char hpath[4096], prefix[256], base[256];
-    size_t i, j, total = 0;
-    int rc, failed = 0, a;
+    char hpath[4096], prefix[256];
+    size_t i, total = 0;
+    int rc, failed, a;
     memset(&cfg, 0, sizeof cfg);
     for (a = 0; a < argc; a++) {
         if (argv[a][0] != '-') {
@@ -539,38 +604,10 @@ int rrb_cli_pack(int argc, char **argv)
         return 2;
     }
     snprintf(hpath, sizeof hpath, "%.*s.h", (int)(strlen(out) - 2), out);
-    snprintf(base, sizeof base, "%s", strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
-    base[strlen(base) - 2] = 0;
-    c_ident(prefix, sizeof prefix, "", prefix_arg ? prefix_arg : base);
-    if (isdigit((unsigned char)prefix[0]) || !prefix[0]) {
-        memmove(prefix + 1, prefix, strlen(prefix) + 1);
-        prefix[0] = '_';
-    }
+    pack_prefix(prefix, sizeof prefix, out, prefix_arg);
     rrb_inputs_filter(&in, cfg.exclude, cfg.nexclude, 0, 1);
     rooms = rrb_xcalloc(in.n ? in.n : 1, sizeof *rooms);
-    for (i = 0; i < in.n; i++) {
-        packed_room *r = &rooms[i];
-        room_name(r->name, sizeof r->name, &in.v[i]);
-        c_ident(r->sym, sizeof r->sym, "", prefix);
-        c_ident(r->sym + strlen(r->sym), sizeof r->sym - strlen(r->sym), "_", r->name);
-        for (j = 0; j < i; j++)   /* two names, one identifier ("a-b", "a_b"): number it */
-            if (!strcmp(rooms[j].sym, r->sym) || !strcmp(rooms[j].name, r->name)) {
-                if (!strcmp(rooms[j].name, r->name)) {
-                    fprintf(stderr, "rrbake pack: %s and %s would both be named \"%s\" (rename "
-                            "one or --exclude one)\n", in.v[j].path, in.v[i].path, r->name);
-                    failed++;
-                }
-                snprintf(r->sym + strlen(r->sym), sizeof r->sym - strlen(r->sym), "_%zu", i);
-            }
-        if (!cfg.quiet && in.n > 1)
-            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, in.n, in.v[i].path);
-        if (bake_bytes(in.v[i].path, &cfg, &r->blob, &r->size)) {
-            failed++;
-            continue;
-        }
-        r->format = rrb_rd32(r->blob + offsetof(rr_blob_header, format), cfg.opts.big_endian);
-        total += r->size;
-    }
+    failed = pack_rooms(&in, &cfg, prefix, rooms, &total);
     rc = failed ? 1 : write_pack(out, hpath, prefix, rooms, in.n, &cfg);
     if (!rc && !cfg.quiet) {
         fprintf(stderr, "packed %zu rooms, %zu bytes, into %s and %s", in.n, total, out, hpath);

@@ -358,25 +358,21 @@ static int has_plan(const rrb_room_hooks *h)
     return h->write_svg != NULL && h->plan_xy != NULL;
 }
 
-int rrb_cli_query(int argc, char **argv_in, FILE *out, FILE *errf)
+/* The query's words into argv (at most 63), without the options --json,
+ * --svg OUT and the source-reading ones, which are set; the number of
+ * words left, or -1 (the message printed). */
+static int query_words(int argc, char **argv_in, char **argv, int *json, const char **svg,
+                       FILE *errf)
 {
-    rrb_cli_room r;
-    rrb_query q;
-    rrb_marks marks;
-    char err[RRB_ERR_MAX], *argv[64], *jbuf = NULL, names[64];
-    size_t jlen = 0;
-    const rrb_room_hooks *h;
-    const rrb_query_cmd *c;
-    const char *svg = NULL;
-    int n, rc, lo, hi, json = 0, i, k;
+    int i, k;
     if (argc > 63) {
         fprintf(errf, "rrbake query: expected at most 63 arguments, found %d\n", argc);
-        return 2;
+        return -1;
     }
     for (i = 0; i < argc; i++)
         argv[i] = argv_in[i];
-    if (take_options(&argc, argv, &json, &svg, errf))
-        return 2;
+    if (take_options(&argc, argv, json, svg, errf))
+        return -1;
     /* the source-reading options, taken out of the arguments (numbers may
      * be negative, so no other word starting with '-' is an option here) */
     for (i = k = 0; i < argc; i++) {
@@ -387,7 +383,56 @@ int rrb_cli_query(int argc, char **argv_in, FILE *out, FILE *errf)
         else
             argv[k++] = argv[i];
     }
-    argc = k;
+    return k;
+}
+
+/* The room's command argv[1] with its n arguments, or NULL (the message
+ * printed): a command the room's format has, with as many arguments as it
+ * takes, and --svg only for a format with plans. */
+static const rrb_query_cmd *query_cmd(const rrb_cli_room *r, const rrb_room_hooks *h,
+                                      char **argv, int n, const char *svg, FILE *errf)
+{
+    const rrb_query_cmd *c;
+    char names[64];
+    int lo, hi;
+    for (c = h ? h->queries : NULL; c && c->name && strcmp(c->name, argv[1]); c++)
+        ;
+    if (!c || !c->name) {
+        fprintf(errf, "%s: query: expected a command for a %s room, found '%s'\n"
+                "(rrbake query --help lists the commands and their arguments)\n",
+                argv[0], rrb_room_format_name(r->room.format), argv[1]);
+        return NULL;
+    }
+    lo = abs(c->nmin), hi = abs(c->nmax);
+    if (n < lo || n > hi) {   /* the command's own usage line */
+        fprintf(errf, "%s: query %s: expected %s%d argument%s, found %d\n"
+                "usage: rrbake query ROOM %s %s\n", argv[0], c->name,
+                lo == hi ? "" : n < lo ? "at least " : "at most ", n < lo ? lo : hi,
+                (n < lo ? lo : hi) == 1 ? "" : "s", n, c->name, c->args);
+        return NULL;
+    }
+    if (svg && !has_plan(h)) {
+        rrb_format_names(names, sizeof names, has_plan);
+        fprintf(errf, "%s: query --svg: expected a %s room (they have plans), found a %s "
+                "room\n", argv[0], names, rrb_room_format_name(r->room.format));
+        return NULL;
+    }
+    return c;
+}
+
+int rrb_cli_query(int argc, char **argv_in, FILE *out, FILE *errf)
+{
+    rrb_cli_room r;
+    rrb_query q;
+    rrb_marks marks;
+    char err[RRB_ERR_MAX], *argv[64], *jbuf = NULL;
+    size_t jlen = 0;
+    const rrb_query_cmd *c;
+    const char *svg = NULL;
+    int n, rc, json = 0;
+    argc = query_words(argc, argv_in, argv, &json, &svg, errf);
+    if (argc < 0)
+        return 2;
     if (argc < 2) {
         fputs(rrb_cli_query_usage(), errf);
         return 2;
@@ -396,32 +441,9 @@ int rrb_cli_query(int argc, char **argv_in, FILE *out, FILE *errf)
         fprintf(errf, "%s\n", err);
         return 1;
     }
-    h = rrb_room_hooks_of(r.room.format);
-    for (c = h ? h->queries : NULL; c && c->name && strcmp(c->name, argv[1]); c++)
-        ;
-    if (c && !c->name)
-        c = NULL;
     n = argc - 2;
-    lo = c ? abs(c->nmin) : 0, hi = c ? abs(c->nmax) : 0;
-    if (c && (n < lo || n > hi)) {   /* the command's own usage line */
-        fprintf(errf, "%s: query %s: expected %s%d argument%s, found %d\n"
-                "usage: rrbake query ROOM %s %s\n", argv[0], c->name,
-                lo == hi ? "" : n < lo ? "at least " : "at most ", n < lo ? lo : hi,
-                (n < lo ? lo : hi) == 1 ? "" : "s", n, c->name, c->args);
-        rrb_cli_close(&r);
-        return 2;
-    }
+    c = query_cmd(&r, rrb_room_hooks_of(r.room.format), argv, n, svg, errf);
     if (!c) {
-        fprintf(errf, "%s: query: expected a command for a %s room, found '%s'\n"
-                "(rrbake query --help lists the commands and their arguments)\n",
-                argv[0], rrb_room_format_name(r.room.format), argv[1]);
-        rrb_cli_close(&r);
-        return 2;
-    }
-    if (svg && !has_plan(h)) {
-        rrb_format_names(names, sizeof names, has_plan);
-        fprintf(errf, "%s: query --svg: expected a %s room (they have plans), found a %s "
-                "room\n", argv[0], names, rrb_room_format_name(r.room.format));
         rrb_cli_close(&r);
         return 2;
     }

@@ -75,6 +75,56 @@ static int q_anims(rrb_query *q, int argc, char **argv)
     return 0;
 }
 
+/* One joint of a pose: its name and parent, local translation and
+ * rotation, model translation. */
+static void pose_joint(rrb_query *q, uint32_t j, const rr_emi_local *l, const rr_emi_xform *x)
+{
+    const char *name;
+    int32_t parent;
+    rr_emi_joint_get(q->room, j, &name, &parent);
+    rrb_q_line(q, "joint %u %s parent %d", j, name, parent);
+    rrb_q_open(q, NULL, 0, "  ");
+    if (q->json) {
+        rrb_q_int(q, "index", j);
+        rrb_q_str(q, "name", name);
+        rrb_q_int(q, "parent", parent);
+    }
+    rrb_q_point(q, "local_t", l->t, 3);
+    if (q->json) {   /* quaternions are 2.30: the raw words beside the decimals */
+        char buf[160];
+        snprintf(buf, sizeof buf, "[%.6f,%.6f,%.6f,%.6f]", ldexp(l->q[0], -30),
+                 ldexp(l->q[1], -30), ldexp(l->q[2], -30), ldexp(l->q[3], -30));
+        rrb_q_raw(q, "local_q", buf);
+        snprintf(buf, sizeof buf, "[%d,%d,%d,%d]", l->q[0], l->q[1], l->q[2], l->q[3]);
+        rrb_q_raw(q, "local_q_raw", buf);
+    } else {
+        rrb_q_line(q, "  local_q: %.6f %.6f %.6f %.6f", ldexp(l->q[0], -30),
+                   ldexp(l->q[1], -30), ldexp(l->q[2], -30), ldexp(l->q[3], -30));
+    }
+    rrb_q_point(q, "model_t", x->t, 3);
+    rrb_q_close(q);
+}
+
+/* pose's arguments: the animation (a name, or an index below nanims) and
+ * the time in seconds; 0, or 1 with the message printed. */
+static int pose_args(rrb_query *q, char **argv, uint32_t nanims, uint32_t *anim, double *t)
+{
+    char *end;
+    if (rr_emi_anim_find(q->room, argv[0], anim) != RR_OK) {
+        *anim = (uint32_t)strtoul(argv[0], &end, 10);
+        if (*end || !*argv[0] || *anim >= nanims) {
+            fprintf(q->errf, "%s: pose: expected an animation name or index below %u, "
+                    "found '%s'\n", q->path, nanims, argv[0]);
+            return 1;
+        }
+    }
+    if (rrb_cli_num(argv[1], t) || fabs(*t) > 32767.0) {
+        fprintf(q->errf, "%s: pose: expected a time in seconds, found '%s'\n", q->path, argv[1]);
+        return 1;
+    }
+    return 0;
+}
+
 static int q_pose(rrb_query *q, int argc, char **argv)
 {
     rr_emi_info info;
@@ -84,22 +134,13 @@ static int q_pose(rrb_query *q, int argc, char **argv)
     rr_emi_model_job m;
     uint32_t anim, j;
     double t;
-    char *end;
     rr_err e;
+    const char *aname;
+    rr_fix dur;
     int clamp = argc > 2 && !strcmp(argv[2], "--clamp");
     rr_emi_get_info(q->room, &info);
-    if (rr_emi_anim_find(q->room, argv[0], &anim) != RR_OK) {
-        anim = (uint32_t)strtoul(argv[0], &end, 10);
-        if (*end || !*argv[0] || anim >= info.nanims) {
-            fprintf(q->errf, "%s: pose: expected an animation name or index below %u, "
-                    "found '%s'\n", q->path, info.nanims, argv[0]);
-            return 1;
-        }
-    }
-    if (rrb_cli_num(argv[1], &t) || fabs(t) > 32767.0) {
-        fprintf(q->errf, "%s: pose: expected a time in seconds, found '%s'\n", q->path, argv[1]);
+    if (pose_args(q, argv, info.nanims, &anim, &t))
         return 1;
-    }
     local = rrb_xcalloc(info.njoints + 1, sizeof *local);
     model = rrb_xcalloc(info.njoints + 1, sizeof *model);
     s.room = q->room, s.anim = anim, s.time = rrb_cli_to_fix(t);
@@ -110,51 +151,20 @@ static int q_pose(rrb_query *q, int argc, char **argv)
         free(local), free(model);
         return rrb_query_fail(q, e, "pose");
     }
-    {
-        const char *aname;
-        rr_fix dur;
-        rr_emi_anim_get(q->room, anim, &aname, &dur);
-        rrb_q_line(q, "anim: %u %s (%.6f s)\ntime: %.6f [0x%08x] %s", anim, aname,
-                   (double)dur / 65536.0, (double)s.time / 65536.0, (uint32_t)s.time,
-                   clamp ? "clamped" : "looped");
-        if (q->json) {
-            rrb_q_int(q, "anim", anim);
-            rrb_q_str(q, "anim_name", aname);
-            rrb_q_fix(q, "duration", dur);
-            rrb_q_fix(q, "time", s.time);
-            rrb_q_str(q, "mode", clamp ? "clamped" : "looped");
-        }
+    rr_emi_anim_get(q->room, anim, &aname, &dur);
+    rrb_q_line(q, "anim: %u %s (%.6f s)\ntime: %.6f [0x%08x] %s", anim, aname,
+               (double)dur / 65536.0, (double)s.time / 65536.0, (uint32_t)s.time,
+               clamp ? "clamped" : "looped");
+    if (q->json) {
+        rrb_q_int(q, "anim", anim);
+        rrb_q_str(q, "anim_name", aname);
+        rrb_q_fix(q, "duration", dur);
+        rrb_q_fix(q, "time", s.time);
+        rrb_q_str(q, "mode", clamp ? "clamped" : "looped");
     }
     rrb_q_open(q, "joint_list", 1, NULL);
-    for (j = 0; j < info.njoints; j++) {
-        const char *name;
-        int32_t parent;
-        rr_emi_joint_get(q->room, j, &name, &parent);
-        rrb_q_line(q, "joint %u %s parent %d", j, name, parent);
-        rrb_q_open(q, NULL, 0, "  ");
-        if (q->json) {
-            rrb_q_int(q, "index", j);
-            rrb_q_str(q, "name", name);
-            rrb_q_int(q, "parent", parent);
-        }
-        rrb_q_point(q, "local_t", local[j].t, 3);
-        if (q->json) {   /* quaternions are 2.30: the raw words beside the decimals */
-            char buf[160];
-            snprintf(buf, sizeof buf, "[%.6f,%.6f,%.6f,%.6f]", ldexp(local[j].q[0], -30),
-                     ldexp(local[j].q[1], -30), ldexp(local[j].q[2], -30),
-                     ldexp(local[j].q[3], -30));
-            rrb_q_raw(q, "local_q", buf);
-            snprintf(buf, sizeof buf, "[%d,%d,%d,%d]", local[j].q[0], local[j].q[1],
-                     local[j].q[2], local[j].q[3]);
-            rrb_q_raw(q, "local_q_raw", buf);
-        } else {
-            rrb_q_line(q, "  local_q: %.6f %.6f %.6f %.6f", ldexp(local[j].q[0], -30),
-                       ldexp(local[j].q[1], -30), ldexp(local[j].q[2], -30),
-                       ldexp(local[j].q[3], -30));
-        }
-        rrb_q_point(q, "model_t", model[j].t, 3);
-        rrb_q_close(q);
-    }
+    for (j = 0; j < info.njoints; j++)
+        pose_joint(q, j, &local[j], &model[j]);
     rrb_q_close(q);
     free(local), free(model);
     return 0;

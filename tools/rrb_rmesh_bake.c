@@ -1017,109 +1017,134 @@ static rr_rmesh_rpos *render_points(const rrb_blob *blob, const rsrc *g, uint32_
     return out;
 }
 
-static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, double scale,
-                      int frac, char *err, size_t errcap, const char *path)
-{
-    uint32_t ng = m->nsurf + m->nnocoll, i, v, nv = 0, ni = 0, nc = 0, npos;
-    uint64_t total = 0;   /* render vertices, counted in 64 bits (32-bit file counts) */
-    rsrc *g = rrb_xcalloc(ng + 1, sizeof *g);
-    rr_rmesh_rhead rh;
-    rr_rmesh_rgroup *gr = rrb_xcalloc(ng + 1, sizeof *gr);
-    rr_rmesh_rvert *rv;
+/* The render data's arrays, as the sections store them. */
+typedef struct render_arrays {
+    rr_rmesh_rgroup *gr;
+    rr_rmesh_rvert *rv;   /* its pos fields set by render_points */
     rr_rmesh_rlmuv *lm;
-    rr_rmesh_rpos *rp;
     rr_rmesh_rcolor *rc;
-    uint16_t *ix;
-    uint8_t *ixb;
-    uint32_t nixb, ishift;
-    memset(&rh, 0, sizeof rh);
+    uint16_t *ix;         /* 16-bit render vertex numbers, before encode_indices */
+    uint32_t nv, ni, nc;
+} render_arrays;
+
+/* The render groups' sources: every surface with collision, then every one
+ * without, with their vertex and index counts (*total in 64 bits: the
+ * file's counts are 32-bit). */
+static rsrc *render_sources(const rrb_rmesh *m, uint32_t ng, uint64_t *total, uint32_t *nv,
+                            uint32_t *ni)
+{
+    rsrc *g = rrb_xcalloc(ng + 1, sizeof *g);
+    uint32_t i;
+    *total = 0, *nv = 0, *ni = 0;
     for (i = 0; i < ng; i++) {
         g[i].s = i < m->nsurf ? &m->surf[i] : &m->nocoll[i - m->nsurf];
         g[i].surface = i < m->nsurf ? i : m->ninvis + i;
         g[i].flags = (rrb_rmesh_surf_alpha(g[i].s) ? RR_RMESH_GROUP_ALPHA : 0) |
                      (i >= m->nsurf ? RR_RMESH_GROUP_NOCOLL : 0);
-        total += g[i].s->nverts;
-        nv += g[i].s->nverts;
-        ni += 3 * g[i].s->ntris;
+        *total += g[i].s->nverts;
+        *nv += g[i].s->nverts;
+        *ni += 3 * g[i].s->ntris;
     }
+    return g;
+}
+
+/* Each group's record (its runs of vertices, indices and colours, its UV
+ * scale), its vertices' UVs and lightmap UVs, its colours (one for the
+ * group when all its vertices share it) and its triangles' render vertex
+ * numbers. */
+static void fill_groups(const rsrc *g, uint32_t ng, rr_rmesh_rhead *rh, render_arrays *a)
+{
+    uint32_t i, v;
+    a->nv = a->ni = a->nc = 0;
+    for (i = 0; i < ng; i++) {
+        const rrb_rm_surf *s = g[i].s;
+        rr_rmesh_rgroup *gr = &a->gr[i];
+        gr->surface = (uint16_t)g[i].surface;
+        gr->flags = (uint8_t)g[i].flags;
+        group_uv(s, gr, rh);
+        gr->first_vert = a->nv;
+        gr->nverts = s->nverts;
+        gr->first_index = a->ni;
+        gr->nindices = 3 * s->ntris;
+        gr->first_color = a->nc;
+        if (s->nverts && one_colour(s))   /* the group's colour */
+            memcpy(gr->rgb, s->verts[0].rgb, 3);
+        else if (s->nverts) {             /* one colour per vertex */
+            gr->ncolors = s->nverts;
+            for (v = 0; v < s->nverts; v++)
+                memcpy(a->rc[a->nc++].rgb, s->verts[v].rgb, 3);
+        }
+        for (v = 0; v < s->nverts; v++, a->nv++) {
+            int k;
+            for (k = 0; k < 2; k++)
+                a->rv[a->nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr->uv_frac));
+            pack_lm(&s->verts[v], gr, &a->lm[a->nv]);
+        }
+        for (v = 0; v < 3 * s->ntris; v++)   /* global render vertex numbers */
+            a->ix[a->ni++] = (uint16_t)(gr->first_vert + s->idx[v]);
+    }
+}
+
+static int add_render(rrb_blob *blob, const rrb_rmesh *m, const lattice *l, double scale,
+                      int frac, char *err, size_t errcap, const char *path)
+{
+    uint32_t ng = m->nsurf + m->nnocoll, v, nv, ni, npos, nixb, ishift;
+    uint64_t total;
+    rsrc *g = render_sources(m, ng, &total, &nv, &ni);
+    rr_rmesh_rhead rh;
+    rr_rmesh_rpos *rp;
+    render_arrays a;
+    uint8_t *ixb;
+    int rc = -1;
+    memset(&rh, 0, sizeof rh);
+    memset(&a, 0, sizeof a);
     /* 16-bit render vertex numbers (RINDEX) over the whole room */
     if (total > 65536u) {
         snprintf(err, errcap, "%s: %llu render vertices exceed the 65,536 render vertex numbers "
                  "of a full blob (16-bit indices; bake it --collision-only)", path,
                  (unsigned long long)total);
         free(g);
-        free(gr);
         return -1;
     }
-    rv = rrb_xcalloc(nv + 1, sizeof *rv);
-    rp = render_points(blob, g, ng, l, scale, frac, &rh, rv, nv, &npos, err, errcap, path);
+    a.rv = rrb_xcalloc(nv + 1, sizeof *a.rv);
+    rp = render_points(blob, g, ng, l, scale, frac, &rh, a.rv, nv, &npos, err, errcap, path);
     if (!rp) {
         free(g);
-        free(gr);
-        free(rv);
+        free(a.rv);
         return -1;
     }
-    ix = rrb_xcalloc(ni + 1, sizeof *ix);
-    rc = rrb_xcalloc(nv + 1, sizeof *rc);
-    lm = rrb_xcalloc(nv + 1, sizeof *lm);
-    for (i = 0, nv = 0, ni = 0; i < ng; i++) {
-        const rrb_rm_surf *s = g[i].s;
-        gr[i].surface = (uint16_t)g[i].surface;
-        gr[i].flags = (uint8_t)g[i].flags;
-        group_uv(s, &gr[i], &rh);
-        gr[i].first_vert = nv;
-        gr[i].nverts = s->nverts;
-        gr[i].first_index = ni;
-        gr[i].nindices = 3 * s->ntris;
-        gr[i].first_color = nc;
-        if (s->nverts && one_colour(s))   /* the group's colour */
-            memcpy(gr[i].rgb, s->verts[0].rgb, 3);
-        else if (s->nverts) {             /* one colour per vertex */
-            gr[i].ncolors = s->nverts;
-            for (v = 0; v < s->nverts; v++)
-                memcpy(rc[nc++].rgb, s->verts[v].rgb, 3);
-        }
-        for (v = 0; v < s->nverts; v++, nv++) {   /* rv[nv].pos is set */
-            int k;
-            for (k = 0; k < 2; k++)
-                rv[nv].uv0[k] = q16(ldexp((double)s->verts[v].uv0[k], gr[i].uv_frac));
-            pack_lm(&s->verts[v], &gr[i], &lm[nv]);
-        }
-        for (v = 0; v < 3 * s->ntris; v++)   /* global render vertex numbers */
-            ix[ni++] = (uint16_t)(gr[i].first_vert + s->idx[v]);
-    }
+    a.gr = rrb_xcalloc(ng + 1, sizeof *a.gr);
+    a.ix = rrb_xcalloc(ni + 1, sizeof *a.ix);
+    a.rc = rrb_xcalloc(nv + 1, sizeof *a.rc);
+    a.lm = rrb_xcalloc(nv + 1, sizeof *a.lm);
+    fill_groups(g, ng, &rh, &a);
     rh.ngroups = ng;
-    rh.nverts = nv;
-    rh.nindices = ni;
+    rh.nverts = a.nv;
+    rh.nindices = a.ni;
     rh.npos = npos;
-    rh.ncolors = nc;
-    rh.nlmuv = nv;
-    ixb = encode_indices(ix, ni, &nixb, &ishift);
+    rh.ncolors = a.nc;
+    rh.nlmuv = a.nv;
+    ixb = encode_indices(a.ix, a.ni, &nixb, &ishift);
     rh.ishift = (uint8_t)ishift;
-    for (v = 0; v < ni; v++)   /* the encoding gives back every number */
-        if (index_vertex(ixb, ni, ishift, v) != ix[v]) {
-            snprintf(err, errcap, "%s: internal error: render index %u encodes wrongly", path, v);
-            return -1;
-        }
-    rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, gr, ng, sizeof *gr, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, rv, nv, sizeof *rv, NULL);
-    rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ixb, nixb, 1, NULL);
-    if (npos)
-        rrb_blob_add(blob, RR_SEC_RMESH_RPOS, rp, npos, sizeof *rp, NULL);
-    if (nc)
-        rrb_blob_add(blob, RR_SEC_RMESH_RCOLORS, rc, nc, sizeof *rc, NULL);
-    if (nv)
-        rrb_blob_add(blob, RR_SEC_RMESH_RLMUV, lm, nv, sizeof *lm, NULL);
-    free(g);
-    free(lm);
-    free(gr);
-    free(rv);
-    free(rp);
-    free(rc);
-    free(ix);
-    free(ixb);
-    return 0;
+    for (v = 0; v < a.ni && index_vertex(ixb, a.ni, ishift, v) == a.ix[v]; v++)
+        ;   /* the encoding gives back every number */
+    if (v < a.ni) {
+        snprintf(err, errcap, "%s: internal error: render index %u encodes wrongly", path, v);
+    } else {
+        rrb_blob_add(blob, RR_SEC_RMESH_RHEAD, &rh, 1, sizeof rh, NULL);
+        rrb_blob_add(blob, RR_SEC_RMESH_RGROUPS, a.gr, ng, sizeof *a.gr, NULL);
+        rrb_blob_add(blob, RR_SEC_RMESH_RVERTS, a.rv, a.nv, sizeof *a.rv, NULL);
+        rrb_blob_add(blob, RR_SEC_RMESH_RINDEX, ixb, nixb, 1, NULL);
+        if (npos)
+            rrb_blob_add(blob, RR_SEC_RMESH_RPOS, rp, npos, sizeof *rp, NULL);
+        if (a.nc)
+            rrb_blob_add(blob, RR_SEC_RMESH_RCOLORS, a.rc, a.nc, sizeof *a.rc, NULL);
+        if (a.nv)
+            rrb_blob_add(blob, RR_SEC_RMESH_RLMUV, a.lm, a.nv, sizeof *a.lm, NULL);
+        rc = 0;
+    }
+    free(g), free(a.lm), free(a.gr), free(a.rv), free(rp), free(a.rc), free(a.ix), free(ixb);
+    return rc;
 }
 
 static void add_info(rrb_blob *blob, const rrb_rmesh *m, const char *path,
@@ -1139,91 +1164,107 @@ static void add_info(rrb_blob *blob, const rrb_rmesh *m, const char *path,
     rrb_blob_add(blob, RR_SEC_INFO, &bi, 1, sizeof bi, NULL);
 }
 
-rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_opts *opts,
-                               char *err, size_t errcap)
-{
-    double scale = opts && opts->room_scale ? ROOM_SCALE : 1.0, pos, len;
-    rrb_rm_soup soup;
-    rr_rmesh_head h;
+/* The collision tree of a room: its triangles quantized on the room's
+ * lattice and ordered into BVH leaves, within the blob's 16-bit limits. */
+typedef struct coll_tree {
     bvh b;
     lattice lat;
-    size_t n, nsoup;
-    uint32_t nverts = 0, nrtris = 0, nexpl = 0, *key = NULL;
-    int frac, full = !(opts && opts->collision_only);
-    rr_rmesh_tri *all = NULL;
-    rrb_blob *blob;
-    memset(&h, 0, sizeof h);
-    memset(&b, 0, sizeof b);
+    int frac;          /* coord_frac: coords are units * 2^frac */
+    size_t n, nsoup;   /* triangles kept, source collision triangles */
+    uint32_t nverts;   /* collision vertices */
+} coll_tree;
+
+/* Build the tree into t; 0 or -1 with the message in err (t then holds
+ * nothing to free). */
+static int build_tree(const rrb_rmesh *m, double scale, const char *path, coll_tree *t,
+                      rr_rmesh_head *h, char *err, size_t errcap)
+{
+    rrb_rm_soup soup;
+    double pos, len;
+    memset(t, 0, sizeof *t);
     rrb_rmesh_soup(m, scale, &soup);
     extents(m, &soup, scale, &pos, &len);
-    frac = pick_frac(pos, len);
-    if (frac < 0) {
+    t->frac = pick_frac(pos, len);
+    if (t->frac < 0) {
         snprintf(err, errcap, "%s: room extent %.1f units (or a range of %.1f) exceeds what an "
                  "RMesh blob holds (%d units at coord_frac 0)", path, pos, len,
                  RR_RMESH_COORD_MAX - 1);
         rrb_rmesh_soup_free(&soup);
-        return NULL;
+        return -1;
     }
-    pick_lattice(&soup, frac, &lat);
-    nsoup = soup.ntris;
-    b.t = quantize(&soup, &lat, frac, &n, &h.dropped);
+    pick_lattice(&soup, t->frac, &t->lat);
+    t->nsoup = soup.ntris;
+    t->b.t = quantize(&soup, &t->lat, t->frac, &t->n, &h->dropped);
     rrb_rmesh_soup_free(&soup);
-    if (n)
-        build(&b, 0, n, 1);
-    if (n)
-        nverts = count_verts(b.t, n);
+    if (t->n) {
+        build(&t->b, 0, t->n, 1);
+        t->nverts = count_verts(t->b.t, t->n);
+    }
     /* 16-bit numbers: source and blob triangles (src, leaf runs), nodes and
      * vertices; a leaf count below RR_RMESH_LEAF */
-    if (b.depth > RR_MAX_DEPTH || nsoup > 0xffffu || b.nnodes > 0xffffu || nverts > 65536u ||
-        m->nsurf + m->ninvis + m->nnocoll > 0xffffu) {
+    if (t->b.depth > RR_MAX_DEPTH || t->nsoup > 0xffffu || t->b.nnodes > 0xffffu ||
+        t->nverts > 65536u || m->nsurf + m->ninvis + m->nnocoll > 0xffffu) {
         snprintf(err, errcap, "%s: BVH depth %u (max %d), %zu collision triangles (max 65535), "
                  "%zu nodes (max 65535), %u collision vertices (max 65536) or %u surfaces "
-                 "(max 65535) exceed the blob limits", path, b.depth, RR_MAX_DEPTH, nsoup,
-                 b.nnodes, nverts, m->nsurf + m->ninvis + m->nnocoll);
-        free(b.t);
-        free(b.nodes);
-        return NULL;
+                 "(max 65535) exceed the blob limits", path, t->b.depth, RR_MAX_DEPTH, t->nsoup,
+                 t->b.nnodes, t->nverts, m->nsurf + m->ninvis + m->nnocoll);
+        free(t->b.t);
+        free(t->b.nodes);
+        return -1;
     }
+    return 0;
+}
+
+rrb_blob *rrb_rmesh_bake_model(const rrb_rmesh *m, const char *path, const rrb_opts *opts,
+                               char *err, size_t errcap)
+{
+    double scale = opts && opts->room_scale ? ROOM_SCALE : 1.0;
+    rr_rmesh_head h;
+    coll_tree t;
+    size_t n;
+    uint32_t nrtris = 0, nexpl = 0, *key = NULL;
+    int full = !(opts && opts->collision_only);
+    rr_rmesh_tri *all = NULL;
+    rrb_blob *blob = NULL;
+    memset(&h, 0, sizeof h);
+    if (build_tree(m, scale, path, &t, &h, err, errcap))
+        return NULL;
     if (full) {
-        key = source_keys(m, b.t, n, nsoup, &nrtris, &nexpl);
+        key = source_keys(m, t.b.t, t.n, t.nsoup, &nrtris, &nexpl);
         if ((uint64_t)nrtris + nexpl > 65536u) {
             snprintf(err, errcap, "%s: %u render triangles and %u invisible collision triangles "
                      "exceed the 65,536 triangle keys of a full blob (bake it --collision-only)",
                      path, nrtris, nexpl);
-            free(key);
-            free(b.t);
-            free(b.nodes);
-            return NULL;
+            goto done;
         }
     }
-    blob = rrb_blob_new(RR_FMT_RMESH, (uint32_t)frac);
-    h.ntris = (uint32_t)n;
-    h.nnodes = (uint32_t)b.nnodes;
+    blob = rrb_blob_new(RR_FMT_RMESH, (uint32_t)t.frac);
+    h.ntris = (uint32_t)t.n;
+    h.nnodes = (uint32_t)t.b.nnodes;
     h.ntriggers = m->ntrig;
     h.flags = scale != 1.0 ? RR_RMESH_ROOM_SCALE : 0;
     h.variant = (uint32_t)m->variant;
     for (n = 0; n < m->nsurf; n++)
         h.alpha_tris += rrb_rmesh_surf_alpha(&m->surf[n]) ? m->surf[n].ntris : 0;
-    add_geometry(blob, &b, h.ntris, &lat, &h, key, nrtris, nexpl, &all);
-    free(key);
+    add_geometry(blob, &t.b, h.ntris, &t.lat, &h, key, nrtris, nexpl, &all);
     add_surfaces(blob, m, &h);
-    add_triggers(blob, m, scale, frac);
-    h.nents = add_entities(blob, m, scale, frac);
-    if (full && (add_render(blob, m, &lat, scale, frac, err, errcap, path) ||
+    add_triggers(blob, m, scale, t.frac);
+    h.nents = add_entities(blob, m, scale, t.frac);
+    if (full && (add_render(blob, m, &t.lat, scale, t.frac, err, errcap, path) ||
                  check_render_corners(blob, all, h.ntris, nrtris, path, err, errcap))) {
         rrb_blob_free(blob);
-        free(all);
-        free(b.t);
-        free(b.nodes);
-        return NULL;
+        blob = NULL;
+        goto done;
     }
-    free(all);
     add_info(blob, m, path, &h);
     rrb_blob_add(blob, RR_SEC_RMESH_HEAD, &h, 1, sizeof h, NULL);
-    rrb_blob_set_depth(blob, b.depth);
-    rrb_blob_set_arena(blob, RR_RMESH_ARENA(b.depth));
-    free(b.t);
-    free(b.nodes);
+    rrb_blob_set_depth(blob, t.b.depth);
+    rrb_blob_set_arena(blob, RR_RMESH_ARENA(t.b.depth));
+done:
+    free(key);
+    free(all);
+    free(t.b.t);
+    free(t.b.nodes);
     return blob;
 }
 

@@ -384,24 +384,13 @@ static void rmesh_marks(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
     }
 }
 
-static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+/* The floors (triangles facing up, |ny| > 0.4), filled by height, lowest
+ * first; then the walls (the rest, but ceilings) as white outlines. */
+static void rmesh_svg_tris(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h, double f)
 {
-    const rr_room *room = &r->room;
-    const rr_rmesh_head *h;
-    ftri *ft;
+    ftri *ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
     uint32_t i, nf = 0, k;
-    double f = ldexp(1.0, -(int)room->coord_frac);
-    char col[64], text[256];
-    (void)err, (void)cap;
-    rr_rmesh_head_get(room, &h);
-    s->x0 = h->bmin[0] * f, s->x1 = h->bmax[0] * f;
-    s->y0 = -h->bmax[2] * f, s->y1 = -h->bmin[2] * f;
-    s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
-    snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
-             h->ntris, h->ntriggers, h->nents);
-    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
-    rrb_svg_head(s, text);
-    ft = rrb_xcalloc(h->ntris + 1, sizeof *ft);
+    char col[64];
     for (i = 0; i < h->ntris; i++) {
         uint32_t src;
         int32_t v[3][3];
@@ -437,26 +426,50 @@ static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
                 "points=\"%.4f,%.4f %.4f,%.4f %.4f,%.4f\"/>\n", s->sw * 0.8, v[0][0] * f,
                 -v[0][2] * f, v[1][0] * f, -v[1][2] * f, v[2][0] * f, -v[2][2] * f);
     }
-    rmesh_marks(s, room, h);
-    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+}
+
+/* The plan's key: the height ramp, walls, triggers, one entry per entity
+ * class the room has. */
+static void rmesh_svg_key(rrb_svg *s, const rr_room *room, const rr_rmesh_head *h)
+{
+    uint32_t count[RR_RMESH_NCLASSES] = {0}, c, i;
+    char text[256];
     snprintf(text, sizeof text, "floor height (y) %.6g .. %.6g", s->zmin, s->zmax);
     rrb_svg_key(s, RRB_KEY_RAMP, "", text);
     rrb_svg_key(s, RRB_KEY_LINE, "#ffffff", "wall");
     if (h->ntriggers)
         rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger box");
-    {   /* one entry per entity class the room has */
-        uint32_t count[RR_RMESH_NCLASSES] = {0}, c;
-        for (i = 0; i < h->nents; i++) {
-            const rr_rmesh_ent *e;
-            if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
-                count[e->cls]++;
-        }
-        for (c = 0; c < RR_RMESH_NCLASSES; c++)
-            if (count[c]) {
-                snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
-                rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
-            }
+    for (i = 0; i < h->nents; i++) {
+        const rr_rmesh_ent *e;
+        if (rr_rmesh_entity(room, i, &e) == RR_OK && e->cls < RR_RMESH_NCLASSES)
+            count[e->cls]++;
     }
+    for (c = 0; c < RR_RMESH_NCLASSES; c++)
+        if (count[c]) {
+            snprintf(text, sizeof text, "%s (%u)", rmesh_classes[c], count[c]);
+            rrb_svg_key(s, RRB_KEY_DOT, rmesh_ent_colour[c], text);
+        }
+}
+
+static int rmesh_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+{
+    const rr_room *room = &r->room;
+    const rr_rmesh_head *h;
+    double f = ldexp(1.0, -(int)room->coord_frac);
+    char text[256];
+    (void)err, (void)cap;
+    rr_rmesh_head_get(room, &h);
+    s->x0 = h->bmin[0] * f, s->x1 = h->bmax[0] * f;
+    s->y0 = -h->bmax[2] * f, s->y1 = -h->bmin[2] * f;
+    s->zmin = h->bmin[1] * f, s->zmax = h->bmax[1] * f;
+    snprintf(text, sizeof text, "RMesh: %u collision triangles, %u triggers, %u entities",
+             h->ntris, h->ntriggers, h->nents);
+    s->xname = "x", s->yname = "z", s->yflip = 1;   /* looking down -Y: z grows up the page */
+    rrb_svg_head(s, text);
+    rmesh_svg_tris(s, room, h, f);
+    rmesh_marks(s, room, h);
+    rrb_svg_legend(s, "top view, file units (x right, z up the page); floors filled by height");
+    rmesh_svg_key(s, room, h);
     return 0;
 }
 
@@ -561,19 +574,114 @@ static void prim_accessors(rrb_gltf *gl, const rr_room *room, const rr_rmesh_rhe
     }
 }
 
+/* What the glTF of a room is made of: its primitives (one per pair of
+ * diffuse texture and lightmap, grouped by material), its materials (one
+ * per diffuse texture, plus "untextured" last when a group has none) and
+ * its images (every diffuse texture and lightmap, by name). */
+typedef struct gl_room {
+    gl_prim *pr;
+    size_t np, cp;
+    const char **mats, **imgs;
+    size_t nmats, cmats, nimgs, cimgs;
+    int has_untextured;
+} gl_room;
+
+static void gather_prims(const rr_room *room, const rr_rmesh_rhead *rh, gl_room *g)
+{
+    uint32_t gi;
+    size_t i, k;
+    for (gi = 0; gi < rh->ngroups; gi++) {
+        const char *tex, *lm;
+        group_names(room, gi, &tex, &lm);
+        g->has_untextured |= name_index(&g->mats, &g->nmats, &g->cmats, tex) < 0;
+        name_index(&g->imgs, &g->nimgs, &g->cimgs, tex);
+        name_index(&g->imgs, &g->nimgs, &g->cimgs, lm);
+        for (i = 0; i < g->np && (strcmp(g->pr[i].tex, tex) || strcmp(g->pr[i].lm, lm)); i++)
+            ;
+        if (i == g->np) {
+            g->pr = rrb_grow(g->pr, &g->cp, g->np + 1, sizeof *g->pr);
+            memset(&g->pr[g->np], 0, sizeof g->pr[g->np]);
+            g->pr[g->np].tex = tex, g->pr[g->np].lm = lm;
+            g->np++;
+        }
+    }
+    for (i = 0; i < g->np; i++) {   /* the material of each: its texture's, or the untextured last */
+        int m = name_index(&g->mats, &g->nmats, &g->cmats, g->pr[i].tex);
+        g->pr[i].material = m < 0 ? (uint32_t)g->nmats : (uint32_t)m;
+    }
+    for (i = 1; i < g->np; i++) {   /* primitives grouped by material (stable insertion sort) */
+        gl_prim t = g->pr[i];
+        for (k = i; k > 0 && g->pr[k - 1].material > t.material; k--)
+            g->pr[k] = g->pr[k - 1];
+        g->pr[k] = t;
+    }
+}
+
+/* The glTF JSON but its buffer tables: the scene, the mesh's primitives,
+ * the materials, textures and images. Returns the triangles written. */
+static uint32_t write_gltf_json(FILE *jf, const char *path, gl_room *g, const rrb_gltf *gl)
+{
+    uint32_t ntris = 0;
+    size_t i;
+    fprintf(jf, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"rrbake (romroom)\"},"
+            "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
+    rrb_json_str(jf, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    fprintf(jf, ",\"mesh\":0}],\"meshes\":[{\"primitives\":[");
+    for (i = 0; i < g->np; i++) {
+        const gl_prim *p = &g->pr[i];
+        fprintf(jf, "%s{\"attributes\":{\"POSITION\":%u,\"TEXCOORD_0\":%u,\"TEXCOORD_1\":%u},"
+                "\"indices\":%u,\"material\":%u,\"mode\":4", i ? "," : "", p->pos, p->uv0,
+                p->uv1, p->idx, p->material);
+        if (*p->lm) {
+            fprintf(jf, ",\"extras\":{\"lightmap\":");
+            rrb_json_str(jf, p->lm);
+            fprintf(jf, ",\"lightmap_texture\":%d,\"lightmap_texcoord\":1}",
+                    name_index(&g->imgs, &g->nimgs, &g->cimgs, p->lm));
+        }
+        fprintf(jf, "}");
+        ntris += gl->a[p->idx].count / 3;
+    }
+    fprintf(jf, "]}],\"materials\":[");
+    for (i = 0; i < g->nmats; i++) {
+        fprintf(jf, "%s{\"name\":", i ? "," : "");
+        rrb_json_str(jf, g->mats[i]);
+        fprintf(jf, ",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d,"
+                "\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":1}}",
+                name_index(&g->imgs, &g->nimgs, &g->cimgs, g->mats[i]));
+    }
+    if (g->has_untextured)
+        fprintf(jf, "%s{\"name\":\"untextured\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
+                "[0.7,0.7,0.7,1],\"metallicFactor\":0,\"roughnessFactor\":1}}",
+                g->nmats ? "," : "");
+    fprintf(jf, "]");
+    if (g->nimgs) {
+        fprintf(jf, ",\"samplers\":[{\"wrapS\":10497,\"wrapT\":10497}],\"textures\":[");
+        for (i = 0; i < g->nimgs; i++)
+            fprintf(jf, "%s{\"sampler\":0,\"source\":%zu}", i ? "," : "", i);
+        fprintf(jf, "],\"images\":[");
+        for (i = 0; i < g->nimgs; i++) {
+            fprintf(jf, "%s{\"name\":", i ? "," : "");
+            rrb_json_str(jf, g->imgs[i]);
+            fprintf(jf, ",\"uri\":");
+            rrb_gltf_uri(jf, g->imgs[i]);
+            fprintf(jf, "}");
+        }
+        fprintf(jf, "]");
+    }
+    return ntris;
+}
+
 static int rmesh_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, char *err,
                       size_t cap)
 {
     const rr_room *room = &r->room;
     const rr_rmesh_rhead *rh;
-    const char **mats = NULL, **imgs = NULL;
-    size_t nmats = 0, cmats = 0, nimgs = 0, cimgs = 0, np = 0, cp = 0, i, k;
-    gl_prim *pr = NULL;
+    gl_room g;
     rrb_gltf gl;
     char *json = NULL;
-    size_t jlen = 0;
-    uint32_t gi, ntris = 0;
-    int has_untextured = 0, rc;
+    size_t jlen = 0, i;
+    uint32_t ntris;
+    int rc;
     FILE *jf;
     if (rr_rmesh_render_head(room, &rh) != RR_OK) {
         snprintf(err, cap, "%s: expected a room with render data for glTF, found none (baked "
@@ -581,78 +689,12 @@ static int rmesh_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
         return -1;
     }
     memset(&gl, 0, sizeof gl);
-    /* materials (diffuse textures), images (diffuse and lightmaps), primitives */
-    for (gi = 0; gi < rh->ngroups; gi++) {
-        const char *tex, *lm;
-        group_names(room, gi, &tex, &lm);
-        has_untextured |= name_index(&mats, &nmats, &cmats, tex) < 0;
-        name_index(&imgs, &nimgs, &cimgs, tex);
-        name_index(&imgs, &nimgs, &cimgs, lm);
-        for (i = 0; i < np && (strcmp(pr[i].tex, tex) || strcmp(pr[i].lm, lm)); i++)
-            ;
-        if (i == np) {
-            pr = rrb_grow(pr, &cp, np + 1, sizeof *pr);
-            memset(&pr[np], 0, sizeof pr[np]);
-            pr[np].tex = tex, pr[np].lm = lm;
-            np++;
-        }
-    }
-    for (i = 0; i < np; i++) {   /* the material of each: its texture's, or the untextured last */
-        int m = name_index(&mats, &nmats, &cmats, pr[i].tex);
-        pr[i].material = m < 0 ? (uint32_t)nmats : (uint32_t)m;
-    }
-    for (i = 1; i < np; i++) {   /* primitives grouped by material (stable insertion sort) */
-        gl_prim t = pr[i];
-        for (k = i; k > 0 && pr[k - 1].material > t.material; k--)
-            pr[k] = pr[k - 1];
-        pr[k] = t;
-    }
-    for (i = 0; i < np; i++)
-        prim_accessors(&gl, room, rh, &pr[i]);
+    memset(&g, 0, sizeof g);
+    gather_prims(room, rh, &g);
+    for (i = 0; i < g.np; i++)
+        prim_accessors(&gl, room, rh, &g.pr[i]);
     jf = open_memstream(&json, &jlen);
-    fprintf(jf, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"rrbake (romroom)\"},"
-            "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
-    rrb_json_str(jf, strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path);
-    fprintf(jf, ",\"mesh\":0}],\"meshes\":[{\"primitives\":[");
-    for (i = 0; i < np; i++) {
-        fprintf(jf, "%s{\"attributes\":{\"POSITION\":%u,\"TEXCOORD_0\":%u,\"TEXCOORD_1\":%u},"
-                "\"indices\":%u,\"material\":%u,\"mode\":4", i ? "," : "", pr[i].pos, pr[i].uv0,
-                pr[i].uv1, pr[i].idx, pr[i].material);
-        if (*pr[i].lm) {
-            fprintf(jf, ",\"extras\":{\"lightmap\":");
-            rrb_json_str(jf, pr[i].lm);
-            fprintf(jf, ",\"lightmap_texture\":%d,\"lightmap_texcoord\":1}",
-                    name_index(&imgs, &nimgs, &cimgs, pr[i].lm));
-        }
-        fprintf(jf, "}");
-        ntris += gl.a[pr[i].idx].count / 3;
-    }
-    fprintf(jf, "]}],\"materials\":[");
-    for (i = 0; i < nmats; i++) {
-        fprintf(jf, "%s{\"name\":", i ? "," : "");
-        rrb_json_str(jf, mats[i]);
-        fprintf(jf, ",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d,"
-                "\"texCoord\":0},\"metallicFactor\":0,\"roughnessFactor\":1}}",
-                name_index(&imgs, &nimgs, &cimgs, mats[i]));
-    }
-    if (has_untextured)
-        fprintf(jf, "%s{\"name\":\"untextured\",\"pbrMetallicRoughness\":{\"baseColorFactor\":"
-                "[0.7,0.7,0.7,1],\"metallicFactor\":0,\"roughnessFactor\":1}}", nmats ? "," : "");
-    fprintf(jf, "]");
-    if (nimgs) {
-        fprintf(jf, ",\"samplers\":[{\"wrapS\":10497,\"wrapT\":10497}],\"textures\":[");
-        for (i = 0; i < nimgs; i++)
-            fprintf(jf, "%s{\"sampler\":0,\"source\":%zu}", i ? "," : "", i);
-        fprintf(jf, "],\"images\":[");
-        for (i = 0; i < nimgs; i++) {
-            fprintf(jf, "%s{\"name\":", i ? "," : "");
-            rrb_json_str(jf, imgs[i]);
-            fprintf(jf, ",\"uri\":");
-            rrb_gltf_uri(jf, imgs[i]);
-            fprintf(jf, "}");
-        }
-        fprintf(jf, "]");
-    }
+    ntris = write_gltf_json(jf, r->path, &g, &gl);
     rrb_gltf_tables(jf, &gl);
     fclose(jf);
     rc = rrb_gltf_save(out_path, json, 0, &gl, rrb_gltf_binary(out_path, r->glb));
@@ -660,9 +702,9 @@ static int rmesh_gltf(const rrb_cli_room *r, const char *out_path, FILE *log, ch
         snprintf(err, cap, "%s: cannot write the output file", out_path);
     else if (log)
         fprintf(log, "%s: %zu primitives, %zu materials, %zu images, %u triangles, %zu buffer "
-                "bytes\n", out_path, np, nmats + (size_t)has_untextured, nimgs, ntris,
+                "bytes\n", out_path, g.np, g.nmats + (size_t)g.has_untextured, g.nimgs, ntris,
                 gl.buf.size);
-    free(json), free(pr), free((void *)mats), free((void *)imgs);
+    free(json), free(g.pr), free((void *)g.mats), free((void *)g.imgs);
     rrb_gltf_free(&gl);
     return rc;
 }

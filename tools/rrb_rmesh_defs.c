@@ -163,6 +163,27 @@ static int hex4(jparser *j, unsigned long *u)
     return 0;
 }
 
+/* The rest of a \uXXXX escape (the cursor after the 'u'), as UTF-8 into
+ * out at *o: a surrogate pair joined, a lone surrogate as U+FFFD. */
+static int u_escape(jparser *j, char *out, size_t *o)
+{
+    unsigned long u, lo;
+    if (hex4(j, &u))
+        return -1;
+    if (u >= 0xd800 && u < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' &&
+        j->p[1] == 'u') {   /* a surrogate pair */
+        j->p += 2;
+        if (hex4(j, &lo))
+            return -1;
+        u = lo >= 0xdc00 && lo < 0xe000 ? 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00)
+                                        : 0xfffd;
+    } else if (u >= 0xd800 && u < 0xe000) {
+        u = 0xfffd;
+    }
+    put_utf8(out, o, u);
+    return 0;
+}
+
 /* A string at the cursor (which is on the opening quote). The decoded text
  * is never longer than the source, plus room for UTF-8 of \u escapes. */
 static char *parse_string(jparser *j)
@@ -192,27 +213,12 @@ static char *parse_string(jparser *j)
         case 'n': out[o++] = '\n'; break;
         case 'r': out[o++] = '\r'; break;
         case 't': out[o++] = '\t'; break;
-        case 'u': {
-            unsigned long u, lo;
-            if (hex4(j, &u)) {
+        case 'u':
+            if (u_escape(j, out, &o)) {
                 free(out);
                 return NULL;
             }
-            if (u >= 0xd800 && u < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' &&
-                j->p[1] == 'u') {   /* a surrogate pair */
-                j->p += 2;
-                if (hex4(j, &lo)) {
-                    free(out);
-                    return NULL;
-                }
-                u = lo >= 0xdc00 && lo < 0xe000 ? 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00)
-                                                : 0xfffd;
-            } else if (u >= 0xd800 && u < 0xe000) {
-                u = 0xfffd;
-            }
-            put_utf8(out, &o, u);
             break;
-        }
         default:
             j->p -= 2;
             jfail(j, "an escape \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX");

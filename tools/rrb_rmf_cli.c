@@ -503,33 +503,16 @@ static int rmf_collect(rrb_svg *s, const rrb_rmf_map *m, double cut, fpoly *fp)
     return n;
 }
 
-static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+/* The faces of the plan: top faces filled by height, larger ones first
+ * (triggers dashed), then side faces as white outlines; returns the
+ * trigger faces drawn. */
+static int rmf_svg_faces(rrb_svg *s, const rrb_rmf_map *m, fpoly *fp, int n)
 {
-    rrb_rmf_map m;
-    fpoly *fp;
-    ent_classes cls;
-    int i, n, ntrig = 0;
-    double cut;
-    char col[64], text[320], attrs[200];
-    if (!r->src) {
-        snprintf(err, cap, "%s:0x0: expected the .rmf source for an RMF plan (the blob has "
-                 "no texture or entity class names), found a blob", r->path);
-        return -1;
-    }
-    if (rrb_rmf_read(r->src, r->src_size, r->path, &m, err, cap))
-        return -1;
-    cut = rmf_cut(&m);
-    fp = rrb_xcalloc((size_t)m.nfaces + 1, sizeof *fp);
-    n = rmf_collect(s, &m, cut, fp);
-    if (s->x0 > s->x1)
-        s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
-    snprintf(text, sizeof text, "RMF v%.1f: %d solids, %d entities", m.version / 10.0, m.nsolids,
-             m.nentities);
-    s->xname = "x", s->yname = "y", s->yflip = 1;   /* looking down -Z: y grows up the page */
-    rrb_svg_head(s, text);
+    char col[64], attrs[200];
+    int i, ntrig = 0;
     qsort(fp, (size_t)n, sizeof *fp, by_area);
     for (i = 0; i < n; i++) {
-        const rrb_rmf_face *f = &m.faces[fp[i].face];
+        const rrb_rmf_face *f = &m->faces[fp[i].face];
         if (fp[i].z == -1e300)
             continue;
         rrb_svg_ramp(col, sizeof col, s, fp[i].z);
@@ -546,17 +529,16 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
              s->sw * 0.8);
     for (i = 0; i < n; i++)
         if (fp[i].z == -1e300 && !fp[i].trigger)
-            rmf_poly(s, &m.faces[fp[i].face], attrs);
-    rmf_classes(&m, &cls);
-    for (i = 0; i < m.nobjs; i++)
-        if (is_point_entity(&m.objs[i])) {
-            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\" stroke=\"#000\" "
-                    "stroke-width=\"%.4f\"><title>", (double)m.objs[i].origin[0],
-                    -(double)m.objs[i].origin[1], s->sw * 4,
-                    class_colour(&cls, class_of(&m.objs[i])), s->sw * 0.5);
-            rrb_xml_text(s->f, class_of(&m.objs[i]));
-            fprintf(s->f, "</title></circle>\n");
-        }
+            rmf_poly(s, &m->faces[fp[i].face], attrs);
+    return ntrig;
+}
+
+/* The legend and key: the cut, the height ramp, walls, triggers, the
+ * entity classes. */
+static void rmf_svg_key(rrb_svg *s, double cut, int ntrig, const ent_classes *cls)
+{
+    char text[320];
+    int i;
     if (cut < 1e300)
         snprintf(text, sizeof text, "top view, map units (x right, y up the page), faces below "
                  "z %.6g; top faces filled by height, larger faces first", cut);
@@ -569,14 +551,52 @@ static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
     rrb_svg_key(s, RRB_KEY_LINE, "#fff", "wall (side face)");
     if (ntrig)
         rrb_svg_key(s, RRB_KEY_DASH, "#f80", "trigger brush");
-    for (i = 0; i < cls.n; i++) {
-        snprintf(text, sizeof text, "%s (%d)", cls.name[i], cls.count[i]);
+    for (i = 0; i < cls->n; i++) {
+        snprintf(text, sizeof text, "%s (%d)", cls->name[i], cls->count[i]);
         rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[i], text);
     }
-    if (cls.count[RMF_NCLS - 1]) {
-        snprintf(text, sizeof text, "other classes (%d)", cls.count[RMF_NCLS - 1]);
+    if (cls->count[RMF_NCLS - 1]) {
+        snprintf(text, sizeof text, "other classes (%d)", cls->count[RMF_NCLS - 1]);
         rrb_svg_key(s, RRB_KEY_DOT, rmf_class_colour[RMF_NCLS - 1], text);
     }
+}
+
+static int rmf_svg(rrb_svg *s, const rrb_cli_room *r, char *err, size_t cap)
+{
+    rrb_rmf_map m;
+    fpoly *fp;
+    ent_classes cls;
+    int i, n, ntrig;
+    double cut;
+    char text[320];
+    if (!r->src) {
+        snprintf(err, cap, "%s:0x0: expected the .rmf source for an RMF plan (the blob has "
+                 "no texture or entity class names), found a blob", r->path);
+        return -1;
+    }
+    if (rrb_rmf_read(r->src, r->src_size, r->path, &m, err, cap))
+        return -1;
+    cut = rmf_cut(&m);
+    fp = rrb_xcalloc((size_t)m.nfaces + 1, sizeof *fp);
+    n = rmf_collect(s, &m, cut, fp);
+    if (s->x0 > s->x1)
+        s->x0 = s->y0 = 0, s->x1 = s->y1 = 1;
+    snprintf(text, sizeof text, "RMF v%.1f: %d solids, %d entities", m.version / 10.0, m.nsolids,
+             m.nentities);
+    s->xname = "x", s->yname = "y", s->yflip = 1;   /* looking down -Z: y grows up the page */
+    rrb_svg_head(s, text);
+    ntrig = rmf_svg_faces(s, &m, fp, n);
+    rmf_classes(&m, &cls);
+    for (i = 0; i < m.nobjs; i++)
+        if (is_point_entity(&m.objs[i])) {
+            fprintf(s->f, "<circle cx=\"%.4f\" cy=\"%.4f\" r=\"%.4f\" fill=\"%s\" stroke=\"#000\" "
+                    "stroke-width=\"%.4f\"><title>", (double)m.objs[i].origin[0],
+                    -(double)m.objs[i].origin[1], s->sw * 4,
+                    class_colour(&cls, class_of(&m.objs[i])), s->sw * 0.5);
+            rrb_xml_text(s->f, class_of(&m.objs[i]));
+            fprintf(s->f, "</title></circle>\n");
+        }
+    rmf_svg_key(s, cut, ntrig, &cls);
     free(fp);
     rrb_rmf_free(&m);
     return 0;

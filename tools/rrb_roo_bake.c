@@ -147,6 +147,36 @@ typedef struct tree_counts {
     uint32_t nodes, lines, leaves, root;
 } tree_counts;
 
+/* Child references (rr_roo_blob.h) of the file's nodes into ref[1..]:
+ * internal nodes and leaves are each numbered in file order; *ni and *nl
+ * their counts. */
+static void child_refs(const rrb_roo *r, uint16_t *ref, uint32_t *ni, uint32_t *nl)
+{
+    for (uint32_t i = 0; i < r->nnodes; i++)
+        ref[i + 1] = r->nodes[i].type == RRB_ROO_NODE_INTERNAL
+                         ? (uint16_t)(++*ni)
+                         : (uint16_t)(RR_ROO_CHILD_LEAF | (*nl)++);
+}
+
+/* The leaf polygons' corners: each names its point among the vertices the
+ * walls' points start (VERTS), in 16 bits. */
+static int bake_corners(const rrb_roo *r, int f, const wall_tables *wt, rr_roo_corner_rec *corners,
+                        rr_roo_vert_rec *verts, uint32_t *nverts, const char *path, char *err,
+                        size_t errcap)
+{
+    for (uint32_t i = 0; i < r->npoints; i++) {
+        uint32_t v = vert_index(wt->points, wt->npoints, verts, nverts,
+                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
+        if (v > 0xffffu) { /* a corner names its point in 16 bits */
+            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
+                     "corners together, found more", path, (unsigned)r->offsets[0]);
+            return -1;
+        }
+        corners[i].vert = (uint16_t)v;
+    }
+    return 0;
+}
+
 static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_tables *wt,
                       rrb_blob *bl, tree_counts *tc, const char *path, char *err,
                       size_t errcap)
@@ -161,11 +191,7 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_ta
     uint16_t *ref = rrb_xcalloc(r->nnodes + 2, sizeof *ref); /* file node -> child reference */
     uint32_t ni = 0, nl = 0, nlines = 0, nverts = 0;
     int rc = 0;
-    /* child references first: internal nodes and leaves each in file order */
-    for (uint32_t i = 0; i < r->nnodes; i++)
-        ref[i + 1] = r->nodes[i].type == RRB_ROO_NODE_INTERNAL
-                         ? (uint16_t)(++ni)
-                         : (uint16_t)(RR_ROO_CHILD_LEAF | nl++);
+    child_refs(r, ref, &ni, &nl);
     if (ni > RR_ROO_MAX_TREE || nl > RR_ROO_MAX_TREE ||
         (!collision_only && r->npoints > 0xffffu)) {
         snprintf(err, errcap, "%s:0x%x: expected at most %u internal nodes, %u leaves and "
@@ -193,16 +219,8 @@ static int bake_nodes(const rrb_roo *r, int f, int collision_only, const wall_ta
         o->pos = ref[n->pos], o->neg = ref[n->neg]; /* ref[0] = 0: none */
         o->first_wall = n->first_wall ? (uint16_t)(n->first_wall - 1) : (uint16_t)RR_ROO_NONE;
     }
-    for (uint32_t i = 0; i < r->npoints && !rc && !collision_only; i++) {
-        uint32_t v = vert_index(wt->points, wt->npoints, verts, &nverts,
-                                to_coord(r->points[2 * i], f), to_coord(r->points[2 * i + 1], f));
-        if (v > 0xffffu) { /* a corner names its point in 16 bits */
-            snprintf(err, errcap, "%s:0x%x: expected at most 65536 wall points and leaf "
-                     "corners together, found more", path, (unsigned)r->offsets[0]);
-            rc = -1;
-        }
-        corners[i].vert = (uint16_t)v;
-    }
+    if (!rc && !collision_only)
+        rc = bake_corners(r, f, wt, corners, verts, &nverts, path, err, errcap);
     tc->nodes = ni, tc->lines = nlines, tc->leaves = nl;
     if (!rc) {
         rrb_blob_add(bl, RR_SEC_ROO_NODES, nodes, ni, sizeof *nodes, NULL);
@@ -461,36 +479,14 @@ static rr_roo_grid_entry server_cell(const rrb_roo *r, uint32_t i)
     return e;
 }
 
-/* The three byte grids (rr_roo_blob.h): a palette of their distinct (move,
- * flags, monster) cells, the distinct 2 x 2 tiles of palette indices and a
- * tile index per 2 x 2 block, each in order of first appearance, indices
- * bit-packed; or, when that is no smaller, the palette alone, one entry a
- * cell. Real rooms have 6..476 distinct cells; the loader takes up to
- * 0xffff palette entries and tiles, more fails here. */
-static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, char *err,
-                             size_t errcap)
+/* The grid's 2 x 2 blocks as tiles of palette indices (cells past the
+ * grid's edge 0): the distinct tiles into tiles[4 t..], each block's tile
+ * into map; returns the tiles. A linear search is fine for a baker (blocks
+ * x distinct tiles). */
+static uint32_t grid_tiles(uint32_t rows, uint32_t cols, const uint32_t *index, uint32_t *tiles,
+                           uint32_t *map)
 {
-    uint32_t rows = (uint32_t)r->rows, cols = (uint32_t)r->cols, n = rows * cols;
-    uint32_t brows = (rows + 1u) / 2u, bcols = (cols + 1u) / 2u, nblocks = brows * bcols;
-    uint32_t npal = 0, ntiles = 0, wp, wt, i, j, k;
-    uint32_t *slot = rrb_xcalloc(1u << 24, sizeof *slot); /* triple -> index + 1 */
-    uint32_t *index = rrb_xcalloc(n, sizeof *index);
-    uint32_t *tiles = rrb_xcalloc((size_t)nblocks * 4u, sizeof *tiles); /* distinct */
-    uint32_t *map = rrb_xcalloc(nblocks, sizeof *map);
-    rr_roo_grid_entry *pal = rrb_xcalloc(n, sizeof *pal);
-    uint8_t *tbytes, *mbytes;
-    size_t at;
-    int rc = 0;
-    for (i = 0; i < n; i++) {
-        uint32_t key = (uint32_t)r->move_grid[i] | (uint32_t)r->flag_grid[i] << 8 |
-                       (uint32_t)r->monster_grid[i] << 16;
-        if (!slot[key]) {
-            pal[npal] = server_cell(r, i);
-            slot[key] = ++npal;
-        }
-        index[i] = slot[key] - 1u;
-    }
-    /* tiles: a linear search is fine for a baker (blocks x distinct tiles) */
+    uint32_t bcols = (cols + 1u) / 2u, nblocks = (rows + 1u) / 2u * bcols, ntiles = 0, i, j, k;
     for (i = 0; i < nblocks; i++) {
         uint32_t t[4];
         for (k = 0; k < 4u; k++) {
@@ -503,6 +499,49 @@ static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, c
             memcpy(&tiles[ntiles++ * 4u], t, sizeof t);
         map[i] = j;
     }
+    return ntiles;
+}
+
+/* n values of w bits each, packed (put_bits) into a byte section. */
+static void add_packed(rrb_blob *bl, uint32_t type, const uint32_t *v, uint32_t n, uint32_t w)
+{
+    size_t bytes = ((size_t)n * w + 7u) / 8u, at = 0;
+    uint8_t *b = rrb_xcalloc(bytes, 1);
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        put_bits(b, &at, v[i], w);
+    rrb_blob_add(bl, type, b, (uint32_t)bytes, 1, NULL);
+    free(b);
+}
+
+/* The three byte grids (rr_roo_blob.h): a palette of their distinct (move,
+ * flags, monster) cells, the distinct 2 x 2 tiles of palette indices and a
+ * tile index per 2 x 2 block, each in order of first appearance, indices
+ * bit-packed; or, when that is no smaller, the palette alone, one entry a
+ * cell. Real rooms have 6..476 distinct cells; the loader takes up to
+ * 0xffff palette entries and tiles, more fails here. */
+static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, char *err,
+                             size_t errcap)
+{
+    uint32_t rows = (uint32_t)r->rows, cols = (uint32_t)r->cols, n = rows * cols;
+    uint32_t brows = (rows + 1u) / 2u, bcols = (cols + 1u) / 2u, nblocks = brows * bcols;
+    uint32_t npal = 0, ntiles, i;
+    uint32_t *slot = rrb_xcalloc(1u << 24, sizeof *slot); /* triple -> index + 1 */
+    uint32_t *index = rrb_xcalloc(n, sizeof *index);
+    uint32_t *tiles = rrb_xcalloc((size_t)nblocks * 4u, sizeof *tiles); /* distinct */
+    uint32_t *map = rrb_xcalloc(nblocks, sizeof *map);
+    rr_roo_grid_entry *pal = rrb_xcalloc(n, sizeof *pal);
+    int rc = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t key = (uint32_t)r->move_grid[i] | (uint32_t)r->flag_grid[i] << 8 |
+                       (uint32_t)r->monster_grid[i] << 16;
+        if (!slot[key]) {
+            pal[npal] = server_cell(r, i);
+            slot[key] = ++npal;
+        }
+        index[i] = slot[key] - 1u;
+    }
+    ntiles = grid_tiles(rows, cols, index, tiles, map);
     if (npal > 0xffffu || ntiles > 0xffffu) {
         snprintf(err, errcap, "%s:0x%x: expected at most 65535 distinct server grid cells "
                  "(move, flags, monster) and 2 x 2 tiles of them, found %u and %u", path,
@@ -516,19 +555,9 @@ static int bake_server_grids(const rrb_roo *r, rrb_blob *bl, const char *path, c
             pal[i] = server_cell(r, i);
         rrb_blob_add(bl, RR_SEC_ROO_GRID_PALETTE, pal, n, sizeof *pal, NULL);
     } else {
-        wp = bits_for(npal, 2), wt = bits_for(ntiles, 1);
-        tbytes = rrb_xcalloc(((size_t)ntiles * 4u * wp + 7u) / 8u, 1);
-        mbytes = rrb_xcalloc(((size_t)nblocks * wt + 7u) / 8u, 1);
-        for (at = 0, i = 0; i < ntiles * 4u; i++)
-            put_bits(tbytes, &at, tiles[i], wp);
-        for (at = 0, i = 0; i < nblocks; i++)
-            put_bits(mbytes, &at, map[i], wt);
         rrb_blob_add(bl, RR_SEC_ROO_GRID_PALETTE, pal, npal, sizeof *pal, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_GRID_TILES, tbytes,
-                     (uint32_t)(((size_t)ntiles * 4u * wp + 7u) / 8u), 1, NULL);
-        rrb_blob_add(bl, RR_SEC_ROO_GRID_MAP, mbytes, (uint32_t)(((size_t)nblocks * wt + 7u) / 8u),
-                     1, NULL);
-        free(tbytes), free(mbytes);
+        add_packed(bl, RR_SEC_ROO_GRID_TILES, tiles, ntiles * 4u, bits_for(npal, 2));
+        add_packed(bl, RR_SEC_ROO_GRID_MAP, map, nblocks, bits_for(ntiles, 1));
     }
     free(slot), free(index), free(tiles), free(map), free(pal);
     return rc;

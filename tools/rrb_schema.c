@@ -287,6 +287,25 @@ static const char *target_name(const uint8_t *d, const rrb_field *f)
     return s->sections[f->arg].name;
 }
 
+/* How an index out of range compares with its limit: the count it must
+ * stay below (an index, a string offset: ">=") or may reach (a 1-based
+ * number, the first or the end of a run: ">"); NULL for other kinds. */
+static const char *index_beyond(uint32_t kind)
+{
+    switch (kind) {
+    case RR_K_INDEX:
+    case RR_K_INDEX_OPT:
+    case RR_K_STRING:
+        return ">=";
+    case RR_K_INDEX1:
+    case RR_K_FIRST:
+    case RR_K_COUNT:
+        return ">";
+    default:
+        return NULL;
+    }
+}
+
 void rrb_diag_text(const uint8_t *d, size_t n, rr_err e, const rr_diag *dg, char *out, size_t cap)
 {
     rrb_place pl;
@@ -308,30 +327,10 @@ void rrb_diag_text(const uint8_t *d, size_t n, rr_err e, const rr_diag *dg, char
         place_name(&pl, dg->section, where, sizeof where);
     }
     target = target_name(d, pl.field);
-    /* An index out of range: the value against the count it must stay
-     * below (an index, a string offset) or may reach (a 1-based number, the
-     * first or the end of a run). */
-    if (e == RR_ERR_INDEX && pl.field) {
-        const char *beyond = NULL;
-        switch (pl.field->kind) {
-        case RR_K_INDEX:
-        case RR_K_INDEX_OPT:
-        case RR_K_STRING:
-            beyond = ">=";
-            break;
-        case RR_K_INDEX1:
-        case RR_K_FIRST:
-        case RR_K_COUNT:
-            beyond = ">";
-            break;
-        default:
-            break;
-        }
-        if (beyond) {
-            snprintf(out, cap, "%s at 0x%x: %u %s %u %s (%s)", where, dg->offset, dg->value,
-                     beyond, dg->limit, target ? target : "", rr_strerror(e));
-            return;
-        }
+    if (e == RR_ERR_INDEX && pl.field && index_beyond(pl.field->kind)) {
+        snprintf(out, cap, "%s at 0x%x: %u %s %u %s (%s)", where, dg->offset, dg->value,
+                 index_beyond(pl.field->kind), dg->limit, target ? target : "", rr_strerror(e));
+        return;
     }
     if (e == RR_ERR_VERSION && n >= RR_HEADER_BYTES) {   /* blob and loader disagree */
         const rr_blob_header *h = (const rr_blob_header *)(const void *)d;

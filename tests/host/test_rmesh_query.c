@@ -1038,6 +1038,30 @@ static int64_t ref_round(uint64_t a, uint64_t b, uint64_t den, int neg)
     return neg ? -(int64_t)q : (int64_t)q;
 }
 
+/* One value of both rounding checks below: got against v b / den by
+ * ref_round; counted in *n, a mismatch in *bad (the first five printed). */
+static void check_one_round(const char *what, int32_t v, uint32_t b, uint32_t den, int32_t got,
+                            long *n, long *bad)
+{
+    int64_t want = ref_round((uint64_t)(v < 0 ? -(int64_t)v : v), b, den, v < 0);
+    (*n)++;
+    if (got != want && (*bad)++ < 5)
+        printf("FAIL %s: %d * %u / %u: got %d, want %lld\n", what, v, b, den, got,
+               (long long)want);
+}
+
+/* The random cases of both rounding checks below: a divisor *den below
+ * 2^32 (half of them large and odd, half of any size down to 1) and a
+ * value *num in [0, *den], *den itself one time in eight. */
+static void random_fraction(uint32_t *den, uint32_t *num)
+{
+    uint32_t d = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
+    uint32_t x = (uint32_t)(((uint64_t)rt_rand() * d) >> 32);
+    if (rt_rand() % 8 == 0)
+        x = d;
+    *den = d, *num = x;
+}
+
 /* The hit's values m nt / nd (|m| <= 2^20, nt <= nd < 2^32), rounded half
  * away from zero, against plain long division. */
 static void check_hit_rounding(void)
@@ -1050,25 +1074,16 @@ static void check_hit_rounding(void)
     rt_seed = 777u;
     for (i = 0; i < 300000; i++) {
         uint32_t nd, nt;
-        int32_t m, got;
-        int64_t want;
+        int32_t m;
         if (i < 9 * 10 * 4) {   /* every pair of edge values, nt 0, nd, nd / 2 and nd - 1 */
             nd = nds[i % 9];
             m = ms[(i / 9) % 10];
             nt = (i / 90) == 0 ? 0 : (i / 90) == 1 ? nd : (i / 90) == 2 ? nd / 2 : nd - 1;
         } else {
-            nd = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
-            nt = (uint32_t)(((uint64_t)rt_rand() * nd) >> 32);
-            if (rt_rand() % 8 == 0)
-                nt = nd;
+            random_fraction(&nd, &nt);
             m = rnd_in(-(1 << 20), 1 << 20);
         }
-        want = ref_round((uint64_t)(m < 0 ? -(int64_t)m : m), nt, nd, m < 0);
-        got = rr__rmesh_probe_frac(m, nt, nd);
-        n++;
-        if (got != want && bad++ < 5)
-            printf("FAIL hit rounding: %d * %u / %u: got %d, want %lld\n", m, nt, nd, got,
-                   (long long)want);
+        check_one_round("hit rounding", m, nt, nd, rr__rmesh_probe_frac(m, nt, nd), &n, &bad);
     }
     printf("# hit rounding: %ld values, %ld wrong\n", n, bad);
     RT_EXPECT("rmesh.hit_rounding", bad == 0);
@@ -1088,8 +1103,7 @@ static void check_dir_scale(void)
     rt_seed = 4242u;
     for (i = 0; i < 300000; i++) {
         uint32_t len, m, a;
-        int32_t v, got;
-        int64_t want;
+        int32_t v;
         if (i < 9 * 8 * 6) {   /* every pair of edge values, each v kind */
             len = lens[i % 9];
             m = ms[(i / 9) % 8];
@@ -1102,10 +1116,7 @@ static void check_dir_scale(void)
             default: a = len / 3; break;
             }
         } else {
-            len = rt_rand() % 2 ? rt_rand() | 1u : (rt_rand() >> (rt_rand() % 31)) + 1u;
-            a = (uint32_t)(((uint64_t)rt_rand() * len) >> 32);
-            if (rt_rand() % 8 == 0)
-                a = len;
+            random_fraction(&len, &a);
             m = (uint32_t)rnd_in(0, 1 << 20);
         }
         if (a > 0x80000000u)   /* |v| of an int32 */
@@ -1115,12 +1126,7 @@ static void check_dir_scale(void)
             v = INT32_MIN;
         else if (a == 0x80000000u)
             v = INT32_MAX, a = 0x7fffffffu;
-        want = ref_round(a, m, len, v < 0);
-        got = rr__rmesh_probe_scale(v, m, len);
-        n++;
-        if (got != want && bad++ < 5)
-            printf("FAIL dir scale: %d * %u / %u: got %d, want %lld\n", v, m, len, got,
-                   (long long)want);
+        check_one_round("dir scale", v, m, len, rr__rmesh_probe_scale(v, m, len), &n, &bad);
     }
     printf("# segment vector rounding: %ld values, %ld wrong\n", n, bad);
     RT_EXPECT("rmesh.dir_scale", bad == 0);

@@ -744,6 +744,17 @@ static void check_defs(void)
     RT_EXPECT("rmesh.defs.mismatch.msg", strstr(err, "k.rm:0x") == err);
     rrb_buf_free(&b);
     rrb_rm_defs_free(&d);
+    /* \u escapes: one in the BMP, a surrogate pair (4 UTF-8 bytes) and a lone
+     * surrogate (U+FFFD), decoded in a class name */
+    {
+        static const char uj[] = "[{\"Name\": \"a\\u00e9\\ud83d\\ude00\\ud800x\", \"Properties\": []}]";
+        static const char want[] = "a\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbdx";
+        RT_EXPECT_EQ("rmesh.defs.escapes", rrb_rm_defs_parse(uj, sizeof uj - 1, "u.json", &d, null,
+                                                             err, sizeof err), 0);
+        RT_EXPECT("rmesh.defs.escapes.utf8",
+                  rrb_rm_defs_find(&d, want, (uint32_t)(sizeof want - 1)) != NULL);
+        rrb_rm_defs_free(&d);
+    }
     /* JSON errors name the file, line and column */
     {
         static const struct { const char *text, *want; } bad[] = {

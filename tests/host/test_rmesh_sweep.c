@@ -594,6 +594,152 @@ static void check_quot16(void)
     RT_EXPECT("rmesh.quot16", bad == 0);
 }
 
+/* E. clip_end (an edge with one end in the step's region) gives clip()'s
+ * start and vector: steps of every radius (16..2^14, as sweep_check
+ * allows) and motion up to the smallest radius, one end anywhere in the
+ * region (often on its faces: lo or hi on some axes), the other outside
+ * it: just beyond a face (1..9 coords, where the widened crossings and
+ * CLIP_OUT's margin sit), anywhere nearby, or far (edges up to 2^18 long,
+ * the 64-bit crossings), with some axes along which the edge does not
+ * move. */
+int rr__rmesh_probe_clip_end(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+static int32_t pick(uint64_t *s, int32_t lo, int32_t hi)   /* lo..hi, the ends often */
+{
+    uint32_t u;
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    u = (uint32_t)(*s >> 32);
+    if (u % 8 == 0)
+        return lo;
+    if (u % 8 == 1)
+        return hi;
+    return lo + (int32_t)((u >> 3) % ((uint32_t)(hi - lo) + 1u));
+}
+
+/* The clip checks' radii r_k, each of a random bit length from 4 to 14
+ * (any value the sweep allows); returns the smallest, the step's longest. */
+static int32_t clip_radii(uint64_t *s, int32_t r[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        int bits = pick(s, 4, 14);
+        r[k] = pick(s, 1 << bits, bits == 14 ? 1 << 14 : (2 << bits) - 1);
+    }
+    return r[0] < r[1] ? (r[0] < r[2] ? r[0] : r[2]) : (r[1] < r[2] ? r[1] : r[2]);
+}
+
+/* The clip checks below: a test hook on the edge a-b of a step from pos
+ * by vel with radii r; -1 when the edge is not its case, 1 when it
+ * agrees, 0 when not. */
+typedef int (*edge_probe)(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                          const int32_t a[3], const int32_t b[3]);
+
+/* Ask probe about the edge, from a or from b at random; count it in *n
+ * when it is the probe's case, in *bad when the probe disagrees (the first
+ * five printed). */
+static void try_edge(edge_probe probe, const char *what, uint64_t *s, const int32_t pos[3],
+                     const int32_t vel[3], const int32_t r[3], const int32_t a[3],
+                     const int32_t b[3], long *n, long *bad)
+{
+    int got = pick(s, 0, 1) ? probe(pos, vel, r, a, b) : probe(pos, vel, r, b, a);
+    if (got < 0)
+        return;
+    (*n)++;
+    if (!got && (*bad)++ < 5)
+        printf("FAIL %s: pos %d %d %d vel %d %d %d r %d %d %d a %d %d %d b %d %d %d\n", what,
+               pos[0], pos[1], pos[2], vel[0], vel[1], vel[2], r[0], r[1], r[2], a[0], a[1],
+               a[2], b[0], b[1], b[2]);
+}
+
+static void check_clip_end(void)
+{
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    long n = 0, bad = 0, i;
+    for (i = 0; i < 3000000; i++) {
+        int32_t pos[3], vel[3], r[3], lo[3], hi[3], in[3], out[3], step;
+        int k, far = pick(&s, 0, 3);
+        step = clip_radii(&s, r);
+        for (k = 0; k < 3; k++) {
+            int32_t e;
+            pos[k] = pick(&s, -(1 << 18), 1 << 18);
+            vel[k] = pick(&s, 0, 7) ? pick(&s, -step / 2, step / 2) : 0;   /* |vel| < step */
+            e = pos[k] + vel[k];
+            lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - 2;
+            hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + 2;
+            in[k] = pick(&s, lo[k], hi[k]);
+        }
+        for (k = 0; k < 3; k++) {   /* the outer end; some axes keep the inner one's value */
+            int32_t reach = far == 0 ? 9 : far == 1 ? 2 * r[k] + 64 : (1 << 18) - 1;
+            int32_t o = in[k];
+            switch (pick(&s, 0, 3)) {
+            case 0:
+                break;
+            case 1:
+                o = hi[k] + pick(&s, 1, reach);
+                break;
+            case 2:
+                o = lo[k] - pick(&s, 1, reach);
+                break;
+            default:
+                o = in[k] + pick(&s, -reach, reach);
+            }
+            if (o - in[k] >= (1 << 18))   /* edges shorter than 2^18 */
+                o = in[k] + (1 << 18) - 1;
+            if (in[k] - o >= (1 << 18))
+                o = in[k] - (1 << 18) + 1;
+            out[k] = o;
+        }
+        try_edge(rr__rmesh_probe_clip_end, "clip_end", &s, pos, vel, r, in, out, &n, &bad);
+    }
+    printf("# clip_end: %ld edges with one end in the region, %ld differ from clip()\n", n, bad);
+    RT_EXPECT("rmesh.clip_end", bad == 0 && n > 1000000);
+}
+
+/* F. clip_out (both ends of an edge beyond one side of the region on some
+ * axis, the nearer m coords beyond it with m 2^15 >= |d|, asked before
+ * clip()) drops only edges of which clip()'s divisions keep nothing: both
+ * ends beyond a face of the region on one axis, one of them 1..24 coords
+ * (where the bound is tight: m 2^15 against |d| up to 2^18), the other
+ * near it or up to 2^18 away, anywhere on the other axes. With 2^16 in
+ * place of 2^15 this test fails (39,246 edges). */
+int rr__rmesh_probe_clip_out(const int32_t pos[3], const int32_t vel[3], const int32_t r[3],
+                             const int32_t a[3], const int32_t b[3]);
+static void check_clip_out(void)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    long n = 0, bad = 0, i;
+    for (i = 0; i < 3000000; i++) {
+        int32_t pos[3], vel[3], r[3], lo[3], hi[3], a[3], b[3], step;
+        int k, ax = pick(&s, 0, 2), up = pick(&s, 0, 1);
+        int32_t far, len = pick(&s, 0, 3) ? (1 << 18) - 1 : pick(&s, 1, (1 << 18) - 1);
+        step = clip_radii(&s, r);
+        for (k = 0; k < 3; k++) {
+            int32_t e, span;
+            pos[k] = pick(&s, -(1 << 18), 1 << 18);
+            vel[k] = pick(&s, 0, 7) ? pick(&s, -step / 2, step / 2) : 0;   /* |vel| < step */
+            e = pos[k] + vel[k];
+            lo[k] = (pos[k] < e ? pos[k] : e) - r[k] - 2;
+            hi[k] = (pos[k] < e ? e : pos[k]) + r[k] + 2;
+            span = len < hi[k] - lo[k] + 64 ? len : hi[k] - lo[k] + 64;
+            a[k] = pick(&s, lo[k] - 32, hi[k] + 32);
+            b[k] = a[k] + pick(&s, -span, span);
+        }
+        /* on axis ax both ends beyond one face, one of them just beyond it
+         * (1..24 coords) and the other as well or up to len away: the
+         * crossing then lies within 2 |d| / 2^16 steps of that end */
+        far = pick(&s, 1, pick(&s, 0, 1) ? 24 : len);
+        a[ax] = up ? hi[ax] + pick(&s, 1, 24) : lo[ax] - pick(&s, 1, 24);
+        b[ax] = up ? a[ax] + far - 1 : a[ax] - far + 1;
+        if (b[ax] - a[ax] >= len || a[ax] - b[ax] >= len)
+            b[ax] = a[ax];
+        try_edge(rr__rmesh_probe_clip_out, "clip_out", &s, pos, vel, r, a, b, &n, &bad);
+    }
+    printf("# clip_out: %ld edges dropped before clip(), %ld that clip() keeps part of\n", n, bad);
+    RT_EXPECT("rmesh.clip_out", bad == 0 && n > 1000000);
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -603,6 +749,8 @@ int main(int argc, char **argv)
     if (getenv("RT_SEED"))   /* explore other random sets; the default is fixed */
         rng ^= (uint64_t)strtoull(getenv("RT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
     check_quot16();
+    check_clip_end();
+    check_clip_out();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
         tally ty;
