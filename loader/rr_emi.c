@@ -312,76 +312,98 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* Each vertex's influences (a run of INFL the schema checked): no more than
- * the figure's max_infl, weights > 0 (the schema bounded them by 1), and
- * together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a vertex
- * and its weighted sums stay within int32; of two, the second at most the
- * first (at most half: the baker sorts them by weight), as blend_two needs;
- * and single names the joint of a one-influence vertex, -1 for the others. */
-static rr_err check_vertices(const rr_room *room, rr_diag *diag)
+/* Vertex v's run (rr_emi_blob.h), above 1 (end: the end of VERTS): the
+ * next vertex continues it, with a run one less and the same single, so a
+ * run of one joint is that joint's throughout (single names it, checked for
+ * every vertex); for a run of blends the next vertex's influences also
+ * follow v's, as many, naming the same joints in the same order. By
+ * induction every vertex of a run has the run's joints and the run ends
+ * within VERTS (the last vertex's run can only be 1), so the skinning
+ * kernels pick the matrices from its first vertex and walk a blend run's
+ * influences in step. A run of 0 fails here too (next's is never
+ * 2^32 - 1), as RR_ERR_INDEX like a run past the end (end: VERTS's). */
+static ALWAYS_INLINE rr_err check_run(const rr_room *room, const rr_emi_vert *v,
+                                      const rr_emi_vert *end, const rr_emi_infl *in,
+                                      rr_diag *diag)
 {
-    const rr_emi_figure *f = figure_of(room);
-    const rr_emi_vert *verts = verts_of(room);
-    uint32_t i, k;
-    for (i = 0; i < f->nverts; i++) {
-        const rr_emi_vert *v = &verts[i];
-        const rr_emi_infl *in = infl_of(room) + v->infl_first;
-        uint32_t sum = 0;   /* at most 4 weights of at most 1 */
-        if (v->infl_count > f->max_infl)
-            return rr__fail(room, diag, RR_ERR_INDEX, &v->infl_count,
-                            "influence count (figure max_infl)", v->infl_count, f->max_infl);
-        for (k = 0; k < v->infl_count; k++) {
-            if (in[k].weight == 0)
-                return rr__fail(room, diag, RR_ERR_RANGE, &in[k].weight,
-                                "influence weight (must be > 0)", in[k].weight, 0);
-            sum += in[k].weight;
-        }
-        if (v->infl_count != 0 && sum != RR_EMI_WEIGHT_ONE)
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
-                            "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
-        if (v->infl_count == 2 && in[1].weight > in[0].weight)   /* blend_two's W */
-            return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
-                            "second weight of two (at most the first)", in[1].weight,
-                            in[0].weight);
-        if (v->single != (v->infl_count == 1 ? (int32_t)in[0].joint : -1))
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->single,
-                            "single (the joint of the one influence, else -1)",
-                            (uint32_t)(uint16_t)v->single,
-                            v->infl_count == 1 ? in[0].joint : 0xffffu);
-    }
+    const rr_emi_vert *next = v + 1;
+    uint32_t more = v->run - 1u, n = v->infl_count, k;   /* the run's vertices after v */
+    if (next == end || next->run != more || next->single != v->single)
+        return rr__fail(room, diag, next == end || v->run == 0 ? RR_ERR_INDEX : RR_ERR_RANGE,
+                        &v->run, "vertex run (next vertex's + 1, the same single)", v->run,
+                        next == end ? 1u : next->run + 1u);
+    if (v->single >= 0)
+        return RR_OK;
+    if (next->infl_count != n || next->infl_first != v->infl_first + n)
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
+                        "vertex run (next vertex's influences follow, the same joints)",
+                        next->infl_first, v->infl_first + n);
+    for (k = 0; k < n; k++)   /* in[n + k]: the next vertex's, within INFL (the schema) */
+        if (in[n + k].joint != in[k].joint)
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
+                            "vertex run (next vertex's influences follow, the same joints)",
+                            in[n + k].joint, in[k].joint);
     return RR_OK;
 }
 
-/* Runs (rr_emi_blob.h): every vertex's run is at least 1 and ends within
- * VERTS, and when it is above 1 the next vertex continues it: its run is one
- * less, and the same joints move it (the same count, the same joints in the
- * same order, its influences right after this vertex's). By induction every
- * vertex of a run has the run's joints, so the skinning kernels read the
- * joints from its first vertex only and walk the run's influences in step. */
-static rr_err check_runs(const rr_room *room, rr_diag *diag)
+/* The n influences in of vertex v (a run of INFL the schema checked, n at
+ * most the figure's max_infl): weights > 0 (the schema bounded them by 1)
+ * and together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a
+ * vertex and its weighted sums stay within int32; of two, the second at
+ * most the first (at most half: the baker sorts them by weight), as
+ * blend_two needs. */
+static rr_err check_weights(const rr_room *room, const rr_emi_vert *v, const rr_emi_infl *in,
+                            uint32_t n, rr_diag *diag)
 {
-    const rr_emi_vert *verts = verts_of(room);
+    uint32_t k, sum = 0;   /* at most 4 weights of at most 1 */
+    for (k = 0; k < n; k++) {
+        if (in[k].weight == 0)
+            return rr__fail(room, diag, RR_ERR_RANGE, &in[k].weight,
+                            "influence weight (must be > 0)", in[k].weight, 0);
+        sum += in[k].weight;
+    }
+    if (n != 0 && sum != RR_EMI_WEIGHT_ONE)
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
+                        "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
+    if (n == 2 && in[1].weight > in[0].weight)   /* blend_two's W */
+        return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
+                        "second weight of two (at most the first)", in[1].weight, in[0].weight);
+    return RR_OK;
+}
+
+/* Every vertex: its influence count within the figure's max_infl, its
+ * weights (check_weights; a one-influence vertex, most of them, passes
+ * with its weight exactly 1 without the general walk), single the joint of
+ * a one-influence vertex and -1 for the others, and its run (check_run),
+ * all in one pass over VERTS. */
+static rr_err check_vertices(const rr_room *room, rr_diag *diag)
+{
+    const rr_emi_figure *f = figure_of(room);
+    const rr_emi_vert *v = verts_of(room), *end = v + f->nverts;
     const rr_emi_infl *infl = infl_of(room);
-    uint32_t i, k, n = figure_of(room)->nverts;
-    for (i = 0; i < n; i++) {
-        const rr_emi_vert *v = &verts[i], *next = &verts[i + 1];
-        if (v->run == 0 || v->run > n - i)
-            return rr__fail(room, diag, RR_ERR_INDEX, &v->run, "vertex run (1..vertices left)",
-                            v->run, n - i);
-        if (v->run == 1)
-            continue;
-        if (next->run != v->run - 1u)
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->run, "vertex run (next vertex's + 1)",
-                            v->run, next->run + 1u);
-        if (next->infl_count != v->infl_count || next->infl_first != v->infl_first + v->infl_count)
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
-                            "vertex run (next vertex's influences follow, as many)",
-                            next->infl_first, v->infl_first + v->infl_count);
-        for (k = 0; k < v->infl_count; k++)
-            if (infl[next->infl_first + k].joint != infl[v->infl_first + k].joint)
-                return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
-                                "vertex run (next vertex's joints the same)",
-                                infl[next->infl_first + k].joint, infl[v->infl_first + k].joint);
+    uint32_t n, max_infl = f->max_infl;
+    for (; v < end; v++) {
+        const rr_emi_infl *in = infl + v->infl_first;
+        int32_t single = -1;
+        if ((n = v->infl_count) > max_infl)
+            return rr__fail(room, diag, RR_ERR_INDEX, &v->infl_count,
+                            "influence count (figure max_infl)", n, max_infl);
+        if (n == 1 && in[0].weight == RR_EMI_WEIGHT_ONE) {
+            single = in[0].joint;
+        } else {
+            rr_err e = check_weights(room, v, in, n, diag);
+            if (e)
+                return e;
+        }
+        if (v->single != single)
+            return rr__fail(room, diag, RR_ERR_RANGE, &v->single,
+                            "single (the joint of the one influence, else -1)",
+                            (uint32_t)(uint16_t)v->single, (uint32_t)(uint16_t)single);
+        if (v->run != 1) {
+            rr_err e = check_run(room, v, end, in, diag);
+            if (e)
+                return e;
+        }
     }
     return RR_OK;
 }
@@ -412,13 +434,15 @@ static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t
 /* Key times of a track start at 0 or later and never decrease (sampling
  * searches them). Position keys: the schema checked their coordinates;
  * rotation keys: any four components are a quaternion the sampler can
- * normalize. */
+ * normalize. The keys are walked by their record size from the first one's
+ * time (check_key_run checked the run), not looked up one by one. */
 static rr_err check_key_times(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
 {
+    const uint8_t *key = (const uint8_t *)key_time(room, t, 0);
+    uint32_t k, size = t->op == RR_EMI_OP_POS ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey);
     rr_fix prev = 0;
-    uint32_t k;
-    for (k = 0; k < t->nkeys; k++) {
-        const rr_fix *time = key_time(room, t, k);
+    for (k = 0; k < t->nkeys; k++, key += size) {
+        const rr_fix *time = (const rr_fix *)(const void *)key;
         if (*time < prev)
             return rr__fail(room, diag, RR_ERR_RANGE, time, "key time order", (uint32_t)*time,
                             (uint32_t)prev);
@@ -484,8 +508,6 @@ static RR_VALIDATION NOINLINE rr_err check_semantics(const rr_room *room, rr_dia
         e = check_joints(room, diag);
     if (!e)
         e = check_vertices(room, diag);
-    if (!e)
-        e = check_runs(room, diag);
     if (!e)
         e = check_tracks(room, diag);
     if (!e)

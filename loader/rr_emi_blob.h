@@ -134,13 +134,14 @@ RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
  * vertices): the skinning loop reads it instead of the vertex's count and
  * first influence, and -1 sends the vertex to the blends. run (schema 4)
  * counts the vertices from this one on, itself included, that the same
- * joints move (the same influence count and the same joints in the same
- * order, their influences one after another in INFL): meshes list the
- * vertices of a joint, and of a seam between two joints, together, and the
- * skinning loop takes such a run in one kernel (the matrices picked once).
- * A run longer than 255 is stored as several; rr_open checks that each
- * vertex's run is at least 1, stays within VERTS, and that the next vertex's
- * is one less when it is above 1 and names the same joints. */
+ * joints move (the same single; for blends, the same influence count and
+ * the same joints in the same order, their influences one after another in
+ * INFL): meshes list the vertices of a joint, and of a seam between two
+ * joints, together, and the skinning loop takes such a run in one kernel
+ * (the matrices picked once). A run longer than 255 is stored as several;
+ * rr_open checks, in its pass over the vertices, that each vertex's run is
+ * at least 1 and that the next vertex's is one less when it is above 1 and
+ * names the same joints (so the last vertex's run is 1). */
 #define RR_EMI_VERT(F, T)                                                                    \
     F(T, pos, I16, [3], DATA, 0, "bind-pose model-space position: pos << vert_shift coords") \
     F(T, nrm, I16, [3], DATA, 0, "unit normal, snorm16 (0,0,0 without normals)")             \

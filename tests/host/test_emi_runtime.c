@@ -896,8 +896,9 @@ static void evil_two_weights(const baked *bk, void *arena, uint32_t arena_size)
 
 /* A run extended over the next vertices, each of its vertices' runs raised
  * so that the chain holds up to the last one (rr_open then judges only the
- * last vertex's step, or the first past the end): past the end of VERTS, onto a vertex with another
- * influence count, onto one with another joint. On the sample figure:
+ * last vertex's step): past the end of VERTS (refused at the last vertex,
+ * whose run can only be 1), onto a vertex with another influence count,
+ * onto one with another joint. On the sample figure:
  * vertices 0-1 are a run of joint 0 and 2-3 one of two influences, 16-23 a
  * run of one joint and 24-25 one of another, 112-119 the last run. */
 static void evil_runs(const baked *bk, void *arena, uint32_t arena_size)
@@ -908,8 +909,8 @@ static void evil_runs(const baked *bk, void *arena, uint32_t arena_size)
         rr_err want;
         uint32_t at;   /* the vertex whose run the diagnostic names */
     } cases[] = {
-        /* every raised run passes the end: the first is refused */
-        {"run_past_end", 112, 119, RR_ERR_INDEX, 112},
+        /* every raised run passes the end: the last vertex is refused */
+        {"run_past_end", 112, 119, RR_ERR_INDEX, 119},
         {"run_other_count", 0, 1, RR_ERR_RANGE, 1},
         {"run_other_joint", 16, 23, RR_ERR_RANGE, 23},
     };
@@ -967,10 +968,14 @@ static void evil_blobs(const baked *bk)
          * vertices 0-1 are a run of joint 0 (more in evil_runs) */
         {"run_zero", RR_SEC_EMI_VERTS, 17, 1, 0, RR_ERR_INDEX, 0, 0},
         {"run_next_not_one_less", RR_SEC_EMI_VERTS, 17, 1, 3, RR_ERR_RANGE, 0, 0},
-        /* vertex 1 reads vertex 0's influence (the same joint and weight, so
-         * its own checks pass): vertex 0's run no longer walks INFL in step */
-        {"run_infl_not_following", RR_SEC_EMI_VERTS, 20 + 12, 4, 0, RR_ERR_RANGE,
-         RR_SEC_EMI_VERTS, 17},
+        /* vertices 2-3 are a run of two joints (influences 2-3 and 4-5):
+         * vertex 3 reads vertex 2's influences (the same joints and weights,
+         * so its own checks pass): vertex 2's run no longer walks INFL in
+         * step; or vertex 3's first influence names another joint */
+        {"run_infl_not_following", RR_SEC_EMI_VERTS, 3 * 20 + 12, 4, 2, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
+        {"run_other_blend_joint", RR_SEC_EMI_INFL, 4 * 4, 2, 14, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
