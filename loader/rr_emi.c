@@ -1063,23 +1063,31 @@ static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_
     out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
 }
 
-/* A vertex with three or four influences (the general blend), or none
- * (n = 0: it stays in the bind pose). */
+/* The position of a vertex with three or four influences (the general
+ * blend), or none (n = 0: it stays in the bind pose, vpos << vert_shift
+ * coords). */
 static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
-    if (n == 0) {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
+    if (n == 0) {
         int32_t step = 1 << (SKIN_FRAC - shift);
         pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-        if (nrm)
-            nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
         return;
     }
     blend_many(in, n, skin, v->pos, shift, ~0u, pos);
-    if (nrm) {
-        blend_many(in, n, skin, v->nrm, 0, 0, nrm);   /* Q29 */
-        normal_unit(nrm, nrm);
+}
+
+/* Its normal: blended (Q29) and renormalized, or with no influences the
+ * bind pose's, Q15 -> Q16. */
+static NOINLINE void normal_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                                 const rr_emi_vert *v, rr_vec3 *nrm)
+{
+    if (n == 0) {
+        nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
+        return;
     }
+    blend_many(in, n, skin, v->nrm, 0, 0, nrm);
+    normal_unit(nrm, nrm);
 }
 
 /* Pairs and runs pay where the registers hold a row of the matrix and both
@@ -1116,7 +1124,6 @@ static ALWAYS_INLINE void skin_one(const rr_emi_xform *m, const rr_emi_vert *v, 
     pos->z = skin_coord(m, 2, x, y, z, shift);
 }
 
-#if SKIN_PAIRS
 /* Positions of two consecutive vertices v[0], v[1] that the same joint
  * alone moves (matrix m): each word of the matrix is loaded once for both.
  * The whole matrix does not fit the registers with a vertex, but a row of
@@ -1137,8 +1144,14 @@ static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsi
 }
 
 /* The position of vertex v that the matrix m alone moves: the odd vertex
- * of a run, out of line so that the run loop keeps its registers. */
-static NOINLINE void skin_single(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+ * of a run, out of line so that the run loop keeps its registers; on
+ * Thumb-1, where runs are not read, every one-influence vertex, inline. */
+#if SKIN_PAIRS
+#define SKIN_SINGLE NOINLINE
+#else
+#define SKIN_SINGLE ALWAYS_INLINE
+#endif
+static SKIN_SINGLE void skin_single(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
                                  rr_vec3 *pos)
 {
     skin_one(m, v, shift, pos);
@@ -1172,94 +1185,71 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
     b = blend_two(skin_coord(m0, 2, x1, y1, z1, shift), skin_coord(m1, 2, x1, y1, z1, shift), W1);
     pos[0].z = a, pos[1].z = b;
 }
-#endif
 
-/* Positions of vertices v .. end. Off Thumb-1, run by run (rr_emi_blob.h):
- * a run that one joint alone moves (most vertices), or the same two joints,
- * is done two vertices at a time (skin_pair, skin_two_pair), then its odd
- * vertex; a job may start inside a run (a vertex's run counts from it on),
- * and when it ends inside one, that run's vertices up to end are done one
- * at a time (the loop then tests the run's end once instead of clamping it
- * every run: make bench, M3 figure 6,556 -> 6,489). Other blends are out of
- * line, one vertex each. */
+/* Positions of vertices v .. end, run by run (rr_emi_blob.h): a run that
+ * one joint alone moves (most vertices), or the same two joints, is done
+ * two vertices at a time (skin_pair, skin_two_pair), then its odd vertex;
+ * other blends one vertex each, out of line. A job may start inside a run
+ * (a vertex's run counts from it on); when it ends inside one, that run's
+ * vertices are done one at a time (a run of 1 each), so the loop tests a
+ * run's end against the job's once. On Thumb-1 every run is taken as 1
+ * (SKIN_PAIRS). */
 static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
                                     unsigned shift, rr_vec3 *pos)
 {
-#if SKIN_PAIRS
     while (v < end) {
         int32_t single = v->single;
-        const rr_emi_vert *vn = v + v->run;   /* within VERTS: rr_open checked the run */
+        const rr_emi_vert *vn = v + (SKIN_PAIRS ? v->run : 1u);   /* within VERTS: rr_open */
         if (vn > end)
-            break;   /* the job ends inside this run: vertex by vertex below */
+            vn = v + 1;   /* the job ends inside this run */
         if (single >= 0) {   /* a run of joint single */
             const rr_emi_xform *m = &skin[single];
-            for (; v + 1 < vn; v += 2, pos += 2)
+            for (; SKIN_PAIRS && v + 1 < vn; v += 2, pos += 2)
                 skin_pair(m, v, shift, pos);
             if (v < vn)
                 skin_single(m, v++, shift, pos++);
         } else if (v->infl_count == 2) {   /* a run of two joints */
             const rr_emi_infl *in = infl + v->infl_first;
-            for (; v + 1 < vn; v += 2, in += 4, pos += 2)
+            for (; SKIN_PAIRS && v + 1 < vn; v += 2, in += 4, pos += 2)
                 skin_two_pair(in, skin, v, shift, pos);
             if (v < vn)
                 skin_two(in, skin, v++, shift, pos++);
         } else {   /* three or four influences, or none: one vertex */
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos++, 0);
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos++);
             v++;
         }
     }
-#endif
-    /* One vertex at a time: on Thumb-1 every vertex, elsewhere those of a run
-     * that the job ends inside. */
-    for (; v < end; v++, pos++) {
-        int32_t single = v->single;
-        if (single >= 0)   /* one influence, of joint single */
-#if SKIN_PAIRS
-            skin_single(&skin[single], v, shift, pos);   /* rare here: out of line */
-#else
-            skin_one(&skin[single], v, shift, pos);
-#endif
-        else if (v->infl_count == 2)
-            skin_two(infl + v->infl_first, skin, v, shift, pos);
-        else
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
-    }
 }
 
-/* Positions and normals of vertices v .. end. A vertex with one influence
- * (most vertices) is its joint's matrix applied, in the loop; its normal the
- * rotated unit normal, Q29 -> Q16 (unit within the rotation's rounding,
- * docs/emi.md, so not renormalized). Blends are out of line, so that their
- * 64-bit sums do not take this loop's registers. */
-static ALWAYS_INLINE void skin_with_normals(const rr_emi_vert *v, const rr_emi_vert *end,
-                                            const rr_emi_infl *infl, const rr_emi_xform *skin,
-                                            unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+/* Normals of vertices v .. end (the positions are skin_positions'). A
+ * vertex with one influence (most vertices) has its normal rotated, Q29 ->
+ * Q16 (unit within the rotation's rounding, docs/emi.md, so not
+ * renormalized), in the loop; blends are out of line, so that their 64-bit
+ * sums do not take this loop's registers. */
+static NOINLINE void skin_normals(const rr_emi_vert *v, const rr_emi_vert *end,
+                                  const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                  rr_vec3 *nrm)
 {
-    for (; v < end; v++, pos++, nrm++) {
+    for (; v < end; v++, nrm++) {
         int32_t single = v->single;
         uint32_t n;
         if (single >= 0) {   /* one influence, of joint single */
             const rr_emi_xform *m = &skin[single];
-            int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
-            pos->x = skin_coord(m, 0, x, y, z, shift);
-            pos->y = skin_coord(m, 1, x, y, z, shift);
-            pos->z = skin_coord(m, 2, x, y, z, shift);
-            x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+            int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
             nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
             nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
             nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
         } else if ((n = v->infl_count) == 2) {
-            skin_two(infl + v->infl_first, skin, v, shift, pos);
             skin_two_normal(infl + v->infl_first, skin, v, nrm);
         } else {
-            skin_many(infl + v->infl_first, n, skin, v, shift, pos, nrm);
+            normal_many(infl + v->infl_first, n, skin, v, nrm);
         }
     }
 }
 
-/* Linear blend skinning of a range of vertices (rr_emi.h): with normals,
- * or positions only. */
+/* Linear blend skinning of a range of vertices (rr_emi.h): positions, then
+ * normals when the job asks for them. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v, *end;
@@ -1271,9 +1261,8 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     v = verts_of(job->room) + job->first, end = v + job->count;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
+    skin_positions(v, end, infl, job->skin, shift, job->pos_out);
     if (job->nrm_out)
-        skin_with_normals(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out);
-    else
-        skin_positions(v, end, infl, job->skin, shift, job->pos_out);
+        skin_normals(v, end, infl, job->skin, job->nrm_out);
     return RR_OK;
 }
