@@ -1143,20 +1143,6 @@ static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsi
     pos[0].z = a, pos[1].z = b;
 }
 
-/* The position of vertex v that the matrix m alone moves: the odd vertex
- * of a run, out of line so that the run loop keeps its registers; on
- * Thumb-1, where runs are not read, every one-influence vertex, inline. */
-#if SKIN_PAIRS
-#define SKIN_SINGLE NOINLINE
-#else
-#define SKIN_SINGLE ALWAYS_INLINE
-#endif
-static SKIN_SINGLE void skin_single(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
-                                 rr_vec3 *pos)
-{
-    skin_one(m, v, shift, pos);
-}
-
 /* Positions of two consecutive vertices v[0], v[1] that the same two joints
  * move, their influences in[0..3] (rr_open checked that a run's influences
  * follow one another and name the same joints): each word of both matrices
@@ -1186,39 +1172,39 @@ static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *sk
     pos[0].z = a, pos[1].z = b;
 }
 
-/* Positions of vertices v .. end, run by run (rr_emi_blob.h): a run that
- * one joint alone moves (most vertices), or the same two joints, is done
- * two vertices at a time (skin_pair, skin_two_pair), then its odd vertex;
- * other blends one vertex each, out of line. A job may start inside a run
- * (a vertex's run counts from it on); when it ends inside one, that run's
- * vertices are done one at a time (a run of 1 each), so the loop tests a
- * run's end against the job's once. On Thumb-1 every run is taken as 1
- * (SKIN_PAIRS). */
+/* Positions of vertices v .. end, two at a time where a vertex's run
+ * (rr_emi_blob.h) says that the next vertex has its joints and the job
+ * holds both: one joint (most vertices: skin_pair) or the same two
+ * (skin_two_pair); every other vertex one at a time, out of line. Pair by
+ * pair rather than run by run: the figures' runs are mostly of 2, which then
+ * cost one test of the run and one call, and a longer run is taken pair
+ * after pair, its end or the job's met wherever they fall. On Thumb-1 the
+ * runs are not read (SKIN_PAIRS). */
 static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
                                     unsigned shift, rr_vec3 *pos)
 {
     while (v < end) {
         int32_t single = v->single;
-        const rr_emi_vert *vn = v + (SKIN_PAIRS ? v->run : 1u);   /* within VERTS: rr_open */
-        if (vn > end)
-            vn = v + 1;   /* the job ends inside this run */
-        if (single >= 0) {   /* a run of joint single */
-            const rr_emi_xform *m = &skin[single];
-            for (; SKIN_PAIRS && v + 1 < vn; v += 2, pos += 2)
-                skin_pair(m, v, shift, pos);
-            if (v < vn)
-                skin_single(m, v++, shift, pos++);
-        } else if (v->infl_count == 2) {   /* a run of two joints */
-            const rr_emi_infl *in = infl + v->infl_first;
-            for (; SKIN_PAIRS && v + 1 < vn; v += 2, in += 4, pos += 2)
-                skin_two_pair(in, skin, v, shift, pos);
-            if (v < vn)
-                skin_two(in, skin, v++, shift, pos++);
-        } else {   /* three or four influences, or none: one vertex */
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos++);
-            v++;
+        if (SKIN_PAIRS && v->run > 1 && v + 1 < end) {   /* v + 1: v's joints (rr_open) */
+            if (single >= 0) {
+                skin_pair(&skin[single], v, shift, pos);
+                v += 2, pos += 2;
+                continue;
+            }
+            if (v->infl_count == 2) {
+                skin_two_pair(infl + v->infl_first, skin, v, shift, pos);
+                v += 2, pos += 2;
+                continue;
+            }
         }
+        if (single >= 0)   /* one influence, of joint single */
+            skin_one(&skin[single], v, shift, pos);
+        else if (!SKIN_PAIRS && v->infl_count == 2)
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+        else   /* two influences unpaired, three or four, or none */
+            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos);
+        v++, pos++;
     }
 }
 
