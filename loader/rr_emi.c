@@ -322,27 +322,25 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
  * kernels pick the matrices from its first vertex and walk a blend run's
  * influences in step. A run of 0 fails here too (next's is never
  * 2^32 - 1), as RR_ERR_INDEX like a run past the end (end: VERTS's). */
+#define RUN_TEXT "vertex run (the next vertex's one less, the same joints)"
 static ALWAYS_INLINE rr_err check_run(const rr_room *room, const rr_emi_vert *v,
                                       const rr_emi_vert *end, const rr_emi_infl *in,
                                       rr_diag *diag)
 {
     const rr_emi_vert *next = v + 1;
     uint32_t more = v->run - 1u, n = v->infl_count, k;   /* the run's vertices after v */
+    int same;
     if (next == end || next->run != more || next->single != v->single)
         return rr__fail(room, diag, next == end || v->run == 0 ? RR_ERR_INDEX : RR_ERR_RANGE,
-                        &v->run, "vertex run (next vertex's + 1, the same single)", v->run,
-                        next == end ? 1u : next->run + 1u);
+                        &v->run, RUN_TEXT, v->run, next == end ? 1u : next->run + 1u);
     if (v->single >= 0)
         return RR_OK;
-    if (next->infl_count != n || next->infl_first != v->infl_first + n)
-        return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
-                        "vertex run (next vertex's influences follow, the same joints)",
-                        next->infl_first, v->infl_first + n);
-    for (k = 0; k < n; k++)   /* in[n + k]: the next vertex's, within INFL (the schema) */
-        if (in[n + k].joint != in[k].joint)
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->run,
-                            "vertex run (next vertex's influences follow, the same joints)",
-                            in[n + k].joint, in[k].joint);
+    same = next->infl_count == n && next->infl_first == v->infl_first + n;
+    for (k = 0; same && k < n; k++)   /* in[n + k]: the next vertex's, within INFL (schema) */
+        same = in[n + k].joint == in[k].joint;
+    if (!same)   /* reported as the next vertex's first influence against the one due */
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->run, RUN_TEXT, next->infl_first,
+                        v->infl_first + n);
     return RR_OK;
 }
 
@@ -911,22 +909,23 @@ static ALWAYS_INLINE int32_t skin_normal(const rr_emi_xform *m, int i, int32_t x
 /* Blending. A vertex with several influences is the weighted sum of what
  * each joint's matrix makes of it, with Q15 weights that sum to exactly 1
  * (RR_EMI_WEIGHT_ONE), so nothing is scaled. The sum is taken in 64 bits
- * and rounded once: each term is value x (w << 16), one SMULL/SMLAL (MULT
- * on MIPS) since every weight of such a vertex is below 1 and w << 16 fits
- * an int32; the sum starts at 2^30, half of the unit 2^31 that blend_end
- * divides by, so the result is the weighted sum rounded to nearest (half
- * up). Unsigned additions: a junk matrix wraps instead of overflowing. */
-#define BLEND_HALF ((uint64_t)1 << 30)
+ * and rounded once: each term is value x w, one SMULL/SMLAL (MULT on MIPS)
+ * (w <= 2^15 fits an int32, so one influence of weight 1 blends too: the
+ * value itself); the sum starts at 2^14, half of the unit 2^15 that
+ * blend_end divides by, so the result is the weighted sum rounded to
+ * nearest (half up). Unsigned additions: a junk matrix wraps instead of
+ * overflowing. */
+#define BLEND_HALF ((uint64_t)1 << 14)
 #define BLEND_HALF_WORD ((uint64_t)1 << 31)   /* the same half, for blend_two's 2^32 unit */
 
-static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w16)
+static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w)
 {
-    return acc + (uint64_t)((int64_t)value * w16);
+    return acc + (uint64_t)((int64_t)value * w);
 }
 
 static ALWAYS_INLINE int32_t blend_end(uint64_t acc)
 {
-    return (int32_t)(uint32_t)(acc >> 31);
+    return (int32_t)(uint32_t)(acc >> 15);
 }
 
 /* Two influences: (w0 a + w1 b + 2^14) >> 15 = a + ((w1 (b - a) + 2^14) >> 15)
@@ -1055,10 +1054,10 @@ static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_
     uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
     for (k = in; k < end; k++) {
         const rr_emi_xform *m = &skin[k->joint];
-        int32_t w16 = (int32_t)k->weight << 16;
-        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w16);
-        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w16);
-        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w16);
+        int32_t w = k->weight;
+        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w);
+        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w);
+        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w);
     }
     out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
 }
@@ -1198,11 +1197,11 @@ static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end
                 continue;
             }
         }
-        if (single >= 0)   /* one influence, of joint single */
+        if (!SKIN_PAIRS && single >= 0)   /* one influence, of joint single */
             skin_one(&skin[single], v, shift, pos);
         else if (!SKIN_PAIRS && v->infl_count == 2)
             skin_two(infl + v->infl_first, skin, v, shift, pos);
-        else   /* two influences unpaired, three or four, or none */
+        else   /* unpaired (off Thumb-1), three or four influences, or none */
             skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos);
         v++, pos++;
     }
