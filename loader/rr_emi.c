@@ -321,7 +321,8 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
  * within VERTS (the last vertex's run can only be 1), so the skinning
  * kernels pick the matrices from its first vertex and walk a blend run's
  * influences in step. A run of 0 fails here too (next's is never
- * 2^32 - 1), as RR_ERR_INDEX like a run past the end (end: VERTS's). */
+ * 2^32 - 1), and so does a run past the end (end: VERTS's), all as
+ * RR_ERR_RANGE with one text. */
 #define RUN_TEXT "vertex run (the next vertex's one less, the same joints)"
 static ALWAYS_INLINE rr_err check_run(const rr_room *room, const rr_emi_vert *v,
                                       const rr_emi_vert *end, const rr_emi_infl *in,
@@ -331,8 +332,8 @@ static ALWAYS_INLINE rr_err check_run(const rr_room *room, const rr_emi_vert *v,
     uint32_t more = v->run - 1u, n = v->infl_count, k;   /* the run's vertices after v */
     int same;
     if (next == end || next->run != more || next->single != v->single)
-        return rr__fail(room, diag, next == end || v->run == 0 ? RR_ERR_INDEX : RR_ERR_RANGE,
-                        &v->run, RUN_TEXT, v->run, next == end ? 1u : next->run + 1u);
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->run, RUN_TEXT, v->run,
+                        next == end ? 1u : next->run + 1u);
     if (v->single >= 0)
         return RR_OK;
     same = next->infl_count == n && next->infl_first == v->infl_first + n;
@@ -1040,18 +1041,24 @@ static ALWAYS_INLINE int32_t blend_term(const rr_emi_xform *m, int i, int32_t x,
                      ((uint32_t)m->t[i] & t_mask));
 }
 
-/* The general blend of a vector e (a vertex's position or normal) over the
- * n influences from in: the sum of w * (M e) over them, taken in 64 bits
- * and rounded once (blend_add). A position is each matrix applied (shift
- * into coords, translation: t_mask ~0); a normal is rotated only (shift 0,
- * t_mask 0: Q29). */
-static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                const int16_t e[3], unsigned shift, uint32_t t_mask,
-                                rr_vec3 *out)
+/* A vertex's position or normal, e, by the general blend over its n
+ * influences from in: the sum of w * (M e) over them, taken in 64 bits and
+ * rounded once (blend_add). A position is each matrix applied (shift into
+ * coords, translation: t_mask ~0); a normal is rotated only (shift 0,
+ * t_mask 0: Q29) and then renormalized. Without influences (n = 0) e stays
+ * in the bind pose: vpos << vert_shift coords, or the normal Q15 -> Q16. */
+static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                               const int16_t e[3], unsigned shift, uint32_t t_mask,
+                               rr_vec3 *out)
 {
     const rr_emi_infl *k, *end = in + n;
     int32_t x = e[0], y = e[1], z = e[2];
     uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
+    if (n == 0) {
+        int32_t step = t_mask ? 1 << (SKIN_FRAC - shift) : 2;
+        out->x = x * step, out->y = y * step, out->z = z * step;
+        return;
+    }
     for (k = in; k < end; k++) {
         const rr_emi_xform *m = &skin[k->joint];
         int32_t w = k->weight;
@@ -1060,33 +1067,8 @@ static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_
         az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w);
     }
     out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
-}
-
-/* The position of a vertex with three or four influences (the general
- * blend), or none (n = 0: it stays in the bind pose, vpos << vert_shift
- * coords). */
-static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
-{
-    if (n == 0) {
-        int32_t step = 1 << (SKIN_FRAC - shift);
-        pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-        return;
-    }
-    blend_many(in, n, skin, v->pos, shift, ~0u, pos);
-}
-
-/* Its normal: blended (Q29) and renormalized, or with no influences the
- * bind pose's, Q15 -> Q16. */
-static NOINLINE void normal_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                 const rr_emi_vert *v, rr_vec3 *nrm)
-{
-    if (n == 0) {
-        nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
-        return;
-    }
-    blend_many(in, n, skin, v->nrm, 0, 0, nrm);
-    normal_unit(nrm, nrm);
+    if (!t_mask)
+        normal_unit(out, out);
 }
 
 /* Pairs and runs pay where the registers hold a row of the matrix and both
@@ -1202,7 +1184,7 @@ static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end
         else if (!SKIN_PAIRS && v->infl_count == 2)
             skin_two(infl + v->infl_first, skin, v, shift, pos);
         else   /* unpaired (off Thumb-1), three or four influences, or none */
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos);
+            skin_many(infl + v->infl_first, v->infl_count, skin, v->pos, shift, ~0u, pos);
         v++, pos++;
     }
 }
@@ -1228,7 +1210,7 @@ static NOINLINE void skin_normals(const rr_emi_vert *v, const rr_emi_vert *end,
         } else if ((n = v->infl_count) == 2) {
             skin_two_normal(infl + v->infl_first, skin, v, nrm);
         } else {
-            normal_many(infl + v->infl_first, n, skin, v, nrm);
+            skin_many(infl + v->infl_first, n, skin, v->nrm, 0, 0, nrm);
         }
     }
 }

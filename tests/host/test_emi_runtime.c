@@ -910,7 +910,7 @@ static void evil_runs(const baked *bk, void *arena, uint32_t arena_size)
         uint32_t at;   /* the vertex whose run the diagnostic names */
     } cases[] = {
         /* every raised run passes the end: the last vertex is refused */
-        {"run_past_end", 112, 119, RR_ERR_INDEX, 119},
+        {"run_past_end", 112, 119, RR_ERR_RANGE, 119},
         {"run_other_count", 0, 1, RR_ERR_RANGE, 1},
         {"run_other_joint", 16, 23, RR_ERR_RANGE, 23},
     };
@@ -966,7 +966,7 @@ static void evil_blobs(const baked *bk)
         {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_RANGE, 0, 0},
         /* runs (schema 4; byte 17 of a vertex, 20 bytes each): the figure's
          * vertices 0-1 are a run of joint 0 (more in evil_runs) */
-        {"run_zero", RR_SEC_EMI_VERTS, 17, 1, 0, RR_ERR_INDEX, 0, 0},
+        {"run_zero", RR_SEC_EMI_VERTS, 17, 1, 0, RR_ERR_RANGE, 0, 0},
         {"run_next_not_one_less", RR_SEC_EMI_VERTS, 17, 1, 3, RR_ERR_RANGE, 0, 0},
         /* vertices 2-3 are a run of two joints (influences 2-3 and 4-5):
          * vertex 3 reads vertex 2's influences (the same joints and weights,
