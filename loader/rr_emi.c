@@ -963,29 +963,23 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers), with the Newton steps of rsqrt_q30 written out (`unrolled`);
- * the general blend calls it (normal_unit), and rsqrt_q30 itself: the same
- * bits, in less code and a few more instructions. Each component is
+ * registers); the general blend calls it (normal_unit). The Newton steps
+ * are rsqrt_q30's loop: written out here they cost 68 bytes more on the
+ * Cortex-M3 for 7 fewer instructions a two-influence normal (make bench:
+ * with normals, figure 14,627 -> 14,375), bytes that the positions' pair
+ * kernels need more (session 15). Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, int unrolled,
-                                             rr_vec3 *out)
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
-        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
-        if (unrolled) {
-            y = rsqrt_step(x, y);
-            y = rsqrt_step(x, y);
-            y = rsqrt_step(x, y);   /* Q30, < 2^31 */
-        } else {
-            y = rsqrt_q30(x);
-        }
+        uint32_t y = rsqrt_q30(x);   /* Q30, < 2^31 */
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
@@ -996,7 +990,7 @@ static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz,
 
 static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
 {
-    normal_unit_inline(n->x, n->y, n->z, 0, out);
+    normal_unit_inline(n->x, n->y, n->z, out);
 }
 
 /* The position of vertex v that the matrices m0 and m1 move, the second
@@ -1027,7 +1021,7 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
     normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
                        blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), 1,
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W),
                        nrm);
 }
 
@@ -1168,8 +1162,11 @@ static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end
     while (v < end) {
         int32_t single = v->single;
         if (SKIN_PAIRS && v->run > 1 && v + 1 < end) {   /* v + 1: v's joints (rr_open) */
-            if (single >= 0) {
-                skin_pair(&skin[single], v, shift, pos);
+            if (single >= 0) {   /* and while the run goes on past the pair, the next */
+                const rr_emi_xform *m = &skin[single];
+                skin_pair(m, v, shift, pos);
+                for (; v->run > 3 && v + 3 < end; v += 2, pos += 2)
+                    skin_pair(m, v + 2, shift, pos + 2);
                 v += 2, pos += 2;
                 continue;
             }
