@@ -1159,13 +1159,17 @@ static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end
                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
                                     unsigned shift, rr_vec3 *pos)
 {
-    while (v < end) {
+    const rr_emi_vert *last;   /* the job's last vertex: a pair starts before it */
+    if (v == end)
+        return;
+    last = end - 1;
+    while (v <= last) {
         int32_t single = v->single;
-        if (SKIN_PAIRS && v->run > 1 && v + 1 < end) {   /* v + 1: v's joints (rr_open) */
+        if (SKIN_PAIRS && v->run > 1 && v < last) {   /* v + 1: v's joints (rr_open) */
             if (single >= 0) {   /* and while the run goes on past the pair, the next */
                 const rr_emi_xform *m = &skin[single];
                 skin_pair(m, v, shift, pos);
-                for (; v->run > 3 && v + 3 < end; v += 2, pos += 2)
+                for (; v->run > 3 && v + 2 < last; v += 2, pos += 2)
                     skin_pair(m, v + 2, shift, pos + 2);
                 v += 2, pos += 2;
                 continue;
