@@ -964,10 +964,11 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
  * registers); the general blend calls it (normal_unit). The Newton steps
- * are rsqrt_q30's loop: written out here they cost 68 bytes more on the
- * Cortex-M3 for 7 fewer instructions a two-influence normal (make bench:
- * with normals, figure 14,627 -> 14,375), bytes that the positions' pair
- * kernels need more (session 15). Each component is
+ * are rsqrt_q30's loop: written out here they cost 140 bytes more on the
+ * Cortex-M3 (rr_emi.o 8,119 -> 8,259, over its 8 KB) for 7 fewer
+ * instructions a two-influence normal (make bench: with normals, figure
+ * 14,558 -> 14,306), bytes that the positions' pair kernels need more
+ * (session 15). Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
@@ -1005,9 +1006,10 @@ static ALWAYS_INLINE void skin_two_at(const rr_emi_xform *m0, const rr_emi_xform
     pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), W);
 }
 
-/* A vertex with two influences (the common blend): its position, and
- * apart (each out of line with only its own registers) its normal, blended
- * and renormalized. */
+/* A vertex with two influences (the common blend): its position (on
+ * Thumb-1 only: elsewhere an unpaired one is skin_many's, the same bits),
+ * and apart (each out of line with only its own registers) its normal,
+ * blended and renormalized. */
 static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
