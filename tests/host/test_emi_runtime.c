@@ -976,6 +976,10 @@ static void evil_blobs(const baked *bk)
          RR_SEC_EMI_VERTS, 2 * 20 + 17},
         {"run_other_blend_joint", RR_SEC_EMI_INFL, 4 * 4, 2, 14, RR_ERR_RANGE,
          RR_SEC_EMI_VERTS, 2 * 20 + 17},
+        /* or vertex 3 counts one influence (its own checks come after
+         * vertex 2's run) */
+        {"run_other_blend_count", RR_SEC_EMI_VERTS, 3 * 20 + 16, 1, 1, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
