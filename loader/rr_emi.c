@@ -312,42 +312,97 @@ static rr_err check_joints(const rr_room *room, rr_diag *diag)
     return RR_OK;
 }
 
-/* Each vertex's influences (a run of INFL the schema checked): no more than
- * the figure's max_infl, weights > 0 (the schema bounded them by 1), and
- * together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a vertex
- * and its weighted sums stay within int32; of two, the second at most the
- * first (at most half: the baker sorts them by weight), as blend_two needs;
- * and single names the joint of a one-influence vertex, -1 for the others. */
+/* Vertex v's run (rr_emi_blob.h), above 1 (end: the end of VERTS): the
+ * next vertex continues it, with a run one less and the same single, so a
+ * run of one joint is that joint's throughout (single names it, checked for
+ * every vertex); for a run of blends the next vertex's influences also
+ * follow v's, as many, naming the same joints in the same order. By
+ * induction every vertex of a run has the run's joints and the run ends
+ * within VERTS (the last vertex's run can only be 1), so the skinning
+ * kernels pick the matrices from its first vertex and walk a blend run's
+ * influences in step. A run of 0 fails here too (next's is never
+ * 2^32 - 1), and so does a run past the end (end: VERTS's), all as
+ * RR_ERR_RANGE with one text. */
+#define RUN_TEXT "vertex run (the next vertex's one less, the same joints)"
+static ALWAYS_INLINE rr_err check_run(const rr_room *room, const rr_emi_vert *v,
+                                      const rr_emi_vert *end, const rr_emi_infl *in,
+                                      rr_diag *diag)
+{
+    const rr_emi_vert *next = v + 1;
+    uint32_t more = v->run - 1u, n = v->infl_count, k;   /* the run's vertices after v */
+    int same;
+    if (next == end || next->run != more || next->single != v->single)
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->run, RUN_TEXT, v->run,
+                        next == end ? 1u : next->run + 1u);
+    if (v->single >= 0)
+        return RR_OK;
+    same = next->infl_count == n && next->infl_first == v->infl_first + n;
+    for (k = 0; same && k < n; k++)   /* in[n + k]: the next vertex's, within INFL (schema) */
+        same = in[n + k].joint == in[k].joint;
+    if (!same)   /* reported as the next vertex's first influence against the one due */
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->run, RUN_TEXT, next->infl_first,
+                        v->infl_first + n);
+    return RR_OK;
+}
+
+/* The n influences in of vertex v (a run of INFL the schema checked, n at
+ * most the figure's max_infl): weights > 0 (the schema bounded them by 1)
+ * and together exactly 1 (RR_EMI_WEIGHT_ONE), so skinning never scales a
+ * vertex and its weighted sums stay within int32; of two, the second at
+ * most the first (at most half: the baker sorts them by weight), as
+ * blend_two needs. */
+static rr_err check_weights(const rr_room *room, const rr_emi_vert *v, const rr_emi_infl *in,
+                            uint32_t n, rr_diag *diag)
+{
+    uint32_t k, sum = 0;   /* at most 4 weights of at most 1 */
+    for (k = 0; k < n; k++) {
+        if (in[k].weight == 0)
+            return rr__fail(room, diag, RR_ERR_RANGE, &in[k].weight,
+                            "influence weight (must be > 0)", in[k].weight, 0);
+        sum += in[k].weight;
+    }
+    if (n != 0 && sum != RR_EMI_WEIGHT_ONE)
+        return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
+                        "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
+    if (n == 2 && in[1].weight > in[0].weight)   /* blend_two's W */
+        return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
+                        "second weight of two (at most the first)", in[1].weight, in[0].weight);
+    return RR_OK;
+}
+
+/* Every vertex: its influence count within the figure's max_infl, its
+ * weights (check_weights; a one-influence vertex, most of them, passes
+ * with its weight exactly 1 without the general walk), single the joint of
+ * a one-influence vertex and -1 for the others, and its run (check_run),
+ * all in one pass over VERTS. */
 static rr_err check_vertices(const rr_room *room, rr_diag *diag)
 {
     const rr_emi_figure *f = figure_of(room);
-    const rr_emi_vert *verts = verts_of(room);
-    uint32_t i, k;
-    for (i = 0; i < f->nverts; i++) {
-        const rr_emi_vert *v = &verts[i];
-        const rr_emi_infl *in = infl_of(room) + v->infl_first;
-        uint32_t sum = 0;   /* at most 4 weights of at most 1 */
-        if (v->infl_count > f->max_infl)
+    const rr_emi_vert *v = verts_of(room), *end = v + f->nverts;
+    const rr_emi_infl *infl = infl_of(room);
+    uint32_t n, max_infl = f->max_infl;
+    for (; v < end; v++) {
+        const rr_emi_infl *in = infl + v->infl_first;
+        int32_t single = -1;
+        if ((n = v->infl_count) > max_infl)
             return rr__fail(room, diag, RR_ERR_INDEX, &v->infl_count,
-                            "influence count (figure max_infl)", v->infl_count, f->max_infl);
-        for (k = 0; k < v->infl_count; k++) {
-            if (in[k].weight == 0)
-                return rr__fail(room, diag, RR_ERR_RANGE, &in[k].weight,
-                                "influence weight (must be > 0)", in[k].weight, 0);
-            sum += in[k].weight;
+                            "influence count (figure max_infl)", n, max_infl);
+        if (n == 1 && in[0].weight == RR_EMI_WEIGHT_ONE) {
+            single = in[0].joint;
+        } else {
+            rr_err e = check_weights(room, v, in, n, diag);
+            if (e)
+                return e;
         }
-        if (v->infl_count != 0 && sum != RR_EMI_WEIGHT_ONE)
-            return rr__fail(room, diag, RR_ERR_RANGE, &v->infl_first,
-                            "weight sum of the influence run", sum, RR_EMI_WEIGHT_ONE);
-        if (v->infl_count == 2 && in[1].weight > in[0].weight)   /* blend_two's W */
-            return rr__fail(room, diag, RR_ERR_RANGE, &in[1].weight,
-                            "second weight of two (at most the first)", in[1].weight,
-                            in[0].weight);
-        if (v->single != (v->infl_count == 1 ? (int32_t)in[0].joint : -1))
+        if (v->single != single)
             return rr__fail(room, diag, RR_ERR_RANGE, &v->single,
                             "single (the joint of the one influence, else -1)",
-                            (uint32_t)(uint16_t)v->single,
-                            v->infl_count == 1 ? in[0].joint : 0xffffu);
+                            (uint32_t)(uint16_t)v->single, (uint32_t)(uint16_t)single);
+        if (v->run != 1) {
+            rr_err e = check_run(room, v, end, in, diag);
+            if (e)
+                return e;
+        }
     }
     return RR_OK;
 }
@@ -378,13 +433,15 @@ static rr_err check_key_run(const rr_room *room, const rr_emi_track *t, uint32_t
 /* Key times of a track start at 0 or later and never decrease (sampling
  * searches them). Position keys: the schema checked their coordinates;
  * rotation keys: any four components are a quaternion the sampler can
- * normalize. */
+ * normalize. The keys are walked by their record size from the first one's
+ * time (check_key_run checked the run), not looked up one by one. */
 static rr_err check_key_times(const rr_room *room, const rr_emi_track *t, rr_diag *diag)
 {
+    const uint8_t *key = (const uint8_t *)key_time(room, t, 0);
+    uint32_t k, size = t->op == RR_EMI_OP_POS ? sizeof(rr_emi_pkey) : sizeof(rr_emi_rkey);
     rr_fix prev = 0;
-    uint32_t k;
-    for (k = 0; k < t->nkeys; k++) {
-        const rr_fix *time = key_time(room, t, k);
+    for (k = 0; k < t->nkeys; k++, key += size) {
+        const rr_fix *time = (const rr_fix *)(const void *)key;
         if (*time < prev)
             return rr__fail(room, diag, RR_ERR_RANGE, time, "key time order", (uint32_t)*time,
                             (uint32_t)prev);
@@ -853,22 +910,23 @@ static ALWAYS_INLINE int32_t skin_normal(const rr_emi_xform *m, int i, int32_t x
 /* Blending. A vertex with several influences is the weighted sum of what
  * each joint's matrix makes of it, with Q15 weights that sum to exactly 1
  * (RR_EMI_WEIGHT_ONE), so nothing is scaled. The sum is taken in 64 bits
- * and rounded once: each term is value x (w << 16), one SMULL/SMLAL (MULT
- * on MIPS) since every weight of such a vertex is below 1 and w << 16 fits
- * an int32; the sum starts at 2^30, half of the unit 2^31 that blend_end
- * divides by, so the result is the weighted sum rounded to nearest (half
- * up). Unsigned additions: a junk matrix wraps instead of overflowing. */
-#define BLEND_HALF ((uint64_t)1 << 30)
+ * and rounded once: each term is value x w, one SMULL/SMLAL (MULT on MIPS)
+ * (w <= 2^15 fits an int32, so one influence of weight 1 blends too: the
+ * value itself); the sum starts at 2^14, half of the unit 2^15 that
+ * blend_end divides by, so the result is the weighted sum rounded to
+ * nearest (half up). Unsigned additions: a junk matrix wraps instead of
+ * overflowing. */
+#define BLEND_HALF ((uint64_t)1 << 14)
 #define BLEND_HALF_WORD ((uint64_t)1 << 31)   /* the same half, for blend_two's 2^32 unit */
 
-static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w16)
+static ALWAYS_INLINE uint64_t blend_add(uint64_t acc, int32_t value, int32_t w)
 {
-    return acc + (uint64_t)((int64_t)value * w16);
+    return acc + (uint64_t)((int64_t)value * w);
 }
 
 static ALWAYS_INLINE int32_t blend_end(uint64_t acc)
 {
-    return (int32_t)(uint32_t)(acc >> 31);
+    return (int32_t)(uint32_t)(acc >> 15);
 }
 
 /* Two influences: (w0 a + w1 b + 2^14) >> 15 = a + ((w1 (b - a) + 2^14) >> 15)
@@ -905,29 +963,24 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
  * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers), with the Newton steps of rsqrt_q30 written out (`unrolled`);
- * the general blend calls it (normal_unit), and rsqrt_q30 itself: the same
- * bits, in less code and a few more instructions. Each component is
+ * registers); the general blend calls it (normal_unit). The Newton steps
+ * are rsqrt_q30's loop: written out here they cost 140 bytes more on the
+ * Cortex-M3 (rr_emi.o 8,119 -> 8,259, over its 8 KB) for 7 fewer
+ * instructions a two-influence normal (make bench: with normals, figure
+ * 14,558 -> 14,306), bytes that the positions' pair kernels need more
+ * (session 15). Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, int unrolled,
-                                             rr_vec3 *out)
+static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
-        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
-        if (unrolled) {
-            y = rsqrt_step(x, y);
-            y = rsqrt_step(x, y);
-            y = rsqrt_step(x, y);   /* Q30, < 2^31 */
-        } else {
-            y = rsqrt_q30(x);
-        }
+        uint32_t y = rsqrt_q30(x);   /* Q30, < 2^31 */
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
@@ -938,20 +991,29 @@ static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz,
 
 static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
 {
-    normal_unit_inline(n->x, n->y, n->z, 0, out);
+    normal_unit_inline(n->x, n->y, n->z, out);
 }
 
-/* A vertex with two influences (the common blend): its position, and
- * apart (each out of line with only its own registers) its normal, blended
- * and renormalized. */
-static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
-                              const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
+/* The position of vertex v that the matrices m0 and m1 move, the second
+ * with weight w1 (at most half: rr_open checked it). */
+static ALWAYS_INLINE void skin_two_at(const rr_emi_xform *m0, const rr_emi_xform *m1,
+                                      uint32_t w1, const rr_emi_vert *v, unsigned shift,
+                                      rr_vec3 *pos)
 {
-    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
-    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], W = blend_weight(in[1].weight);
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2], W = blend_weight(w1);
     pos->x = blend_two(skin_coord(m0, 0, x, y, z, shift), skin_coord(m1, 0, x, y, z, shift), W);
     pos->y = blend_two(skin_coord(m0, 1, x, y, z, shift), skin_coord(m1, 1, x, y, z, shift), W);
     pos->z = blend_two(skin_coord(m0, 2, x, y, z, shift), skin_coord(m1, 2, x, y, z, shift), W);
+}
+
+/* A vertex with two influences (the common blend): its position (on
+ * Thumb-1 only: elsewhere an unpaired one is skin_many's, the same bits),
+ * and apart (each out of line with only its own registers) its normal,
+ * blended and renormalized. */
+static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
+                              const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
+{
+    skin_two_at(&skin[in[0].joint], &skin[in[1].joint], in[1].weight, v, shift, pos);
 }
 
 static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *skin,
@@ -961,7 +1023,7 @@ static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
     normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
                        blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), 1,
+                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W),
                        nrm);
 }
 
@@ -975,58 +1037,69 @@ static ALWAYS_INLINE int32_t blend_term(const rr_emi_xform *m, int i, int32_t x,
                      ((uint32_t)m->t[i] & t_mask));
 }
 
-/* The general blend of a vector e (a vertex's position or normal) over the
- * n influences from in: the sum of w * (M e) over them, taken in 64 bits
- * and rounded once (blend_add). A position is each matrix applied (shift
- * into coords, translation: t_mask ~0); a normal is rotated only (shift 0,
- * t_mask 0: Q29). */
-static NOINLINE void blend_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                                const int16_t e[3], unsigned shift, uint32_t t_mask,
-                                rr_vec3 *out)
+/* A vertex's position or normal, e, by the general blend over its n
+ * influences from in: the sum of w * (M e) over them, taken in 64 bits and
+ * rounded once (blend_add). A position is each matrix applied (shift into
+ * coords, translation: t_mask ~0); a normal is rotated only (shift 0,
+ * t_mask 0: Q29) and then renormalized. Without influences (n = 0) e stays
+ * in the bind pose: vpos << vert_shift coords, or the normal Q15 -> Q16. */
+static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
+                               const int16_t e[3], unsigned shift, uint32_t t_mask,
+                               rr_vec3 *out)
 {
     const rr_emi_infl *k, *end = in + n;
     int32_t x = e[0], y = e[1], z = e[2];
     uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
-    for (k = in; k < end; k++) {
-        const rr_emi_xform *m = &skin[k->joint];
-        int32_t w16 = (int32_t)k->weight << 16;
-        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w16);
-        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w16);
-        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w16);
-    }
-    out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
-}
-
-/* A vertex with three or four influences (the general blend), or none
- * (n = 0: it stays in the bind pose). */
-static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
-{
-    if (n == 0) {   /* the bind pose: vpos << vert_shift coords, normal Q15 -> Q16 */
-        int32_t step = 1 << (SKIN_FRAC - shift);
-        pos->x = v->pos[0] * step, pos->y = v->pos[1] * step, pos->z = v->pos[2] * step;
-        if (nrm)
-            nrm->x = v->nrm[0] * 2, nrm->y = v->nrm[1] * 2, nrm->z = v->nrm[2] * 2;
+    if (n == 0) {
+        int32_t step = t_mask ? 1 << (SKIN_FRAC - shift) : 2;
+        out->x = x * step, out->y = y * step, out->z = z * step;
         return;
     }
-    blend_many(in, n, skin, v->pos, shift, ~0u, pos);
-    if (nrm) {
-        blend_many(in, n, skin, v->nrm, 0, 0, nrm);   /* Q29 */
-        normal_unit(nrm, nrm);
+    for (k = in; k < end; k++) {
+        const rr_emi_xform *m = &skin[k->joint];
+        int32_t w = k->weight;
+        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w);
+        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w);
+        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w);
     }
+    out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
+    if (!t_mask)
+        normal_unit(out, out);
 }
 
-/* Pairs pay where the registers hold a row of the matrix and both vertices
- * (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches only 8
- * registers with most instructions; there the pair spills and costs more
- * than two single vertices (make bench: micro:bit skin_pos 106 -> 116 per
- * influence on the sample figure), so it skins one vertex at a time. The
- * results are the same bits either way. */
+/* Pairs and runs pay where the registers hold a row of the matrix and both
+ * vertices (13 values): ARM, Thumb-2 and MIPS. Thumb-1 (Cortex-M0) reaches
+ * only 8 registers with most instructions; there the pair spills and costs
+ * more than two single vertices (make bench: micro:bit skin_pos 106 -> 116
+ * per influence on the sample figure), so it skins one vertex at a time and
+ * does not read the runs. The results are the same bits either way. */
 #if defined(__thumb__) && !defined(__thumb2__)
 #define SKIN_PAIRS 0
 #else
 #define SKIN_PAIRS 1
 #endif
+/* Two vertices of a run of two joints (skin_two_pair) are done row by row,
+ * each word of both matrices loaded once for the two, where the registers
+ * hold it (Thumb-2, MIPS: make bench, M3 figure 7,078 -> 6,556). On ARM
+ * code for ARMv5 (ARM926) a multiply's destination must differ from its
+ * first operand and GCC copies registers to obey, so the row-wise pair costs
+ * 182 where two vertices one after the other cost 158: there the pair is
+ * two vertices, each with both matrices (figure 6,962 -> 6,608). */
+#if defined(__arm__) && !defined(__thumb__)
+#define SKIN_TWO_ROWS 0
+#else
+#define SKIN_TWO_ROWS 1
+#endif
+
+/* The position of vertex v that the matrix m alone moves. */
+static ALWAYS_INLINE void skin_one(const rr_emi_xform *m, const rr_emi_vert *v, unsigned shift,
+                                   rr_vec3 *pos)
+{
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
+    pos->x = skin_coord(m, 0, x, y, z, shift);
+    pos->y = skin_coord(m, 1, x, y, z, shift);
+    pos->z = skin_coord(m, 2, x, y, z, shift);
+}
 
 /* Positions of two consecutive vertices v[0], v[1] that the same joint
  * alone moves (matrix m): each word of the matrix is loaded once for both.
@@ -1047,75 +1120,113 @@ static NOINLINE void skin_pair(const rr_emi_xform *m, const rr_emi_vert *v, unsi
     pos[0].z = a, pos[1].z = b;
 }
 
-/* Positions of vertices v .. end. A vertex that one joint alone moves
- * (most vertices) is that joint's matrix applied: together with the next
- * vertex when the same joint alone moves it too (meshes list the vertices
- * of a joint together), else alone, in the loop. Blends are out of line,
- * one vertex each. */
-static NOINLINE void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
+/* Positions of two consecutive vertices v[0], v[1] that the same two joints
+ * move, their influences in[0..3] (rr_open checked that a run's influences
+ * follow one another and name the same joints): each word of both matrices
+ * is loaded once for the two. */
+static NOINLINE void skin_two_pair(const rr_emi_infl *in, const rr_emi_xform *skin,
+                                   const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
+{
+    const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
+    int32_t x0, y0, z0, x1, y1, z1, W0, W1, a, b;
+    if (!SKIN_TWO_ROWS) {
+        skin_two_at(m0, m1, in[1].weight, v, shift, pos);
+        skin_two_at(m0, m1, in[3].weight, v + 1, shift, pos + 1);
+        return;
+    }
+    x0 = v[0].pos[0], y0 = v[0].pos[1], z0 = v[0].pos[2];
+    x1 = v[1].pos[0], y1 = v[1].pos[1], z1 = v[1].pos[2];
+    W0 = blend_weight(in[1].weight), W1 = blend_weight(in[3].weight);
+    /* both before either is stored: else m is read again after the store */
+    a = blend_two(skin_coord(m0, 0, x0, y0, z0, shift), skin_coord(m1, 0, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 0, x1, y1, z1, shift), skin_coord(m1, 0, x1, y1, z1, shift), W1);
+    pos[0].x = a, pos[1].x = b;
+    a = blend_two(skin_coord(m0, 1, x0, y0, z0, shift), skin_coord(m1, 1, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 1, x1, y1, z1, shift), skin_coord(m1, 1, x1, y1, z1, shift), W1);
+    pos[0].y = a, pos[1].y = b;
+    a = blend_two(skin_coord(m0, 2, x0, y0, z0, shift), skin_coord(m1, 2, x0, y0, z0, shift), W0);
+    b = blend_two(skin_coord(m0, 2, x1, y1, z1, shift), skin_coord(m1, 2, x1, y1, z1, shift), W1);
+    pos[0].z = a, pos[1].z = b;
+}
+
+/* Positions of vertices v .. end, two at a time where a vertex's run
+ * (rr_emi_blob.h) says that the next vertex has its joints and the job
+ * holds both: one joint (most vertices: skin_pair) or the same two
+ * (skin_two_pair); every other vertex one at a time, out of line. Pair by
+ * pair rather than run by run: the figures' runs are mostly of 2, which then
+ * cost one test of the run and one call, and a longer run is taken pair
+ * after pair, its end or the job's met wherever they fall. Inlined into the
+ * job (make bench: M3 figure 6,247 -> 6,201, no arguments to pass); on
+ * Thumb-1, where the runs are not read (SKIN_PAIRS), out of line (inlined
+ * there it cost the micro:bit 16,310 -> 16,544). */
+#if SKIN_PAIRS
+#define SKIN_POSITIONS ALWAYS_INLINE
+#else
+#define SKIN_POSITIONS NOINLINE
+#endif
+static SKIN_POSITIONS void skin_positions(const rr_emi_vert *v, const rr_emi_vert *end,
                                     const rr_emi_infl *infl, const rr_emi_xform *skin,
                                     unsigned shift, rr_vec3 *pos)
 {
-    uint32_t n;   /* vertices done in one pass of the loop */
-    for (; v < end; v += n, pos += n) {
+    const rr_emi_vert *last;   /* the job's last vertex: a pair starts before it */
+    if (v == end)
+        return;
+    last = end - 1;
+    while (v <= last) {
         int32_t single = v->single;
-        n = 1;
-        if (single >= 0) {   /* one influence, of joint single */
-            const rr_emi_xform *m = &skin[single];
-            int32_t x, y, z;
-            if (SKIN_PAIRS && v + 1 < end && v[1].single == single) {
-                do {   /* the run of joint single, two vertices at a time */
-                    skin_pair(m, v, shift, pos);
-                    v += 2, pos += 2;
-                } while (v + 1 < end && v[0].single == single && v[1].single == single);
-                n = 0;   /* v and pos have moved past the pairs */
+        if (SKIN_PAIRS && v->run > 1 && v < last) {   /* v + 1: v's joints (rr_open) */
+            if (single >= 0) {   /* and while the run goes on past the pair, the next */
+                const rr_emi_xform *m = &skin[single];
+                skin_pair(m, v, shift, pos);
+                for (; v->run > 3 && v + 2 < last; v += 2, pos += 2)
+                    skin_pair(m, v + 2, shift, pos + 2);
+                v += 2, pos += 2;
                 continue;
             }
-            x = v->pos[0], y = v->pos[1], z = v->pos[2];
-            pos->x = skin_coord(m, 0, x, y, z, shift);
-            pos->y = skin_coord(m, 1, x, y, z, shift);
-            pos->z = skin_coord(m, 2, x, y, z, shift);
-        } else if (v->infl_count == 2) {
-            skin_two(infl + v->infl_first, skin, v, shift, pos);
-        } else {
-            skin_many(infl + v->infl_first, v->infl_count, skin, v, shift, pos, 0);
+            if (v->infl_count == 2) {
+                skin_two_pair(infl + v->infl_first, skin, v, shift, pos);
+                v += 2, pos += 2;
+                continue;
+            }
         }
+        if (!SKIN_PAIRS && single >= 0)   /* one influence, of joint single */
+            skin_one(&skin[single], v, shift, pos);
+        else if (!SKIN_PAIRS && v->infl_count == 2)
+            skin_two(infl + v->infl_first, skin, v, shift, pos);
+        else   /* unpaired (off Thumb-1), three or four influences, or none */
+            skin_many(infl + v->infl_first, v->infl_count, skin, v->pos, shift, ~0u, pos);
+        v++, pos++;
     }
 }
 
-/* Positions and normals of vertices v .. end. A vertex with one influence
- * (most vertices) is its joint's matrix applied, in the loop; its normal the
- * rotated unit normal, Q29 -> Q16 (unit within the rotation's rounding,
- * docs/emi.md, so not renormalized). Blends are out of line, so that their
- * 64-bit sums do not take this loop's registers. */
-static ALWAYS_INLINE void skin_with_normals(const rr_emi_vert *v, const rr_emi_vert *end,
-                                            const rr_emi_infl *infl, const rr_emi_xform *skin,
-                                            unsigned shift, rr_vec3 *pos, rr_vec3 *nrm)
+/* Normals of vertices v .. end (the positions are skin_positions'). A
+ * vertex with one influence (most vertices) has its normal rotated, Q29 ->
+ * Q16 (unit within the rotation's rounding, docs/emi.md, so not
+ * renormalized), in the loop; blends are out of line, so that their 64-bit
+ * sums do not take this loop's registers. */
+static NOINLINE void skin_normals(const rr_emi_vert *v, const rr_emi_vert *end,
+                                  const rr_emi_infl *infl, const rr_emi_xform *skin,
+                                  rr_vec3 *nrm)
 {
-    for (; v < end; v++, pos++, nrm++) {
+    for (; v < end; v++, nrm++) {
         int32_t single = v->single;
         uint32_t n;
         if (single >= 0) {   /* one influence, of joint single */
             const rr_emi_xform *m = &skin[single];
-            int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
-            pos->x = skin_coord(m, 0, x, y, z, shift);
-            pos->y = skin_coord(m, 1, x, y, z, shift);
-            pos->z = skin_coord(m, 2, x, y, z, shift);
-            x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+            int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
             nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
             nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
             nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
         } else if ((n = v->infl_count) == 2) {
-            skin_two(infl + v->infl_first, skin, v, shift, pos);
             skin_two_normal(infl + v->infl_first, skin, v, nrm);
         } else {
-            skin_many(infl + v->infl_first, n, skin, v, shift, pos, nrm);
+            skin_many(infl + v->infl_first, n, skin, v->nrm, 0, 0, nrm);
         }
     }
 }
 
-/* Linear blend skinning of a range of vertices (rr_emi.h): with normals,
- * or positions only. */
+/* Linear blend skinning of a range of vertices (rr_emi.h): positions, then
+ * normals when the job asks for them. */
 rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
 {
     const rr_emi_vert *v, *end;
@@ -1127,9 +1238,8 @@ rr_err rr_emi_skin_job_run(const rr_emi_skin_job *job)
     v = verts_of(job->room) + job->first, end = v + job->count;
     infl = infl_of(job->room);
     shift = SKIN_FRAC - figure_of(job->room)->vert_shift;   /* Q14 * vpos -> coords */
+    skin_positions(v, end, infl, job->skin, shift, job->pos_out);
     if (job->nrm_out)
-        skin_with_normals(v, end, infl, job->skin, shift, job->pos_out, job->nrm_out);
-    else
-        skin_positions(v, end, infl, job->skin, shift, job->pos_out);
+        skin_normals(v, end, infl, job->skin, job->nrm_out);
     return RR_OK;
 }

@@ -23,7 +23,7 @@
  *   FIGURE  1 x rr_emi_figure: the counts of every other section
  *   JOINTS  parent-before-child order: parent < index (or -1), depth checked
  *   VERTS   bind-pose positions (vpos) and normals (snorm16), each with a run
- *           of influences
+ *           of influences, and the run of vertices the same joints move
  *   INFL    per vertex: joints sorted by weight (desc, ties by joint), weights
  *           > 0 summing to exactly RR_EMI_WEIGHT_ONE, at most RR_EMI_MAX_INFL
  *   ANIMS   each a run of TRACKS
@@ -83,7 +83,7 @@
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
  * a field's meaning bumps it. */
-#define RR_EMI_SCHEMA_VERSION 3u
+#define RR_EMI_SCHEMA_VERSION 4u
 
 /* The section list (rr_blobfmt.h): slot names RR_EMI_S_figure ... */
 #define RR_EMI_SECTIONS(S, P)                                                     \
@@ -132,13 +132,24 @@ RR_RECORD(rr_emi_joint, RR_EMI_JOINT, 84);
  * coords are pos << vert_shift), snorm16 normal, and its run of influences.
  * single repeats the joint of a vertex that one joint alone moves (most
  * vertices): the skinning loop reads it instead of the vertex's count and
- * first influence, and -1 sends the vertex to the blends. */
+ * first influence, and -1 sends the vertex to the blends. run (schema 4)
+ * counts the vertices from this one on, itself included, that the same
+ * joints move (the same single; for blends, the same influence count and
+ * the same joints in the same order, their influences one after another in
+ * INFL): meshes list the vertices of a joint, and of a seam between two
+ * joints, together, and the skinning loop takes such a run in one kernel
+ * (the matrices picked once). A run longer than 255 is stored as several;
+ * rr_open checks, in its pass over the vertices, that each vertex's run is
+ * at least 1 and that the next vertex's is one less when it is above 1 and
+ * names the same joints (so the last vertex's run is 1). */
 #define RR_EMI_VERT(F, T)                                                                    \
     F(T, pos, I16, [3], DATA, 0, "bind-pose model-space position: pos << vert_shift coords") \
     F(T, nrm, I16, [3], DATA, 0, "unit normal, snorm16 (0,0,0 without normals)")             \
     F(T, infl_first, U32, , FIRST, RR_EMI_S_infl, "first entry in INFL")                     \
-    F(T, infl_count, U16, , COUNT, RR_EMI_S_infl,                                            \
+    F(T, infl_count, U8, , COUNT, RR_EMI_S_infl,                                             \
       "0..RR_EMI_MAX_INFL; 0 = not skinned (stays in bind pose)")                            \
+    F(T, run, U8, , SEMANTIC, 0, "1..255 vertices from this one on with the same joints; "   \
+      "the next vertex's is one less")                                                       \
     F(T, single, I16, , SEMANTIC, 0,                                                         \
       "the joint of its one influence when infl_count is 1, else -1")
 RR_RECORD(rr_emi_vert, RR_EMI_VERT, 20);

@@ -309,7 +309,7 @@ static int bake_mesh(const rrb_emi_skel *s, const rrb_emi_mesh *m, rrb_blob *b, 
                                                      RR_EMI_SNORM_ONE) : 0);
         }
         vs[v].infl_first = fig->ninfl;
-        vs[v].infl_count = (uint16_t)(m->ninfl ? vertex_influences(m, bone_joint, v,
+        vs[v].infl_count = (uint8_t)(m->ninfl ? vertex_influences(m, bone_joint, v,
                                                                     in + fig->ninfl, &capped)
                                                : 0);
         if (m->ninfl && capped && rep->merged_vertices++ == 0)
@@ -317,6 +317,16 @@ static int bake_mesh(const rrb_emi_skel *s, const rrb_emi_mesh *m, rrb_blob *b, 
         vs[v].single = (int16_t)(vs[v].infl_count == 1 ? in[fig->ninfl].joint : -1);
         fig->ninfl += vs[v].infl_count;
         fig->max_infl = vs[v].infl_count > fig->max_infl ? vs[v].infl_count : fig->max_infl;
+    }
+    /* runs, from the last vertex back: a vertex starts a run one longer than
+     * the next one's when the same joints move both (at most 255: a longer
+     * run is stored as several) */
+    for (v = m->nverts; v-- > 0;) {
+        const rr_emi_vert *cur = &vs[v], *next = &vs[v + 1];
+        int same = v + 1 < m->nverts && next->infl_count == cur->infl_count && next->run < 255;
+        for (k = 0; same && k < cur->infl_count; k++)
+            same = in[cur->infl_first + k].joint == in[next->infl_first + k].joint;
+        vs[v].run = (uint8_t)(same ? next->run + 1 : 1);
     }
     if (rep->merged_vertices)
         rrb_emi_warn(w, 0, "%u vertices (first: %u) had more than %d influences: the largest %d "

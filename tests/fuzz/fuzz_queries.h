@@ -51,7 +51,7 @@ static void rr_fuzz_emi(const rr_room *room, const uint8_t *d, size_t n)
         (void)rr_emi_model_job_run(&m);
         (void)rr_emi_skin_matrices_job_run(&k);
         (void)rr_emi_skin_job_run(&v);
-        (void)rr_emi_skin_job_run(&vp);   /* positions only: its own kernels (skin_positions) */
+        (void)rr_emi_skin_job_run(&vp);   /* positions only: the run kernels */
         (void)rr_emi_joint_find(room, "hips", &j);
     }
 }

@@ -206,6 +206,7 @@ typedef struct stats {
     unsigned joints, verts, nrms, figures, times;
     unsigned blended;   /* vertices with several influences checked by check_blend_rounding */
     unsigned in_runs;   /* one-influence vertices next to one of the same joint, positions only */
+    uint32_t two_runs;  /* two-influence vertices in runs of two joints, positions only */
 } stats;
 
 static uint32_t depth_of(const rrb_emi_skel *s, int j)
@@ -378,14 +379,17 @@ static int32_t one_influence(const rr_emi_vert *v, const rr_emi_xform *m, uint32
 }
 
 /* Positions-only skinning (the job without normals, which skins the
- * vertices of a run of one joint two at a time): every one-influence vertex
- * equals the documented transform bit for bit, every vertex equals what the
- * job with normals gave (pos), and jobs over pieces of 1..7 vertices, which
- * start and end inside runs, give the same bits as the whole job. Returns
- * the number of one-influence vertices checked whose neighbour has the same
- * joint (those that can be skinned in pairs). */
+ * vertices of a run of one joint or of two joints two at a time): every
+ * one-influence vertex equals the documented transform bit for bit, every
+ * vertex equals what the job with normals gave (pos: one vertex at a time),
+ * and jobs over pieces of 1..7 vertices, which start and end inside runs,
+ * give the same bits as the whole job. Returns the number of one-influence
+ * vertices checked whose neighbour has the same joint (those that can be
+ * skinned in pairs), and adds to *two_runs the two-influence vertices in
+ * runs of two or more. */
 static uint32_t check_positions_only(const char *what, uint32_t seed, const rr_room *room,
-                                     const rr_emi_xform *skin, const rr_vec3 *pos)
+                                     const rr_emi_xform *skin, const rr_vec3 *pos,
+                                     uint32_t *two_runs)
 {
     const rr_emi_vert *vs;
     rr_emi_info info;
@@ -400,6 +404,7 @@ static uint32_t check_positions_only(const char *what, uint32_t seed, const rr_r
     }
     for (v = 0; v < nv; v++) {
         bad_same += memcmp(&all[v], &pos[v], sizeof all[v]) != 0;
+        *two_runs += vs[v].infl_count == 2 && (vs[v].run > 1 || (v > 0 && vs[v - 1].run > 1));
         if (vs[v].infl_count != 1)
             continue;
         for (c = 0; c < 3; c++)
@@ -448,7 +453,7 @@ static void one_time(uint32_t seed, const baked *bk, const rrb_emi_skel *s, cons
     check_joints(seed, s, mod, rm, D, bk->room.coord_frac, st);
     check_verts(seed, s, m, pos, nrm, rm, bind, D, bk->room.coord_frac, st);
     st->blended += check_blend_rounding(seed, bk, skin, pos);
-    st->in_runs += check_positions_only("run", seed, &bk->room, skin, pos);
+    st->in_runs += check_positions_only("run", seed, &bk->room, skin, pos, &st->two_runs);
     st->times++;
     free(loc), free(mod), free(skin), free(pos), free(nrm), free(rp), free(rm);
 }
@@ -889,6 +894,54 @@ static void evil_two_weights(const baked *bk, void *arena, uint32_t arena_size)
     }
 }
 
+/* A run extended over the next vertices, each of its vertices' runs raised
+ * so that the chain holds up to the last one (rr_open then judges only the
+ * last vertex's step): past the end of VERTS (refused at the last vertex,
+ * whose run can only be 1), onto a vertex with another influence count,
+ * onto one with another joint. On the sample figure:
+ * vertices 0-1 are a run of joint 0 and 2-3 one of two influences, 16-23 a
+ * run of one joint and 24-25 one of another, 112-119 the last run. */
+static void evil_runs(const baked *bk, void *arena, uint32_t arena_size)
+{
+    static const struct {
+        const char *name;
+        uint32_t first, last;   /* the run's vertices, their runs raised */
+        rr_err want;
+        uint32_t at;   /* the vertex whose run the diagnostic names */
+    } cases[] = {
+        /* every raised run passes the end: the last vertex is refused */
+        {"run_past_end", 112, 119, RR_ERR_RANGE, 119},
+        {"run_other_count", 0, 1, RR_ERR_RANGE, 1},
+        {"run_other_joint", 16, 23, RR_ERR_RANGE, 23},
+    };
+    const rr_emi_vert *vs;
+    uint32_t nv, i, k, crc;
+    rr_section(&bk->room, RR_SEC_EMI_VERTS, (const void **)&vs, &nv);
+    RT_EXPECT_EQ(ID("evil.runs.nverts"), nv, 120);
+    if (nv != 120)
+        return;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t *b = malloc(bk->size);
+        rr_emi_vert *bv;
+        uint32_t last = cases[i].last, after = last + 1 < nv ? vs[last + 1].run : 1u; /* past the end: as if one more vertex */
+        rr_room r;
+        rr_diag d;
+        memcpy(b, bk->bytes, bk->size);
+        bv = (rr_emi_vert *)(b + ((const uint8_t *)vs - bk->bytes));
+        RT_EXPECT_EQ(ID("evil.%s.last", cases[i].name), vs[last].run, 1);
+        for (k = cases[i].first; k <= last; k++)
+            bv[k].run = (uint8_t)(after + 1 + last - k);
+        crc = rr_crc32(0, b + 24, (uint32_t)bk->size - 24);
+        memcpy(b + 20, &crc, 4);
+        RT_EXPECT_EQ(ID("evil.%s", cases[i].name),
+                     rr_open_diag(b, (uint32_t)bk->size, arena, arena_size, &r, &d),
+                     cases[i].want);
+        RT_EXPECT_EQ(ID("evil.%s.diag_offset", cases[i].name), d.offset,
+                     (uint32_t)((const uint8_t *)&bv[cases[i].at].run - b));
+        free(b);
+    }
+}
+
 static void evil_blobs(const baked *bk)
 {
     static uint32_t arena[RR_EMI_ARENA_BYTES / 4];
@@ -905,12 +958,28 @@ static void evil_blobs(const baked *bk)
         {"infl_weight", RR_SEC_EMI_INFL, 2, 2, 30000, RR_ERR_RANGE, RR_SEC_EMI_VERTS, 12},
         {"infl_weight_over", RR_SEC_EMI_INFL, 2, 2, 32769, RR_ERR_RANGE, 0, 0},
         {"infl_weight_zero", RR_SEC_EMI_INFL, 2, 2, 0, RR_ERR_RANGE, 0, 0},
-        {"infl_run", RR_SEC_EMI_VERTS, 16, 2, 5, RR_ERR_INDEX, 0, 0},
+        {"infl_run", RR_SEC_EMI_VERTS, 16, 1, 5, RR_ERR_INDEX, 0, 0},
         {"infl_first", RR_SEC_EMI_VERTS, 12, 4, 1000000, RR_ERR_INDEX, 0, 0},
         /* single: vertex 0 (a hips corner) has one influence, of joint 0 */
         {"vert_single_other", RR_SEC_EMI_VERTS, 18, 2, 3, RR_ERR_RANGE, 0, 0},
         {"vert_single_none", RR_SEC_EMI_VERTS, 18, 2, -1, RR_ERR_RANGE, 0, 0},
         {"vert_single_past", RR_SEC_EMI_VERTS, 18, 2, 15, RR_ERR_RANGE, 0, 0},
+        /* runs (schema 4; byte 17 of a vertex, 20 bytes each): the figure's
+         * vertices 0-1 are a run of joint 0 (more in evil_runs) */
+        {"run_zero", RR_SEC_EMI_VERTS, 17, 1, 0, RR_ERR_RANGE, 0, 0},
+        {"run_next_not_one_less", RR_SEC_EMI_VERTS, 17, 1, 3, RR_ERR_RANGE, 0, 0},
+        /* vertices 2-3 are a run of two joints (influences 2-3 and 4-5):
+         * vertex 3 reads vertex 2's influences (the same joints and weights,
+         * so its own checks pass): vertex 2's run no longer walks INFL in
+         * step; or vertex 3's first influence names another joint */
+        {"run_infl_not_following", RR_SEC_EMI_VERTS, 3 * 20 + 12, 4, 2, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
+        {"run_other_blend_joint", RR_SEC_EMI_INFL, 4 * 4, 2, 14, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
+        /* or vertex 3 counts one influence (its own checks come after
+         * vertex 2's run) */
+        {"run_other_blend_count", RR_SEC_EMI_VERTS, 3 * 20 + 16, 1, 1, RR_ERR_RANGE,
+         RR_SEC_EMI_VERTS, 2 * 20 + 17},
         {"track_joint", RR_SEC_EMI_TRACKS, 0, 2, 15, RR_ERR_INDEX, 0, 0},
         {"track_op", RR_SEC_EMI_TRACKS, 2, 1, 5, RR_ERR_RANGE, 0, 0},
         {"track_op_low", RR_SEC_EMI_TRACKS, 2, 1, 2, RR_ERR_RANGE, 0, 0},
@@ -964,6 +1033,7 @@ static void evil_blobs(const baked *bk)
         free(b);
     }
     evil_two_weights(bk, arena, sizeof arena);
+    evil_runs(bk, arena, sizeof arena);
 }
 
 /* Random corruption with a fixed-up checksum: rr_open refuses it, or every job
@@ -999,7 +1069,7 @@ static void random_blobs(const baked *bk)
                 rr_emi_model_job mj = {&room, loc, x, RR_EMI_MAX_JOINTS};
                 rr_emi_skin_matrices_job kj = {&room, x, x, RR_EMI_MAX_JOINTS};
                 rr_emi_skin_job vj = {&room, x, 0, info.nverts < 256 ? info.nverts : 256, pos, nrm};
-                rr_emi_skin_job pj = vj;   /* positions only: its own kernels (skin_positions) */
+                rr_emi_skin_job pj = vj;   /* positions only: the run kernels */
                 pj.nrm_out = NULL;
                 ran += rr_emi_sample_job_run(&sj) == RR_OK && rr_emi_model_job_run(&mj) == RR_OK &&
                        rr_emi_skin_matrices_job_run(&kj) == RR_OK &&
@@ -1067,13 +1137,14 @@ static void sample_bind_pose(const rr_room *room, const rr_emi_info *info)
 
 /* The walking figure at five times of its walk: positions-only skinning
  * checked as check_positions_only says. Its 84 one-influence vertices
- * (docs/emi.md) all lie in runs of one joint, of 2 and 8 vertices. */
+ * (docs/emi.md) all lie in runs of one joint, of 2 and 8 vertices, and its
+ * 36 two-influence vertices in runs of two joints, of 2. */
 static void sample_positions_only(const rr_room *room)
 {
     rr_emi_local loc[15];
     rr_emi_xform mod[15], skin[15];
     rr_vec3 pos[120], nrm[120];
-    uint32_t i;
+    uint32_t i, two_runs;
     for (i = 0; i < 5; i++) {
         rr_emi_sample_job sj = {room, 0, (rr_fix)(i * 19661), RR_EMI_LOOP, loc, 15, NULL};
         rr_emi_model_job mj = {room, loc, mod, 15};
@@ -1083,8 +1154,10 @@ static void sample_positions_only(const rr_room *room)
                      rr_emi_sample_job_run(&sj) | rr_emi_model_job_run(&mj) |
                          rr_emi_skin_matrices_job_run(&kj) | rr_emi_skin_job_run(&vj),
                      RR_OK);
+        two_runs = 0;
         RT_EXPECT_EQ(ID("sample.%u.pos_only.in_runs", i),
-                     check_positions_only("sample", i, room, skin, pos), 84);
+                     check_positions_only("sample", i, room, skin, pos, &two_runs), 84);
+        RT_EXPECT_EQ(ID("sample.%u.pos_only.two_runs", i), two_runs, 36);
     }
 }
 
@@ -1155,8 +1228,9 @@ static void print_stats(const stats *st)
     printf("# max error / figure size D: joint %.3g, vertex %.3g; normal length %.3g\n",
            st->joint_rel, st->vert_rel, st->nrm_len);
     printf("# blend rounding: %u blended vertex positions checked bit for bit\n", st->blended);
-    printf("# positions only: %u one-influence vertices next to one of the same joint checked "
-           "bit for bit\n", st->in_runs);
+    printf("# positions only: %u one-influence vertices next to one of the same joint and %u "
+           "two-influence vertices in runs of two joints checked bit for bit\n", st->in_runs,
+           st->two_runs);
 }
 
 int main(int argc, char **argv)

@@ -159,11 +159,10 @@ void q_emi_room(const rr_test_blob *tb)
     blend(&room, tb->name, &info, dur);
 }
 
-/* Positions-only skinning (its own kernels in rr_emi.c: skin_positions,
- * one-joint vertices in pairs off Thumb-1) against the job with normals at
- * five times, in jobs of 7 and of 16 vertices, which start and end inside
- * runs of one joint: the same bits on every board. t_emi only (the goldens
- * print the job with normals). */
+/* Positions-only skinning (off Thumb-1: run by run, rr_emi.c) against the
+ * job with normals (one vertex at a time) at five times, in jobs of 7 and of
+ * 16 vertices, which start and end inside runs: the same bits on every
+ * board. t_emi only (the goldens print the job with normals). */
 void q_emi_positions_only(const rr_test_blob *tb)
 {
     rr_room room;
