@@ -180,22 +180,49 @@ static const rrb_query_cmd queries[] = {
 
 /* ---- info ---- */
 
+/* How many vertices the positions-only skinning job takes two at a time,
+ * walking the vertices as its loop does (rr_emi.c, skin_positions): a
+ * vertex whose run goes on to the next one, with one joint or two, is
+ * skinned together with it; every other vertex alone, at about 50
+ * instructions more a vertex on the Cortex-M3 (make bench:
+ * emi.skin_pos_each). Meshes that list the vertices of a joint together
+ * have most in pairs. */
+static uint32_t paired_vertices(const rr_room *room)
+{
+    const rr_emi_vert *v;
+    uint32_t n, k = 0, paired = 0;
+    if (rr_section(room, RR_SEC_EMI_VERTS, (const void **)&v, &n))
+        return 0;
+    while (k < n) {
+        if (v[k].run > 1 && k + 1 < n && (v[k].single >= 0 || v[k].infl_count == 2)) {
+            paired += 2;
+            k += 2;
+        } else {
+            k++;
+        }
+    }
+    return paired;
+}
+
 static void emi_summary(const rr_room *room, FILE *o, int json)
 {
     rr_emi_info i;
-    uint32_t a;
+    uint32_t a, paired = paired_vertices(room);
     if (rr_emi_get_info(room, &i))
         return;
     if (json) {
         fprintf(o, "\"name\":");
         rrb_json_str(o, i.name);
-        fprintf(o, ",\"joints\":%u,\"vertices\":%u,\"triangles\":%u,\"max_influences\":%u,"
-                "\"normals\":%s,\"anims\":[", i.njoints, i.nverts, i.ntris, i.max_infl,
-                i.has_normals ? "true" : "false");
-    } else
+        fprintf(o, ",\"joints\":%u,\"vertices\":%u,\"paired_vertices\":%u,\"triangles\":%u,"
+                "\"max_influences\":%u,\"normals\":%s,\"anims\":[", i.njoints, i.nverts,
+                paired, i.ntris, i.max_infl, i.has_normals ? "true" : "false");
+    } else {
         fprintf(o, "  EMI figure %s: %u joints, %u vertices, %u triangles, up to %u "
                 "influences per vertex, %s; %u animations\n", i.name, i.njoints, i.nverts,
                 i.ntris, i.max_infl, i.has_normals ? "normals" : "no normals", i.nanims);
+        fprintf(o, "    skinning: %u of %u vertices in pairs (neighbours with the same "
+                "joints), %u alone\n", paired, i.nverts, i.nverts - paired);
+    }
     for (a = 0; a < i.nanims; a++) {
         const char *name;
         rr_fix d;

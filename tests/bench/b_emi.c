@@ -6,6 +6,7 @@
  *             time t, then model matrices         units: joints
  *   skinmat   rr_emi_skin_matrices_job_run        units: joints
  *   skin_pos  rr_emi_skin_job_run, positions only units: vertex influences
+ *   skin_pos_each  the same, one job per vertex (no pairs), against skin_pos
  *   skin_pn   the same with normals (renormalized) units: vertex influences
  *   *_float   the float version of each: keys, bind pose, inverse bind
  *             matrices, vertices and weights converted to float before the
@@ -528,6 +529,7 @@ static void one_time(const char *name, const rr_room *room, const rr_emi_info *i
     rr_emi_skin_matrices_job kj = {room, model, skin, MAXJ};
     rr_emi_skin_job vj = {room, skin, 0, info->nverts, opos, 0};
     unsigned long nj = info->njoints, ni = ninfl;
+    uint32_t v;
 #if BENCH_FLOAT
     float tf = (float)t / 65536.0f;
 #endif
@@ -547,6 +549,16 @@ static void one_time(const char *name, const rr_room *room, const rr_emi_info *i
     rr_emi_skin_job_run(&vj);
     rr_bench_stop();
     FLOAT_REGION("emi.skin_pos_float", ni, fskin_run(fskin, 0));
+    /* the same positions, one job per vertex: no vertex has a neighbour in
+     * its job, so none is skinned in a pair (the cost of a mesh whose
+     * neighbouring vertices never share their joints) */
+    plat_printf("BENCH emi.skin_pos_each:%s %lu emi.skin_pos:%s\n", name, ni, name);
+    rr_bench_start();
+    for (v = 0; v < info->nverts; v++) {
+        rr_emi_skin_job one = {room, skin, v, 1, opos + v, 0};
+        rr_emi_skin_job_run(&one);
+    }
+    rr_bench_stop();
     vj.nrm_out = onrm;
     plat_printf("BENCH emi.skin_pn:%s %lu emi.skin_pn_float:%s\n", name, ni, name);
     rr_bench_start();
