@@ -195,14 +195,13 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_child(const rr_room *room, r
 {
     int k;
     for (k = 0; k < 3; k++) {
-        if (child->min[k] < parent->min[k])
-            return rr__fail(room, diag, RR_ERR_RANGE, &child->min[k],
-                            "child bounds (min below the parent's)", child->min[k],
-                            parent->min[k]);
-        if (child->max[k] > parent->max[k])
-            return rr__fail(room, diag, RR_ERR_RANGE, &child->max[k],
-                            "child bounds (max above the parent's)", child->max[k],
-                            parent->max[k]);
+        /* the bound that lies outside (the diag names it), and the parent's */
+        int low = child->min[k] < parent->min[k];
+        const uint16_t *c = low ? &child->min[k] : &child->max[k];
+        const uint16_t *p = low ? &parent->min[k] : &parent->max[k];
+        if (low || *c > *p)
+            return rr__fail(room, diag, RR_ERR_RANGE, c, "child bounds (outside the parent's)",
+                            *c, *p);
     }
     return RR_OK;
 }
