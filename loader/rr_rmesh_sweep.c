@@ -47,6 +47,8 @@
 typedef struct sweep_work {
     int32_t pos[3], vel[3], r[3];   /* step start, step motion, radii (coords) */
     int32_t ve[3];                  /* step motion in e-space, |ve_k| <= K */
+    int32_t vv;                     /* and its squared length ve.ve <= 3 K^2 (the vertex and
+                                     * edge quadratics' a) */
     int32_t lo[3], hi[3];           /* region the step can touch */
     int32_t bv[3], e[3];            /* scratch: clipped edge start and vector, e-space
                                      * (sweep_edge turns e into its unit vector) */
@@ -375,7 +377,7 @@ NOINLINE static int sweep_edge(sweep_work *w, int64_t g[3], uint32_t *num, uint3
         e[k] = (e[k] * ((int32_t)1 << s) * KK) / len;   /* unit edge, |e| = K */
     ev = dot3i(e, v) >> K_SHIFT;
     ebv = dot3i(e, bv) >> K_SHIFT;
-    if (!lowest_root(w, ev * ev - dot3i(v, v), 2 * dot3i(v, bv) - 2 * ev * ebv,
+    if (!lowest_root(w, ev * ev - w->vv, 2 * dot3i(v, bv) - 2 * ev * ebv,
                      KK * KK - dot3i(bv, bv) + ebv * ebv, num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
@@ -397,7 +399,7 @@ NOINLINE static int sweep_vertex(sweep_work *w, int64_t g[3], uint32_t *num, uin
     const int32_t *v = w->ve, *bv = w->bv;
     int32_t n, d;
     int k;
-    if (!lowest_root(w, -dot3i(v, v), 2 * dot3i(v, bv), KK * KK - dot3i(bv, bv), num, den))
+    if (!lowest_root(w, -w->vv, 2 * dot3i(v, bv), KK * KK - dot3i(bv, bv), num, den))
         return 0;
     n = (int32_t)*num;   /* num <= den = 2a < 2^29 */
     d = (int32_t)*den;
@@ -814,6 +816,7 @@ static void sweep_step(const rr_room *room, sweep_work *w, const int32_t rem[3])
         w->rlo[k] = w->lo[k] - w->m.origin[k];
         w->rhi[k] = w->hi[k] - w->m.origin[k];
     }
+    w->vv = dot3i(w->ve, w->ve);
     lattice_box(w->rlo, w->rhi, REACH, w->m.shift, w->tlo, w->thi);
     lattice_box(w->rlo, w->rhi, 0, w->m.shift, w->rlo, w->rhi);
     w->bd = 0;
