@@ -83,13 +83,14 @@
  * view, which rr_open places first): the queries' stack (4 bytes a level)
  * followed by the work area of a sweep, ray cast or box query
  * (RR_RMESH_SWEEP_BYTES, sized by the sweep's, the largest, alignment
- * included; it holds the decoded corners of the triangle under test and
- * the section pointers the triangle tests read: 308 bytes with a 64-bit
- * host's pointers, 280 on the 32-bit boards; one size for every blob).
+ * included; it holds the decoded corners of the triangle under test, the
+ * section pointers the triangle tests read and the sweep's list of leaves
+ * (96 bytes): 404 bytes with a 64-bit host's pointers, 372 on the 32-bit
+ * boards; one size for every blob; 308 before the list of leaves).
  * rr_open's tree check runs before any query and uses the same bytes for
  * its stack of 8 bytes a level, which they always hold: 8 (d + 2) <=
- * 4 (d + 2) + 308 for every d <= RR_MAX_DEPTH (64). */
-#define RR_RMESH_SWEEP_BYTES 308u
+ * 4 (d + 2) + 404 for every d <= RR_MAX_DEPTH (64). */
+#define RR_RMESH_SWEEP_BYTES 404u
 #define RR_RMESH_ARENA(d) (4u * ((d) + 2u) + RR_RMESH_SWEEP_BYTES)
 
 /* Largest vertex lattice shift: 65,535 << 2 spans any room within the

@@ -183,6 +183,29 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, r
     return RR_OK;
 }
 
+/* A child's bounds lie within its parent's (the baker's are the min and
+ * max of the lattice points below), so a leaf whose bounds meet a box has
+ * every node above it meeting the box too, and a walk of the tree finds
+ * every leaf that meets the box: the sweep lists the leaves of one box for
+ * several steps whose regions lie in it, and finds each step's leaves
+ * among them by their own bounds (rr_rmesh_sweep.c, sweep_list). */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_child(const rr_room *room, rr_diag *diag,
+                                                          const rr_rmesh_node *parent,
+                                                          const rr_rmesh_node *child)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        /* the bound that lies outside (the diag names it), and the parent's */
+        int low = child->min[k] < parent->min[k];
+        const uint16_t *c = low ? &child->min[k] : &child->max[k];
+        const uint16_t *p = low ? &parent->min[k] : &parent->max[k];
+        if (low || *c > *p)
+            return rr__fail(room, diag, RR_ERR_RANGE, c, "child bounds (outside the parent's)",
+                            *c, *p);
+    }
+    return RR_OK;
+}
+
 /* The BVH, walked once in index order, which must be the tree's pre-order:
  * an inner node's left child is the next node, and its right child the node
  * that follows the last leaf of the left subtree. The stack (in the arena)
@@ -191,14 +214,15 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, r
  * stays <= max_depth, and the arena has 8 bytes a level for it (the arena
  * formula, checked before: the queries' stack and work area, which no
  * query uses before rr_open returns, hold it; see rr__tree_stack_fits).
- * Each node's bounds have min <= max and a leaf's triangles are a run of
- * the triangle array. */
+ * Each node's bounds have min <= max and lie within its parent's
+ * (check_child), and a leaf's triangles are a run of the triangle array. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = (uint32_t *)(void *)room->arena;
     uint32_t n = h->nnodes, sp = 0, depth = 1, i, parent;
+    rr_err e;
     int k;
     if (n == 0 && h->ntris)
         return rr__fail(room, diag, RR_ERR_INDEX, &h->nnodes, "tree (triangles without nodes)",
@@ -220,6 +244,9 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
             if (nd->count <= i + 1 || nd->count >= n)
                 return rr__fail(room, diag, RR_ERR_CYCLE, &nd->count,
                                 "right child (after the left one, below nnodes)", nd->count, n);
+            e = check_child(room, diag, nd, &nodes[i + 1]);
+            if (e || (e = check_child(room, diag, nd, &nodes[nd->count])) != RR_OK)
+                return e;
             depth++;
             stack[2 * sp] = i;
             stack[2 * sp + 1] = depth;

@@ -115,6 +115,8 @@ static const evil cases[] = {
      RR_ERR_INDEX, 2},
     /* min.x above any max.x: the diag names max.x (byte 6) */
     {"node-bounds-inverted", RR_SEC_RMESH_NODES, 0, 0, 0xffff, 0xffff0000u, RR_ERR_RANGE, 6},
+    /* the root's left child (node 1) reaching beyond the root on max.x */
+    {"child-bounds-outside", RR_SEC_RMESH_NODES, 1, 6, 0xffff, 0xffff0000u, RR_ERR_RANGE, 0},
     {"vertex-index", RR_SEC_RMESH_TRIS, 0, 0, V_NVERTS, 0xffff0000u, RR_ERR_INDEX, 0},
     /* v[0] = v[1] = 0: corners on one line, no plane (the diag names v) */
     {"degenerate-triangle", RR_SEC_RMESH_TRIS, 0, 0, 0, 0, RR_ERR_RANGE, 0},

@@ -740,6 +740,11 @@ static void check_clip_out(void)
     RT_EXPECT("rmesh.clip_out", bad == 0 && n > 1000000);
 }
 
+/* The sweep's leaf list (rr_rmesh_sweep.c, sweep_list; RR_DEBUG hook):
+ * the steps that took their leaves from it, and those of them whose leaves
+ * were not, in order, the ones the tree walk of the step's region finds. */
+extern uint32_t rr__rmesh_listed_steps, rr__rmesh_listed_wrong;
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : getenv("CORPUS");
@@ -753,6 +758,7 @@ int main(int argc, char **argv)
     check_clip_out();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
+        uint32_t listed = rr__rmesh_listed_steps, wrong = rr__rmesh_listed_wrong;
         tally ty;
         if (only && !strstr(rooms[i], only)) {
             free(rm);
@@ -781,6 +787,12 @@ int main(int argc, char **argv)
                     "%ld walks of %ld steps, %ld failures\n", rooms[i], ty.single, ty.free_paths,
                     ty.contacts, ty.graze, ty.walks, ty.steps, ty.fails);
         order_check(rm, rooms[i]);
+        listed = rr__rmesh_listed_steps - listed;
+        wrong = rr__rmesh_listed_wrong - wrong;
+        RT_EXPECT(cid(rooms[i], "listed"), listed > 0);
+        RT_EXPECT_EQ(cid(rooms[i], "listed_wrong"), wrong, 0);
+        plat_printf("# %s: %lu steps took their leaves from the list, %lu of them not the "
+                    "walk's\n", rooms[i], (unsigned long)listed, (unsigned long)wrong);
         rrb_rmesh_soup_free(&rm->soup);
         rrb_rmesh_free(&rm->m);
         free(rm->blob);
