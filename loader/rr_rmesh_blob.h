@@ -385,8 +385,12 @@ RR_RECORD(rr_rmesh_tref, RR_RMESH_TREF, 2);
 /* The version of this format's sections and records: the baker writes it
  * in the header's schema field and rr_open refuses a blob whose schema
  * differs (RR_ERR_VERSION: rebake it). Any change of a record, a section or
- * a field's meaning bumps it. */
-#define RR_RMESH_SCHEMA_VERSION 7u
+ * a field's meaning bumps it. Schema 8 has schema 7's records; what changed
+ * is the arena a blob declares (the sweep's list of leaves, 96 bytes more)
+ * and rr_open's tree check (a child's bounds within its parent's), so that
+ * a blob baked for schema 7 gets "bake it again" rather than an arena
+ * error. */
+#define RR_RMESH_SCHEMA_VERSION 8u
 
 #define RR_RMESH_SECTIONS(S, P)                                                    \
     S(P, head, RR_SEC_RMESH_HEAD, rr_rmesh_head, RR_RMESH_HEAD, ONE)               \
