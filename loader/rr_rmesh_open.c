@@ -189,13 +189,21 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_surfs(const rr_room *room, r
  * every leaf that meets the box: the sweep lists the leaves of one box for
  * several steps whose regions lie in it, and finds each step's leaves
  * among them by their own bounds (rr_rmesh_sweep.c, sweep_list). */
-static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_child(const rr_room *room, rr_diag *diag,
-                                                          const rr_rmesh_node *parent,
-                                                          const rr_rmesh_node *child)
+static int within(const rr_rmesh_node *parent, const rr_rmesh_node *child)
+{
+    return child->min[0] >= parent->min[0] && child->min[1] >= parent->min[1] &&
+           child->min[2] >= parent->min[2] && child->max[0] <= parent->max[0] &&
+           child->max[1] <= parent->max[1] && child->max[2] <= parent->max[2];
+}
+
+/* The diagnostic of a child outside its parent (within() said so): the
+ * first bound that lies outside, and the parent's. */
+static RR_VALIDATION RUN_ONCE NOINLINE rr_err child_outside(const rr_room *room, rr_diag *diag,
+                                                            const rr_rmesh_node *parent,
+                                                            const rr_rmesh_node *child)
 {
     int k;
     for (k = 0; k < 3; k++) {
-        /* the bound that lies outside (the diag names it), and the parent's */
         int low = child->min[k] < parent->min[k];
         const uint16_t *c = low ? &child->min[k] : &child->max[k];
         const uint16_t *p = low ? &parent->min[k] : &parent->max[k];
@@ -215,14 +223,13 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_child(const rr_room *room, r
  * formula, checked before: the queries' stack and work area, which no
  * query uses before rr_open returns, hold it; see rr__tree_stack_fits).
  * Each node's bounds have min <= max and lie within its parent's
- * (check_child), and a leaf's triangles are a run of the triangle array. */
+ * (within), and a leaf's triangles are a run of the triangle array. */
 static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr_diag *diag)
 {
     const rr_rmesh_head *h = head_of(room);
     const rr_rmesh_node *nodes = nodes_of(room);
     uint32_t *stack = (uint32_t *)(void *)room->arena;
     uint32_t n = h->nnodes, sp = 0, depth = 1, i, parent;
-    rr_err e;
     int k;
     if (n == 0 && h->ntris)
         return rr__fail(room, diag, RR_ERR_INDEX, &h->nnodes, "tree (triangles without nodes)",
@@ -244,9 +251,10 @@ static RR_VALIDATION RUN_ONCE NOINLINE rr_err check_tree(const rr_room *room, rr
             if (nd->count <= i + 1 || nd->count >= n)
                 return rr__fail(room, diag, RR_ERR_CYCLE, &nd->count,
                                 "right child (after the left one, below nnodes)", nd->count, n);
-            e = check_child(room, diag, nd, &nodes[i + 1]);
-            if (e || (e = check_child(room, diag, nd, &nodes[nd->count])) != RR_OK)
-                return e;
+            if (!within(nd, &nodes[i + 1]))
+                return child_outside(room, diag, nd, &nodes[i + 1]);
+            if (!within(nd, &nodes[nd->count]))
+                return child_outside(room, diag, nd, &nodes[nd->count]);
             depth++;
             stack[2 * sp] = i;
             stack[2 * sp + 1] = depth;
