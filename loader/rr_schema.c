@@ -228,25 +228,61 @@ static uint32_t run_first(const uint8_t *rec, const rr_field_desc *fields, uint3
     return 0;
 }
 
+/* The first of n values, elem bytes apart from p, of storage type `type`,
+ * outside [lo, lo + span] (v - lo > span, unsigned); n when none is. The
+ * loop of a ranged field: scan_type is inlined once per type (first_out),
+ * so each loop loads its values without a switch a value. */
+static inline __attribute__((always_inline)) uint32_t scan_type(const uint8_t *p, uint32_t elem,
+                                                                uint32_t n, uint32_t type,
+                                                                uint32_t lo, uint32_t span)
+{
+    uint32_t r;
+    for (r = 0; r < n; r++, p += elem)
+        if (load(p, type) - lo > span)
+            return r;
+    return n;
+}
+
+static uint32_t first_out(const uint8_t *p, uint32_t elem, uint32_t n, uint32_t type,
+                          uint32_t lo, uint32_t span)
+{
+    switch (type) {
+    case RR_T_U8: return scan_type(p, elem, n, RR_T_U8, lo, span);
+    case RR_T_I8: return scan_type(p, elem, n, RR_T_I8, lo, span);
+    case RR_T_U16: return scan_type(p, elem, n, RR_T_U16, lo, span);
+    case RR_T_I16: return scan_type(p, elem, n, RR_T_I16, lo, span);
+    default: return scan_type(p, elem, n, RR_T_U32, lo, span);
+    }
+}
+
 /* The first of records [0, n) whose field j breaks its rule (n when none
- * does), and in it the element (*elem). */
+ * does), and in it the element (*elem). A ranged field (field_range) is
+ * scanned element by element (first_out): the first bad record is the
+ * lowest any element's scan stops at, and its element the first that
+ * stops there, as a walk record by record would find them. */
 __attribute__((noinline)) static uint32_t first_bad(const rr_room *room, const uint8_t *recs,
                                                     uint32_t elem, uint32_t n,
                                                     const rr_field_desc *fields, uint32_t j,
                                                     uint32_t *bad_elem)
 {
     const rr_field_desc *f = &fields[j];
-    uint32_t w = f->type & 7u, lo, span, r, e, count = target_count(room, f);
-    int ranged = field_range(room, f, &lo, &span);
-    for (r = 0; r < n; r++, recs += elem)
+    uint32_t w = f->type & 7u, lo, span, r, e, count;
+    if (field_range(room, f, &lo, &span)) {
         for (e = 0; e < f->n; e++) {
-            uint32_t v = load(recs + f->off + e * w, f->type);
-            if (!(ranged ? v - lo <= span
-                         : value_ok(f, v, run_first(recs, fields, j), count))) {
+            r = first_out(recs + f->off + e * w, elem, n, f->type, lo, span);
+            if (r < n)
+                n = r, *bad_elem = e;   /* later elements: only records before it */
+        }
+        return n;
+    }
+    count = target_count(room, f);
+    for (r = 0; r < n; r++, recs += elem)
+        for (e = 0; e < f->n; e++)
+            if (!value_ok(f, load(recs + f->off + e * w, f->type), run_first(recs, fields, j),
+                          count)) {
                 *bad_elem = e;
                 return r;
             }
-        }
     return n;
 }
 
