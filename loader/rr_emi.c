@@ -962,36 +962,42 @@ static NOINLINE void normal_unit_exact(int32_t x, int32_t y, int32_t z, rr_vec3 
 /* The blended normal n (Q29 components, |n| <= 1) as a unit rr_fix vector
  * in out: Newton reciprocal square root when |n|^2 >= 1/4 (influences less
  * than 120 degrees apart), normal_unit_exact below that; zero stays zero.
- * Inlined into the two-influence blend (the common case: no call, n stays in
- * registers); the general blend calls it (normal_unit). The Newton steps
- * are rsqrt_q30's loop: written out here they cost 140 bytes more on the
- * Cortex-M3 (rr_emi.o 8,119 -> 8,259, over its 8 KB) for 7 fewer
- * instructions a two-influence normal (make bench: with normals, figure
- * 14,558 -> 14,306), bytes that the positions' pair kernels need more
- * (session 15). Each component is
+ * One copy for every blended normal (two influences: skin_two_normal, which
+ * ends in a jump here; three or four: skin_many_normal), so that its Newton
+ * steps can be written out (rsqrt_q30's bits, without its loop) within the
+ * code budget: on the Cortex-M3 rr_emi.o 8,171 bytes where the copy inlined
+ * into skin_two_normal and the general blend's call took 8,247 with the
+ * steps as a loop (make bench, M3, with normals: figure 14,558 -> 14,522,
+ * emi_gen1 18,192 -> 16,400). In ARM code (ARM926) the call costs the
+ * figure's two-influence normals more than the steps save (14,666 ->
+ * 14,775), so there it is inlined into both (14,451); that board has no
+ * code budget of its own. Each component is
  * n y / 2^43 rounded half up from the high word of the product alone:
  * (hi 2^32 + lo + 2^42) >> 43 == (hi + 2^10) >> 11 for any lo < 2^32. It
  * differs from rounding half away from zero only when n y is exactly an odd
  * multiple of 2^42, which a Newton y (< 2^31) and a rotated normal do not
  * meet in practice; either way the result is within half a Q16 step. */
-static ALWAYS_INLINE void normal_unit_inline(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
+#if defined(__arm__) && !defined(__thumb__)
+#define NORMAL_UNIT ALWAYS_INLINE
+#else
+#define NORMAL_UNIT NOINLINE
+#endif
+static NORMAL_UNIT void normal_unit(int32_t nx, int32_t ny, int32_t nz, rr_vec3 *out)
 {
     uint64_t l2 = (uint64_t)((int64_t)nx * nx) + (uint64_t)((int64_t)ny * ny) +
                   (uint64_t)((int64_t)nz * nz);   /* Q58 */
     uint32_t x = (uint32_t)(l2 >> (2u * 29u - Q30));   /* Q30 (exact when l2 < 2^60) */
     if ((l2 >> 59) == 0 && x > RSQRT_LO) {   /* RSQRT_LO < |n|^2 < RSQRT_HI (2^31 in Q30) */
-        uint32_t y = rsqrt_q30(x);   /* Q30, < 2^31 */
+        uint32_t y = rsqrt_seed[(x >> 26) - 4u];
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);
+        y = rsqrt_step(x, y);   /* Q30, < 2^31: rsqrt_q30's bits */
         out->x = (int32_t)(((int32_t)(((int64_t)nx * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->y = (int32_t)(((int32_t)(((int64_t)ny * (int32_t)y) >> 32) + (1 << 10)) >> 11);
         out->z = (int32_t)(((int32_t)(((int64_t)nz * (int32_t)y) >> 32) + (1 << 10)) >> 11);
     } else {
         normal_unit_exact(nx, ny, nz, out);
     }
-}
-
-static NOINLINE void normal_unit(const rr_vec3 *n, rr_vec3 *out)
-{
-    normal_unit_inline(n->x, n->y, n->z, out);
 }
 
 /* The position of vertex v that the matrices m0 and m1 move, the second
@@ -1009,62 +1015,85 @@ static ALWAYS_INLINE void skin_two_at(const rr_emi_xform *m0, const rr_emi_xform
 /* A vertex with two influences (the common blend): its position (on
  * Thumb-1 only: elsewhere an unpaired one is skin_many's, the same bits),
  * and apart (each out of line with only its own registers) its normal,
- * blended and renormalized. */
+ * blended and then renormalized by normal_unit. */
 static NOINLINE void skin_two(const rr_emi_infl *in, const rr_emi_xform *skin,
                               const rr_emi_vert *v, unsigned shift, rr_vec3 *pos)
 {
     skin_two_at(&skin[in[0].joint], &skin[in[1].joint], in[1].weight, v, shift, pos);
 }
 
-static NOINLINE void skin_two_normal(const rr_emi_infl *in, const rr_emi_xform *skin,
-                                     const rr_emi_vert *v, rr_vec3 *nrm)
+static NOINLINE void skin_two_normal(const rr_emi_vert *v, const rr_emi_infl *infl,
+                                     const rr_emi_xform *skin, rr_vec3 *nrm)
 {
+    const rr_emi_infl *in = infl + v->infl_first;
     const rr_emi_xform *m0 = &skin[in[0].joint], *m1 = &skin[in[1].joint];
     int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2], W = blend_weight(in[1].weight);
-    normal_unit_inline(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
-                       blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
-                       blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W),
-                       nrm);
+    normal_unit(blend_two(skin_normal(m0, 0, x, y, z), skin_normal(m1, 0, x, y, z), W),
+                blend_two(skin_normal(m0, 1, x, y, z), skin_normal(m1, 1, x, y, z), W),
+                blend_two(skin_normal(m0, 2, x, y, z), skin_normal(m1, 2, x, y, z), W), nrm);
 }
 
-/* Component i of matrix m applied to (x, y, z): skin_coord with the
- * translation masked by t_mask (~0 for a position, 0 for a normal, whose
- * shift is 0: then it is skin_normal). */
-static ALWAYS_INLINE int32_t blend_term(const rr_emi_xform *m, int i, int32_t x, int32_t y,
-                                        int32_t z, unsigned shift, uint32_t t_mask)
+/* The general blend, one function for positions and one for normals (a
+ * position's shift and translation would take two of the registers that
+ * hold the three 64-bit sums; session 15's shared loop spilled two of the
+ * sums and masked the translation out for normals: make bench, M3, emi_gen1
+ * positions 7,109 -> 6,669, 46 -> 41 instructions an influence, with
+ * normals 46 -> 30 in the normals' loop).
+ *
+ * Each takes the vertex itself and the figure's INFL (infl): it reads the
+ * vertex's influence run and vector, so a call passes four or five
+ * registers instead of their values (make bench, M3: emi_gen1 6,669 ->
+ * 6,590, with normals 16,400 -> 16,190, figure with normals 14,522 ->
+ * 14,446 through skin_two_normal, taking the same).
+ *
+ * A vertex's position over its n influences: the sum of w * (M p) over
+ * them (each matrix applied: skin_coord), taken in 64 bits and rounded once
+ * (blend_add). Without influences (n = 0) the vertex stays in the bind
+ * pose: vpos << vert_shift coords. */
+static NOINLINE void skin_many(const rr_emi_vert *v, const rr_emi_infl *infl,
+                               const rr_emi_xform *skin, unsigned shift, rr_vec3 *pos)
 {
-    return (int32_t)((uint32_t)(row_dot(m->r + 3 * i, x, y, z) >> shift) +
-                     ((uint32_t)m->t[i] & t_mask));
-}
-
-/* A vertex's position or normal, e, by the general blend over its n
- * influences from in: the sum of w * (M e) over them, taken in 64 bits and
- * rounded once (blend_add). A position is each matrix applied (shift into
- * coords, translation: t_mask ~0); a normal is rotated only (shift 0,
- * t_mask 0: Q29) and then renormalized. Without influences (n = 0) e stays
- * in the bind pose: vpos << vert_shift coords, or the normal Q15 -> Q16. */
-static NOINLINE void skin_many(const rr_emi_infl *in, uint32_t n, const rr_emi_xform *skin,
-                               const int16_t e[3], unsigned shift, uint32_t t_mask,
-                               rr_vec3 *out)
-{
-    const rr_emi_infl *k, *end = in + n;
-    int32_t x = e[0], y = e[1], z = e[2];
+    uint32_t n = v->infl_count;
+    const rr_emi_infl *in = infl + v->infl_first, *end = in + n;
+    int32_t x = v->pos[0], y = v->pos[1], z = v->pos[2];
     uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
     if (n == 0) {
-        int32_t step = t_mask ? 1 << (SKIN_FRAC - shift) : 2;
-        out->x = x * step, out->y = y * step, out->z = z * step;
+        int32_t step = 1 << (SKIN_FRAC - shift);
+        pos->x = x * step, pos->y = y * step, pos->z = z * step;
         return;
     }
-    for (k = in; k < end; k++) {
-        const rr_emi_xform *m = &skin[k->joint];
-        int32_t w = k->weight;
-        ax = blend_add(ax, blend_term(m, 0, x, y, z, shift, t_mask), w);
-        ay = blend_add(ay, blend_term(m, 1, x, y, z, shift, t_mask), w);
-        az = blend_add(az, blend_term(m, 2, x, y, z, shift, t_mask), w);
+    do {
+        const rr_emi_xform *m = &skin[in->joint];
+        int32_t w = in->weight;
+        ax = blend_add(ax, skin_coord(m, 0, x, y, z, shift), w);
+        ay = blend_add(ay, skin_coord(m, 1, x, y, z, shift), w);
+        az = blend_add(az, skin_coord(m, 2, x, y, z, shift), w);
+    } while (++in < end);
+    pos->x = blend_end(ax), pos->y = blend_end(ay), pos->z = blend_end(az);
+}
+
+/* The same blend of a vertex's normal, rotated only (skin_normal: Q29),
+ * then renormalized (normal_unit); without influences the bind normal,
+ * Q15 -> Q16. */
+static NOINLINE void skin_many_normal(const rr_emi_vert *v, const rr_emi_infl *infl,
+                                      const rr_emi_xform *skin, rr_vec3 *nrm)
+{
+    uint32_t n = v->infl_count;
+    const rr_emi_infl *in = infl + v->infl_first, *end = in + n;
+    int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
+    uint64_t ax = BLEND_HALF, ay = BLEND_HALF, az = BLEND_HALF;
+    if (n == 0) {
+        nrm->x = x * 2, nrm->y = y * 2, nrm->z = z * 2;
+        return;
     }
-    out->x = blend_end(ax), out->y = blend_end(ay), out->z = blend_end(az);
-    if (!t_mask)
-        normal_unit(out, out);
+    do {
+        const rr_emi_xform *m = &skin[in->joint];
+        int32_t w = in->weight;
+        ax = blend_add(ax, skin_normal(m, 0, x, y, z), w);
+        ay = blend_add(ay, skin_normal(m, 1, x, y, z), w);
+        az = blend_add(az, skin_normal(m, 2, x, y, z), w);
+    } while (++in < end);
+    normal_unit(blend_end(ax), blend_end(ay), blend_end(az), nrm);
 }
 
 /* Pairs and runs pay where the registers hold a row of the matrix and both
@@ -1194,7 +1223,7 @@ static SKIN_POSITIONS void skin_positions(const rr_emi_vert *v, const rr_emi_ver
         else if (!SKIN_PAIRS && v->infl_count == 2)
             skin_two(infl + v->infl_first, skin, v, shift, pos);
         else   /* unpaired (off Thumb-1), three or four influences, or none */
-            skin_many(infl + v->infl_first, v->infl_count, skin, v->pos, shift, ~0u, pos);
+            skin_many(v, infl, skin, shift, pos);
         v++, pos++;
     }
 }
@@ -1210,17 +1239,16 @@ static NOINLINE void skin_normals(const rr_emi_vert *v, const rr_emi_vert *end,
 {
     for (; v < end; v++, nrm++) {
         int32_t single = v->single;
-        uint32_t n;
         if (single >= 0) {   /* one influence, of joint single */
             const rr_emi_xform *m = &skin[single];
             int32_t x = v->nrm[0], y = v->nrm[1], z = v->nrm[2];
             nrm->x = skin_normal(m, 0, x, y, z) >> (29 - 16);
             nrm->y = skin_normal(m, 1, x, y, z) >> (29 - 16);
             nrm->z = skin_normal(m, 2, x, y, z) >> (29 - 16);
-        } else if ((n = v->infl_count) == 2) {
-            skin_two_normal(infl + v->infl_first, skin, v, nrm);
+        } else if (v->infl_count == 2) {
+            skin_two_normal(v, infl, skin, nrm);
         } else {
-            skin_many(infl + v->infl_first, n, skin, v->nrm, 0, 0, nrm);
+            skin_many_normal(v, infl, skin, nrm);
         }
     }
 }
