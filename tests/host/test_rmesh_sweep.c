@@ -414,6 +414,32 @@ static void explain(room *rm, const rr_rmesh_sweep *in, const rr_rmesh_sweep_out
     plat_printf("\n");
 }
 
+/* A ray cast and a box query at p between two sweeps of a walk, as a game
+ * asks them: they use the same work area of the arena as the sweep, whose
+ * list of leaves (sweep_list) must then not be taken for the next sweep's
+ * (the leaf-list check below compares every listed step with a walk of the
+ * tree). */
+static void other_queries(room *rm, const int32_t p[3])
+{
+    uint32_t items[64];
+    rr_rmesh_list list = {items, 64, 0, 0};
+    rr_rmesh_ray ray;
+    rr_rmesh_hit hit;
+    int32_t lo[3], hi[3];
+    int k;
+    for (k = 0; k < 3; k++) {
+        ray.origin[k] = p[k];
+        lo[k] = p[k] - qc(rm, 64 + 256 * rnd());
+        hi[k] = p[k] + qc(rm, 64 + 256 * rnd());
+    }
+    ray.dir.x = (rr_fix)((rnd() - 0.5) * 65536);
+    ray.dir.y = (rr_fix)((rnd() - 0.5) * 65536);
+    ray.dir.z = (rr_fix)((rnd() - 0.5) * 65536) | 1;
+    ray.max_dist = qc(rm, 4096);
+    (void)rr_rmesh_raycast(&rm->r, &ray, &hit);
+    (void)rr_rmesh_box_tris(&rm->r, lo, hi, &list);
+}
+
 static void walk(room *rm, const char *name, tally *ty, int long_steps)
 {
     double r[3], p[3], q[3];
@@ -438,6 +464,7 @@ static void walk(room *rm, const char *name, tally *ty, int long_steps)
         in.to[2] = in.from[2] + qc(rm, sin(ang) * step);
         if (abs(in.to[0]) > (1 << 18) || abs(in.to[1]) > (1 << 18) || abs(in.to[2]) > (1 << 18))
             break;   /* fell out of an open room: the walk ends */
+        other_queries(rm, in.from);
         RT_EXPECT_EQ(cid(name, "walk.err"), rr_rmesh_sweep_move(&rm->r, &in, &out), RR_OK);
         for (k = 0; k < 3; k++) {
             p[k] = in.from[k] * rm->unit;
