@@ -957,6 +957,26 @@ static void check_listed(const rr_room *room, const sweep_work *w)
     rr__rmesh_listed_wrong += (uint32_t)wrong;
 }
 
+/* Test hook: listed() on a list of nleaf leaves of the lattice box
+ * [glo, ghi] and a step region [rlo, rhi] a test chooses (the boundary
+ * cases no walk of a room reliably meets). */
+int rr__rmesh_probe_listed(const int32_t glo[3], const int32_t ghi[3], const int32_t rlo[3],
+                           const int32_t rhi[3], uint32_t nleaf);
+int rr__rmesh_probe_listed(const int32_t glo[3], const int32_t ghi[3], const int32_t rlo[3],
+                           const int32_t rhi[3], uint32_t nleaf)
+{
+    sweep_work w;
+    int k;
+    for (k = 0; k < 3; k++) {
+        w.glo[k] = glo[k];
+        w.ghi[k] = ghi[k];
+        w.rlo[k] = rlo[k];
+        w.rhi[k] = rhi[k];
+    }
+    w.nleaf = (uint16_t)nleaf;
+    return listed(&w);
+}
+
 /* Test hook (host builds with RR_DEBUG only; tests/host/test_rmesh_sweep.c
  * declares it): the touching point's exact division, on inputs a test
  * chooses, against C's division. */

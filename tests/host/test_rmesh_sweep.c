@@ -767,6 +767,46 @@ static void check_clip_out(void)
     RT_EXPECT("rmesh.clip_out", bad == 0 && n > 1000000);
 }
 
+/* G. listed() (rr_rmesh_sweep.c, RR_DEBUG hook) takes a step's leaves from
+ * the list exactly when the list is whole (at most 32 leaves) and the
+ * step's region lies in the listed box on every axis, bounds included:
+ * random boxes, and regions that meet, pass or fall one lattice step short
+ * of each face of the box. Loosening or tightening any comparison by one
+ * fails it. */
+int rr__rmesh_probe_listed(const int32_t glo[3], const int32_t ghi[3], const int32_t rlo[3],
+                           const int32_t rhi[3], uint32_t nleaf);
+static void check_listed_rule(void)
+{
+    uint64_t s = 0x243f6a8885a308d3ull;
+    long n = 0, bad = 0, inside = 0, i;
+    for (i = 0; i < 200000; i++) {
+        int32_t glo[3], ghi[3], rlo[3], rhi[3];
+        uint32_t nleaf = pick(&s, 0, 3) ? (uint32_t)pick(&s, 0, 32) : (uint32_t)pick(&s, 33, 40);
+        int k, want = nleaf <= 32, got;
+        for (k = 0; k < 3; k++) {
+            glo[k] = pick(&s, -1000, 1000);
+            ghi[k] = glo[k] + pick(&s, 0, 200);
+            /* each face of the region at the box's face, one step either
+             * side, or anywhere near */
+            rlo[k] = pick(&s, 0, 1) ? glo[k] + pick(&s, -1, 1) : pick(&s, glo[k] - 50, ghi[k]);
+            rhi[k] = pick(&s, 0, 1) ? ghi[k] + pick(&s, -1, 1) : pick(&s, rlo[k], ghi[k] + 50);
+            if (rhi[k] < rlo[k])
+                rhi[k] = rlo[k];
+            want &= rlo[k] >= glo[k] && rhi[k] <= ghi[k];
+        }
+        got = rr__rmesh_probe_listed(glo, ghi, rlo, rhi, nleaf);
+        inside += want;
+        n++;
+        if (got != want && ++bad <= 5)
+            printf("  listed: box [%d %d %d]-[%d %d %d] region [%d %d %d]-[%d %d %d] %u leaves: "
+                   "%d, want %d\n", glo[0], glo[1], glo[2], ghi[0], ghi[1], ghi[2], rlo[0],
+                   rlo[1], rlo[2], rhi[0], rhi[1], rhi[2], nleaf, got, want);
+    }
+    printf("# listed: %ld boxes and regions (%ld taken from the list), %ld differ from the "
+           "rule\n", n, inside, bad);
+    RT_EXPECT("rmesh.listed_rule", bad == 0 && inside > 1000 && inside < n - 1000);
+}
+
 /* The sweep's leaf list (rr_rmesh_sweep.c, sweep_list; RR_DEBUG hook):
  * the steps that took their leaves from it, and those of them whose leaves
  * were not, in order, the ones the tree walk of the step's region finds. */
@@ -783,6 +823,7 @@ int main(int argc, char **argv)
     check_quot16();
     check_clip_end();
     check_clip_out();
+    check_listed_rule();
     for (i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
         room *rm = calloc(1, sizeof *rm);
         uint32_t listed = rr__rmesh_listed_steps, wrong = rr__rmesh_listed_wrong;
