@@ -274,6 +274,18 @@ QUERY_HELPER int tri_outside(const mesh *m, const uint32_t v[3], const int32_t q
     return 0;
 }
 
+/* Do the bounds of node nd meet the lattice box [lo, hi]? The first axis
+ * on which they miss decides: most nodes a walk reaches are missed, on one
+ * axis. */
+static inline int node_meets(const rr_rmesh_node *nd, const int32_t lo[3], const int32_t hi[3])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        if (nd->min[k] > hi[k] || nd->max[k] < lo[k])
+            return 0;
+    return 1;
+}
+
 /* The BVH leaves whose bounds meet the closed box [lo, hi] (coords relative
  * to the lattice origin, |lo|, |hi| < 2^25: the sweep's region), given as
  * its lattice box qlo, qhi (lattice_box, grown by 0; the node bounds are
@@ -289,20 +301,16 @@ QUERY_HELPER const rr_rmesh_node *next_leaf(const rr_room *room, uint32_t *sp,
     uint32_t at = *node, top = *sp;   /* in registers for the walk, stored on return */
     const rr_rmesh_node *nd = 0;
     while (at < n) {
-        int k;
+        int meets;
         nd = &nodes[at];
-        /* the first axis on which the node's bounds miss the box decides:
-         * most nodes the walk reaches are missed, on one axis */
-        for (k = 0; k < 3; k++)
-            if (nd->min[k] > qhi[k] || nd->max[k] < qlo[k])
-                break;
-        if (k == 3 && !(nd->count & RR_RMESH_LEAF)) {
+        meets = node_meets(nd, qlo, qhi);
+        if (meets && !(nd->count & RR_RMESH_LEAF)) {
             stack[top++] = nd->count;
             at = nd->first;
             continue;
         }
         at = top ? stack[--top] : n;
-        if (k == 3)
+        if (meets)
             break;
         nd = 0;
     }

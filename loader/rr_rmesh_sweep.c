@@ -698,17 +698,6 @@ NOINLINE static void sweep_tri(sweep_work *w, uint32_t ti)
     }
 }
 
-/* Do the bounds of node nd meet the lattice box [lo, hi]? (next_leaf's
- * test of a node.) */
-static int node_meets(const rr_rmesh_node *nd, const int32_t lo[3], const int32_t hi[3])
-{
-    int k;
-    for (k = 0; k < 3; k++)
-        if (nd->min[k] > hi[k] || nd->max[k] < lo[k])
-            return 0;
-    return 1;
-}
-
 /* The tree is walked for a box G that holds the regions of several steps
  * (sweep_list), and its leaves are listed in w->leaf; a step whose region R
  * lies in G (both as lattice boxes) takes its leaves from that list: those
